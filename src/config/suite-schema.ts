@@ -1,0 +1,129 @@
+// The task-suite format: the seed's v1.0 (skill_id, version, tasks[id, prompt, judge, description,
+// timeout_seconds]) plus whetstone's optional extensions (category, cell, negative, judges, split,
+// pass_k). Objects are strict so a misspelt key is reported instead of silently ignored.
+import { z } from 'zod';
+
+/** Ids become file names and run-dir names, so they must be safe on every file system. */
+export const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+export const safeId = z
+  .string()
+  .regex(SAFE_ID, 'must be a safe file name: letters, digits, ".", "_" or "-", starting with a letter or digit, at most 128 characters');
+
+const nonEmpty = z.string().min(1, 'must not be empty');
+const stringList = z.array(nonEmpty).min(1, 'must list at least one string');
+
+export const containsJudge = z.strictObject({
+  type: z.literal('contains'),
+  expected: stringList,
+  case_sensitive: z.boolean().optional(),
+});
+export const notContainsJudge = z.strictObject({
+  type: z.literal('not_contains'),
+  expected: stringList,
+  case_sensitive: z.boolean().optional(),
+});
+export const regexJudge = z.strictObject({
+  type: z.literal('regex'),
+  pattern: nonEmpty,
+  flags: z.string().regex(/^[imsu]*$/, 'flags may only use i, m, s, u').optional(),
+  /** When true the judge passes if the pattern does NOT match. */
+  negate: z.boolean().optional(),
+});
+export const equalsJudge = z.strictObject({
+  type: z.literal('equals'),
+  expected: z.string(),
+  case_sensitive: z.boolean().optional(),
+  /** Trim surrounding whitespace on both sides first (default true). */
+  trim: z.boolean().optional(),
+});
+export const jsonJudge = z.strictObject({
+  type: z.literal('json'),
+  /** Inline JSON Schema, or a path to one relative to the suite. */
+  schema: z.union([z.record(z.string(), z.unknown()), nonEmpty]).optional(),
+});
+export const scriptJudge = z.strictObject({
+  type: z.literal('script'),
+  /** Program and arguments (an array is never passed through a shell); a string is split on spaces. */
+  command: z.union([z.array(nonEmpty).min(1), nonEmpty]),
+  timeout_seconds: z.number().positive().optional(),
+});
+export const pytestJudge = z.strictObject({
+  type: z.literal('pytest'),
+  test_file: nonEmpty,
+  timeout_seconds: z.number().positive().optional(),
+});
+export const llmRubricJudge = z.strictObject({
+  type: z.enum(['llm-rubric', 'llm_rubric']),
+  rubric: nonEmpty.optional(),
+  /** A judge spec file (YAML) written like code; see issue #4. */
+  spec: nonEmpty.optional(),
+  pass_threshold: z.number().min(0).max(1).optional(),
+});
+
+export const JUDGE_TYPES = ['contains', 'not_contains', 'regex', 'equals', 'json', 'script', 'pytest', 'llm-rubric', 'llm_rubric'] as const;
+
+export const judgeSpec = z.discriminatedUnion('type', [
+  containsJudge,
+  notContainsJudge,
+  regexJudge,
+  equalsJudge,
+  jsonJudge,
+  scriptJudge,
+  pytestJudge,
+  llmRubricJudge,
+]);
+export type JudgeSpec = z.infer<typeof judgeSpec>;
+
+export const taskSchema = z.strictObject({
+  id: safeId,
+  prompt: nonEmpty,
+  description: z.string().optional(),
+  judge: judgeSpec.optional(),
+  judges: z.array(judgeSpec).min(1).optional(),
+  timeout_seconds: z.number().positive().optional(),
+  category: safeId.optional(),
+  cell: z.record(z.string(), z.string()).optional(),
+  negative: z.boolean().optional(),
+  split: z.enum(['train', 'holdout']).optional(),
+  pass_k: z.number().int().min(1).max(100).optional(),
+  critical: z.boolean().optional(),
+});
+export type TaskInput = z.infer<typeof taskSchema>;
+
+export const suiteSchema = z.strictObject({
+  skill_id: nonEmpty,
+  version: z.union([z.literal('1.0'), z.literal(1)]),
+  description: z.string().optional(),
+  /** Declared grid: dimension → its values (used by lint and reports). */
+  grid: z.record(z.string(), z.array(z.string()).min(1)).optional(),
+  tasks: z.array(taskSchema).min(1, 'the suite has no tasks'),
+});
+export type SuiteInput = z.infer<typeof suiteSchema>;
+
+/** A task after loading: exactly one list of judges, and the defaults filled in. */
+export interface Task {
+  id: string;
+  prompt: string;
+  description?: string;
+  judges: JudgeSpec[];
+  timeoutMs: number;
+  category: string;
+  cell?: Record<string, string>;
+  negative: boolean;
+  split?: 'train' | 'holdout';
+  passK?: number;
+  critical: boolean;
+  /** 1-based line of the task in its suite file, for messages. */
+  line: number;
+}
+
+export interface Suite {
+  path: string;
+  dir: string;
+  skillId: string;
+  description?: string;
+  grid?: Record<string, string[]>;
+  tasks: Task[];
+  /** sha256 of the suite's bytes plus every fixture file its judges name. */
+  contentHash: string;
+}

@@ -1,0 +1,55 @@
+// The few error classes whetstone has. Each carries the exit code the CLI uses (DESIGN.md "Exit codes"):
+// 2 bad usage or bad input, 3 engine or infrastructure error. Only src/cli.ts turns them into an exit.
+
+export abstract class WhetError extends Error {
+  abstract readonly exitCode: number;
+}
+
+/** The command line itself is wrong (missing flag, conflicting flags). */
+export class UsageError extends WhetError {
+  readonly exitCode = 2;
+  override name = 'UsageError';
+}
+
+/** A file the user wrote is wrong; `where` is `file:line:col` when known. */
+export class ConfigError extends WhetError {
+  readonly exitCode = 2;
+  override name = 'ConfigError';
+  constructor(
+    message: string,
+    readonly where?: string,
+    readonly field?: string,
+  ) {
+    super(formatLocated(where, field, message));
+  }
+}
+
+/** An engine, a judge's runtime or the machine failed; never a task failure. */
+export class EngineError extends WhetError {
+  readonly exitCode = 3;
+  override name = 'EngineError';
+}
+
+/** Another process holds the state directory, or the state directory is inconsistent. */
+export class StateError extends WhetError {
+  readonly exitCode = 3;
+  override name = 'StateError';
+}
+
+/** A bug in whetstone. */
+export class InternalError extends WhetError {
+  readonly exitCode = 3;
+  override name = 'InternalError';
+}
+
+export function formatLocated(where: string | undefined, field: string | undefined, message: string): string {
+  const head = [where, field].filter((s) => s && s.length > 0).join(' ');
+  return head ? `${head}: ${message}` : message;
+}
+
+/** Several located problems at once, so a user fixes a file in one pass. */
+export class ConfigErrors extends ConfigError {
+  constructor(readonly problems: ConfigError[]) {
+    super(problems.map((p) => p.message).join('\n'));
+  }
+}
