@@ -21,6 +21,11 @@ export interface EngineRequest {
   system?: string;
   /** The caller expects a JSON object back (judges). */
   expectJson?: boolean;
+  /**
+   * For judge calls: the rubric and the output being graded, as given to the grader. Real engines only
+   * read `prompt`; the mock grades from these so its verdicts are predictable.
+   */
+  grading?: { rubric: string; output: string };
   /** For logs and for engines that name their workspace after the task. */
   taskId?: string;
   timeoutMs: number;

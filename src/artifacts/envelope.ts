@@ -1,0 +1,35 @@
+// The envelope every stage artifact carries (DESIGN.md "The artifact envelope"), and the handoff
+// table: which stage a verdict hands over to. Stages say who acts next; the runner only reads this.
+import { z } from 'zod';
+
+export const STAGES = ['generated', 'ranked', 'evaluated', 'gated', 'learned'] as const;
+export type StageName = (typeof STAGES)[number];
+
+export const envelope = z.object({
+  schema: z.string().regex(/^whetstone\.[a-z_]+\/\d+$/),
+  stage: z.enum(STAGES),
+  run_id: z.string().min(1),
+  iteration: z.number().int().min(0),
+  created_at: z.iso.datetime(),
+  /** sha256 of every input this artifact was computed from, by name. */
+  inputs: z.record(z.string(), z.string().regex(/^sha256:[0-9a-f]{64}$/)),
+  verdict: z.string(),
+  next_step: z.string(),
+  next_owner: z.string(),
+});
+export type Envelope = z.infer<typeof envelope>;
+
+/** The seed's handoff names, kept so its orchestrator could read our artifacts. */
+export const HANDOFF = {
+  generated: { next_step: 'discriminate', next_owner: 'discriminator' },
+  ranked: { next_step: 'evaluate', next_owner: 'evaluator' },
+  evaluated: { next_step: 'gate_decision', next_owner: 'gate' },
+  gated: { next_step: 'learn', next_owner: 'learner' },
+  learned: { next_step: 'generate', next_owner: 'generator' },
+} as const satisfies Record<StageName, { next_step: string; next_owner: string }>;
+
+/** When an artifact ends the flow (an aborted evaluation, a finished standalone run). */
+export const HANDOFF_END = {
+  done: { next_step: 'done', next_owner: 'none' },
+  abort: { next_step: 'abort', next_owner: 'human' },
+} as const;

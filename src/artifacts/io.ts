@@ -1,0 +1,57 @@
+// Artifacts are validated against their zod schema when written and when read: a stage never hands on,
+// and never consumes, something the next stage would misread.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { z } from 'zod';
+import { ConfigError, InternalError } from '../errors.js';
+import { displayPath, formatPath } from '../config/load-yaml.js';
+import { writeJsonAtomically } from '../state/atomic.js';
+
+export function sha256(data: string | Buffer): string {
+  return `sha256:${createHash('sha256').update(data).digest('hex')}`;
+}
+
+export function sha256File(file: string): string {
+  return sha256(readFileSync(file));
+}
+
+/** Sorted-key JSON, so equal values always hash equally. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
+export async function writeArtifact<S extends z.ZodType>(file: string, schema: S, value: z.input<S>): Promise<z.output<S>> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new InternalError(`refusing to write an invalid artifact ${displayPath(file)}: ${formatPath(issue.path as (string | number)[])}: ${issue.message}`);
+  }
+  await writeJsonAtomically(file, parsed.data);
+  return parsed.data;
+}
+
+export function readArtifact<S extends z.ZodType>(file: string, schema: S, what = 'artifact'): z.output<S> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new ConfigError(`cannot read ${what}: ${code === 'ENOENT' ? 'file not found' : (err as Error).message}`, displayPath(file));
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new ConfigError(`${what} is not valid JSON: ${(err as Error).message}`, displayPath(file));
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`${what} does not match its schema: ${issue.message}`, displayPath(file), formatPath(issue.path as (string | number)[]));
+  }
+  return parsed.data;
+}

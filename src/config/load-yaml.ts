@@ -1,0 +1,120 @@
+// Reads a YAML file the user wrote and validates it with zod, turning every problem into
+// `file:line:col path: message` (a ConfigError, exit 2). Locations come from yaml's parseDocument with a
+// LineCounter, so a wrong value points at the value and a missing key at the object that lacks it.
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
+import type { z } from 'zod';
+import { ConfigError, ConfigErrors } from '../errors.js';
+
+export interface LoadedYaml<T> {
+  value: T;
+  /** Exact bytes read, for content hashes. */
+  bytes: Buffer;
+  doc: Document;
+  lineCounter: LineCounter;
+  /** 1-based line of the node at `path`, or 1. */
+  lineOf(path: (string | number)[]): number;
+}
+
+/** How file paths appear in messages: relative to the cwd when that is shorter. */
+export function displayPath(file: string, cwd = process.cwd()): string {
+  const rel = relative(cwd, file);
+  return rel && !rel.startsWith('..') && rel.length < file.length ? rel : file;
+}
+
+export function readTextFile(file: string, what: string): Buffer {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'file not found' : code === 'EISDIR' ? 'is a directory, expected a file' : String((err as Error).message);
+    throw new ConfigError(`cannot read ${what}: ${why}`, displayPath(file));
+  }
+  if (bytes.includes(0) || !isValidUtf8(bytes)) {
+    throw new ConfigError(`${what} is not a text file (binary data or invalid UTF-8)`, `${displayPath(file)}:1:1`);
+  }
+  return bytes;
+}
+
+function isValidUtf8(bytes: Buffer): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function loadYaml<S extends z.ZodType>(file: string, schema: S, what: string): LoadedYaml<z.infer<S>> {
+  const bytes = readTextFile(file, what);
+  const shown = displayPath(file);
+  const text = bytes.toString('utf8');
+  if (text.trim() === '') throw new ConfigError(`${what} is empty`, `${shown}:1:1`);
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    throw new ConfigErrors(
+      doc.errors.map((e) => {
+        const pos = lineCounter.linePos(e.pos[0]);
+        return new ConfigError(`invalid YAML: ${firstLine(e.message)}`, `${shown}:${pos.line}:${pos.col}`);
+      }),
+    );
+  }
+  const raw: unknown = doc.toJS({ maxAliasCount: 100 });
+  const located = (path: (string | number)[]) => locate(doc, lineCounter, path);
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.slice(0, 20).map((issue) => {
+      const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+      // An unknown key is best shown where it is written, not at the start of its object.
+      const at = issue.code === 'unrecognized_keys' && issue.keys[0] !== undefined ? [...path, issue.keys[0]] : path;
+      const pos = located(at);
+      return new ConfigError(issueMessage(issue, doc.getIn(path)), `${shown}:${pos.line}:${pos.col}`, formatPath(path));
+    });
+    throw problems.length === 1 ? problems[0]! : new ConfigErrors(problems);
+  }
+  return {
+    value: parsed.data,
+    bytes,
+    doc,
+    lineCounter,
+    lineOf: (path) => located(path).line,
+  };
+}
+
+/** Position of the deepest existing node on `path` (the value itself, or the object missing a key). */
+export function locate(doc: Document, lc: LineCounter, path: (string | number)[]): { line: number; col: number } {
+  for (let depth = path.length; depth >= 0; depth--) {
+    const node = depth === 0 ? doc.contents : doc.getIn(path.slice(0, depth), true);
+    if (isNode(node) && node.range) return lc.linePos(node.range[0]);
+  }
+  return { line: 1, col: 1 };
+}
+
+/** `tasks[3].judge.expected` — the form users read in messages. */
+export function formatPath(path: (string | number)[]): string {
+  let out = '';
+  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${p}` : p;
+  return out || '(document)';
+}
+
+function issueMessage(issue: z.core.$ZodIssue, value: unknown): string {
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+    case 'invalid_union':
+      if ('discriminator' in issue && issue.discriminator) {
+        const expected = issue.message.replace(/^.*Expected /, '').replace(/'/g, '"');
+        return `unknown ${issue.discriminator} ${JSON.stringify(value)}; expected one of ${expected}`;
+      }
+      return issue.message;
+    default:
+      return issue.message;
+  }
+}
+
+function firstLine(s: string): string {
+  return s.split('\n')[0] ?? s;
+}

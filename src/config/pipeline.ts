@@ -1,0 +1,109 @@
+// pipeline.yaml: what is evaluated, on which engine, with which settings. Paths in it are relative to
+// the file's folder. Every field is optional so a project can start from nothing; defaults live here.
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { z } from 'zod';
+import { duration } from './duration.js';
+import { engineConfig, type EngineConfig } from './engine-schema.js';
+import { loadYaml } from './load-yaml.js';
+
+export const DEFAULTS = {
+  passK: 1,
+  concurrency: 8,
+  evalThreshold: 6.0,
+  baselineMinPassRate: 0.2,
+  standaloneMinPassRate: 0.5,
+  taskTimeoutMs: 120_000,
+  cacheTtlMs: 7 * 86_400_000,
+} as const;
+
+const targetSchema = z.strictObject({
+  /** A skill folder, a SKILL.md, or a glob of them. */
+  skill: z.string().min(1),
+  /** The task suite; default: tasks.yaml or task_suite.yaml beside the skill. */
+  suite: z.string().min(1).optional(),
+  engine: engineConfig.optional(),
+});
+
+export const pipelineSchema = z.strictObject({
+  version: z.literal(1).optional(),
+  state_dir: z.string().min(1).optional(),
+  engine: engineConfig.optional(),
+  /** Engine for llm-rubric judges; default: the task engine. */
+  judge_engine: engineConfig.optional(),
+  targets: z.array(targetSchema).optional(),
+  evaluate: z
+    .strictObject({
+      pass_k: z.number().int().min(1).max(100).optional(),
+      concurrency: z.number().int().min(1).max(1024).optional(),
+      eval_threshold: z.number().optional(),
+      baseline_min_pass_rate: z.number().min(0).max(1).optional(),
+      /** A standalone evaluation below this pass rate has verdict `fail` (seed: 0.5). */
+      standalone_min_pass_rate: z.number().min(0).max(1).optional(),
+      task_timeout: duration.optional(),
+    })
+    .optional(),
+  cache: z
+    .strictObject({
+      dir: z.string().min(1).optional(),
+      ttl: duration.optional(),
+      enabled: z.boolean().optional(),
+    })
+    .optional(),
+});
+export type PipelineInput = z.infer<typeof pipelineSchema>;
+
+export interface PipelineConfig {
+  /** Absolute path of the file, or undefined when none was found. */
+  path?: string;
+  /** sha256 of the file's bytes ("" when there is no file). */
+  hash: string;
+  dir: string;
+  stateDir: string;
+  engine?: EngineConfig;
+  judgeEngine?: EngineConfig;
+  targets: { skill: string; suite?: string; engine?: EngineConfig }[];
+  passK: number;
+  concurrency: number;
+  evalThreshold: number;
+  baselineMinPassRate: number;
+  standaloneMinPassRate: number;
+  taskTimeoutMs: number;
+  cacheDir?: string;
+  cacheTtlMs: number;
+  cacheEnabled: boolean;
+}
+
+/**
+ * Loads `file`, or `pipeline.yaml` in `cwd` when no file is named. A named file that is missing is an
+ * error; a missing default file means "no config" and every default applies.
+ */
+export async function loadPipeline(file: string | undefined, cwd: string): Promise<PipelineConfig> {
+  const path = file ? resolve(cwd, file) : resolve(cwd, 'pipeline.yaml');
+  if (!file && !existsSync(path)) return fromInput({}, undefined, '', cwd);
+  const loaded = loadYaml(path, pipelineSchema, 'pipeline config');
+  const { createHash } = await import('node:crypto');
+  return fromInput(loaded.value, path, `sha256:${createHash('sha256').update(loaded.bytes).digest('hex')}`, dirname(path));
+}
+
+function fromInput(v: PipelineInput, path: string | undefined, hash: string, dir: string): PipelineConfig {
+  const e = v.evaluate ?? {};
+  return {
+    path,
+    hash,
+    dir,
+    stateDir: resolve(dir, v.state_dir ?? 'state'),
+    engine: v.engine,
+    judgeEngine: v.judge_engine,
+    targets: (v.targets ?? []).map((t) => ({ ...t, skill: resolve(dir, t.skill), suite: t.suite ? resolve(dir, t.suite) : undefined })),
+    passK: e.pass_k ?? DEFAULTS.passK,
+    concurrency: e.concurrency ?? DEFAULTS.concurrency,
+    evalThreshold: e.eval_threshold ?? DEFAULTS.evalThreshold,
+    baselineMinPassRate: e.baseline_min_pass_rate ?? DEFAULTS.baselineMinPassRate,
+    standaloneMinPassRate: e.standalone_min_pass_rate ?? DEFAULTS.standaloneMinPassRate,
+    taskTimeoutMs: e.task_timeout ?? DEFAULTS.taskTimeoutMs,
+    cacheDir: v.cache?.dir ? resolve(dir, v.cache.dir) : undefined,
+    cacheTtlMs: v.cache?.ttl ?? DEFAULTS.cacheTtlMs,
+    cacheEnabled: v.cache?.enabled ?? true,
+  };
+}

@@ -1,0 +1,144 @@
+// Loads a task suite: the seed's v1.0 format unchanged, plus whetstone's extensions. Beyond the schema it
+// checks what zod cannot see — duplicate ids, a task with both or neither of judge/judges, regexes that
+// do not compile, fixture files that are missing or outside the suite's folder — each reported at the
+// task's line. The content hash covers the suite's bytes and every fixture file a judge names, so the
+// baseline cache notices an edited fixture as well as an edited suite.
+import { createHash } from 'node:crypto';
+import { readFileSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { ConfigError, ConfigErrors } from '../errors.js';
+import { displayPath, loadYaml, locate } from './load-yaml.js';
+import { suiteSchema, type JudgeSpec, type Suite, type Task } from './suite-schema.js';
+
+export const DEFAULT_TASK_TIMEOUT_MS = 120_000;
+
+export interface LoadSuiteOptions {
+  defaultTimeoutMs?: number;
+}
+
+export function loadSuite(file: string, opts: LoadSuiteOptions = {}): Suite {
+  const path = resolve(file);
+  const dir = dirname(path);
+  const loaded = loadYaml(path, suiteSchema, 'task suite');
+  const shown = displayPath(path);
+  const problems: ConfigError[] = [];
+  const at = (p: (string | number)[]) => {
+    const pos = locate(loaded.doc, loaded.lineCounter, p);
+    return `${shown}:${pos.line}:${pos.col}`;
+  };
+  const hash = createHash('sha256').update(loaded.bytes);
+  const seen = new Map<string, number>();
+  const tasks: Task[] = [];
+
+  loaded.value.tasks.forEach((t, i) => {
+    const line = loaded.lineOf(['tasks', i]);
+    const first = seen.get(t.id);
+    if (first !== undefined) {
+      problems.push(new ConfigError(`duplicate task id "${t.id}" (first used at line ${first})`, at(['tasks', i, 'id']), `tasks[${i}].id`));
+    } else seen.set(t.id, line);
+
+    if (t.judge && t.judges) problems.push(new ConfigError('give either "judge" or "judges", not both', at(['tasks', i]), `tasks[${i}]`));
+    const judges: JudgeSpec[] = t.judges ?? (t.judge ? [t.judge] : []);
+    if (judges.length === 0) problems.push(new ConfigError('a task needs a "judge" (or a "judges" list)', at(['tasks', i]), `tasks[${i}].judge`));
+
+    judges.forEach((j, k) => {
+      const jp = t.judges ? ['tasks', i, 'judges', k] : ['tasks', i, 'judge'];
+      const field = t.judges ? `tasks[${i}].judges[${k}]` : `tasks[${i}].judge`;
+      for (const fixture of checkJudge(j, dir, (msg, key) => problems.push(new ConfigError(msg, at([...jp, key]), `${field}.${key}`)))) {
+        hash.update(`\0${relative(dir, fixture)}\0`).update(readFileSync(fixture));
+      }
+    });
+
+    tasks.push({
+      id: t.id,
+      prompt: t.prompt,
+      description: t.description,
+      judges,
+      timeoutMs: t.timeout_seconds !== undefined ? Math.round(t.timeout_seconds * 1000) : (opts.defaultTimeoutMs ?? DEFAULT_TASK_TIMEOUT_MS),
+      category: t.category ?? 'uncategorized',
+      cell: t.cell,
+      negative: t.negative ?? false,
+      split: t.split,
+      passK: t.pass_k,
+      critical: t.critical ?? false,
+      line,
+    });
+  });
+
+  if (problems.length === 1) throw problems[0]!;
+  if (problems.length > 1) throw new ConfigErrors(problems);
+  return {
+    path,
+    dir,
+    skillId: loaded.value.skill_id,
+    description: loaded.value.description,
+    grid: loaded.value.grid,
+    tasks,
+    contentHash: `sha256:${hash.digest('hex')}`,
+  };
+}
+
+/** Validates what a judge points at and returns the fixture files it depends on. */
+function checkJudge(j: JudgeSpec, dir: string, fail: (msg: string, key: string) => void): string[] {
+  switch (j.type) {
+    case 'regex':
+      try {
+        new RegExp(j.pattern, j.flags);
+      } catch (err) {
+        fail(`invalid regular expression: ${(err as Error).message}`, 'pattern');
+      }
+      return [];
+    case 'pytest': {
+      const f = fixtureInside(dir, j.test_file, (m) => fail(m, 'test_file'));
+      return f ? [f] : [];
+    }
+    case 'json': {
+      if (typeof j.schema !== 'string') return [];
+      const f = fixtureInside(dir, j.schema, (m) => fail(m, 'schema'));
+      if (f) {
+        try {
+          JSON.parse(readFileSync(f, 'utf8'));
+        } catch (err) {
+          fail(`schema file is not valid JSON: ${(err as Error).message}`, 'schema');
+        }
+      }
+      return f ? [f] : [];
+    }
+    case 'script': {
+      const argv0 = Array.isArray(j.command) ? j.command[0]! : j.command.trim().split(/\s+/)[0]!;
+      // A program named by a relative path lives beside the suite and is part of its content.
+      if (!argv0.includes('/')) return [];
+      const f = fixtureInside(dir, argv0, (m) => fail(m, 'command'));
+      return f ? [f] : [];
+    }
+    case 'llm-rubric':
+    case 'llm_rubric':
+      if (!j.rubric && !j.spec) fail('an llm-rubric judge needs a "rubric" (or a judge "spec" file)', 'rubric');
+      return [];
+    default:
+      return [];
+  }
+}
+
+/** Resolves `p` next to the suite and refuses anything that escapes the suite's folder. */
+export function fixtureInside(dir: string, p: string, fail: (msg: string) => void): string | undefined {
+  const full = resolve(dir, p);
+  const rel = relative(dir, full);
+  if (isAbsolute(p) || rel.startsWith('..') || isAbsolute(rel)) {
+    fail(`"${p}" is outside the suite's folder; fixture paths must stay inside it`);
+    return undefined;
+  }
+  let real: string;
+  try {
+    real = realpathSync(full);
+  } catch {
+    fail(`file not found: ${p} (looked in ${displayPath(dir)})`);
+    return undefined;
+  }
+  const realRel = relative(realpathSync(dir), real);
+  if (realRel.startsWith('..') || isAbsolute(realRel)) {
+    fail(`"${p}" resolves (through a link) outside the suite's folder`);
+    return undefined;
+  }
+  return real;
+}

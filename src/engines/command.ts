@@ -1,0 +1,303 @@
+// The `command` engine (DESIGN.md "Engines"): any program answers a task. The program is started through
+// runProcess (src/proc/run.ts) — never a shell string with user data in it — with the prompt on stdin, in
+// a fresh temporary directory per call (or the suite's folder), and with the whole process tree killed on
+// timeout. Expected failures come back as values (`ok: false`), never as exceptions:
+//
+//   spawn    the program could not be started (not found, not executable, working directory missing)
+//   timeout  request.timeoutMs elapsed; the process tree was killed
+//   aborted  the caller's AbortSignal fired
+//   exit     the program exited non-zero or was killed by a signal
+//   parse    `output: json` and stdout is not JSON, or `json_path` does not resolve
+//
+// Each message names the cause and ends with the tail of the program's stderr.
+//
+// How the skill reaches the program (`skill_delivery`, default `prepend`):
+//   prepend  stdin = SKILL.md text + SKILL_SEPARATOR + prompt (see composePrompt)
+//   env      stdin = prompt; WHET_SKILL_FILE is a private copy of exactly the SKILL.md text under test,
+//            WHET_SKILL_DIR is the skill's folder (its references) or, without one, the copy's folder,
+//            WHET_SKILL_NAME is the skill's name
+//   none     stdin = prompt
+// With no skill on the request (a "no skill" baseline, a judge call) nothing is prepended and the
+// WHET_SKILL_* variables are removed from the child's environment, so none leaks in from the parent.
+// Every call also sets WHET_TASK_ID (empty when the request has none) and WHET_REQUEST_KIND (task|judge).
+//
+// The time limit is request.timeoutMs. `timeout_seconds` in the config is the default the evaluator turns
+// into request.timeoutMs; the engine itself does not read it.
+import { stat, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+
+import type { CommandEngineConfig } from '../config/engine-schema.js';
+import { ConfigError } from '../errors.js';
+import { runProcess, type RunOutcome } from '../proc/run.js';
+import { getJsonPath, jsonValueToText, parseJsonPath } from './json-path.js';
+import type { Engine, EngineErrorKind, EngineRequest, EngineResult, Usage } from './types.js';
+import { withWorkspace } from './workspace.js';
+
+/**
+ * What goes between the SKILL.md text and the task prompt when the skill is prepended: a blank line, a
+ * `---` rule, a blank line. It is the join the seed evaluator's family of tools uses
+ * (`f"{skill_content}\n\n---\n\n{prompt}"`); SKILL.md's own trailing newline is kept, so the text reaches
+ * the model byte for byte as on disk. Part of every engine identity: changing it changes answers.
+ */
+export const SKILL_SEPARATOR = '\n\n---\n\n';
+
+export type SkillDelivery = 'prepend' | 'env' | 'none';
+
+/**
+ * The text sent on stdin: [system] [skill, when delivery is `prepend`] prompt, joined by SKILL_SEPARATOR.
+ * `system` (judges' instructions) comes first whenever it is present; an empty skill text or system is
+ * left out rather than leaving a dangling separator.
+ */
+export function composePrompt(request: EngineRequest, delivery: SkillDelivery): string {
+  const parts: string[] = [];
+  if (request.system) parts.push(request.system);
+  if (delivery === 'prepend' && request.skill && request.skill.text.length > 0) parts.push(request.skill.text);
+  parts.push(request.prompt);
+  return parts.join(SKILL_SEPARATOR);
+}
+
+function num(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/**
+ * Token and cost accounting from a program's JSON output, when it carries any:
+ * `usage.input_tokens` (+ `usage.cache_creation_input_tokens` + `usage.cache_read_input_tokens`, the
+ * Anthropic/Claude Code split of the same prompt), `usage.output_tokens`; OpenAI-style
+ * `usage.prompt_tokens` / `usage.completion_tokens` when the Anthropic names are absent; cost from
+ * `total_cost_usd`, else `cost_usd` (top level, then inside `usage`). Missing numbers stay missing.
+ */
+export function extractUsage(value: unknown): Usage {
+  const usage: Usage = {};
+  if (!isRecord(value)) return usage;
+  const u = isRecord(value['usage']) ? value['usage'] : undefined;
+  if (u) {
+    const input = num(u['input_tokens']);
+    const cacheCreate = num(u['cache_creation_input_tokens']);
+    const cacheRead = num(u['cache_read_input_tokens']);
+    if (input !== undefined || cacheCreate !== undefined || cacheRead !== undefined) {
+      usage.input_tokens = (input ?? 0) + (cacheCreate ?? 0) + (cacheRead ?? 0);
+    } else if (num(u['prompt_tokens']) !== undefined) {
+      usage.input_tokens = num(u['prompt_tokens']);
+    }
+    const output = num(u['output_tokens']) ?? num(u['completion_tokens']);
+    if (output !== undefined) usage.output_tokens = output;
+  }
+  const cost =
+    num(value['total_cost_usd']) ?? num(value['cost_usd']) ?? num(u?.['total_cost_usd']) ?? num(u?.['cost_usd']);
+  if (cost !== undefined) usage.cost_usd = cost;
+  return usage;
+}
+
+/** stdout without one trailing line break (`\n` or `\r\n`); everything else is the answer. */
+export function stripOneTrailingNewline(s: string): string {
+  if (s.endsWith('\r\n')) return s.slice(0, -2);
+  if (s.endsWith('\n')) return s.slice(0, -1);
+  return s;
+}
+
+/** The last lines of stderr on one line, bounded, for error messages. */
+export function stderrTail(stderr: string, maxLines = 5, maxChars = 800): string {
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => l.length > 0);
+  const tail = lines.slice(-maxLines).join(' | ');
+  return tail.length > maxChars ? `…${tail.slice(-maxChars)}` : tail;
+}
+
+function withStderr(message: string, stderr: string): string {
+  const tail = stderrTail(stderr);
+  return tail ? `${message}; stderr: ${tail}` : message;
+}
+
+function snippet(s: string, max = 200): string {
+  const one = s.trim().replace(/\s+/g, ' ');
+  return one.length > max ? `${one.slice(0, max)}…` : one;
+}
+
+/** What a successful run's stdout means, decided by the engine. */
+export type StdoutVerdict =
+  | { ok: true; output: string; usage: Usage }
+  | { ok: false; kind: 'parse' | 'exit'; message: string; usage?: Usage };
+
+/** One program run, fully decided: what to start, where, with what, and how to read its stdout. */
+export interface CommandInvocation {
+  argv: string[];
+  input: string;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Reads stdout of a run that exited 0. */
+  parseStdout(stdout: string): StdoutVerdict;
+  /**
+   * Optional: for a run that exited non-zero, a more precise account found in stdout (Claude Code
+   * reports API errors in its JSON on stdout with an empty stderr). Returns undefined when there is none.
+   */
+  explainExit?(stdout: string): { message: string; usage?: Usage } | undefined;
+}
+
+function failure(kind: EngineErrorKind, message: string, durationMs: number, usage: Usage = {}): EngineResult {
+  return { ok: false, output: '', usage, duration_ms: Math.max(0, Math.round(durationMs)), error: { kind, message } };
+}
+
+/** Runs one invocation and classifies the outcome. Never throws. */
+export async function executeInvocation(inv: CommandInvocation): Promise<EngineResult> {
+  const started = performance.now();
+  const elapsed = (): number => performance.now() - started;
+  const program = basename(inv.argv[0] ?? '');
+  if (inv.signal?.aborted) return failure('aborted', `${program}: aborted before start`, elapsed());
+  let outcome: RunOutcome;
+  try {
+    outcome = await runProcess({
+      argv: inv.argv,
+      input: inv.input,
+      cwd: inv.cwd,
+      env: inv.env,
+      timeoutMs: inv.timeoutMs,
+      ...(inv.signal ? { signal: inv.signal } : {}),
+    });
+  } catch (err) {
+    return failure('spawn', `cannot run ${program}: ${err instanceof Error ? err.message : String(err)}`, elapsed());
+  }
+  const duration = outcome.durationMs;
+  if (outcome.spawnError) return failure('spawn', outcome.spawnError, duration);
+  if (outcome.exitCode !== null && outcome.exitCode < 0) {
+    // Node reports a failed spawn(2) (e.g. ENOENT for a vanished working directory) as a negative errno.
+    return failure('spawn', withStderr(`cannot start ${program} in ${inv.cwd} (errno ${outcome.exitCode})`, outcome.stderr), duration);
+  }
+  if (outcome.aborted) return failure('aborted', withStderr(`${program}: aborted`, outcome.stderr), duration);
+  if (outcome.timedOut) {
+    return failure('timeout', withStderr(`${program}: timed out after ${inv.timeoutMs} ms (process tree killed)`, outcome.stderr), duration);
+  }
+  if (outcome.exitCode !== 0) {
+    const how = outcome.signal ? `killed by ${outcome.signal}` : `exited with code ${outcome.exitCode}`;
+    const precise = inv.explainExit?.(outcome.stdout);
+    if (precise) return failure('exit', withStderr(`${program} ${how}: ${precise.message}`, outcome.stderr), duration, precise.usage);
+    return failure('exit', withStderr(`${program} ${how}`, outcome.stderr), duration);
+  }
+  const verdict = inv.parseStdout(outcome.stdout);
+  if (!verdict.ok) return failure(verdict.kind, withStderr(`${program}: ${verdict.message}`, outcome.stderr), duration, verdict.usage);
+  return { ok: true, output: verdict.output, usage: verdict.usage, duration_ms: duration };
+}
+
+/** Parses stdout as one JSON document; the error names the JSON problem and shows how stdout begins. */
+export function parseJsonStdout(stdout: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  const text = stdout.trim();
+  if (text.length === 0) return { ok: false, message: 'expected JSON on stdout, got nothing' };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    return { ok: false, message: `stdout is not JSON (${why}); stdout begins: "${snippet(text)}"` };
+  }
+}
+
+const SKILL_ENV_KEYS = ['WHET_SKILL_FILE', 'WHET_SKILL_DIR', 'WHET_SKILL_NAME'] as const;
+
+/** The child's environment: process.env, then the config's `env`, then whetstone's own variables. */
+export function childEnv(request: EngineRequest, extra: Record<string, string> | undefined, drop: readonly string[] = []): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...(extra ?? {}) };
+  for (const key of [...SKILL_ENV_KEYS, ...drop]) delete env[key];
+  env['WHET_TASK_ID'] = request.taskId ?? '';
+  env['WHET_REQUEST_KIND'] = request.kind;
+  return env;
+}
+
+function sortedRecord(rec: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(rec ?? {}).sort()) out[key] = (rec ?? {})[key] as string;
+  return out;
+}
+
+export function createCommandEngine(cfg: CommandEngineConfig, opts: { suiteDir?: string } = {}): Engine {
+  const output = cfg.output ?? 'text';
+  const delivery: SkillDelivery = cfg.skill_delivery ?? 'prepend';
+  const workdir = cfg.workdir ?? 'temp';
+  const jsonPath = cfg.json_path;
+  if (jsonPath !== undefined) {
+    try {
+      parseJsonPath(jsonPath);
+    } catch (err) {
+      throw new ConfigError(err instanceof Error ? err.message : String(err), undefined, 'engine.json_path');
+    }
+  }
+  if (workdir === 'suite' && !opts.suiteDir) {
+    throw new ConfigError('workdir: suite needs the suite folder, and none was given to the engine', undefined, 'engine.workdir');
+  }
+  const command = [...cfg.command];
+  const extraEnv = cfg.env ? { ...cfg.env } : undefined;
+
+  const identity = {
+    type: 'command',
+    command,
+    output,
+    json_path: jsonPath ?? null,
+    skill_delivery: delivery,
+    skill_separator: SKILL_SEPARATOR,
+    env: sortedRecord(extraEnv),
+    workdir,
+  };
+
+  function parseStdout(stdout: string): StdoutVerdict {
+    if (output === 'text') return { ok: true, output: stripOneTrailingNewline(stdout), usage: {} };
+    const parsed = parseJsonStdout(stdout);
+    if (!parsed.ok) return { ok: false, kind: 'parse', message: parsed.message };
+    const usage = extractUsage(parsed.value);
+    if (jsonPath === undefined) return { ok: true, output: jsonValueToText(parsed.value), usage };
+    const hit = getJsonPath(parsed.value, jsonPath);
+    if (!hit.found) {
+      return { ok: false, kind: 'parse', message: `json_path "${jsonPath}" not found in output (no "${hit.missingAt}"); stdout begins: "${snippet(stdout)}"`, usage };
+    }
+    if (hit.value === null || hit.value === undefined) {
+      return { ok: false, kind: 'parse', message: `json_path "${jsonPath}" is null in output`, usage };
+    }
+    return { ok: true, output: jsonValueToText(hit.value), usage };
+  }
+
+  return {
+    type: 'command',
+    identity: () => structuredClone(identity),
+    async run(request: EngineRequest, runOpts?: { signal?: AbortSignal }): Promise<EngineResult> {
+      const started = performance.now();
+      try {
+        return await withWorkspace(async (ws) => {
+          let cwd: string;
+          if (workdir === 'temp') {
+            cwd = await ws.tempDir('whet-task-');
+          } else {
+            cwd = opts.suiteDir as string;
+            const st = await stat(cwd).catch(() => undefined);
+            if (!st?.isDirectory()) return failure('spawn', `working directory ${cwd} (workdir: suite) does not exist`, performance.now() - started);
+          }
+          const env = childEnv(request, extraEnv);
+          if (delivery === 'env' && request.skill) {
+            const skillCopyDir = await ws.tempDir('whet-skill-');
+            const skillFile = join(skillCopyDir, 'SKILL.md');
+            await writeFile(skillFile, request.skill.text, 'utf8');
+            env['WHET_SKILL_FILE'] = skillFile;
+            env['WHET_SKILL_DIR'] = request.skill.dir ?? skillCopyDir;
+            env['WHET_SKILL_NAME'] = request.skill.name;
+          }
+          return executeInvocation({
+            argv: command,
+            input: composePrompt(request, delivery),
+            env,
+            cwd,
+            timeoutMs: request.timeoutMs,
+            ...(runOpts?.signal ? { signal: runOpts.signal } : {}),
+            parseStdout,
+          });
+        });
+      } catch (err) {
+        // Only our own preparation can land here (mkdtemp, writing the skill copy): the program never ran.
+        return failure('spawn', `cannot prepare a run of ${basename(command[0] ?? '')}: ${err instanceof Error ? err.message : String(err)}`, performance.now() - started);
+      }
+    },
+  };
+}

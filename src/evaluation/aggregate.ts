@@ -1,0 +1,80 @@
+// Per-task tallies built while results stream in. Only counts and the first reasons are kept, never the
+// outputs, so memory stays flat however many tasks a suite has.
+import type { Task } from '../config/suite-schema.js';
+import type { ResultLine } from '../state/results-log.js';
+
+export interface TaskTally {
+  task_id: string;
+  category: string;
+  split?: 'train' | 'holdout';
+  negative: boolean;
+  critical: boolean;
+  /** Attempts asked for (the task's pass-k). */
+  k: number;
+  judged: number;
+  passes: number;
+  errors: number;
+  timeouts: number;
+  bestScore: number;
+  /** Why it failed (first failing attempt) or why it errored (last error). */
+  reason: string;
+  errorMessage?: string;
+}
+
+export interface UsageTotals {
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd: number;
+  /** Whether any call reported a cost (a 0 total then means free, not unknown). */
+  cost_reported: boolean;
+}
+
+export function newUsage(): UsageTotals {
+  return { input_tokens: 0, output_tokens: 0, cost_usd: 0, cost_reported: false };
+}
+
+export function addUsage(total: UsageTotals, u: ResultLine['usage']): void {
+  total.input_tokens += u.input_tokens ?? 0;
+  total.output_tokens += u.output_tokens ?? 0;
+  if (u.cost_usd !== undefined) {
+    total.cost_usd += u.cost_usd;
+    total.cost_reported = true;
+  }
+}
+
+export function newTally(task: Task, k: number): TaskTally {
+  return {
+    task_id: task.id,
+    category: task.category,
+    split: task.split,
+    negative: task.negative,
+    critical: task.critical,
+    k,
+    judged: 0,
+    passes: 0,
+    errors: 0,
+    timeouts: 0,
+    bestScore: 0,
+    reason: '',
+  };
+}
+
+export function foldResult(t: TaskTally, line: ResultLine): void {
+  if (line.status === 'error') {
+    t.errors++;
+    if (line.error?.kind === 'timeout') t.timeouts++;
+    t.errorMessage = line.error ? `${line.error.kind}: ${line.error.message}` : line.reason;
+    return;
+  }
+  t.judged++;
+  if (line.status === 'pass') t.passes++;
+  else if (!t.reason) t.reason = line.reason;
+  if (line.score > t.bestScore) t.bestScore = line.score;
+  if (line.status === 'pass' && !t.reason) t.reason = line.reason;
+}
+
+/** pass (some attempt passed: pass@k), fail (judged, none passed) or error (no attempt could be judged). */
+export function taskStatus(t: TaskTally): 'pass' | 'fail' | 'error' {
+  if (t.judged === 0) return 'error';
+  return t.passes > 0 ? 'pass' : 'fail';
+}

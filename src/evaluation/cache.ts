@@ -1,0 +1,100 @@
+// The baseline cache (DESIGN.md "The cache"). The key covers everything that changes a baseline's
+// results — the skill's bytes and resources, the suite's content and fixture files, the engine's and the
+// judge engine's configuration, pass-k, the default task timeout — plus a format version. Entries carry
+// their creation time; a lookup older than the TTL is a miss. Results with any error are never stored.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { canonicalJson, sha256 } from '../artifacts/io.js';
+import { writeJsonAtomically } from '../state/atomic.js';
+import type { TaskTally, UsageTotals } from './aggregate.js';
+import type { VariantOutcome } from './run-variant.js';
+
+export const CACHE_FORMAT = 'whetstone.baseline-cache/1';
+
+export interface CacheKeyParts {
+  skill: string;
+  suite: string;
+  engine: Record<string, unknown>;
+  judge_engine: Record<string, unknown> | null;
+  pass_k: number;
+  task_timeout_ms: number;
+}
+
+export function baselineCacheKey(parts: CacheKeyParts): string {
+  return sha256(canonicalJson({ format: CACHE_FORMAT, ...parts })).slice('sha256:'.length);
+}
+
+const tallySchema = z.object({
+  task_id: z.string(),
+  category: z.string(),
+  split: z.enum(['train', 'holdout']).optional(),
+  negative: z.boolean(),
+  critical: z.boolean(),
+  k: z.number(),
+  judged: z.number(),
+  passes: z.number(),
+  errors: z.number(),
+  timeouts: z.number(),
+  bestScore: z.number(),
+  reason: z.string(),
+  errorMessage: z.string().optional(),
+});
+
+const entrySchema = z.object({
+  format: z.literal(CACHE_FORMAT),
+  key: z.string(),
+  created_at: z.iso.datetime(),
+  parts: z.record(z.string(), z.unknown()),
+  tallies: z.array(tallySchema),
+  usage: z.object({ input_tokens: z.number(), output_tokens: z.number(), cost_usd: z.number(), cost_reported: z.boolean() }),
+  durations_ms: z.array(z.number()),
+});
+export type CacheEntry = z.infer<typeof entrySchema>;
+
+export type CacheLookup = { hit: true; entry: CacheEntry; ageMs: number } | { hit: false; why: 'absent' | 'expired' | 'unreadable' | 'disabled' };
+
+export function lookupBaseline(dir: string, key: string, ttlMs: number, now: Date): CacheLookup {
+  const file = join(dir, `${key}.json`);
+  if (!existsSync(file)) return { hit: false, why: 'absent' };
+  let entry: CacheEntry;
+  try {
+    entry = entrySchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+  } catch {
+    return { hit: false, why: 'unreadable' };
+  }
+  if (entry.key !== key) return { hit: false, why: 'unreadable' };
+  const ageMs = now.getTime() - Date.parse(entry.created_at);
+  if (ageMs > ttlMs || ageMs < 0) return { hit: false, why: 'expired' };
+  return { hit: true, entry, ageMs };
+}
+
+/** Stores a complete, error-free baseline; returns false (and stores nothing) otherwise. */
+export async function storeBaseline(dir: string, key: string, parts: CacheKeyParts, o: VariantOutcome, now: Date): Promise<boolean> {
+  if (o.interrupted || o.tallies.some((t) => t.errors > 0 || t.judged < t.k)) return false;
+  const entry: CacheEntry = {
+    format: CACHE_FORMAT,
+    key,
+    created_at: now.toISOString(),
+    parts: parts as unknown as Record<string, unknown>,
+    tallies: o.tallies,
+    usage: o.usage,
+    durations_ms: o.durationsMs,
+  };
+  await writeJsonAtomically(join(dir, `${key}.json`), entry);
+  return true;
+}
+
+/** A cached baseline seen as an outcome of this run: no calls were made for it. */
+export function outcomeFromCache(entry: CacheEntry, variant: string): VariantOutcome {
+  return {
+    variant,
+    tallies: entry.tallies as TaskTally[],
+    engineCalls: 0,
+    judgeCalls: 0,
+    resumedAttempts: 0,
+    usage: entry.usage as UsageTotals,
+    durationsMs: entry.durations_ms,
+    interrupted: false,
+  };
+}

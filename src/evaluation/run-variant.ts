@@ -1,0 +1,153 @@
+// Runs one variant of a skill (the baseline, or a candidate) over a suite: every task × attempt not
+// already judged in its results file goes to the engine, then to the task's judges, then is appended to
+// the results file. Engine failures become `error` lines, which a later run retries; they are never
+// folded into fail.
+import pLimit from 'p-limit';
+import type { Suite, Task } from '../config/suite-schema.js';
+import type { Engine, SkillInput } from '../engines/types.js';
+import { combineJudgeResults, runJudge } from '../judges/index.js';
+import type { JudgeResult } from '../judges/types.js';
+import { attemptKey, readResults, ResultsLog, type ResultLine } from '../state/results-log.js';
+import { addUsage, foldResult, newTally, newUsage, type TaskTally, type UsageTotals } from './aggregate.js';
+
+export interface VariantRunInput {
+  variant: string;
+  suite: Suite;
+  /** The skill text the engine is given; undefined runs the tasks with no skill. */
+  skill?: SkillInput;
+  engine: Engine;
+  judgeEngine?: Engine;
+  passK: number;
+  concurrency: number;
+  resultsFile: string;
+  signal?: AbortSignal;
+  now?: () => Date;
+  onAttempt?: (line: ResultLine) => void;
+}
+
+export interface VariantOutcome {
+  variant: string;
+  tallies: TaskTally[];
+  /** Calls made by this process (resumed attempts cost none). */
+  engineCalls: number;
+  judgeCalls: number;
+  resumedAttempts: number;
+  usage: UsageTotals;
+  durationsMs: number[];
+  /** True when the run stopped early (abort signal) with attempts left. */
+  interrupted: boolean;
+}
+
+export async function runVariant(input: VariantRunInput): Promise<VariantOutcome> {
+  const now = input.now ?? (() => new Date());
+  const kOf = (task: Task) => task.passK ?? input.passK;
+  const tallies = new Map<string, TaskTally>();
+  for (const task of input.suite.tasks) tallies.set(task.id, newTally(task, kOf(task)));
+  const usage = newUsage();
+  const durationsMs: number[] = [];
+
+  // Resume: the latest judged line per (task, attempt) stands; error lines are retried.
+  const done = new Map<string, ResultLine>();
+  await readResults(input.resultsFile, (line) => {
+    const t = tallies.get(line.task_id);
+    if (!t || line.attempt >= t.k) return;
+    const key = attemptKey(line.task_id, line.attempt);
+    if (line.status === 'error') done.delete(key);
+    else done.set(key, line);
+  });
+  for (const line of done.values()) {
+    foldResult(tallies.get(line.task_id)!, line);
+    addUsage(usage, line.usage);
+    durationsMs.push(line.duration_ms);
+  }
+
+  const log = ResultsLog.open(input.resultsFile);
+  const limit = pLimit(input.concurrency);
+  let engineCalls = 0;
+  let judgeCalls = 0;
+  let interrupted = false;
+
+  const runAttempt = async (task: Task, attempt: number): Promise<void> => {
+    if (input.signal?.aborted) {
+      interrupted = true;
+      return;
+    }
+    engineCalls++;
+    const res = await input.engine.run(
+      { kind: 'task', prompt: task.prompt, skill: input.skill, taskId: task.id, timeoutMs: task.timeoutMs },
+      { signal: input.signal },
+    );
+    let line: ResultLine;
+    if (!res.ok) {
+      const error = res.error ?? { kind: 'exit', message: 'engine reported failure without a cause' };
+      line = baseLine(task, attempt, res, now);
+      line.status = 'error';
+      line.error = error;
+      line.reason = `engine ${error.kind}: ${error.message}`;
+    } else {
+      const results: JudgeResult[] = [];
+      for (const spec of task.judges) {
+        const r = await runJudge(spec, { output: res.output, task, suiteDir: input.suite.dir, judgeEngine: input.judgeEngine, timeoutMs: task.timeoutMs, signal: input.signal });
+        if (spec.type === 'llm-rubric' || spec.type === 'llm_rubric') judgeCalls++;
+        results.push(r);
+      }
+      const combined = combineJudgeResults(results);
+      line = baseLine(task, attempt, res, now);
+      line.status = combined.error ? 'error' : combined.passed ? 'pass' : 'fail';
+      line.score = combined.score;
+      line.reason = combined.error ? `judge error: ${combined.error}` : combined.reason;
+      line.judges = results.map((r) => ({ type: r.type, passed: r.passed, score: r.score, reason: r.reason, ...(r.error ? { error: r.error } : {}) }));
+      if (combined.error) line.error = { kind: 'judge', message: combined.error };
+      for (const r of results) if (r.usage) addUsage(usage, r.usage);
+    }
+    if (input.signal?.aborted && line.status === 'error') {
+      // Killed by our own abort: not a result, so leave no line and let the resume run it.
+      interrupted = true;
+      return;
+    }
+    log.append(line);
+    foldResult(tallies.get(task.id)!, line);
+    addUsage(usage, line.usage);
+    durationsMs.push(line.duration_ms);
+    input.onAttempt?.(line);
+  };
+
+  const jobs: Promise<void>[] = [];
+  try {
+    for (const task of input.suite.tasks) {
+      const k = kOf(task);
+      for (let a = 0; a < k; a++) {
+        if (!done.has(attemptKey(task.id, a))) jobs.push(limit(() => runAttempt(task, a)));
+      }
+    }
+    await Promise.all(jobs);
+  } finally {
+    log.close();
+  }
+  return {
+    variant: input.variant,
+    tallies: [...tallies.values()],
+    engineCalls,
+    judgeCalls,
+    resumedAttempts: done.size,
+    usage,
+    durationsMs,
+    interrupted,
+  };
+}
+
+function baseLine(task: Task, attempt: number, res: { output: string; usage: ResultLine['usage']; duration_ms: number }, now: () => Date): ResultLine {
+  return {
+    task_id: task.id,
+    attempt,
+    status: 'fail',
+    score: 0,
+    reason: '',
+    judges: [],
+    output: res.output,
+    usage: res.usage,
+    duration_ms: res.duration_ms,
+    engine_calls: 1,
+    finished_at: now().toISOString(),
+  };
+}

@@ -1,0 +1,169 @@
+// Turns per-task tallies into the numbers an evaluation reports: pass rates over judged tasks with
+// Wilson 95% intervals, errors and timeouts counted apart, pass@1 / pass@k / pass^k with the unbiased
+// estimator, per-category and per-split rates, latency, usage, and the paired comparison of two
+// variants on the same tasks (exact McNemar on discordant pairs). Pure functions only.
+import { mcnemarExact, passAtK, passHatK, wilson } from '../stats/index.js';
+import { taskStatus, type TaskTally } from './aggregate.js';
+import type { VariantOutcome } from './run-variant.js';
+
+export interface RateSummary {
+  total_tasks: number;
+  passed: number;
+  failed: number;
+  /** Tasks none of whose attempts could be judged (engine or judge failure); not in the rate. */
+  errors: number;
+  timeouts: number;
+  /** passed / (passed + failed): errors are kept out of both sides. */
+  pass_rate: number;
+  pass_rate_ci95: { low: number; high: number };
+}
+
+export interface VariantSummary extends RateSummary {
+  pass_k: number;
+  pass_at_1: number;
+  pass_at_k: number;
+  pass_hat_k: number;
+  attempts: { total: number; judged: number; errors: number };
+  per_category: Record<string, RateSummary>;
+  per_split: Record<string, RateSummary>;
+  latency_ms: { mean: number; p50: number; p95: number; max: number };
+  usage: { input_tokens: number; output_tokens: number; cost_usd: number | null };
+  engine_calls: number;
+  judge_calls: number;
+  resumed_attempts: number;
+}
+
+const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
+
+export function rateOf(tallies: TaskTally[]): RateSummary {
+  let passed = 0;
+  let failed = 0;
+  let errors = 0;
+  let timeouts = 0;
+  for (const t of tallies) {
+    const s = taskStatus(t);
+    if (s === 'pass') passed++;
+    else if (s === 'fail') failed++;
+    else {
+      errors++;
+      if (t.timeouts > 0 && t.timeouts === t.errors) timeouts++;
+    }
+  }
+  const judged = passed + failed;
+  const ci = wilson(passed, judged);
+  return {
+    total_tasks: tallies.length,
+    passed,
+    failed,
+    errors,
+    timeouts,
+    pass_rate: judged === 0 ? 0 : round4(passed / judged),
+    pass_rate_ci95: { low: round4(ci.low), high: round4(ci.high) },
+  };
+}
+
+function groupBy(tallies: TaskTally[], key: (t: TaskTally) => string | undefined): Record<string, RateSummary> {
+  const groups = new Map<string, TaskTally[]>();
+  for (const t of tallies) {
+    const k = key(t);
+    if (k === undefined) continue;
+    let g = groups.get(k);
+    if (!g) groups.set(k, (g = []));
+    g.push(t);
+  }
+  return Object.fromEntries([...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, g]) => [k, rateOf(g)]));
+}
+
+export function summarizeVariant(o: VariantOutcome, passK: number): VariantSummary {
+  let at1 = 0;
+  let atK = 0;
+  let hatK = 0;
+  let counted = 0;
+  let attempts = 0;
+  let judgedAttempts = 0;
+  let errorAttempts = 0;
+  for (const t of o.tallies) {
+    attempts += t.judged + t.errors;
+    judgedAttempts += t.judged;
+    errorAttempts += t.errors;
+    if (t.judged === 0) continue;
+    const k = Math.min(passK, t.judged);
+    at1 += passAtK(t.judged, t.passes, 1);
+    atK += passAtK(t.judged, t.passes, k);
+    hatK += passHatK(t.judged, t.passes, k);
+    counted++;
+  }
+  const sorted = [...o.durationsMs].sort((a, b) => a - b);
+  const pct = (p: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!);
+  const mean = sorted.length === 0 ? 0 : sorted.reduce((a, b) => a + b, 0) / sorted.length;
+  return {
+    ...rateOf(o.tallies),
+    pass_k: passK,
+    pass_at_1: counted ? round4(at1 / counted) : 0,
+    pass_at_k: counted ? round4(atK / counted) : 0,
+    pass_hat_k: counted ? round4(hatK / counted) : 0,
+    attempts: { total: attempts, judged: judgedAttempts, errors: errorAttempts },
+    per_category: groupBy(o.tallies, (t) => t.category),
+    per_split: groupBy(o.tallies, (t) => t.split),
+    latency_ms: { mean: Math.round(mean), p50: pct(0.5), p95: pct(0.95), max: sorted[sorted.length - 1] ?? 0 },
+    usage: {
+      input_tokens: o.usage.input_tokens,
+      output_tokens: o.usage.output_tokens,
+      cost_usd: o.usage.cost_reported ? Math.round(o.usage.cost_usd * 1e6) / 1e6 : null,
+    },
+    engine_calls: o.engineCalls,
+    judge_calls: o.judgeCalls,
+    resumed_attempts: o.resumedAttempts,
+  };
+}
+
+export interface PairedComparison {
+  /** Tasks judged in both variants; a task that errored in either is left out and counted. */
+  tasks_compared: number;
+  excluded_errors: number;
+  both_pass: number;
+  both_fail: number;
+  /** b: passed on the baseline, failed on the candidate (regressions). */
+  baseline_only: number;
+  /** c: failed on the baseline, passed on the candidate (fixes). */
+  candidate_only: number;
+  p_value: number;
+  method: 'exact McNemar (two-sided binomial on discordant pairs)';
+  regressions: string[];
+  fixes: string[];
+}
+
+export function pairedComparison(baseline: TaskTally[], candidate: TaskTally[]): PairedComparison {
+  const base = new Map(baseline.map((t) => [t.task_id, taskStatus(t)]));
+  let both_pass = 0;
+  let both_fail = 0;
+  let excluded = 0;
+  const regressions: string[] = [];
+  const fixes: string[] = [];
+  for (const t of candidate) {
+    const b = base.get(t.task_id);
+    const c = taskStatus(t);
+    if (b === undefined) continue;
+    if (b === 'error' || c === 'error') {
+      excluded++;
+      continue;
+    }
+    if (b === 'pass' && c === 'pass') both_pass++;
+    else if (b === 'fail' && c === 'fail') both_fail++;
+    else if (b === 'pass') regressions.push(t.task_id);
+    else fixes.push(t.task_id);
+  }
+  const test = mcnemarExact(regressions.length, fixes.length);
+  return {
+    tasks_compared: both_pass + both_fail + regressions.length + fixes.length,
+    excluded_errors: excluded,
+    both_pass,
+    both_fail,
+    baseline_only: regressions.length,
+    candidate_only: fixes.length,
+    p_value: Number(test.pValue.toPrecision(6)),
+    method: 'exact McNemar (two-sided binomial on discordant pairs)',
+    regressions,
+    fixes,
+  };
+}

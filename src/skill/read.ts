@@ -1,0 +1,71 @@
+// Finds and reads the skill under test. A skill is a folder holding SKILL.md (and maybe references,
+// scripts, assets), or a SKILL.md path directly. Its content hash covers SKILL.md and the files of its
+// resource subfolders, because an agent that loads the skill also reads those.
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import fg from 'fast-glob';
+import { parse as parseYaml } from 'yaml';
+import { ConfigError } from '../errors.js';
+import { displayPath, readTextFile } from '../config/load-yaml.js';
+import type { SkillInput } from '../engines/types.js';
+
+/** Subfolders whose files are part of a skill (Anthropic's layout plus common variants). */
+export const SKILL_RESOURCE_DIRS = ['references', 'scripts', 'assets', 'templates', 'examples'];
+
+export interface LoadedSkill extends SkillInput {
+  /** Absolute path of SKILL.md. */
+  file: string;
+  dir: string;
+  bytes: Buffer;
+  /** sha256 over SKILL.md and its resource files. */
+  contentHash: string;
+  /** sha256 of SKILL.md alone. */
+  fileHash: string;
+}
+
+export function skillFileOf(pathOrDir: string): string {
+  const p = resolve(pathOrDir);
+  let isDir = false;
+  try {
+    isDir = statSync(p).isDirectory();
+  } catch {
+    throw new ConfigError(`skill not found: ${displayPath(p)}`);
+  }
+  return isDir ? join(p, 'SKILL.md') : p;
+}
+
+export function readSkill(pathOrDir: string): LoadedSkill {
+  const file = skillFileOf(pathOrDir);
+  const bytes = readTextFile(file, 'SKILL.md');
+  const dir = dirname(file);
+  const text = bytes.toString('utf8');
+  const fileHash = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+  const h = createHash('sha256').update(bytes);
+  const resources = fg.sync(SKILL_RESOURCE_DIRS.map((d) => `${d}/**/*`), { cwd: dir, onlyFiles: true, dot: false }).sort();
+  for (const rel of resources) h.update(`\0${rel}\0`).update(readFileSync(join(dir, rel)));
+  return { name: skillName(text, dir), text, dir, file, bytes, fileHash, contentHash: `sha256:${h.digest('hex')}` };
+}
+
+/** Same as readSkill, for skill text held in memory (a candidate's content in a ranking). */
+export function skillFromText(text: string, name: string, dir?: string): LoadedSkill {
+  const bytes = Buffer.from(text, 'utf8');
+  const hash = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+  return { name, text, dir, file: dir ? join(dir, 'SKILL.md') : '(inline)', bytes, fileHash: hash, contentHash: hash } as LoadedSkill;
+}
+
+/** Frontmatter `name`, else the folder's name. */
+export function skillName(text: string, dir: string): string {
+  const fm = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---\r?\n/.exec(text);
+  if (fm) {
+    try {
+      const data = parseYaml(fm[1]!) as unknown;
+      if (data && typeof data === 'object' && typeof (data as Record<string, unknown>).name === 'string') {
+        return (data as Record<string, string>).name!;
+      }
+    } catch {
+      // A malformed frontmatter is the learner's business, not a reason to refuse to evaluate.
+    }
+  }
+  return basename(dir);
+}

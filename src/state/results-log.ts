@@ -1,0 +1,98 @@
+// results/<variant>.jsonl: one line per task × attempt, appended the moment it finishes. It is the
+// resume point: a re-run skips every (task, attempt) already judged here. Lines are written with one
+// write(2) each on an O_APPEND descriptor, so a kill -9 loses at most the line being written, and a torn
+// last line is cut off when the file is opened again.
+import { closeSync, createReadStream, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { createInterface } from 'node:readline';
+import { z } from 'zod';
+
+export const judgeOutcomeSchema = z.object({
+  type: z.string(),
+  passed: z.boolean(),
+  score: z.number(),
+  reason: z.string(),
+  error: z.string().optional(),
+});
+
+export const resultLineSchema = z.object({
+  task_id: z.string(),
+  attempt: z.number().int().min(0),
+  /** pass / fail were judged; error means the engine or a judge could not do its job. */
+  status: z.enum(['pass', 'fail', 'error']),
+  score: z.number(),
+  reason: z.string(),
+  judges: z.array(judgeOutcomeSchema),
+  error: z.object({ kind: z.string(), message: z.string() }).optional(),
+  output: z.string(),
+  output_truncated: z.boolean().optional(),
+  usage: z.object({ input_tokens: z.number().optional(), output_tokens: z.number().optional(), cost_usd: z.number().optional() }),
+  duration_ms: z.number(),
+  engine_calls: z.number().int().min(0),
+  finished_at: z.string(),
+});
+export type ResultLine = z.infer<typeof resultLineSchema>;
+
+/** Outputs above this many characters are cut in the log (the judges saw them whole). */
+export const MAX_LOGGED_OUTPUT = 64 * 1024;
+
+export const attemptKey = (taskId: string, attempt: number) => `${taskId}#${attempt}`;
+
+export class ResultsLog {
+  private constructor(
+    readonly file: string,
+    private fd: number,
+  ) {}
+
+  /** Opens for appending, first cutting any torn last line left by a killed process. */
+  static open(file: string): ResultsLog {
+    mkdirSync(dirname(file), { recursive: true });
+    const fd = openSync(file, 'a+');
+    const size = fstatSync(fd).size;
+    if (size > 0) {
+      const tail = Buffer.alloc(Math.min(size, 1 << 20));
+      readSync(fd, tail, 0, tail.length, size - tail.length);
+      if (tail[tail.length - 1] !== 0x0a) {
+        const lastNl = tail.lastIndexOf(0x0a);
+        ftruncateSync(fd, lastNl < 0 ? size - tail.length : size - tail.length + lastNl + 1);
+      }
+    }
+    return new ResultsLog(file, fd);
+  }
+
+  append(line: ResultLine): void {
+    const out = line.output.length > MAX_LOGGED_OUTPUT ? { ...line, output: line.output.slice(0, MAX_LOGGED_OUTPUT), output_truncated: true } : line;
+    writeSync(this.fd, `${JSON.stringify(out)}\n`);
+  }
+
+  close(): void {
+    if (this.fd >= 0) closeSync(this.fd);
+    this.fd = -1;
+  }
+}
+
+/**
+ * Streams a results file and calls `onLine` for every valid line, latest line per (task, attempt)
+ * winning. Lines that do not parse (a torn write) are skipped and counted.
+ */
+export async function readResults(file: string, onLine: (line: ResultLine) => void): Promise<{ lines: number; skipped: number }> {
+  if (!existsSync(file)) return { lines: 0, skipped: 0 };
+  const rl = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  let lines = 0;
+  let skipped = 0;
+  for await (const text of rl) {
+    if (text.trim() === '') continue;
+    let parsed: z.ZodSafeParseResult<ResultLine>;
+    try {
+      parsed = resultLineSchema.safeParse(JSON.parse(text));
+    } catch {
+      skipped++;
+      continue;
+    }
+    if (parsed.success) {
+      lines++;
+      onLine(parsed.data);
+    } else skipped++;
+  }
+  return { lines, skipped };
+}

@@ -1,0 +1,87 @@
+// Run manifests (run.json) and the bookkeeping that keeps a results file honest: each results file has
+// a .meta.json naming the content it measured, and results measured on other content are moved to
+// superseded/ (never deleted) before a run writes new ones.
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { z } from 'zod';
+import { readArtifact } from '../artifacts/io.js';
+import { writeJsonAtomically } from './atomic.js';
+import { stateLayout } from './layout.js';
+
+export const runManifest = z.looseObject({
+  schema: z.literal('whetstone.run/1'),
+  run_id: z.string(),
+  mode: z.enum(['standalone', 'pipeline', 'loop']),
+  status: z.enum(['running', 'completed', 'failed', 'interrupted']),
+  created_at: z.iso.datetime(),
+  updated_at: z.iso.datetime(),
+  target: z.object({ skill_path: z.string(), sha256: z.string() }).optional(),
+  suite: z.object({ path: z.string(), sha256: z.string() }).optional(),
+  engine: z.record(z.string(), z.unknown()).optional(),
+  config: z.object({ path: z.string().nullable(), sha256: z.string() }).optional(),
+  evaluation_key: z.string().optional(),
+  pass_k: z.number().int().optional(),
+});
+export type RunManifest = z.infer<typeof runManifest>;
+
+export async function writeRunManifest(runDir: string, m: RunManifest): Promise<void> {
+  await writeJsonAtomically(stateLayout.runManifest(runDir), runManifest.parse(m));
+}
+
+export function readRunManifest(runDir: string): RunManifest | undefined {
+  const file = stateLayout.runManifest(runDir);
+  if (!existsSync(file)) return undefined;
+  return readArtifact(file, runManifest, 'run manifest');
+}
+
+/** A new run id: UTC time to the second plus a label, made unique within the state dir. */
+export function newRunId(stateDir: string, label: string, now: Date): string {
+  const stamp = now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+  const safe = label.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+/, '').slice(0, 60) || 'run';
+  const base = `${stamp}-${safe}`;
+  let id = base;
+  for (let n = 2; existsSync(stateLayout.runDir(stateDir, id)); n++) id = `${base}-${n}`;
+  return id;
+}
+
+/** The newest unfinished standalone run that measured exactly this content, to be resumed. */
+export function findResumableRun(stateDir: string, evaluationKey: string): string | undefined {
+  const runs = stateLayout.runsDir(stateDir);
+  if (!existsSync(runs)) return undefined;
+  const ids = readdirSync(runs).sort().reverse();
+  for (const id of ids) {
+    const file = stateLayout.runManifest(join(runs, id));
+    if (!existsSync(file)) continue;
+    try {
+      const m = JSON.parse(readFileSync(file, 'utf8')) as Partial<RunManifest>;
+      if (m.mode === 'standalone' && m.evaluation_key === evaluationKey && (m.status === 'running' || m.status === 'interrupted')) return id;
+    } catch {
+      // An unreadable manifest is not a run we can resume.
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Makes `results/<variant>.jsonl` belong to `contentKey`: results measured on other content move to
+ * superseded/ first. Returns the results file path.
+ */
+export async function prepareResultsFile(dir: string, variant: string, contentKey: string, now: Date): Promise<string> {
+  const file = stateLayout.resultsFile(dir, variant);
+  const meta = `${file.slice(0, -'.jsonl'.length)}.meta.json`;
+  let current: string | undefined;
+  try {
+    current = (JSON.parse(readFileSync(meta, 'utf8')) as { key?: string }).key;
+  } catch {
+    current = undefined;
+  }
+  if (existsSync(file) && current !== contentKey) {
+    const dest = stateLayout.supersededDir(dir);
+    mkdirSync(dest, { recursive: true });
+    const stamp = now.toISOString().replace(/[:.]/g, '-');
+    renameSync(file, join(dest, `${stamp}-${basename(file)}`));
+    if (existsSync(meta)) renameSync(meta, join(dest, `${stamp}-${basename(meta)}`));
+  }
+  if (current !== contentKey || !existsSync(meta)) await writeJsonAtomically(meta, { key: contentKey, variant });
+  return file;
+}

@@ -1,0 +1,26 @@
+// The evaluate stage: run(ctx) picks the mode, measures, writes evaluation.json and says who acts next.
+// Exit codes follow DESIGN.md: 0 pass/skipped, 1 a threshold failed (fail, or an unusable baseline),
+// 3 nothing could be judged because the engine or judges failed, 130 interrupted.
+import { runPipeline } from './pipeline.js';
+import { formatEvaluation } from './print.js';
+import { runStandalone } from './standalone.js';
+import type { EvaluateContext, StageResult } from './setup.js';
+
+export type { EvaluateContext, EvaluateOptions, StageResult } from './setup.js';
+
+export async function run(ctx: EvaluateContext): Promise<StageResult> {
+  return ctx.options.standalone ? runStandalone(ctx) : runPipeline(ctx);
+}
+
+export function exitCodeOf(r: StageResult): number {
+  if (r.interrupted) return 130;
+  const a = r.artifact;
+  if (a.verdict === 'pass' || a.verdict === 'skipped') return 0;
+  if (a.verdict === 'error' && /could be judged/.test(a.reason ?? '')) return 3;
+  return 1;
+}
+
+export function summarize(r: StageResult): string {
+  if (r.interrupted) return `interrupted; run the same command again to resume (${r.runDir})`;
+  return formatEvaluation(r.artifact, r.artifactPath);
+}

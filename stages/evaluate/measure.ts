@@ -1,0 +1,61 @@
+// Measures one variant: from the baseline cache when allowed and fresh, else by running (or resuming)
+// its tasks into results/<variant>.jsonl, then storing a clean baseline back in the cache.
+import { formatDuration } from '../../src/config/duration.js';
+import { lookupBaseline, outcomeFromCache, storeBaseline } from '../../src/evaluation/cache.js';
+import { runVariant, type VariantOutcome } from '../../src/evaluation/run-variant.js';
+import { prepareResultsFile } from '../../src/state/runs.js';
+import type { LoadedSkill } from '../../src/skill/read.js';
+import type { StandaloneEvaluation } from './schema.js';
+import { cacheKeyParts, evaluationKey, type EvaluateContext, type Prepared } from './setup.js';
+
+export type CacheInfo = StandaloneEvaluation['evaluation']['cache'];
+
+export interface Measured {
+  outcome: VariantOutcome;
+  cache: CacheInfo;
+}
+
+export async function measure(
+  p: Prepared,
+  ctx: EvaluateContext,
+  a: { skill: LoadedSkill; variant: string; dir: string; cacheable: boolean },
+): Promise<Measured> {
+  const key = evaluationKey(p, a.skill);
+  let why: string | undefined;
+  if (a.cacheable) {
+    if (!p.useCache) why = 'disabled';
+    else if (ctx.options.force) why = 'bypassed (--force)';
+    else {
+      const found = lookupBaseline(p.cacheDir, key, p.cacheTtlMs, ctx.now());
+      if (found.hit) {
+        ctx.log(`${a.variant}: cache hit (${formatDuration(found.ageMs)} old, ttl ${formatDuration(p.cacheTtlMs)}), 0 engine calls`);
+        return {
+          outcome: outcomeFromCache(found.entry, a.variant),
+          cache: { used: true, hit: true, key, dir: p.cacheDir, created_at: found.entry.created_at, age_ms: found.ageMs, ttl_ms: p.cacheTtlMs },
+        };
+      }
+      why = found.why;
+    }
+  }
+  const resultsFile = await prepareResultsFile(a.dir, a.variant, key, ctx.now());
+  const total = p.suite.tasks.reduce((n, t) => n + (t.passK ?? p.passK), 0);
+  const started = performance.now();
+  const outcome = await runVariant({
+    variant: a.variant,
+    suite: p.suite,
+    skill: a.skill,
+    engine: p.engine,
+    judgeEngine: p.judgeEngine,
+    passK: p.passK,
+    concurrency: p.concurrency,
+    resultsFile,
+    signal: ctx.signal,
+    now: ctx.now,
+  });
+  const secs = (performance.now() - started) / 1000;
+  const resumed = outcome.resumedAttempts ? `, ${outcome.resumedAttempts} resumed from ${resultsFile}` : '';
+  ctx.log(`${a.variant}: ${outcome.engineCalls} engine calls for ${total} task attempts in ${secs.toFixed(2)}s${resumed}`);
+  let stored = false;
+  if (a.cacheable && p.useCache) stored = await storeBaseline(p.cacheDir, key, cacheKeyParts(p, a.skill), outcome, ctx.now());
+  return { outcome, cache: { used: a.cacheable && p.useCache, hit: false, key, dir: p.cacheDir, why: a.cacheable ? why : 'not cached (candidate)', ttl_ms: p.cacheTtlMs, stored } };
+}

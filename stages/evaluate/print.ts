@@ -1,0 +1,88 @@
+// The human summary of an evaluation artifact, printed on stdout. Every rate comes with its counts and
+// interval; errors are shown apart; a run on the mock engine says so.
+import { displayPath } from '../../src/config/load-yaml.js';
+import { formatDuration } from '../../src/config/duration.js';
+import type { z } from 'zod';
+import type { EvaluationArtifact, rateSummary, StandaloneEvaluation, variantSummary } from './schema.js';
+
+type Rate = z.infer<typeof rateSummary>;
+type Variant = z.infer<typeof variantSummary>;
+
+const f4 = (x: number) => x.toFixed(4);
+const ci = (r: Rate) => `[${r.pass_rate_ci95.low.toFixed(2)}, ${r.pass_rate_ci95.high.toFixed(2)}]`;
+const counts = (r: Rate) => `${r.passed}/${r.passed + r.failed}`;
+
+function rateLine(label: string, r: Rate): string {
+  const err = r.errors ? `  errors ${r.errors}${r.timeouts ? ` (timeouts ${r.timeouts})` : ''}` : '';
+  return `${label}${f4(r.pass_rate)} (${counts(r)} judged) 95% CI ${ci(r)}${err}`;
+}
+
+function engineLine(a: EvaluationArtifact): string {
+  if (!a.engine) return '';
+  const mock = a.engine.mock ? ' — offline mock engine: answers quote the skill, this is not a model' : '';
+  return `engine: ${a.engine.type}${mock}`;
+}
+
+function usageLine(v: Variant): string {
+  const cost = v.usage.cost_usd === null ? '' : ` · cost $${v.usage.cost_usd.toFixed(4)}`;
+  return `engine calls ${v.engine_calls}${v.resumed_attempts ? ` (+${v.resumed_attempts} resumed)` : ''} · tokens ${v.usage.input_tokens} in / ${v.usage.output_tokens} out${cost} · latency p50 ${v.latency_ms.p50}ms p95 ${v.latency_ms.p95}ms`;
+}
+
+function failures(results: StandaloneEvaluation['task_results'], max = 10): string[] {
+  const bad = results.filter((r) => r.status !== 'pass');
+  const lines = bad.slice(0, max).map((r) => `  ${r.status.toUpperCase().padEnd(5)} ${r.task_id}: ${r.reason}`);
+  if (bad.length > max) lines.push(`  … and ${bad.length - max} more (see the artifact)`);
+  return lines;
+}
+
+function cacheLine(c: StandaloneEvaluation['evaluation']['cache'] | undefined): string {
+  if (!c) return '';
+  if (!c.used) return 'cache: off';
+  if (c.hit) return `cache: hit, ${formatDuration(c.age_ms ?? 0)} old (ttl ${formatDuration(c.ttl_ms)})`;
+  return `cache: miss (${c.why ?? 'absent'})${c.stored ? ', result stored' : ', not stored (errors or incomplete)'}`;
+}
+
+export function formatEvaluation(a: EvaluationArtifact, artifactPath: string): string {
+  const out: string[] = [];
+  out.push(`whet evaluate — ${a.mode} — ${a.skill_id} — ${engineLine(a)}`);
+  out.push(`suite: ${displayPath(a.task_suite)} · pass@${a.pass_k}`);
+  if (a.mode === 'standalone') {
+    const e = a.evaluation;
+    out.push(`skill: ${displayPath(a.skill_path)}`, '');
+    out.push(rateLine('pass rate ', e));
+    if (a.pass_k > 1) out.push(`pass@1 ${f4(e.pass_at_1)} · pass@${a.pass_k} ${f4(e.pass_at_k)} · pass^${a.pass_k} ${f4(e.pass_hat_k)}`);
+    const cats = Object.entries(e.per_category);
+    if (cats.length > 1) {
+      out.push('by category:');
+      for (const [c, r] of cats) out.push(rateLine(`  ${c.padEnd(20)} `, r));
+    }
+    for (const [s, r] of Object.entries(e.per_split)) out.push(rateLine(`split ${s.padEnd(8)} `, r));
+    out.push(...failures(a.task_results));
+    out.push('', `verdict: ${a.verdict} — ${a.reason ?? ''}`, usageLine(e), cacheLine(e.cache));
+  } else {
+    const e = a.evaluation;
+    out.push(`candidate: ${a.candidate_id} (discriminator score ${a.candidate_score ?? 'none'}, eval threshold ${a.eval_threshold})`, '');
+    if (e.candidate) out.push(rateLine('candidate ', e.candidate));
+    if (e.baseline) out.push(rateLine('baseline  ', e.baseline));
+    if (e.candidate && e.baseline) out.push(`delta ${e.delta >= 0 ? '+' : ''}${f4(e.delta)}`);
+    if (e.paired) {
+      const p = e.paired;
+      out.push(
+        `paired on ${p.tasks_compared} tasks: both pass ${p.both_pass}, both fail ${p.both_fail}, fixed ${p.candidate_only}, regressed ${p.baseline_only}; exact McNemar p = ${p.p_value}${p.excluded_errors ? ` (${p.excluded_errors} task(s) with errors left out)` : ''}`,
+      );
+      if (p.regressions.length) out.push(`  regressions: ${p.regressions.slice(0, 10).join(', ')}${p.regressions.length > 10 ? ', …' : ''}`);
+    }
+    const cats = Object.entries(e.per_category ?? {});
+    if (cats.length > 1) {
+      out.push('by category (candidate vs baseline):');
+      for (const [c, r] of cats) out.push(`  ${c.padEnd(20)} ${counts(r.candidate)} vs ${counts(r.baseline)} (${r.delta >= 0 ? '+' : ''}${f4(r.delta)})`);
+    }
+    out.push(...failures(a.candidate_results));
+    out.push('', `verdict: ${a.verdict} — ${a.reason ?? ''}`);
+    if (e.candidate) out.push(`candidate: ${usageLine(e.candidate)}`);
+    if (e.baseline) out.push(`baseline:  ${usageLine(e.baseline)}`);
+    if (e.baseline_cache) out.push(`baseline ${cacheLine(e.baseline_cache)}`);
+  }
+  out.push(`next: ${a.next_step} (${a.next_owner})`, `artifact: ${displayPath(artifactPath)}`);
+  return out.filter((l, i, all) => !(l === '' && all[i - 1] === '')).join('\n');
+}

@@ -1,0 +1,142 @@
+// Schemas of what the evaluate stage reads (a ranking) and writes (evaluation.json). The evaluation keeps
+// seed 001's field names (evaluation.execution_pass_rate, baseline_pass_rate, delta,
+// candidate_results[].task_id/passed/score, next_step "gate_decision") and adds what honesty needs.
+import { z } from 'zod';
+import { envelope } from '../../src/artifacts/envelope.js';
+import { safeId } from '../../src/config/suite-schema.js';
+
+/** A ranking as the discriminator writes it — ours or the seed's (`scored_candidates`). */
+export const rankingInput = z.looseObject({
+  run_id: z.string().min(1),
+  iteration: z.number().int().min(0).optional(),
+  target: z.looseObject({ path: z.string().min(1) }),
+  scored_candidates: z.array(
+    z.looseObject({
+      id: safeId,
+      score: z.number().optional(),
+      /** The candidate's materialised skill folder (relative to the ranking file). */
+      variant_path: z.string().min(1).optional(),
+      skill_content: z.string().optional(),
+      content: z.string().optional(),
+      body: z.string().optional(),
+      category: z.string().optional(),
+    }),
+  ),
+});
+export type RankingInput = z.infer<typeof rankingInput>;
+
+const ci = z.object({ low: z.number(), high: z.number() });
+export const rateSummary = z.object({
+  total_tasks: z.number().int(),
+  passed: z.number().int(),
+  failed: z.number().int(),
+  errors: z.number().int(),
+  timeouts: z.number().int(),
+  pass_rate: z.number().min(0).max(1),
+  pass_rate_ci95: ci,
+});
+export const variantSummary = rateSummary.extend({
+  pass_k: z.number().int(),
+  pass_at_1: z.number(),
+  pass_at_k: z.number(),
+  pass_hat_k: z.number(),
+  attempts: z.object({ total: z.number().int(), judged: z.number().int(), errors: z.number().int() }),
+  per_category: z.record(z.string(), rateSummary),
+  per_split: z.record(z.string(), rateSummary),
+  latency_ms: z.object({ mean: z.number(), p50: z.number(), p95: z.number(), max: z.number() }),
+  usage: z.object({ input_tokens: z.number(), output_tokens: z.number(), cost_usd: z.number().nullable() }),
+  engine_calls: z.number().int(),
+  judge_calls: z.number().int(),
+  resumed_attempts: z.number().int(),
+});
+
+export const taskResult = z.object({
+  task_id: z.string(),
+  passed: z.boolean(),
+  score: z.number(),
+  status: z.enum(['pass', 'fail', 'error']),
+  category: z.string(),
+  split: z.enum(['train', 'holdout']).optional(),
+  negative: z.boolean().optional(),
+  attempts: z.number().int(),
+  passes: z.number().int(),
+  errors: z.number().int(),
+  reason: z.string(),
+});
+
+export const cacheInfo = z.object({
+  used: z.boolean(),
+  hit: z.boolean(),
+  key: z.string(),
+  dir: z.string(),
+  why: z.string().optional(),
+  created_at: z.string().optional(),
+  age_ms: z.number().optional(),
+  ttl_ms: z.number(),
+  stored: z.boolean().optional(),
+});
+
+const engineInfo = z.object({ type: z.string(), identity: z.record(z.string(), z.unknown()), mock: z.boolean() });
+
+const common = envelope.extend({
+  schema: z.literal('whetstone.evaluation/1'),
+  stage: z.literal('evaluated'),
+  verdict: z.enum(['pass', 'fail', 'skipped', 'error', 'interrupted']),
+  mode: z.enum(['pipeline', 'standalone']),
+  reason: z.string().optional(),
+  task_suite: z.string(),
+  skill_id: z.string(),
+  pass_k: z.number().int(),
+  engine: engineInfo.optional(),
+  judge_engine: engineInfo.nullable().optional(),
+});
+
+export const pipelineEvaluation = common.extend({
+  mode: z.literal('pipeline'),
+  candidate_id: z.string(),
+  candidate_score: z.number().nullable(),
+  eval_threshold: z.number(),
+  evaluation: z.object({
+    execution_pass_rate: z.number(),
+    baseline_pass_rate: z.number(),
+    delta: z.number(),
+    verdict: z.string(),
+    reason: z.string().optional(),
+    candidate: variantSummary.optional(),
+    baseline: variantSummary.optional(),
+    paired: z
+      .object({
+        tasks_compared: z.number().int(),
+        excluded_errors: z.number().int(),
+        both_pass: z.number().int(),
+        both_fail: z.number().int(),
+        baseline_only: z.number().int(),
+        candidate_only: z.number().int(),
+        p_value: z.number(),
+        method: z.string(),
+        regressions: z.array(z.string()),
+        fixes: z.array(z.string()),
+      })
+      .optional(),
+    per_category: z.record(z.string(), z.object({ candidate: rateSummary, baseline: rateSummary, delta: z.number() })).optional(),
+    baseline_cache: cacheInfo.optional(),
+  }),
+  candidate_results: z.array(taskResult),
+  baseline_results: z.array(taskResult),
+});
+export type PipelineEvaluation = z.infer<typeof pipelineEvaluation>;
+
+export const standaloneEvaluation = common.extend({
+  mode: z.literal('standalone'),
+  skill_path: z.string(),
+  evaluation: variantSummary.extend({
+    verdict: z.string(),
+    min_pass_rate: z.number(),
+    cache: cacheInfo,
+  }),
+  task_results: z.array(taskResult),
+});
+export type StandaloneEvaluation = z.infer<typeof standaloneEvaluation>;
+
+export const evaluationArtifact = z.discriminatedUnion('mode', [pipelineEvaluation, standaloneEvaluation]);
+export type EvaluationArtifact = z.infer<typeof evaluationArtifact>;

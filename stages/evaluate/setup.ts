@@ -1,0 +1,116 @@
+// Everything the evaluate stage needs before it may touch the state directory: options resolved against
+// pipeline.yaml, the suite loaded and checked, engines built. Any bad input fails here, so a refused
+// command leaves the state directory exactly as it was.
+import { resolve } from 'node:path';
+import { loadPipeline, type PipelineConfig } from '../../src/config/pipeline.js';
+import { loadSuite } from '../../src/config/suite.js';
+import type { Suite } from '../../src/config/suite-schema.js';
+import { parseDuration } from '../../src/config/duration.js';
+import { countCalls, createEngine, type Engine } from '../../src/engines/index.js';
+import { UsageError } from '../../src/errors.js';
+import { baselineCacheKey, type CacheKeyParts } from '../../src/evaluation/cache.js';
+import { stateLayout } from '../../src/state/layout.js';
+import type { LoadedSkill } from '../../src/skill/read.js';
+import type { EvaluationArtifact } from './schema.js';
+
+export interface EvaluateOptions {
+  standalone?: boolean;
+  input?: string;
+  candidateId?: string;
+  taskSuite?: string;
+  stateRoot?: string;
+  skillPath?: string;
+  passK?: number;
+  evalThreshold?: number;
+  baselineCacheDir?: string;
+  cacheTtl?: string;
+  /** Ignore cached baselines (a fresh result is still stored). */
+  force?: boolean;
+  mock?: boolean;
+  output?: string;
+  concurrency?: number;
+  config?: string;
+}
+
+export interface EvaluateContext {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  now: () => Date;
+  /** Human-readable progress and summary lines (stderr in the CLI). */
+  log: (line: string) => void;
+  signal?: AbortSignal;
+  options: EvaluateOptions;
+}
+
+export type StageResult =
+  | { interrupted: true; runDir: string }
+  | { interrupted: false; artifactPath: string; artifact: EvaluationArtifact };
+
+export interface Prepared {
+  cfg: PipelineConfig;
+  suite: Suite;
+  engine: Engine & { calls(): number };
+  judgeEngine?: Engine;
+  passK: number;
+  concurrency: number;
+  stateDir: string;
+  cacheDir: string;
+  cacheTtlMs: number;
+  useCache: boolean;
+}
+
+export async function prepare(ctx: EvaluateContext): Promise<Prepared> {
+  const o = ctx.options;
+  if (!o.taskSuite) throw new UsageError('--task-suite is required: both modes evaluate against a task suite');
+  if (o.passK !== undefined && (!Number.isInteger(o.passK) || o.passK < 1)) throw new UsageError('--pass-k must be a whole number ≥ 1');
+  if (o.concurrency !== undefined && (!Number.isInteger(o.concurrency) || o.concurrency < 1)) throw new UsageError('--concurrency must be a whole number ≥ 1');
+  let ttlFromFlag: number | undefined;
+  if (o.cacheTtl !== undefined) {
+    ttlFromFlag = parseDuration(o.cacheTtl);
+    if (ttlFromFlag === undefined) throw new UsageError(`--cache-ttl "${o.cacheTtl}" is not a duration (e.g. "12h", "7d")`);
+  }
+  const cfg = await loadPipeline(o.config, ctx.cwd);
+  const suite = loadSuite(resolve(ctx.cwd, o.taskSuite), { defaultTimeoutMs: cfg.taskTimeoutMs });
+
+  const engineCfg = o.mock ? { type: 'mock' as const, ...(cfg.engine?.type === 'mock' ? cfg.engine : {}) } : cfg.engine;
+  if (!engineCfg) {
+    throw new UsageError(`no engine configured: set "engine:" in ${cfg.path ?? 'pipeline.yaml'} (see README "Engines"), or pass --mock to use the offline mock engine`);
+  }
+  const engine = countCalls(createEngine(engineCfg, { suiteDir: suite.dir }));
+  const needsJudge = suite.tasks.some((t) => t.judges.some((j) => j.type === 'llm-rubric' || j.type === 'llm_rubric'));
+  const judgeCfg = o.mock ? { type: 'mock' as const } : (cfg.judgeEngine ?? engineCfg);
+  const judgeEngine = needsJudge ? createEngine(judgeCfg, { suiteDir: suite.dir }) : undefined;
+
+  const stateDir = resolve(ctx.cwd, o.stateRoot ?? cfg.stateDir);
+  return {
+    cfg,
+    suite,
+    engine,
+    judgeEngine,
+    passK: o.passK ?? cfg.passK,
+    concurrency: o.concurrency ?? cfg.concurrency,
+    stateDir,
+    cacheDir: o.baselineCacheDir ? resolve(ctx.cwd, o.baselineCacheDir) : (cfg.cacheDir ?? stateLayout.baselineCacheDir(stateDir)),
+    cacheTtlMs: ttlFromFlag ?? cfg.cacheTtlMs,
+    useCache: cfg.cacheEnabled,
+  };
+}
+
+export function cacheKeyParts(p: Prepared, skill: LoadedSkill): CacheKeyParts {
+  return {
+    skill: skill.contentHash,
+    suite: p.suite.contentHash,
+    engine: p.engine.identity(),
+    judge_engine: p.judgeEngine ? p.judgeEngine.identity() : null,
+    pass_k: p.passK,
+    task_timeout_ms: p.cfg.taskTimeoutMs,
+  };
+}
+
+export function evaluationKey(p: Prepared, skill: LoadedSkill): string {
+  return baselineCacheKey(cacheKeyParts(p, skill));
+}
+
+export function engineInfo(e: Engine | undefined) {
+  return e ? { type: e.type, identity: e.identity(), mock: e.type === 'mock' } : null;
+}

@@ -1,0 +1,85 @@
+// Standalone mode: evaluate the current skill on its suite (seed 001's --standalone). The run resumes an
+// unfinished run of exactly the same content, else starts a new one; a fresh cached result of the same
+// content makes no engine calls at all.
+import { resolve } from 'node:path';
+import { appendEvent } from '../../src/state/events.js';
+import { stateLayout } from '../../src/state/layout.js';
+import { acquireStateLock } from '../../src/state/lock.js';
+import { findResumableRun, newRunId, readRunManifest, writeRunManifest, type RunManifest } from '../../src/state/runs.js';
+import { writeArtifact } from '../../src/artifacts/io.js';
+import { summarizeVariant } from '../../src/evaluation/summary.js';
+import { readSkill } from '../../src/skill/read.js';
+import { UsageError } from '../../src/errors.js';
+import { measure } from './measure.js';
+import { standaloneEvaluation } from './schema.js';
+import { engineInfo, evaluationKey, prepare, type EvaluateContext, type StageResult } from './setup.js';
+import { standaloneArtifact } from './verdict.js';
+
+export async function runStandalone(ctx: EvaluateContext): Promise<StageResult> {
+  const o = ctx.options;
+  if (!o.skillPath) throw new UsageError('--skill-path is required with --standalone (the skill folder or its SKILL.md)');
+  if (o.input || o.candidateId) throw new UsageError('--standalone evaluates the current skill; --input and --candidate-id belong to pipeline mode');
+  const p = await prepare(ctx);
+  const skill = readSkill(resolve(ctx.cwd, o.skillPath));
+  const key = evaluationKey(p, skill);
+
+  const lock = await acquireStateLock(p.stateDir, 'whet evaluate --standalone');
+  try {
+    const now = ctx.now();
+    const resumed = findResumableRun(p.stateDir, key);
+    const runId = resumed ?? newRunId(p.stateDir, `standalone-${p.suite.skillId}`, now);
+    const runDir = stateLayout.runDir(p.stateDir, runId);
+    const previous = resumed ? readRunManifest(runDir) : undefined;
+    const manifest: RunManifest = {
+      schema: 'whetstone.run/1',
+      run_id: runId,
+      mode: 'standalone',
+      status: 'running',
+      created_at: previous?.created_at ?? now.toISOString(),
+      updated_at: now.toISOString(),
+      target: { skill_path: skill.file, sha256: skill.contentHash },
+      suite: { path: p.suite.path, sha256: p.suite.contentHash },
+      engine: p.engine.identity(),
+      config: { path: p.cfg.path ?? null, sha256: p.cfg.hash || 'none' },
+      evaluation_key: key,
+      pass_k: p.passK,
+    };
+    await writeRunManifest(runDir, manifest);
+    appendEvent(runDir, { event: resumed ? 'resumed' : 'started', stage: 'evaluate', mode: 'standalone' }, now);
+    if (resumed) ctx.log(`resuming run ${runId}`);
+
+    const m = await measure(p, ctx, { skill, variant: 'baseline', dir: runDir, cacheable: true });
+    if (m.outcome.interrupted) {
+      await writeRunManifest(runDir, { ...manifest, status: 'interrupted', updated_at: ctx.now().toISOString() });
+      appendEvent(runDir, { event: 'interrupted', stage: 'evaluate' }, ctx.now());
+      return { interrupted: true, runDir };
+    }
+    const summary = summarizeVariant(m.outcome, p.passK);
+    const artifact = standaloneArtifact({
+      bits: {
+        run_id: runId,
+        iteration: 0,
+        created_at: ctx.now().toISOString(),
+        inputs: { suite: p.suite.contentHash, target: skill.contentHash },
+        task_suite: p.suite.path,
+        skill_id: p.suite.skillId,
+        pass_k: p.passK,
+        engine: engineInfo(p.engine)!,
+        judge_engine: engineInfo(p.judgeEngine),
+      },
+      skillPath: skill.file,
+      summary,
+      tallies: m.outcome.tallies,
+      minPassRate: p.cfg.standaloneMinPassRate,
+      cache: m.cache,
+    });
+    const artifactPath = o.output ? resolve(ctx.cwd, o.output) : `${runDir}/evaluation.json`;
+    await writeArtifact(`${runDir}/evaluation.json`, standaloneEvaluation, artifact);
+    if (o.output) await writeArtifact(artifactPath, standaloneEvaluation, artifact);
+    await writeRunManifest(runDir, { ...manifest, status: 'completed', updated_at: ctx.now().toISOString() });
+    appendEvent(runDir, { event: 'finished', stage: 'evaluate', verdict: artifact.verdict, engine_calls: p.engine.calls() }, ctx.now());
+    return { artifactPath, artifact, interrupted: false };
+  } finally {
+    await lock.release();
+  }
+}

@@ -1,0 +1,162 @@
+// The evaluate stage's decisions, as pure functions of what was measured: the verdict, the reason, who
+// acts next, and the artifact's payload. Nothing here reads or writes a file or calls an engine.
+import { HANDOFF, HANDOFF_END } from '../../src/artifacts/envelope.js';
+import { taskStatus, type TaskTally } from '../../src/evaluation/aggregate.js';
+import { pairedComparison, rateOf, type VariantSummary } from '../../src/evaluation/summary.js';
+import type { PipelineEvaluation, StandaloneEvaluation } from './schema.js';
+
+type TaskResult = PipelineEvaluation['candidate_results'][number];
+type CacheInfo = StandaloneEvaluation['evaluation']['cache'];
+export type EnvelopeBits = Pick<PipelineEvaluation, 'run_id' | 'iteration' | 'created_at' | 'inputs' | 'task_suite' | 'skill_id' | 'pass_k' | 'engine' | 'judge_engine'>;
+
+export function taskResults(tallies: TaskTally[]): TaskResult[] {
+  return tallies.map((t) => {
+    const status = taskStatus(t);
+    return {
+      task_id: t.task_id,
+      passed: status === 'pass',
+      score: Math.round(t.bestScore * 10_000) / 10_000,
+      status,
+      category: t.category,
+      ...(t.split ? { split: t.split } : {}),
+      ...(t.negative ? { negative: true } : {}),
+      attempts: t.k,
+      passes: t.passes,
+      errors: t.errors,
+      reason: status === 'error' ? (t.errorMessage ?? 'no attempt could be judged') : t.reason,
+    };
+  });
+}
+
+function firstError(tallies: TaskTally[]): string {
+  return tallies.find((t) => t.errorMessage)?.errorMessage ?? 'unknown';
+}
+
+export function standaloneArtifact(a: {
+  bits: EnvelopeBits;
+  skillPath: string;
+  summary: VariantSummary;
+  tallies: TaskTally[];
+  minPassRate: number;
+  cache: CacheInfo;
+}): StandaloneEvaluation {
+  const s = a.summary;
+  let verdict: 'pass' | 'fail' | 'error';
+  let reason: string;
+  if (s.passed + s.failed === 0) {
+    verdict = 'error';
+    reason = `no task could be judged: ${s.errors} error(s); first: ${firstError(a.tallies)}`;
+  } else if (s.pass_rate >= a.minPassRate) {
+    verdict = 'pass';
+    reason = `pass rate ${s.pass_rate.toFixed(4)} ≥ ${a.minPassRate}`;
+  } else {
+    verdict = 'fail';
+    reason = `pass rate ${s.pass_rate.toFixed(4)} < ${a.minPassRate}`;
+  }
+  if (s.errors > 0 && verdict !== 'error') reason += `; ${s.errors} task(s) errored and are not counted`;
+  return {
+    schema: 'whetstone.evaluation/1',
+    stage: 'evaluated',
+    mode: 'standalone',
+    ...a.bits,
+    verdict,
+    reason,
+    ...HANDOFF_END.done,
+    skill_path: a.skillPath,
+    evaluation: { ...s, verdict, min_pass_rate: a.minPassRate, cache: a.cache },
+    task_results: taskResults(a.tallies),
+  };
+}
+
+export interface PipelineMeasured {
+  /** Absent when the candidate was not run (the baseline was unusable). */
+  candidate?: { summary: VariantSummary; tallies: TaskTally[] };
+  baseline: { summary: VariantSummary; tallies: TaskTally[] };
+}
+
+export function pipelineArtifact(a: {
+  bits: EnvelopeBits;
+  candidateId: string;
+  candidateScore: number | null;
+  evalThreshold: number;
+  baselineMinPassRate: number;
+  cache?: CacheInfo;
+  measured?: PipelineMeasured;
+  /** Set when the candidate was skipped before any task ran. */
+  skippedReason?: string;
+}): PipelineEvaluation {
+  const head = {
+    schema: 'whetstone.evaluation/1' as const,
+    stage: 'evaluated' as const,
+    mode: 'pipeline' as const,
+    ...a.bits,
+    candidate_id: a.candidateId,
+    candidate_score: a.candidateScore,
+    eval_threshold: a.evalThreshold,
+  };
+  const m = a.measured;
+  if (!m) {
+    const reason = a.skippedReason ?? 'not evaluated';
+    return {
+      ...head,
+      verdict: 'skipped',
+      reason,
+      ...HANDOFF.evaluated,
+      evaluation: { execution_pass_rate: 0, baseline_pass_rate: 0, delta: 0, verdict: 'skipped', reason },
+      candidate_results: [],
+      baseline_results: [],
+    };
+  }
+  const base = m.baseline.summary;
+  const baseJudged = base.passed + base.failed;
+  let verdict: 'pass' | 'fail' | 'error';
+  let reason: string;
+  let handoff: { next_step: string; next_owner: string } = HANDOFF_END.abort;
+  if (baseJudged === 0) {
+    verdict = 'error';
+    reason = `no baseline task could be judged; first error: ${firstError(m.baseline.tallies)}`;
+  } else if (base.pass_rate < a.baselineMinPassRate) {
+    verdict = 'error';
+    reason = `baseline pass rate ${base.pass_rate.toFixed(4)} < ${a.baselineMinPassRate}: the task suite is probably broken; the candidate was not run`;
+  } else if (!m.candidate || m.candidate.summary.passed + m.candidate.summary.failed === 0) {
+    verdict = 'error';
+    reason = `no candidate task could be judged; first error: ${m.candidate ? firstError(m.candidate.tallies) : 'not run'}`;
+  } else {
+    const d = m.candidate.summary.pass_rate - base.pass_rate;
+    verdict = d >= 0 ? 'pass' : 'fail';
+    reason = `candidate ${m.candidate.summary.pass_rate.toFixed(4)} vs baseline ${base.pass_rate.toFixed(4)} (delta ${d >= 0 ? '+' : ''}${d.toFixed(4)})`;
+    handoff = HANDOFF.evaluated;
+  }
+  const candidate = m.candidate ?? { summary: undefined, tallies: [] };
+  const cand = candidate.summary;
+  const delta = cand ? Math.round((cand.pass_rate - base.pass_rate) * 10_000) / 10_000 : 0;
+  const paired = cand ? pairedComparison(m.baseline.tallies, candidate.tallies) : undefined;
+  const cats = new Set([...Object.keys(cand?.per_category ?? {}), ...Object.keys(base.per_category)]);
+  const perCategory = Object.fromEntries(
+    [...cats].sort().map((c) => {
+      const cc = cand?.per_category[c] ?? rateOf([]);
+      const bc = base.per_category[c] ?? rateOf([]);
+      return [c, { candidate: cc, baseline: bc, delta: Math.round((cc.pass_rate - bc.pass_rate) * 10_000) / 10_000 }];
+    }),
+  );
+  return {
+    ...head,
+    verdict,
+    reason,
+    ...handoff,
+    evaluation: {
+      execution_pass_rate: cand?.pass_rate ?? 0,
+      baseline_pass_rate: base.pass_rate,
+      delta,
+      verdict,
+      reason,
+      ...(cand ? { candidate: cand } : {}),
+      baseline: base,
+      ...(paired ? { paired } : {}),
+      per_category: perCategory,
+      ...(a.cache ? { baseline_cache: a.cache } : {}),
+    },
+    candidate_results: taskResults(candidate.tallies),
+    baseline_results: taskResults(m.baseline.tallies),
+  };
+}

@@ -1,0 +1,242 @@
+// The claude engine against the fake `claude` in test/fixtures/bin (put first on PATH for these tests).
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, delimiter, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+import { createClaudeEngine } from '../../src/engines/claude.js';
+import type { EngineRequest } from '../../src/engines/types.js';
+
+const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures/bin');
+const TMP = realpathSync(tmpdir());
+
+const skill = { name: 'release-notes', text: '---\nname: release-notes\n---\n# Release notes\nGroup by type.\n' };
+
+function req(over: Partial<EngineRequest> = {}): EngineRequest {
+  return { kind: 'task', prompt: 'Write notes for: fix login bug', skill, taskId: 'task-007', timeoutMs: 15_000, ...over };
+}
+
+interface LogEntry {
+  mode: string;
+  argv: string[];
+  cwd: string;
+  cwd_entries: string[] | null;
+  stdin: string;
+  env: { CLAUDECODE: string | null; WHET_TASK_ID: string | null; WHET_REQUEST_KIND: string | null };
+  pid: number;
+  pids?: number[];
+}
+
+let scratch: string;
+let logFile: string;
+const saved: Record<string, string | undefined> = {};
+const touched = ['PATH', 'FAKE_CLAUDE_MODE', 'FAKE_CLAUDE_LOG', 'FAKE_CLAUDE_RESULT', 'CLAUDECODE'];
+
+function readLog(): LogEntry[] {
+  if (!existsSync(logFile)) return [];
+  return readFileSync(logFile, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as LogEntry);
+}
+
+function mode(m: string): void {
+  process.env['FAKE_CLAUDE_MODE'] = m;
+}
+
+/** Exited = gone, or a zombie waiting to be reaped (state `Z`). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return false;
+    throw err;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+}
+
+async function waitAllDead(pids: number[], ms = 5000): Promise<number[]> {
+  const deadline = Date.now() + ms;
+  let alive = pids.filter(isAlive);
+  while (alive.length > 0 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    alive = alive.filter(isAlive);
+  }
+  return alive;
+}
+
+beforeAll(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'whet-claude-test-'));
+});
+afterAll(() => {
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+let counter = 0;
+beforeEach(() => {
+  for (const k of touched) saved[k] = process.env[k];
+  process.env['PATH'] = `${BIN}${delimiter}${process.env['PATH'] ?? ''}`;
+  logFile = join(scratch, `log-${++counter}.jsonl`);
+  process.env['FAKE_CLAUDE_LOG'] = logFile;
+  delete process.env['FAKE_CLAUDE_MODE'];
+  delete process.env['FAKE_CLAUDE_RESULT'];
+});
+afterEach(() => {
+  for (const k of touched) {
+    if (saved[k] === undefined) delete process.env[k];
+    else process.env[k] = saved[k];
+  }
+});
+
+describe('claude engine: a successful run', () => {
+  it('runs claude -p --output-format json --model M --max-turns N plus extra_args', async () => {
+    const engine = createClaudeEngine({ type: 'claude', model: 'sonnet', max_turns: 3, extra_args: ['--allowedTools', 'Read'] });
+    const r = await engine.run(req());
+    expect(r.error).toBeUndefined();
+    const [entry] = readLog();
+    expect(entry?.argv).toEqual(['-p', '--output-format', 'json', '--model', 'sonnet', '--max-turns', '3', '--allowedTools', 'Read']);
+  });
+
+  it('sends the skill prepended to the prompt on stdin', async () => {
+    await createClaudeEngine({ type: 'claude' }).run(req());
+    const [entry] = readLog();
+    expect(entry?.stdin).toBe(`${skill.text}\n\n---\n\nWrite notes for: fix login bug`);
+    expect(entry?.env.WHET_TASK_ID).toBe('task-007');
+    expect(entry?.env.WHET_REQUEST_KIND).toBe('task');
+  });
+
+  it('sends only the prompt when the request has no skill', async () => {
+    const { skill: _omit, ...noSkill } = req();
+    await createClaudeEngine({ type: 'claude' }).run(noSkill);
+    expect(readLog()[0]?.stdin).toBe('Write notes for: fix login bug');
+  });
+
+  it('runs each call in a fresh, empty temp directory (not the repo) and removes it', async () => {
+    const engine = createClaudeEngine({ type: 'claude' });
+    await engine.run(req());
+    await engine.run(req());
+    const entries = readLog();
+    expect(entries).toHaveLength(2);
+    for (const e of entries) {
+      expect(dirname(e.cwd)).toBe(TMP);
+      expect(basename(e.cwd)).toMatch(/^whet-claude-/);
+      expect(e.cwd).not.toBe(realpathSync(process.cwd()));
+      expect(e.cwd_entries).toEqual([]);
+      expect(existsSync(e.cwd)).toBe(false);
+    }
+    expect(entries[0]?.cwd).not.toBe(entries[1]?.cwd);
+  });
+
+  it('maps result, usage (cache tokens counted as input) and total_cost_usd', async () => {
+    process.env['FAKE_CLAUDE_RESULT'] = '## Fixes\n- login bug\n';
+    const r = await createClaudeEngine({ type: 'claude' }).run(req());
+    expect(r).toMatchObject({
+      ok: true,
+      output: '## Fixes\n- login bug\n',
+      usage: { input_tokens: 3 + 1200 + 15635, output_tokens: 6, cost_usd: 0.0079825 },
+    });
+    expect(r.duration_ms).toBeGreaterThan(0);
+  });
+
+  it('reads the result out of a message array', async () => {
+    mode('array');
+    const r = await createClaudeEngine({ type: 'claude' }).run(req());
+    expect(r).toMatchObject({ ok: true, output: 'fake answer' });
+  });
+
+  it('removes CLAUDECODE from the child environment', async () => {
+    process.env['CLAUDECODE'] = '1';
+    await createClaudeEngine({ type: 'claude' }).run(req());
+    expect(readLog()[0]?.env.CLAUDECODE).toBeNull();
+  });
+
+  it('a judge request puts its system text first', async () => {
+    await createClaudeEngine({ type: 'claude' }).run({ kind: 'judge', system: 'Grade it.', prompt: 'Output: x', timeoutMs: 15_000 });
+    const [entry] = readLog();
+    expect(entry?.stdin).toBe('Grade it.\n\n---\n\nOutput: x');
+    expect(entry?.env.WHET_REQUEST_KIND).toBe('judge');
+  });
+
+  it('honours bin as an absolute path without PATH lookup', async () => {
+    process.env['PATH'] = saved['PATH'] ?? '';
+    const r = await createClaudeEngine({ type: 'claude', bin: join(BIN, 'claude') }).run(req());
+    expect(r.ok).toBe(true);
+    expect(readLog()).toHaveLength(1);
+  });
+});
+
+describe('claude engine: failures are values', () => {
+  it('hang: timeout kills the whole tree, leaves no orphan, and removes the temp dir', async () => {
+    mode('hang');
+    const t0 = Date.now();
+    const r = await createClaudeEngine({ type: 'claude' }).run(req({ timeoutMs: 2000 }));
+    expect(Date.now() - t0).toBeLessThan(15_000);
+    expect(r.ok).toBe(false);
+    expect(r.error?.kind).toBe('timeout');
+    expect(r.error?.message).toContain('fake claude: working very slowly');
+    const [entry] = readLog();
+    expect(entry?.pids).toHaveLength(3);
+    expect(await waitAllDead(entry?.pids ?? [])).toEqual([]);
+    expect(existsSync(entry?.cwd ?? '/')).toBe(false);
+  });
+
+  it('exit1: exit error with the stderr tail', async () => {
+    mode('exit1');
+    const r = await createClaudeEngine({ type: 'claude' }).run(req());
+    expect(r.ok).toBe(false);
+    expect(r.error?.kind).toBe('exit');
+    expect(r.error?.message).toContain('exited with code 1');
+    expect(r.error?.message).toContain('Invalid API key');
+  });
+
+  it('garbage: parse error', async () => {
+    mode('garbage');
+    const r = await createClaudeEngine({ type: 'claude' }).run(req());
+    expect(r.ok).toBe(false);
+    expect(r.error?.kind).toBe('parse');
+    expect(r.error?.message).toContain('Welcome to Claude Code!');
+  });
+
+  it('error_max_turns: exit error naming the subtype, with the spent usage', async () => {
+    mode('error_max_turns');
+    const r = await createClaudeEngine({ type: 'claude', max_turns: 3 }).run(req());
+    expect(r.ok).toBe(false);
+    expect(r.output).toBe('');
+    expect(r.error?.kind).toBe('exit');
+    expect(r.error?.message).toContain('error_max_turns');
+    expect(r.usage.cost_usd).toBe(0.0079825);
+  });
+
+  it('is_error with subtype success and exit 0: exit error with the API status', async () => {
+    mode('api_error');
+    const r = await createClaudeEngine({ type: 'claude' }).run(req());
+    expect(r.ok).toBe(false);
+    expect(r.error?.kind).toBe('exit');
+    expect(r.error?.message).toContain('429');
+    expect(r.error?.message).toContain('Rate limit reached');
+  });
+
+  it('exit 1 with an error envelope on stdout and empty stderr: the envelope explains it', async () => {
+    mode('api_error_exit1');
+    const r = await createClaudeEngine({ type: 'claude' }).run(req());
+    expect(r.error?.kind).toBe('exit');
+    expect(r.error?.message).toContain('exited with code 1');
+    expect(r.error?.message).toContain('404');
+    expect(r.error?.message).toContain('model not found');
+  });
+
+  it('claude not installed: spawn error', async () => {
+    process.env['PATH'] = join(scratch, 'empty-bin');
+    const r = await createClaudeEngine({ type: 'claude', bin: 'claude-not-installed-anywhere' }).run(req());
+    expect(r.ok).toBe(false);
+    expect(r.error?.kind).toBe('spawn');
+  });
+});
