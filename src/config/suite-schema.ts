@@ -113,8 +113,8 @@ export interface Task {
   split?: 'train' | 'holdout';
   passK?: number;
   critical: boolean;
-  /** 1-based line of the task in its suite file, for messages. */
-  line: number;
+  /** Position in the suite's task list (its line is found on demand with the located parser). */
+  index: number;
 }
 
 export interface Suite {

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { ConfigError, ConfigErrors } from '../errors.js';
-import { displayPath, loadYaml, locate } from './load-yaml.js';
+import { displayPath, loadYaml } from './load-yaml.js';
 import { suiteSchema, type JudgeSpec, type Suite, type Task } from './suite-schema.js';
 
 export const DEFAULT_TASK_TIMEOUT_MS = 120_000;
@@ -20,22 +20,18 @@ export function loadSuite(file: string, opts: LoadSuiteOptions = {}): Suite {
   const path = resolve(file);
   const dir = dirname(path);
   const loaded = loadYaml(path, suiteSchema, 'task suite');
-  const shown = displayPath(path);
   const problems: ConfigError[] = [];
-  const at = (p: (string | number)[]) => {
-    const pos = locate(loaded.doc, loaded.lineCounter, p);
-    return `${shown}:${pos.line}:${pos.col}`;
-  };
+  const at = loaded.at;
   const hash = createHash('sha256').update(loaded.bytes);
   const seen = new Map<string, number>();
   const tasks: Task[] = [];
 
   loaded.value.tasks.forEach((t, i) => {
-    const line = loaded.lineOf(['tasks', i]);
     const first = seen.get(t.id);
     if (first !== undefined) {
-      problems.push(new ConfigError(`duplicate task id "${t.id}" (first used at line ${first})`, at(['tasks', i, 'id']), `tasks[${i}].id`));
-    } else seen.set(t.id, line);
+      const firstLine = loaded.lineOf(['tasks', first]);
+      problems.push(new ConfigError(`duplicate task id "${t.id}" (first used at line ${firstLine})`, at(['tasks', i, 'id']), `tasks[${i}].id`));
+    } else seen.set(t.id, i);
 
     if (t.judge && t.judges) problems.push(new ConfigError('give either "judge" or "judges", not both', at(['tasks', i]), `tasks[${i}]`));
     const judges: JudgeSpec[] = t.judges ?? (t.judge ? [t.judge] : []);
@@ -61,7 +57,7 @@ export function loadSuite(file: string, opts: LoadSuiteOptions = {}): Suite {
       split: t.split,
       passK: t.pass_k,
       critical: t.critical ?? false,
-      line,
+      index: i,
     });
   });
 

@@ -23,6 +23,7 @@
 //
 // The time limit is request.timeoutMs. `timeout_seconds` in the config is the default the evaluator turns
 // into request.timeoutMs; the engine itself does not read it.
+import { createHash } from 'node:crypto';
 import { stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 
@@ -240,7 +241,8 @@ export function createCommandEngine(cfg: CommandEngineConfig, opts: { suiteDir?:
     json_path: jsonPath ?? null,
     skill_delivery: delivery,
     skill_separator: SKILL_SEPARATOR,
-    env: sortedRecord(extraEnv),
+    // Values may be secrets; identities are written into artifacts, so only their hashes appear.
+    env: hashedValues(sortedRecord(extraEnv)),
     workdir,
   };
 
@@ -300,4 +302,9 @@ export function createCommandEngine(cfg: CommandEngineConfig, opts: { suiteDir?:
       }
     },
   };
+}
+
+function hashedValues(env: Record<string, string> | null | undefined): Record<string, string> | null {
+  if (!env) return null;
+  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, `sha256:${createHash('sha256').update(v).digest('hex').slice(0, 16)}`]));
 }

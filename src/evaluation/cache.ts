@@ -96,5 +96,6 @@ export function outcomeFromCache(entry: CacheEntry, variant: string): VariantOut
     usage: entry.usage as UsageTotals,
     durationsMs: entry.durations_ms,
     interrupted: false,
+    wallMs: 0,
   };
 }

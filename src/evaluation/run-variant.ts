@@ -2,13 +2,13 @@
 // already judged in its results file goes to the engine, then to the task's judges, then is appended to
 // the results file. Engine failures become `error` lines, which a later run retries; they are never
 // folded into fail.
-import pLimit from 'p-limit';
 import type { Suite, Task } from '../config/suite-schema.js';
 import type { Engine, SkillInput } from '../engines/types.js';
 import { combineJudgeResults, runJudge } from '../judges/index.js';
 import type { JudgeResult } from '../judges/types.js';
 import { attemptKey, readResults, ResultsLog, type ResultLine } from '../state/results-log.js';
 import { addUsage, foldResult, newTally, newUsage, type TaskTally, type UsageTotals } from './aggregate.js';
+import { forEachConcurrent } from './pool.js';
 
 export interface VariantRunInput {
   variant: string;
@@ -36,6 +36,8 @@ export interface VariantOutcome {
   durationsMs: number[];
   /** True when the run stopped early (abort signal) with attempts left. */
   interrupted: boolean;
+  /** Wall time of this process's task phase (0 when nothing ran). */
+  wallMs: number;
 }
 
 export async function runVariant(input: VariantRunInput): Promise<VariantOutcome> {
@@ -62,7 +64,6 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
   }
 
   const log = ResultsLog.open(input.resultsFile);
-  const limit = pLimit(input.concurrency);
   let engineCalls = 0;
   let judgeCalls = 0;
   let interrupted = false;
@@ -112,15 +113,15 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
     input.onAttempt?.(line);
   };
 
-  const jobs: Promise<void>[] = [];
-  try {
+  function* pending(): Generator<[Task, number]> {
     for (const task of input.suite.tasks) {
       const k = kOf(task);
-      for (let a = 0; a < k; a++) {
-        if (!done.has(attemptKey(task.id, a))) jobs.push(limit(() => runAttempt(task, a)));
-      }
+      for (let a = 0; a < k; a++) if (!done.has(attemptKey(task.id, a))) yield [task, a];
     }
-    await Promise.all(jobs);
+  }
+  const started = performance.now();
+  try {
+    await forEachConcurrent(pending(), input.concurrency, ([task, a]) => runAttempt(task, a));
   } finally {
     log.close();
   }
@@ -133,6 +134,7 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
     usage,
     durationsMs,
     interrupted,
+    wallMs: engineCalls === 0 ? 0 : Math.round(performance.now() - started),
   };
 }
 

@@ -31,6 +31,8 @@ export interface VariantSummary extends RateSummary {
   engine_calls: number;
   judge_calls: number;
   resumed_attempts: number;
+  /** Wall time of the task phase in this process (0 for a cached or fully resumed result). */
+  wall_ms: number;
 }
 
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
@@ -114,6 +116,7 @@ export function summarizeVariant(o: VariantOutcome, passK: number): VariantSumma
     engine_calls: o.engineCalls,
     judge_calls: o.judgeCalls,
     resumed_attempts: o.resumedAttempts,
+    wall_ms: o.wallMs,
   };
 }
 

@@ -107,6 +107,8 @@ export async function judgeLlmRubric(spec: RubricSpec, ctx: JudgeContext): Promi
     prompt,
     system: RUBRIC_SYSTEM,
     expectJson: true,
+    // Real engines read only `prompt`; the mock grades from these two fields.
+    grading: { rubric: spec.rubric, output: ctx.output },
     taskId: ctx.task.id,
     timeoutMs: ctx.timeoutMs,
   };

@@ -32,7 +32,7 @@ export function judgeRegex(spec: RegexSpec, output: string): JudgeResult {
   const match = re.exec(text);
   const shown = `/${spec.pattern}/${spec.flags ?? ''}`;
   const negate = spec.negate ?? false;
-  const passed = match !== null;
+  const passed = negate ? match === null : match !== null;
 
   let reason: string;
   if (match) {

@@ -6,7 +6,7 @@
 // Stdin comes from the output file through a bash redirect rather than runProcess's `input`: piping
 // input to a program that never reads it raises an uncaught EPIPE that kills whet, and an empty
 // `input` leaves the pipe open so a program that does read stdin waits until the timeout.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describeOutcome, runProcess, type RunOutcome } from '../proc/run.js';
@@ -42,6 +42,12 @@ export async function runOnOutput(
   extraEnv: NodeJS.ProcessEnv = {},
 ): Promise<ProgramRun> {
   if (argv.length === 0) return { ok: false, message: 'empty command' };
+  const cwd = path.resolve(ctx.suiteDir);
+  const isDir = await stat(cwd).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  if (!isDir) return { ok: false, message: `suite folder ${cwd} does not exist` };
   let dir: string | undefined;
   try {
     dir = await mkdtemp(path.join(tmpdir(), 'whet-judge-'));
@@ -51,7 +57,7 @@ export async function runOnOutput(
     await writeFile(promptFile, ctx.task.prompt, { encoding: 'utf8', mode: 0o600 });
     const outcome = await runProcess({
       argv: ['bash', '-c', 'exec "$@" < "$AI_OUTPUT_FILE"', 'whet-judge', ...argv],
-      cwd: path.resolve(ctx.suiteDir),
+      cwd,
       env: {
         ...process.env,
         ...extraEnv,
@@ -63,7 +69,10 @@ export async function runOnOutput(
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     });
     // runProcess names the program it started (bash); the user needs to hear about their program.
-    if (outcome.spawnError !== undefined) outcome.spawnError = `cannot run ${argv[0] ?? ''}: ${tailLines(outcome.stderr, 1)}`;
+    if (outcome.spawnError !== undefined) {
+      const why = tailLines(outcome.stderr, 1).replace(/^whet-judge: line \d+: (exec: )?/, '');
+      outcome.spawnError = `cannot run ${argv[0] ?? ''}: ${why}`;
+    }
     return { ok: true, outcome };
   } catch (err) {
     return { ok: false, message: `cannot run ${argv[0] ?? ''}: ${err instanceof Error ? err.message : String(err)}` };
@@ -75,6 +84,8 @@ export async function runOnOutput(
 /** Why a run produced no verdict, or undefined when it ran to an exit code. */
 export function noVerdict(o: RunOutcome, timeoutMs: number): string | undefined {
   if (o.spawnError || o.timedOut || o.aborted || o.exitCode === null) return describeOutcome(o, timeoutMs);
+  // Node reports a failed spawn (missing cwd, say) as a negative errno "exit code" with no spawnError.
+  if (o.exitCode < 0) return `could not be started (spawn errno ${o.exitCode})`;
   return undefined;
 }
 

@@ -51,13 +51,17 @@ export async function runProcess(opts: RunOptions): Promise<RunOutcome> {
       verbose: false,
       cwd: opts.cwd,
       env: opts.env ?? process.env,
-      input: opts.input ?? '',
+      // zx writes nothing for an empty input and leaves stdin open; give such a child /dev/null instead.
+      ...(opts.input ? { input: opts.input } : { stdio: ['ignore', 'pipe', 'pipe'] as const }),
       detached: true,
       timeout: opts.timeoutMs,
       timeoutSignal: 'SIGKILL',
       killSignal: 'SIGKILL',
       signal: opts.signal,
     })`exec ${opts.argv}`;
+    // A program that exits without reading its stdin closes the pipe under zx's write; that EPIPE is
+    // not a failure of ours (the exit status says what happened) and must not crash the process.
+    proc.child?.stdin?.on('error', () => undefined);
     const out = await proc;
     const durationMs = Math.round(performance.now() - started);
     const aborted = opts.signal?.aborted ?? false;
@@ -71,6 +75,8 @@ export async function runProcess(opts: RunOptions): Promise<RunOutcome> {
       aborted,
       durationMs,
     };
+    // node reports a failed spawn (missing cwd, no bash) as a negative errno "exit code".
+    if (exitCode !== null && exitCode < 0) outcome.spawnError = `cannot start ${opts.argv[0]}: ${out.stderr.trim() || `spawn error ${exitCode}`}`;
     // bash reports a missing or non-executable program as 127 / 126 before anything ran.
     if ((exitCode === 127 || exitCode === 126) && /not found|No such file|Permission denied|cannot execute/i.test(out.stderr)) {
       outcome.spawnError = `cannot run ${opts.argv[0]}: ${out.stderr.trim().split('\n').pop() ?? ''}`;

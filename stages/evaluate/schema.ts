@@ -48,6 +48,7 @@ export const variantSummary = rateSummary.extend({
   engine_calls: z.number().int(),
   judge_calls: z.number().int(),
   resumed_attempts: z.number().int(),
+  wall_ms: z.number(),
 });
 
 export const taskResult = z.object({

@@ -20,7 +20,7 @@ function task(): Task {
     category: 'default',
     negative: false,
     critical: false,
-    line: 1,
+    index: 0,
   };
 }
 
@@ -100,12 +100,24 @@ describe('script judge', () => {
   it('returns error when the program cannot be started', async () => {
     const missing = await runJudge({ type: 'script', command: ['judges/no-such-script.sh'] }, ctx('x'));
     expect(missing.passed).toBe(false);
-    expect(missing.error).toMatch(/cannot run .*no-such-script\.sh/);
+    expect(missing.error).toMatch(/cannot run \/.*\/judges\/no-such-script\.sh: .*No such file or directory$/);
+    expect(missing.error).not.toContain('whet-judge: line');
     const dir = await mkdtemp(path.join(tmpdir(), 'whet-judges-script-'));
     await writeFile(path.join(dir, 'plain.sh'), '#!/usr/bin/env bash\nexit 0\n');
     await chmod(path.join(dir, 'plain.sh'), 0o644);
     const notExec = await runJudge({ type: 'script', command: ['./plain.sh'] }, ctx('x', { suiteDir: dir }));
     expect(notExec.error).toMatch(/cannot run/);
+  });
+
+  it('returns error when aborted mid-run or when the suite folder is missing', async () => {
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 200);
+    const aborted = await runJudge({ type: 'script', command: ['judges/slow.sh'] }, ctx('x', { signal: ac.signal }));
+    expect(aborted.passed).toBe(false);
+    expect(aborted.error).toMatch(/aborted/);
+    const nowhere = await runJudge({ type: 'script', command: ['true'] }, ctx('x', { suiteDir: '/nonexistent/whet-suite' }));
+    expect(nowhere.passed).toBe(false);
+    expect(nowhere.error).toBe('suite folder /nonexistent/whet-suite does not exist');
   });
 
   it('returns error when the script dies on a signal', async () => {

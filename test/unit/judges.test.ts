@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import type { JudgeSpec, Task } from '../../src/config/suite-schema.js';
 import type { Engine, EngineRequest, EngineResult } from '../../src/engines/types.js';
 import type { JudgeContext, JudgeResult } from '../../src/judges/types.js';
+import { noVerdict } from '../../src/judges/script.js';
 import { runJudge, combineJudgeResults, parseRubricReply, buildRubricPrompt, REGEX_MAX_INPUT } from '../../src/judges/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -20,7 +21,7 @@ function task(over: Partial<Task> = {}): Task {
     category: 'default',
     negative: false,
     critical: false,
-    line: 1,
+    index: 0,
     ...over,
   };
 }
@@ -264,6 +265,7 @@ describe('llm-rubric judge', () => {
     expect(req?.prompt).toContain('Must mention the trade-off');
     expect(req?.prompt).toContain('there is a trade-off');
     expect(req?.prompt).toContain('Write the release notes.');
+    expect(req?.grading).toEqual({ rubric: 'Must mention the trade-off', output: 'there is a trade-off' });
   });
 
   it('fails below the threshold, shows a contradicting label, and honours pass_threshold', async () => {
@@ -373,6 +375,17 @@ describe('runJudge', () => {
   });
 });
 
+describe('noVerdict (script/pytest run classification)', () => {
+  const base = { signal: null, stdout: '', stderr: '', timedOut: false, aborted: false, durationMs: 1 };
+  it('treats real exit codes as verdicts and everything else as no verdict', () => {
+    expect(noVerdict({ ...base, exitCode: 0 }, 1000)).toBeUndefined();
+    expect(noVerdict({ ...base, exitCode: 1 }, 1000)).toBeUndefined();
+    expect(noVerdict({ ...base, exitCode: -2 }, 1000)).toBe('could not be started (spawn errno -2)');
+    expect(noVerdict({ ...base, exitCode: null, signal: 'SIGKILL', timedOut: true }, 1000)).toMatch(/timed out after 1000 ms/);
+    expect(noVerdict({ ...base, exitCode: 127, spawnError: 'cannot run x' }, 1000)).toBe('cannot run x');
+  });
+});
+
 describe('combineJudgeResults', () => {
   const pass = (type: JudgeResult['type'], score = 1): JudgeResult => ({ type, passed: true, score, reason: 'ok' });
 
@@ -392,6 +405,12 @@ describe('combineJudgeResults', () => {
     expect(c.passed).toBe(false);
     expect(c.error).toBe('pytest: boom; script: bang');
     expect(c.score).toBe(0.3333);
+  });
+
+  it('never passes a task with an errored judge, even one wrongly marked passed', () => {
+    const c = combineJudgeResults([pass('contains'), { type: 'script', passed: true, score: 1, reason: 'odd', error: 'half-broken' }]);
+    expect(c.passed).toBe(false);
+    expect(c.error).toBe('script: half-broken');
   });
 
   it('treats an empty list as an error, not a vacuous pass', () => {
