@@ -118,7 +118,7 @@ export function explainClaudeExit(stdout: string): { message: string; usage?: Us
   return { message: `claude printed a result with subtype ${subtype} but exited non-zero`, usage };
 }
 
-export function createClaudeEngine(cfg: ClaudeEngineConfig): Engine {
+export function createClaudeEngine(cfg: ClaudeEngineConfig, opts: { env?: NodeJS.ProcessEnv } = {}): Engine {
   const argv = claudeArgv(cfg);
   const identity = {
     type: 'claude',
@@ -141,7 +141,7 @@ export function createClaudeEngine(cfg: ClaudeEngineConfig): Engine {
           executeInvocation({
             argv,
             input: composePrompt(request, 'prepend'),
-            env: childEnv(request, undefined, CLAUDE_DROPPED_ENV),
+            env: childEnv(request, undefined, CLAUDE_DROPPED_ENV, opts.env),
             cwd: await ws.tempDir('whet-claude-'),
             timeoutMs: request.timeoutMs,
             ...(runOpts?.signal ? { signal: runOpts.signal } : {}),

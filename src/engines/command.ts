@@ -201,9 +201,14 @@ export function parseJsonStdout(stdout: string): { ok: true; value: unknown } | 
 
 const SKILL_ENV_KEYS = ['WHET_SKILL_FILE', 'WHET_SKILL_DIR', 'WHET_SKILL_NAME'] as const;
 
-/** The child's environment: process.env, then the config's `env`, then whetstone's own variables. */
-export function childEnv(request: EngineRequest, extra: Record<string, string> | undefined, drop: readonly string[] = []): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...(extra ?? {}) };
+/** The child's environment: the caller's (default process.env), then the config's `env`, then whetstone's own variables. */
+export function childEnv(
+  request: EngineRequest,
+  extra: Record<string, string> | undefined,
+  drop: readonly string[] = [],
+  base: NodeJS.ProcessEnv = process.env,
+): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...base, ...(extra ?? {}) };
   for (const key of [...SKILL_ENV_KEYS, ...drop]) delete env[key];
   env['WHET_TASK_ID'] = request.taskId ?? '';
   env['WHET_REQUEST_KIND'] = request.kind;
@@ -216,7 +221,7 @@ function sortedRecord(rec: Record<string, string> | undefined): Record<string, s
   return out;
 }
 
-export function createCommandEngine(cfg: CommandEngineConfig, opts: { suiteDir?: string } = {}): Engine {
+export function createCommandEngine(cfg: CommandEngineConfig, opts: { suiteDir?: string; env?: NodeJS.ProcessEnv } = {}): Engine {
   const output = cfg.output ?? 'text';
   const delivery: SkillDelivery = cfg.skill_delivery ?? 'prepend';
   const workdir = cfg.workdir ?? 'temp';
@@ -277,7 +282,7 @@ export function createCommandEngine(cfg: CommandEngineConfig, opts: { suiteDir?:
             const st = await stat(cwd).catch(() => undefined);
             if (!st?.isDirectory()) return failure('spawn', `working directory ${cwd} (workdir: suite) does not exist`, performance.now() - started);
           }
-          const env = childEnv(request, extraEnv);
+          const env = childEnv(request, extraEnv, [], opts.env);
           if (delivery === 'env' && request.skill) {
             const skillCopyDir = await ws.tempDir('whet-skill-');
             const skillFile = join(skillCopyDir, 'SKILL.md');

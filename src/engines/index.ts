@@ -8,14 +8,15 @@ import type { Engine, EngineRequest, EngineResult } from './types.js';
 
 export type { Engine, EngineRequest, EngineResult, SkillInput } from './types.js';
 
-export function createEngine(cfg: EngineConfig, opts: { suiteDir?: string } = {}): Engine {
+/** `env` is the environment engine programs start from (the CLI passes its own; default process.env). */
+export function createEngine(cfg: EngineConfig, opts: { suiteDir?: string; env?: NodeJS.ProcessEnv } = {}): Engine {
   switch (cfg.type) {
     case 'mock':
       return createMockEngine(cfg);
     case 'command':
       return createCommandEngine(cfg, opts);
     case 'claude':
-      return createClaudeEngine(cfg);
+      return createClaudeEngine(cfg, opts);
   }
 }
 

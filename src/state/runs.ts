@@ -12,7 +12,8 @@ export const runManifest = z.looseObject({
   schema: z.literal('whetstone.run/1'),
   run_id: z.string(),
   mode: z.enum(['standalone', 'pipeline', 'loop']),
-  status: z.enum(['running', 'completed', 'failed', 'interrupted']),
+  /** incomplete: finished with task errors, which the next identical run retries (keeping the rest). */
+  status: z.enum(['running', 'completed', 'incomplete', 'failed', 'interrupted']),
   created_at: z.iso.datetime(),
   updated_at: z.iso.datetime(),
   target: z.object({ skill_path: z.string(), sha256: z.string() }).optional(),
@@ -44,7 +45,7 @@ export function newRunId(stateDir: string, label: string, now: Date): string {
   return id;
 }
 
-/** The newest unfinished standalone run that measured exactly this content, to be resumed. */
+/** The newest unfinished (or finished-with-errors) standalone run of exactly this content, to be resumed. */
 export function findResumableRun(stateDir: string, evaluationKey: string): string | undefined {
   const runs = stateLayout.runsDir(stateDir);
   if (!existsSync(runs)) return undefined;
@@ -54,7 +55,7 @@ export function findResumableRun(stateDir: string, evaluationKey: string): strin
     if (!existsSync(file)) continue;
     try {
       const m = JSON.parse(readFileSync(file, 'utf8')) as Partial<RunManifest>;
-      if (m.mode === 'standalone' && m.evaluation_key === evaluationKey && (m.status === 'running' || m.status === 'interrupted')) return id;
+      if (m.mode === 'standalone' && m.evaluation_key === evaluationKey && (m.status === 'running' || m.status === 'interrupted' || m.status === 'incomplete')) return id;
     } catch {
       // An unreadable manifest is not a run we can resume.
     }

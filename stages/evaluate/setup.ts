@@ -76,10 +76,10 @@ export async function prepare(ctx: EvaluateContext): Promise<Prepared> {
   if (!engineCfg) {
     throw new UsageError(`no engine configured: set "engine:" in ${cfg.path ?? 'pipeline.yaml'} (see README "Engines"), or pass --mock to use the offline mock engine`);
   }
-  const engine = countCalls(createEngine(engineCfg, { suiteDir: suite.dir }));
+  const engine = countCalls(createEngine(engineCfg, { suiteDir: suite.dir, env: ctx.env }));
   const needsJudge = suite.tasks.some((t) => t.judges.some((j) => j.type === 'llm-rubric' || j.type === 'llm_rubric'));
   const judgeCfg = o.mock ? { type: 'mock' as const } : (cfg.judgeEngine ?? engineCfg);
-  const judgeEngine = needsJudge ? createEngine(judgeCfg, { suiteDir: suite.dir }) : undefined;
+  const judgeEngine = needsJudge ? createEngine(judgeCfg, { suiteDir: suite.dir, env: ctx.env }) : undefined;
 
   const stateDir = resolve(ctx.cwd, o.stateRoot ?? cfg.stateDir);
   return {

@@ -76,7 +76,8 @@ export async function runStandalone(ctx: EvaluateContext): Promise<StageResult> 
     const artifactPath = o.output ? resolve(ctx.cwd, o.output) : `${runDir}/evaluation.json`;
     await writeArtifact(`${runDir}/evaluation.json`, standaloneEvaluation, artifact);
     if (o.output) await writeArtifact(artifactPath, standaloneEvaluation, artifact);
-    await writeRunManifest(runDir, { ...manifest, status: 'completed', updated_at: ctx.now().toISOString() });
+    const status = summary.attempts.errors > 0 ? 'incomplete' : 'completed';
+    await writeRunManifest(runDir, { ...manifest, status, updated_at: ctx.now().toISOString() });
     appendEvent(runDir, { event: 'finished', stage: 'evaluate', verdict: artifact.verdict, engine_calls: p.engine.calls() }, ctx.now());
     return { artifactPath, artifact, interrupted: false };
   } finally {
