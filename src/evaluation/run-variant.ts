@@ -9,6 +9,7 @@ import type { JudgeResult } from '../judges/types.js';
 import { attemptKey, readResults, ResultsLog, type ResultLine } from '../state/results-log.js';
 import { addUsage, foldResult, newTally, newUsage, type TaskTally, type UsageTotals } from './aggregate.js';
 import { forEachConcurrent } from './pool.js';
+import { log as logger } from '../log.js';
 
 export interface VariantRunInput {
   variant: string;
@@ -85,6 +86,7 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
       line.status = 'error';
       line.error = error;
       line.reason = `engine ${error.kind}: ${error.message}`;
+      logger.info({ variant: input.variant, task: task.id, attempt, error }, 'engine call failed');
     } else {
       const results: JudgeResult[] = [];
       for (const spec of task.judges) {

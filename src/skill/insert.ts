@@ -19,7 +19,7 @@ export function separatedInsert(doc: SkillDocument, at: number, block: string): 
   const before = text.slice(0, at);
   const after = text.slice(at);
   let pre = '';
-  if (at > doc.bodyStart) {
+  if (before.length > doc.bom.length) {
     if (!before.endsWith('\n')) pre += eol;
     if (!endsWithBlankLine(before + pre)) pre += eol;
   }

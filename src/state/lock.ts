@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { StateError } from '../errors.js';
 import { stateLayout } from './layout.js';
+import { log } from '../log.js';
 
 export interface StateLock {
   release(): Promise<void>;
@@ -30,7 +31,7 @@ export async function acquireStateLock(stateDir: string, command: string): Promi
       update: 10_000,
       retries: 0,
       // Losing the lock mid-run (clock jump, someone deleting it) must not crash a run half-written.
-      onCompromised: (err) => process.stderr.write(`whet: warning: state lock compromised: ${err.message}\n`),
+      onCompromised: (err) => log.warn({ stateDir, err: err.message }, 'state lock compromised'),
     });
   let release: () => Promise<void>;
   try {
