@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { duration } from './duration.js';
 import { engineConfig, type EngineConfig } from './engine-schema.js';
 import { loadYaml } from './load-yaml.js';
+import { resolveThresholds, thresholdsSchema, type Thresholds } from './thresholds.js';
 
 export const DEFAULTS = {
   passK: 1,
@@ -43,6 +44,29 @@ export const pipelineSchema = z.strictObject({
       task_timeout: duration.optional(),
     })
     .optional(),
+  thresholds: thresholdsSchema.optional(),
+  loop: z
+    .strictObject({
+      max_iterations: z.number().int().min(1).max(1000).optional(),
+      /** Stop after this many iterations in a row without a kept candidate. */
+      plateau_window: z.number().int().min(1).optional(),
+      candidates_per_iteration: z.number().int().min(1).max(50).optional(),
+      proposers: z.array(z.enum(['structural', 'feedback', 'llm'])).min(1).optional(),
+      /** Engine the llm proposer asks; default: the task engine. */
+      generator_engine: engineConfig.optional(),
+      /** Share of tasks without an explicit split that go to the held-out split. */
+      holdout_ratio: z.number().min(0).max(0.9).optional(),
+      /** Run the candidate and the baseline on this many train tasks before a full evaluation (0: off). */
+      minibatch: z.number().int().min(0).optional(),
+    })
+    .optional(),
+  budgets: z
+    .strictObject({
+      max_engine_calls: z.number().int().min(1).optional(),
+      max_cost_usd: z.number().positive().optional(),
+      max_wall_time: duration.optional(),
+    })
+    .optional(),
   cache: z
     .strictObject({
       dir: z.string().min(1).optional(),
@@ -72,6 +96,17 @@ export interface PipelineConfig {
   cacheDir?: string;
   cacheTtlMs: number;
   cacheEnabled: boolean;
+  thresholds: Thresholds;
+  loop: {
+    maxIterations: number;
+    plateauWindow: number;
+    candidatesPerIteration: number;
+    proposers: ('structural' | 'feedback' | 'llm')[];
+    generatorEngine?: EngineConfig;
+    holdoutRatio: number;
+    minibatch: number;
+  };
+  budgets: { maxEngineCalls?: number; maxCostUsd?: number; maxWallTimeMs?: number };
 }
 
 /**
@@ -105,5 +140,16 @@ function fromInput(v: PipelineInput, path: string | undefined, hash: string, dir
     cacheDir: v.cache?.dir ? resolve(dir, v.cache.dir) : undefined,
     cacheTtlMs: v.cache?.ttl ?? DEFAULTS.cacheTtlMs,
     cacheEnabled: v.cache?.enabled ?? true,
+    thresholds: resolveThresholds(v.thresholds),
+    loop: {
+      maxIterations: v.loop?.max_iterations ?? 5,
+      plateauWindow: v.loop?.plateau_window ?? 2,
+      candidatesPerIteration: v.loop?.candidates_per_iteration ?? 3,
+      proposers: v.loop?.proposers ?? ['structural', 'feedback'],
+      generatorEngine: v.loop?.generator_engine,
+      holdoutRatio: v.loop?.holdout_ratio ?? 0.3,
+      minibatch: v.loop?.minibatch ?? 0,
+    },
+    budgets: { maxEngineCalls: v.budgets?.max_engine_calls, maxCostUsd: v.budgets?.max_cost_usd, maxWallTimeMs: v.budgets?.max_wall_time },
   };
 }

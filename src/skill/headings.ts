@@ -14,8 +14,18 @@ export interface HeadingHit {
   title: string;
 }
 
+export interface FenceHit {
+  /** Indices of the opening and closing line (the last line when it never closes). */
+  open: number;
+  close: number;
+  marker: string;
+  info: string;
+  closed: boolean;
+}
+
 export interface HeadingScan {
   headings: HeadingHit[];
+  fences: FenceHit[];
   unclosedFence: { line: number; marker: string } | null;
 }
 
@@ -31,6 +41,7 @@ const HTML_COMMENT_OPEN = /^ {0,3}<!--/;
 
 export function scanHeadings(lines: Line[]): HeadingScan {
   const headings: HeadingHit[] = [];
+  const fences: FenceHit[] = [];
   let fence: { char: string; length: number; line: number; marker: string } | null = null;
   let inComment = false;
   // First line of the paragraph in progress (a setext underline turns it into a heading), or null.
@@ -41,7 +52,11 @@ export function scanHeadings(lines: Line[]): HeadingScan {
     const text = line.text;
     if (fence) {
       const close = new RegExp(`^ {0,3}${fence.char === '`' ? '`' : '~'}{${fence.length},}[ \\t]*$`);
-      if (close.test(text)) fence = null;
+      if (close.test(text)) {
+        fences[fences.length - 1]!.close = i;
+        fences[fences.length - 1]!.closed = true;
+        fence = null;
+      }
       return;
     }
     if (inComment) {
@@ -57,6 +72,7 @@ export function scanHeadings(lines: Line[]): HeadingScan {
     if (open && !(open[1]!.startsWith('`') && open[2]!.includes('`'))) {
       const marker = open[1]!;
       fence = { char: marker[0]!, length: marker.length, line: i, marker };
+      fences.push({ open: i, close: lines.length - 1, marker, info: open[2]!.trim(), closed: false });
       paragraph = null;
       return;
     }
@@ -96,7 +112,7 @@ export function scanHeadings(lines: Line[]): HeadingScan {
   });
 
   const open = fence as { line: number; marker: string } | null;
-  return { headings, unclosedFence: open ? { line: open.line, marker: open.marker } : null };
+  return { headings, fences, unclosedFence: open ? { line: open.line, marker: open.marker } : null };
 }
 
 /** Strips an ATX heading's optional closing sequence: `## Title ##` → `Title`; `# C#` keeps its `#`. */

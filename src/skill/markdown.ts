@@ -58,6 +58,8 @@ export interface SkillDocument {
   sections: Section[];
   eol: Eol;
   finalNewline: boolean;
+  /** Fenced code blocks, by 1-based line of their opening and closing (or last) line. */
+  codeBlocks: Array<{ startLine: number; endLine: number; marker: string; info: string; closed: boolean }>;
   /** The first fence that never closes (it swallows the rest of the document), if any. */
   unclosedFence: { line: number; marker: string } | null;
 }
@@ -116,6 +118,13 @@ export function parseSkill(text: string): SkillDocument {
     sections,
     eol: dominantEol(text),
     finalNewline: text.endsWith('\n'),
+    codeBlocks: scan.fences.map((f) => ({
+      startLine: bodyLines[f.open]!.number,
+      endLine: bodyLines[f.close]!.number,
+      marker: f.marker,
+      info: f.info,
+      closed: f.closed,
+    })),
     unclosedFence: fence && scan.unclosedFence ? { line: fence.number, marker: scan.unclosedFence.marker } : null,
   };
 }

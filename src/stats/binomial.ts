@@ -3,7 +3,8 @@
 // and log-gamma differences lose ~1e-10 relative at n = 100000 because log(n!) ~ 1e6 carries 1e-10 of
 // rounding. Catherine Loader's saddle-point form ("Fast and Accurate Computation of Binomial
 // Probabilities", 2000; the method behind R's dbinom) writes each term so that no large quantity is ever
-// subtracted, which keeps ~1e-15 relative accuracy at any n.
+// subtracted. Measured against exact rational sums: ~1e-15 relative near the centre, and ~1e-13 relative
+// for tail terms as small as 1e-300 (the exponent itself is then ~700 and carries a few ulps of rounding).
 
 import { assertCount, assertProbability } from './validate.js';
 

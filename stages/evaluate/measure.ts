@@ -29,8 +29,12 @@ export async function measure(
       const found = lookupBaseline(p.cacheDir, key, p.cacheTtlMs, ctx.now());
       if (found.hit) {
         ctx.log(`${a.variant}: cache hit (${formatDuration(found.ageMs)} old, ttl ${formatDuration(p.cacheTtlMs)}), 0 engine calls`);
+        // Splits are assigned from the current config, not taken from when the baseline was cached.
+        const splitOf = new Map(p.suite.tasks.map((t) => [t.id, t.split]));
+        const outcome = outcomeFromCache(found.entry, a.variant);
+        outcome.tallies = outcome.tallies.map((t) => ({ ...t, split: splitOf.get(t.task_id) }));
         return {
-          outcome: outcomeFromCache(found.entry, a.variant),
+          outcome,
           cache: { used: true, hit: true, key, dir: p.cacheDir, created_at: found.entry.created_at, age_ms: found.ageMs, ttl_ms: p.cacheTtlMs },
         };
       }
@@ -57,5 +61,5 @@ export async function measure(
   ctx.log(`${a.variant}: ${outcome.engineCalls} engine calls for ${total} task attempts in ${secs.toFixed(2)}s${resumed}`);
   let stored = false;
   if (a.cacheable && p.useCache) stored = await storeBaseline(p.cacheDir, key, cacheKeyParts(p, a.skill), outcome, ctx.now());
-  return { outcome, cache: { used: a.cacheable && p.useCache, hit: false, key, dir: p.cacheDir, why: a.cacheable ? why : 'not cached (candidate)', ttl_ms: p.cacheTtlMs, stored } };
+  return { outcome, cache: { used: a.cacheable && p.useCache, hit: false, key, dir: p.cacheDir, why: a.cacheable ? why : 'not cacheable', ttl_ms: p.cacheTtlMs, stored } };
 }

@@ -52,7 +52,7 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
   };
   const score = candidate.score ?? null;
 
-  const lock = await acquireStateLock(p.stateDir, 'whet evaluate');
+  const lock = ctx.lockHeld ? { release: async () => undefined } : await acquireStateLock(p.stateDir, 'whet evaluate');
   try {
     appendEvent(runDir, { event: 'started', stage: 'evaluate', iteration, candidate: candidate.id }, ctx.now());
     let artifact;
@@ -64,7 +64,7 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
       const base = await measure(p, ctx, { skill: target, variant: 'baseline', dir: iterDir, cacheable: true });
       const baseSummary = summarizeVariant(base.outcome, p.passK);
       const baseBroken = base.outcome.interrupted || baseSummary.passed + baseSummary.failed === 0 || baseSummary.pass_rate < p.cfg.baselineMinPassRate;
-      const cand = baseBroken ? undefined : await measure(p, ctx, { skill: candSkill, variant: candidate.id, dir: iterDir, cacheable: false });
+      const cand = baseBroken ? undefined : await measure(p, ctx, { skill: candSkill, variant: candidate.id, dir: iterDir, cacheable: true });
       if (base.outcome.interrupted || cand?.outcome.interrupted) {
         appendEvent(runDir, { event: 'interrupted', stage: 'evaluate', iteration }, ctx.now());
         return { interrupted: true, runDir };
@@ -77,6 +77,7 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
         evalThreshold,
         baselineMinPassRate: p.cfg.baselineMinPassRate,
         cache: base.cache,
+        candidateCache: cand?.cache,
         measured: { candidate: candMeasured, baseline: { summary: baseSummary, tallies: base.outcome.tallies } },
       });
     }

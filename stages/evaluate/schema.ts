@@ -121,6 +121,7 @@ export const pipelineEvaluation = common.extend({
       .optional(),
     per_category: z.record(z.string(), z.object({ candidate: rateSummary, baseline: rateSummary, delta: z.number() })).optional(),
     baseline_cache: cacheInfo.optional(),
+    candidate_cache: cacheInfo.optional(),
   }),
   candidate_results: z.array(taskResult),
   baseline_results: z.array(taskResult),

@@ -4,6 +4,7 @@
 import { resolve } from 'node:path';
 import { loadPipeline, type PipelineConfig } from '../../src/config/pipeline.js';
 import { loadSuite } from '../../src/config/suite.js';
+import { assignSplits } from '../../src/config/split.js';
 import type { Suite } from '../../src/config/suite-schema.js';
 import { parseDuration } from '../../src/config/duration.js';
 import { countCalls, createEngine, type Engine } from '../../src/engines/index.js';
@@ -40,6 +41,8 @@ export interface EvaluateContext {
   log: (line: string) => void;
   signal?: AbortSignal;
   options: EvaluateOptions;
+  /** The caller (the loop runner) already holds the state lock. */
+  lockHeld?: boolean;
 }
 
 export type StageResult =
@@ -70,7 +73,8 @@ export async function prepare(ctx: EvaluateContext): Promise<Prepared> {
     if (ttlFromFlag === undefined) throw new UsageError(`--cache-ttl "${o.cacheTtl}" is not a duration (e.g. "12h", "7d")`);
   }
   const cfg = await loadPipeline(o.config, ctx.cwd);
-  const suite = loadSuite(resolve(ctx.cwd, o.taskSuite), { defaultTimeoutMs: cfg.taskTimeoutMs });
+  const loaded = loadSuite(resolve(ctx.cwd, o.taskSuite), { defaultTimeoutMs: cfg.taskTimeoutMs });
+  const suite = { ...loaded, tasks: assignSplits(loaded.tasks, cfg.loop.holdoutRatio) };
 
   const engineCfg = o.mock ? { type: 'mock' as const, ...(cfg.engine?.type === 'mock' ? cfg.engine : {}) } : cfg.engine;
   if (!engineCfg) {

@@ -81,6 +81,7 @@ export function pipelineArtifact(a: {
   evalThreshold: number;
   baselineMinPassRate: number;
   cache?: CacheInfo;
+  candidateCache?: CacheInfo;
   measured?: PipelineMeasured;
   /** Set when the candidate was skipped before any task ran. */
   skippedReason?: string;
@@ -155,6 +156,7 @@ export function pipelineArtifact(a: {
       ...(paired ? { paired } : {}),
       per_category: perCategory,
       ...(a.cache ? { baseline_cache: a.cache } : {}),
+      ...(a.candidateCache ? { candidate_cache: a.candidateCache } : {}),
     },
     candidate_results: taskResults(candidate.tallies),
     baseline_results: taskResults(m.baseline.tallies),

@@ -1,0 +1,66 @@
+// Thresholds every gate decision uses. They live in pipeline.yaml, are copied with their hash into
+// run.json when a run starts, and a stage that finds them changed refuses to go on in that run: choosing
+// thresholds after seeing results is how A/B tests lie (METHOD.md step 6).
+import { z } from 'zod';
+import { canonicalJson, sha256 } from '../artifacts/io.js';
+
+export const thresholdsSchema = z.strictObject({
+  /** Held-out pass-rate gain a candidate must reach to be kept (and it must be above 0). */
+  min_delta: z.number().min(-1).max(1).optional(),
+  /** The candidate's held-out pass rate must be at least this. */
+  min_pass_rate: z.number().min(0).max(1).optional(),
+  /** Tasks that passed on the baseline and fail on the candidate, at most (all splits). */
+  max_new_failures: z.number().int().min(0).optional(),
+  /** No category's pass rate may drop by more than this. */
+  category_tolerance: z.number().min(0).max(1).optional(),
+  /** Significance level of the paired test (exact McNemar on held-out tasks). */
+  significance: z.number().gt(0).lt(1).optional(),
+  /** Keep only when the paired test is significant at `significance`. */
+  require_significance: z.boolean().optional(),
+  /** Candidate categories a person must approve (decision pending_review). */
+  review_categories: z.array(z.string().min(1)).optional(),
+  /** Candidate risk levels a person must approve. */
+  review_risks: z.array(z.enum(['low', 'medium', 'high'])).optional(),
+});
+
+export interface Thresholds {
+  min_delta: number;
+  min_pass_rate: number;
+  max_new_failures: number;
+  category_tolerance: number;
+  significance: number;
+  require_significance: boolean;
+  review_categories: string[];
+  review_risks: ('low' | 'medium' | 'high')[];
+}
+
+export const THRESHOLD_DEFAULTS: Thresholds = {
+  min_delta: 0,
+  min_pass_rate: 0,
+  max_new_failures: 0,
+  category_tolerance: 0.25,
+  significance: 0.05,
+  require_significance: false,
+  review_categories: ['frontmatter'],
+  review_risks: ['high'],
+};
+
+export function resolveThresholds(input: z.infer<typeof thresholdsSchema> | undefined): Thresholds {
+  return { ...THRESHOLD_DEFAULTS, ...Object.fromEntries(Object.entries(input ?? {}).filter(([, v]) => v !== undefined)) } as Thresholds;
+}
+
+export function thresholdsHash(t: Thresholds): string {
+  return sha256(canonicalJson(t));
+}
+
+/** Lines describing what changed between the registered thresholds and the current ones. */
+export function thresholdsDiff(registered: Thresholds, current: Thresholds): string[] {
+  const keys = new Set([...Object.keys(registered), ...Object.keys(current)] as (keyof Thresholds)[]);
+  const out: string[] = [];
+  for (const k of [...keys].sort()) {
+    const a = JSON.stringify(registered[k]);
+    const b = JSON.stringify(current[k]);
+    if (a !== b) out.push(`${k}: ${a} (set before results) → ${b} (pipeline.yaml now)`);
+  }
+  return out;
+}

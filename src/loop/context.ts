@@ -1,0 +1,33 @@
+// What every loop stage receives. Stages read their inputs from the run's artifacts (never from each
+// other) and write exactly one artifact; the runner and the stand-alone stage programs build this the
+// same way, so a stage behaves identically in both.
+import type { PipelineConfig } from '../config/pipeline.js';
+import type { LoopManifest } from './manifest.js';
+
+export interface LoopContext {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  now: () => Date;
+  /** Human-readable progress lines (stderr). */
+  log: (line: string) => void;
+  signal?: AbortSignal;
+  stateDir: string;
+  runId: string;
+  runDir: string;
+  manifest: LoopManifest;
+  /** pipeline.yaml as it is now (the gate compares its thresholds with the registered ones). */
+  config: PipelineConfig;
+  /** The iteration this stage works on. */
+  iteration: number;
+}
+
+export interface StageOutcome {
+  artifactPath: string;
+  verdict: string;
+  next_step: string;
+  next_owner: string;
+  /** One line for the runner's progress output. */
+  summary: string;
+  /** Engine calls this stage made (for budgets and totals). */
+  engineCalls: number;
+}

@@ -1,0 +1,17 @@
+// run.json of an improvement-loop run: what is improved, against which suite, on which engine, and the
+// thresholds registered before any result existed (with their hash).
+import { z } from 'zod';
+import { runManifest } from '../state/runs.js';
+
+export const loopManifest = runManifest.extend({
+  mode: z.literal('loop'),
+  target: z.object({ skill_path: z.string(), skill_dir: z.string(), sha256: z.string() }),
+  suite: z.object({ path: z.string(), sha256: z.string() }),
+  config: z.object({ path: z.string().nullable(), sha256: z.string() }),
+  thresholds: z.record(z.string(), z.unknown()),
+  thresholds_sha256: z.string(),
+  mock: z.boolean(),
+  /** The iteration the run is in (the newest iter-NNN folder). */
+  iteration: z.number().int().min(1),
+});
+export type LoopManifest = z.infer<typeof loopManifest>;

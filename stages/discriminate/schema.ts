@@ -1,0 +1,31 @@
+// ranking.json: every candidate scored cheaply (0–10, the scale of --eval-threshold) with a
+// recommendation and its reasons, and the one the evaluate stage should measure. Its candidate entries are
+// what the evaluate stage reads (`scored_candidates[].id / score / variant_path`).
+import { z } from 'zod';
+import { envelope } from '../../src/artifacts/envelope.js';
+import { changeCategory, risk } from '../../src/artifacts/vocabulary.js';
+import { safeId } from '../../src/config/suite-schema.js';
+
+export const scoredCandidate = z.object({
+  id: safeId,
+  score: z.number().min(0).max(10),
+  recommendation: z.enum(['evaluate', 'hold', 'reject']),
+  reasons: z.array(z.string()).min(1),
+  category: changeCategory,
+  risk,
+  variant_path: z.string(),
+  /** Optional pre-check on a few train tasks: candidate vs baseline passes. */
+  minibatch: z.object({ tasks: z.array(z.string()), candidate_passed: z.number().int(), baseline_passed: z.number().int() }).optional(),
+});
+export type ScoredCandidate = z.infer<typeof scoredCandidate>;
+
+export const rankingArtifact = envelope.extend({
+  schema: z.literal('whetstone.ranking/1'),
+  stage: z.literal('ranked'),
+  target: z.object({ path: z.string() }),
+  eval_threshold: z.number(),
+  scored_candidates: z.array(scoredCandidate),
+  /** The candidate to evaluate this iteration; null when none is recommended (then next_step is learn). */
+  selected: safeId.nullable(),
+});
+export type RankingArtifact = z.infer<typeof rankingArtifact>;

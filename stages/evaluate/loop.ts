@@ -1,0 +1,79 @@
+// The evaluate stage inside an improvement-loop run. Each iteration starts with the target measured as
+// it is now (iter-NNN/baseline.json, usually a cache hit: a kept candidate was measured already), whose
+// train-split failures feed the generator; later the selected candidate is measured against it
+// (evaluation.json). Both reuse the standalone and pipeline machinery unchanged.
+import { HANDOFF_END } from '../../src/artifacts/envelope.js';
+import { writeArtifact } from '../../src/artifacts/io.js';
+import { summarizeVariant } from '../../src/evaluation/summary.js';
+import type { LoopContext, StageOutcome } from '../../src/loop/context.js';
+import { iterationPaths } from '../../src/loop/paths.js';
+import { readSkill } from '../../src/skill/read.js';
+import { appendEvent } from '../../src/state/events.js';
+import { measure } from './measure.js';
+import { runPipeline } from './pipeline.js';
+import { standaloneEvaluation } from './schema.js';
+import { engineInfo, prepare, type EvaluateContext, type EvaluateOptions } from './setup.js';
+import { standaloneArtifact } from './verdict.js';
+
+function evaluateContext(ctx: LoopContext, options: EvaluateOptions): EvaluateContext {
+  return {
+    cwd: ctx.cwd,
+    env: ctx.env,
+    now: ctx.now,
+    log: ctx.log,
+    signal: ctx.signal,
+    lockHeld: true,
+    options: { taskSuite: ctx.manifest.suite.path, stateRoot: ctx.stateDir, mock: ctx.manifest.mock, config: ctx.manifest.config.path ?? undefined, ...options },
+  };
+}
+
+export async function evaluateLoopBaseline(ctx: LoopContext): Promise<StageOutcome | 'interrupted'> {
+  const ectx = evaluateContext(ctx, { standalone: true });
+  const p = await prepare(ectx);
+  const paths = iterationPaths(ctx.runDir, ctx.iteration);
+  const skill = readSkill(ctx.manifest.target.skill_dir);
+  const m = await measure(p, ectx, { skill, variant: 'baseline', dir: paths.dir, cacheable: true });
+  if (m.outcome.interrupted) return 'interrupted';
+  const summary = summarizeVariant(m.outcome, p.passK);
+  const base = standaloneArtifact({
+    bits: {
+      run_id: ctx.runId,
+      iteration: ctx.iteration,
+      created_at: ctx.now().toISOString(),
+      inputs: { suite: p.suite.contentHash, target: skill.contentHash },
+      task_suite: p.suite.path,
+      skill_id: p.suite.skillId,
+      pass_k: p.passK,
+      engine: engineInfo(p.engine)!,
+      judge_engine: engineInfo(p.judgeEngine),
+    },
+    skillPath: skill.file,
+    summary,
+    tallies: m.outcome.tallies,
+    minPassRate: p.cfg.standaloneMinPassRate,
+    cache: m.cache,
+  });
+  const usable = base.verdict !== 'error';
+  const artifact = { ...base, ...(usable ? { next_step: 'generate', next_owner: 'generator' } : HANDOFF_END.abort) };
+  await writeArtifact(paths.baseline, standaloneEvaluation, artifact);
+  appendEvent(ctx.runDir, { event: 'finished', stage: 'baseline', iteration: ctx.iteration, verdict: artifact.verdict, engine_calls: p.engine.calls() }, ctx.now());
+  return {
+    artifactPath: paths.baseline,
+    verdict: artifact.verdict,
+    next_step: artifact.next_step,
+    next_owner: artifact.next_owner,
+    summary: `baseline: pass rate ${summary.pass_rate.toFixed(4)} (${summary.passed}/${summary.passed + summary.failed})${m.cache.hit ? ' from cache' : ''}`,
+    engineCalls: p.engine.calls(),
+  };
+}
+
+export async function evaluateLoopCandidate(ctx: LoopContext, candidateId: string): Promise<StageOutcome | 'interrupted'> {
+  const paths = iterationPaths(ctx.runDir, ctx.iteration);
+  const r = await runPipeline(evaluateContext(ctx, { input: paths.ranking, candidateId }));
+  if (r.interrupted) return 'interrupted';
+  const a = r.artifact;
+  const e = a.evaluation;
+  const rates = 'execution_pass_rate' in e ? ` ${e.execution_pass_rate.toFixed(4)} vs baseline ${e.baseline_pass_rate.toFixed(4)}` : '';
+  const calls = 'candidate' in e ? (e.candidate?.engine_calls ?? 0) + (e.baseline?.engine_calls ?? 0) : 0;
+  return { artifactPath: r.artifactPath, verdict: a.verdict, next_step: a.next_step, next_owner: a.next_owner, summary: `evaluate ${candidateId}: ${a.verdict}${rates}`, engineCalls: calls };
+}

@@ -1,0 +1,109 @@
+// The gate's decision as a pure function of what was measured and what was registered. Every check is
+// reported whether it passed or not, so the decision can be explained from gate.json alone. The gate
+// decides on the held-out split: the generator never saw those tasks, so a gain there is evidence.
+import type { Thresholds } from '../../src/config/thresholds.js';
+import { mcnemarExact } from '../../src/stats/index.js';
+import type { PipelineEvaluation } from '../evaluate/schema.js';
+import type { Check, GateArtifact } from './schema.js';
+
+type TaskResult = PipelineEvaluation['candidate_results'][number];
+
+export interface GateFacts {
+  evaluation: PipelineEvaluation;
+  thresholds: Thresholds;
+  category: string;
+  risk: 'low' | 'medium' | 'high';
+  /** Consistency checks computed by the caller from the files (hashes, target, thresholds). */
+  integrity: Check[];
+}
+
+export interface GateDecision {
+  decision: GateArtifact['decision'];
+  reason: string;
+  checks: Check[];
+  holdout?: GateArtifact['holdout'];
+}
+
+const r4 = (x: number) => Math.round(x * 10_000) / 10_000;
+const rate = (rs: TaskResult[]) => {
+  const judged = rs.filter((r) => r.status !== 'error');
+  return judged.length === 0 ? 0 : judged.filter((r) => r.passed).length / judged.length;
+};
+
+export function holdoutComparison(e: PipelineEvaluation): NonNullable<GateArtifact['holdout']> & { errors: number } {
+  const base = new Map(e.baseline_results.filter((r) => r.split === 'holdout').map((r) => [r.task_id, r]));
+  const cand = e.candidate_results.filter((r) => r.split === 'holdout' && base.has(r.task_id));
+  const fixes: string[] = [];
+  const regressions: string[] = [];
+  let errors = 0;
+  for (const c of cand) {
+    const b = base.get(c.task_id)!;
+    if (c.status === 'error' || b.status === 'error') {
+      errors++;
+      continue;
+    }
+    if (c.passed && !b.passed) fixes.push(c.task_id);
+    if (!c.passed && b.passed) regressions.push(c.task_id);
+  }
+  const cr = rate(cand);
+  const br = rate(cand.map((c) => base.get(c.task_id)!));
+  return {
+    tasks: cand.length,
+    candidate_pass_rate: r4(cr),
+    baseline_pass_rate: r4(br),
+    delta: r4(cr - br),
+    fixes,
+    regressions,
+    p_value: Number(mcnemarExact(regressions.length, fixes.length).pValue.toPrecision(6)),
+    errors,
+  };
+}
+
+export function decide(f: GateFacts): GateDecision {
+  const checks: Check[] = [...f.integrity];
+  const broken = f.integrity.filter((c) => !c.passed);
+  if (broken.length > 0) {
+    return { decision: 'refused', reason: `refused: ${broken.map((c) => c.detail).join('; ')}`, checks };
+  }
+  const e = f.evaluation;
+  if (e.verdict === 'skipped' || e.verdict === 'error') {
+    checks.push({ id: 'evaluated', passed: false, detail: `evaluation verdict ${e.verdict}: ${e.reason ?? ''}` });
+    return { decision: 'reject', reason: `not evaluated (${e.verdict}): ${e.reason ?? ''}`, checks };
+  }
+  const t = f.thresholds;
+  const h = holdoutComparison(e);
+  const { errors, ...holdout } = h;
+  const sign = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(4)}`;
+  checks.push({ id: 'holdout_present', passed: h.tasks > 0, detail: `${h.tasks} held-out task(s) measured on both` });
+  checks.push({ id: 'no_errors', passed: errors === 0, detail: `${errors} held-out task(s) with engine or judge errors` });
+  checks.push({
+    id: 'holdout_gain',
+    passed: h.delta > 0 && h.delta >= t.min_delta,
+    detail: `held-out delta ${sign(h.delta)} (${h.candidate_pass_rate.toFixed(4)} vs ${h.baseline_pass_rate.toFixed(4)}; fixed ${h.fixes.length}, regressed ${h.regressions.length}); needs > 0 and ≥ ${t.min_delta}`,
+  });
+  checks.push({ id: 'min_pass_rate', passed: h.candidate_pass_rate >= t.min_pass_rate, detail: `held-out pass rate ${h.candidate_pass_rate.toFixed(4)} ≥ ${t.min_pass_rate}` });
+  const newFailures = e.evaluation.paired?.regressions ?? [];
+  checks.push({
+    id: 'new_failures',
+    passed: newFailures.length <= t.max_new_failures,
+    detail: `${newFailures.length} task(s) that passed on the baseline now fail${newFailures.length ? ` (${newFailures.slice(0, 5).join(', ')})` : ''}; at most ${t.max_new_failures}`,
+  });
+  const drops = Object.entries(e.evaluation.per_category ?? {}).filter(([, c]) => c.delta < -t.category_tolerance);
+  checks.push({
+    id: 'category_tolerance',
+    passed: drops.length === 0,
+    detail: drops.length ? `categories dropping more than ${t.category_tolerance}: ${drops.map(([k, c]) => `${k} ${sign(c.delta)}`).join(', ')}` : `no category drops more than ${t.category_tolerance}`,
+  });
+  const significant = h.p_value < t.significance;
+  checks.push({
+    id: 'significance',
+    passed: !t.require_significance || significant,
+    detail: `exact McNemar on held-out p = ${h.p_value} ${significant ? '<' : '≥'} ${t.significance}${t.require_significance ? '' : ' (informational: require_significance is off)'}`,
+  });
+  const failed = checks.filter((c) => !c.passed);
+  if (failed.length > 0) return { decision: 'reject', reason: failed.map((c) => c.detail).join('; '), checks, holdout };
+  const review = t.review_categories.includes(f.category) || t.review_risks.includes(f.risk);
+  checks.push({ id: 'review', passed: !review, detail: review ? `category ${f.category} / risk ${f.risk} needs a person's approval` : 'no review needed' });
+  if (review) return { decision: 'pending_review', reason: `all checks passed; ${f.category} changes (risk ${f.risk}) wait for review`, checks, holdout };
+  return { decision: 'keep', reason: `held-out gain ${sign(h.delta)} with no new failures`, checks, holdout };
+}

@@ -1,0 +1,33 @@
+// gate.json: the decision on the evaluated candidate, with every check's result, so `whet show` can
+// explain it from the artifact alone.
+import { z } from 'zod';
+import { envelope } from '../../src/artifacts/envelope.js';
+
+export const check = z.object({ id: z.string(), passed: z.boolean(), detail: z.string() });
+export type Check = z.infer<typeof check>;
+
+export const gateArtifact = envelope.extend({
+  schema: z.literal('whetstone.gate/1'),
+  stage: z.literal('gated'),
+  /** keep (applied), reject, pending_review (a person decides), refused (inputs inconsistent), none (nothing evaluated). */
+  decision: z.enum(['keep', 'reject', 'pending_review', 'refused', 'none']),
+  candidate_id: z.string().nullable(),
+  reason: z.string(),
+  checks: z.array(check),
+  thresholds: z.record(z.string(), z.unknown()),
+  holdout: z
+    .object({
+      tasks: z.number().int(),
+      candidate_pass_rate: z.number(),
+      baseline_pass_rate: z.number(),
+      delta: z.number(),
+      fixes: z.array(z.string()),
+      regressions: z.array(z.string()),
+      p_value: z.number(),
+    })
+    .optional(),
+  applied: z
+    .object({ target: z.string(), backup: z.string(), sha256_before: z.string(), sha256_after: z.string(), files: z.array(z.string()) })
+    .optional(),
+});
+export type GateArtifact = z.infer<typeof gateArtifact>;
