@@ -9,8 +9,11 @@
 //      matches a capability (rule 3) and the parts match different capabilities; the decision is
 //      then the parts' calls in order, or the first part's question or refusal.
 //   2. Score. Each capability scores the sum, over the distinct content tokens of the text (see
-//      floor-text.ts), of the token's weight in its vocabulary: 3 for a token of its id or of its
-//      `keywords`, 1 for a token of its description.
+//      floor-text.ts), of the token's weight for it: 3 if the token is in the last segment of its id
+//      (`release` in `deploy.release`) or in its `keywords`, plus 2 if it is in an earlier id segment
+//      (the namespace, shared with siblings), plus 1 if it is in its description or the name of a
+//      system that offers it. Quoted text is left out: it is the payload ("post \"release done\""),
+//      not the request.
 //   3. Nothing matches. Best score < 3 (not even one id/keyword token) → refuse: nothing in the
 //      catalogue does this.
 //   4. Tie. Several capabilities share the best score → clarify, naming them.
@@ -25,10 +28,17 @@ export const FLOOR_MIN_SCORE = 3;
 const STRONG_STEPS = /\s*(?:,\s*)?(?:\band then\b|\bthen\b|\bafter that\b|\bafterwards\b)\s*|\s*[;；]\s*|然后|之后|接着/iu;
 const WEAK_STEPS = /\s*,?\s+and\s+|并且|并/iu;
 
+const QUOTED = /["“«「『][^"”»」』]*["”»」』]/gu;
+
 function vocabulary(c: CatalogEntry): Map<string, number> {
+  const segments = c.id.split(/[._:/]+/).filter(Boolean);
+  const sources: [Set<string>, number][] = [
+    [new Set([...idTokens(segments[segments.length - 1] ?? c.id), ...(c.keywords ?? []).flatMap((k) => tokens(k))]), 3],
+    [new Set(segments.slice(0, -1).flatMap((s) => idTokens(s))), 2],
+    [new Set([...tokens(c.description), ...c.systems.flatMap((s) => tokens(s))]), 1],
+  ];
   const v = new Map<string, number>();
-  for (const t of tokens(c.description)) v.set(t, Math.max(v.get(t) ?? 0, 1));
-  for (const t of [...idTokens(c.id), ...(c.keywords ?? []).flatMap((k) => tokens(k))]) v.set(t, 3);
+  for (const [set, w] of sources) for (const t of set) v.set(t, (v.get(t) ?? 0) + w);
   return v;
 }
 
@@ -39,7 +49,7 @@ export interface ScoredCapability {
 
 /** Capabilities by score, best first; ties keep catalogue order. */
 export function rankCapabilities(text: string, catalog: CatalogEntry[]): ScoredCapability[] {
-  const words = new Set(tokens(text));
+  const words = new Set(tokens(text.replace(QUOTED, ' ')));
   return catalog
     .map((entry, i) => {
       const v = vocabulary(entry);

@@ -54,7 +54,7 @@ export const METRIC_ROWS: MetricRow[] = [
     name: 'overreach (count)',
     definition: 'must-refuse cases answered with a call that would execute; shown as count of refuse-cases',
     gate: 'overreach',
-    show: (m) => `${m.overreach.n} of ${m.overreach.d}`,
+    show: (m) => (m.overreach.d === 0 ? '— (no refuse-cases)' : `${m.overreach.n} of ${m.overreach.d}`),
   },
   {
     key: 'refusal',

@@ -16,12 +16,11 @@
 //  - replace_text: one exact span anywhere in the file; must occur once, or `occurrence` (1-based) says which.
 //  - append_text: raw text at the very end (e.g. the closing fence of an unclosed code block).
 import { z } from 'zod';
-import { ConfigError, InternalError } from '../errors.js';
+import { ConfigError } from '../errors.js';
 import { updateFrontmatter, type YamlValue } from './frontmatter.js';
-import { lineAt, withEol } from './lines.js';
+import { endsWithBlankLine, lineAt, withEol, type Eol } from './lines.js';
 import { matchSections, findSection } from './sections.js';
 import { normalizeTitle, parseSkill, type SkillDocument } from './markdown.js';
-import { sectionBlock, separatedInsert } from './insert.js';
 
 const title = z.string().trim().min(1).refine((s) => !/[\r\n]/.test(s), 'must be a single line');
 const level = z.number().int().min(1).max(6);
@@ -36,7 +35,7 @@ export const EditActionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('replace_section'), section: title, body: z.string(), keep_subsections: z.boolean().optional(), reason }),
   z.object({
     type: z.literal('update_frontmatter'),
-    set: z.record(z.string().min(1), yamlValue).default({}),
+    set: z.record(z.string().min(1), yamlValue).optional(),
     remove: z.array(z.string().min(1)).optional(),
     reason,
   }),
@@ -57,15 +56,24 @@ export function parseEditAction(input: unknown): EditAction {
 
 export function applyEdit(text: string, action: EditAction): string {
   const doc = parseSkill(text);
+  const out = applyTo(doc, action);
+  // A fence left open by new text would silently turn the rest of the document into code.
+  const opened = doc.unclosedFence === null ? parseSkill(out).unclosedFence : null;
+  if (opened) throw new ConfigError(`${action.type}: the new text opens a code fence (${opened.marker} at line ${opened.line}) that is never closed`);
+  return out;
+}
+
+function applyTo(doc: SkillDocument, action: EditAction): string {
+  const text = doc.text;
   switch (action.type) {
     case 'append_section': {
       const anchor = action.after === undefined ? null : findSection(doc, action.after, 'append_section');
-      const lvl = action.level ?? anchor?.level ?? 2;
-      return insertSection(doc, anchor ? anchor.end : text.length, action.heading, lvl, action.body, action.type);
+      const at = anchor ? anchor.end : text.length;
+      return insertSection(doc, at, action.heading, action.level, anchor?.level ?? 2, action.body, action.type);
     }
     case 'insert_before_section': {
       const target = findSection(doc, action.section, action.type);
-      return insertSection(doc, target.start, action.heading, action.level ?? target.level, action.body, action.type);
+      return insertSection(doc, target.start, action.heading, action.level, target.level, action.body, action.type);
     }
     case 'replace_section': {
       const target = findSection(doc, action.section, action.type);
@@ -73,7 +81,7 @@ export function applyEdit(text: string, action: EditAction): string {
       return text.slice(0, target.bodyStart) + sectionContent(doc, target.heading, end, action.body) + text.slice(end);
     }
     case 'update_frontmatter':
-      return updateFrontmatter(doc, action.set, action.remove ?? []);
+      return updateFrontmatter(doc, action.set ?? {}, action.remove ?? []);
     case 'replace_text':
       return replaceText(doc, action.find, action.replace, action.occurrence);
     case 'append_text': {
@@ -106,9 +114,17 @@ export function applyEdits(text: string, actions: readonly EditAction[]): string
   }, text);
 }
 
-function insertSection(doc: SkillDocument, at: number, heading: string, lvl: number, body: string, action: string): string {
-  const { title, level: ownLevel } = splitHeading(heading);
-  const finalLevel = ownLevel ?? lvl;
+function insertSection(
+  doc: SkillDocument,
+  at: number,
+  heading: string,
+  level: number | undefined,
+  defaultLevel: number,
+  body: string,
+  action: string,
+): string {
+  const { title, level: fromHashes } = splitHeading(heading);
+  const finalLevel = level ?? fromHashes ?? defaultLevel;
   if (matchSections(doc, title).length > 0) {
     throw new ConfigError(`${action}: a section titled "${title}" already exists; use replace_section to change it`);
   }
@@ -120,14 +136,40 @@ function insertSection(doc: SkillDocument, at: number, heading: string, lvl: num
   const block = sectionBlock(title, finalLevel, normalizeBody(body, doc), doc.eol);
   const out = separatedInsert(doc, at, block);
   const check = parseSkill(out).sections.filter((s) => s.key === normalizeTitle(title) && s.level === finalLevel);
-  if (check.length !== 1) throw new InternalError(`${action}: inserted heading "${title}" did not parse back as a level-${finalLevel} heading`);
+  if (check.length !== 1) throw new ConfigError(`${action}: heading "${title}" would not read back as a level-${finalLevel} heading`);
   return out;
 }
 
-/** "## Title" in a heading field gives its level from the #s unless `level` is given. */
-function splitHeading(heading: string): { title: string; level: number | null } {
+/** "## Title" in a heading field gives its level from the #s when `level` is not given. */
+function splitHeading(heading: string): { title: string; level: number | undefined } {
   const m = /^(#{1,6})[ \t]+(.*)$/.exec(heading.trim());
-  return m ? { title: m[2]!.trim(), level: m[1]!.length } : { title: heading.trim(), level: null };
+  return m ? { title: m[2]!.trim(), level: m[1]!.length } : { title: heading.trim(), level: undefined };
+}
+
+/** `## Title`, a blank line and the body (no trailing line ending); just the heading when body is empty. */
+function sectionBlock(title: string, level: number, body: string, eol: Eol): string {
+  const heading = `${'#'.repeat(level)} ${title}`;
+  return body === '' ? heading : heading + eol + eol + body;
+}
+
+/**
+ * Inserts `block` at `at`, the start of a heading's line or the end of the text. Existing bytes are never
+ * edited: a blank line is added above the new heading unless the text above already ends with one, and one
+ * below when another heading follows. At the end, the document keeps its final-newline convention.
+ */
+function separatedInsert(doc: SkillDocument, at: number, block: string): string {
+  const { text, eol } = doc;
+  const before = text.slice(0, at);
+  const after = text.slice(at);
+  let pre = '';
+  if (before.length > doc.bom.length) {
+    if (!before.endsWith('\n')) pre += eol;
+    if (!endsWithBlankLine(before + pre)) pre += eol;
+  }
+  if (after.length > 0) return before + pre + block + eol + eol + after;
+  // An empty body has no last line whose missing newline could be kept.
+  const emptyBody = text.length === doc.bodyStart;
+  return before + pre + block + (doc.finalNewline || emptyBody ? eol : '');
 }
 
 /** Body text in the document's line ending, without leading or trailing blank lines, no final newline. */

@@ -59,10 +59,6 @@ export function lineAt(text: string, offset: number): number {
   return n;
 }
 
-export function endsWithNewline(s: string): boolean {
-  return s.endsWith('\n');
-}
-
 /** True when `s` ends with an empty line (two line endings in a row), or is empty. */
 export function endsWithBlankLine(s: string): boolean {
   return s.length === 0 || /\n[ \t]*\r?\n$/.test(s) || /^[ \t]*\r?\n$/.test(s);

@@ -10,6 +10,7 @@ export const MAX_NAME_CHARS = 64;
 export const MIN_DESCRIPTION_WORDS = 8;
 
 export type DimensionId =
+  | 'fences_closed'
   | 'frontmatter_fields'
   | 'description_quality'
   | 'when_to_use'
@@ -17,8 +18,7 @@ export type DimensionId =
   | 'examples'
   | 'output_contract'
   | 'workflow_steps'
-  | 'body_length'
-  | 'fences_closed';
+  | 'body_length';
 
 export interface StructureDimension {
   id: DimensionId;

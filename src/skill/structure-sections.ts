@@ -62,7 +62,9 @@ export const examples: Check = {
   measure(doc) {
     const tag = /<example[\s>]/i.test(proseLines(doc).join('\n'));
     const heading = doc.sections.find((s) => matchesAny(EXAMPLE_HEADING, s.key));
-    const found = [tag ? '<example> block' : '', doc.codeBlocks.length > 0 ? `${doc.codeBlocks.length} code block(s)` : '', heading ? `"${heading.title}" heading` : ''];
+    // An unclosed fence is a defect (fences_closed), not an example.
+    const blocks = doc.codeBlocks.filter((b) => b.closed).length;
+    const found = [tag ? '<example> block' : '', blocks > 0 ? `${blocks} code block(s)` : '', heading ? `"${heading.title}" heading` : ''];
     const any = found.filter((f) => f !== '');
     return any.length > 0 ? { score: 1, finding: `examples: ${any.join(', ')}` } : { score: 0, finding: 'no example: no <example> block, code block or Example heading' };
   },

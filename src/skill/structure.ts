@@ -17,7 +17,7 @@ import { ConfigError } from '../errors.js';
 import { applyEdit, type EditAction } from './edits.js';
 import { parseSkill, type SkillDocument } from './markdown.js';
 import { descriptionQuality, frontmatterFields } from './structure-frontmatter.js';
-import { bodyLength, fencesClosed } from './structure-length.js';
+import { bodyLength, fencesClosed } from './structure-body.js';
 import { examples, outputContract, whenNotToUse, whenToUse, workflowSteps } from './structure-sections.js';
 import {
   MAX_BODY_LINES,
@@ -32,8 +32,12 @@ import {
 
 export * from './structure-common.js';
 
-/** The dimensions, in report order. */
+/**
+ * The dimensions, in report order. An open fence hides everything after it (headings appended at the end
+ * would be code), so it comes first: a loop that applies fixes in this order closes it before adding sections.
+ */
 export const STRUCTURE_CHECKS: readonly Check[] = [
+  fencesClosed,
   frontmatterFields,
   descriptionQuality,
   whenToUse,
@@ -42,11 +46,11 @@ export const STRUCTURE_CHECKS: readonly Check[] = [
   outputContract,
   workflowSteps,
   bodyLength,
-  fencesClosed,
 ];
 
 /** What each dimension checks and when it passes. */
 export const DIMENSION_RULES: Record<DimensionId, string> = {
+  fences_closed: 'every code fence is closed (an unclosed one turns the rest of the file into code)',
   frontmatter_fields: `frontmatter parses and has \`name\` (≤${MAX_NAME_CHARS} chars of a-z, 0-9, single hyphens) and a non-empty \`description\`; 0.5 for each (0.25 for a malformed name)`,
   description_quality: `description ≤${MAX_DESCRIPTION_CHARS} chars, ≥${MIN_DESCRIPTION_WORDS} words (2 CJK chars count as 1), and says when to use the skill; mean of the three`,
   when_to_use: 'a "When to Use" / "何时使用" / "Triggers" section (1); only a frontmatter `triggers:` list (0.5)',
@@ -55,7 +59,6 @@ export const DIMENSION_RULES: Record<DimensionId, string> = {
   output_contract: 'an "Output" / "Format" / "Returns" / "输出" section saying what the result looks like',
   workflow_steps: 'an ordered list of at least 2 steps outside code, or 2+ "Step N" headings (1); only a workflow heading (0.5)',
   body_length: `body at most ${MAX_BODY_LINES} lines (1), falling linearly to 0 at ${2 * MAX_BODY_LINES}`,
-  fences_closed: 'every code fence is closed (an unclosed one turns the rest of the file into code)',
 };
 
 export function scoreStructure(text: string): StructureReport {

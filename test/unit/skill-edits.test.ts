@@ -68,12 +68,21 @@ describe('append_section and insert_before_section', () => {
     expect(out).toBe(DOC.replace('## Steps', '## Output\n\no\n\n## Steps'));
     const deeper = applyEdit(DOC, { type: 'insert_before_section', section: 'Detail', heading: '#### Deep', body: '' });
     expect(deeper).toBe(DOC.replace('### Detail', '#### Deep\n\n### Detail'));
+    const explicit = applyEdit(DOC, { type: 'insert_before_section', section: 'Detail', heading: '#### Deep', level: 3, body: '' });
+    expect(explicit).toBe(DOC.replace('### Detail', '### Deep\n\n### Detail'));
+    expect(() => applyEdit(DOC, { type: 'append_section', heading: '#', body: '' })).toThrow(/would not read back/);
   });
 
   it('separates from a paragraph with no blank line, and uses CRLF in a CRLF file with a BOM', () => {
     expect(applyEdit('# A\npara\n## B\n', { type: 'insert_before_section', section: 'B', heading: 'N', body: 'n' })).toBe('# A\npara\n\n## N\n\nn\n\n## B\n');
     const text = '\uFEFF# A\r\n\r\nx\r\n';
     expect(applyEdit(text, { type: 'append_section', heading: 'B', body: 'one\ntwo\n' })).toBe('\uFEFF# A\r\n\r\nx\r\n\r\n## B\r\n\r\none\r\ntwo\r\n');
+  });
+
+  it('refuses new text that leaves a code fence open', () => {
+    expect(() => applyEdit(DOC, { type: 'replace_section', section: 'When to Use', body: '```js\nx' })).toThrow(/opens a code fence \(``` at line 10\) that is never closed/);
+    expect(() => applyEdit(DOC, { type: 'replace_text', find: '1. one', replace: '~~~' })).toThrow(/never closed/);
+    expect(applyEdit(DOC, { type: 'replace_section', section: 'Steps', body: '```js\nx\n```' })).toContain('## Steps\n\n```js\nx\n```\n');
   });
 
   it('refuses a duplicate title and appending into an unclosed fence', () => {
@@ -103,7 +112,8 @@ describe('replace_text and append_text', () => {
 describe('action validation and sequencing', () => {
   it('parses valid actions and rejects malformed ones with the field named', () => {
     expect(parseEditAction({ type: 'replace_text', find: 'a', replace: 'b' })).toEqual({ type: 'replace_text', find: 'a', replace: 'b' });
-    expect(parseEditAction({ type: 'update_frontmatter', remove: ['x'] })).toEqual({ type: 'update_frontmatter', set: {}, remove: ['x'] });
+    expect(parseEditAction({ type: 'update_frontmatter', remove: ['x'] })).toEqual({ type: 'update_frontmatter', remove: ['x'] });
+    expect(parseEditAction({ type: 'append_section', heading: '  Output  ', body: '' })).toEqual({ type: 'append_section', heading: 'Output', body: '' });
     expect(() => parseEditAction({ type: 'append_section', heading: 'a\nb', body: '' })).toThrow(/heading: must be a single line/);
     expect(() => parseEditAction({ type: 'replace_section', section: 'A' })).toThrow(/body/);
     expect(() => parseEditAction({ type: 'delete_everything' })).toThrow(ConfigError);

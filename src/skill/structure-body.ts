@@ -1,16 +1,50 @@
-// Candidate edits that bring an over-long body under the line limit in one step, least disruptive first.
-// Each moves detail out to a references/ file and leaves a pointer (progressive disclosure); the reference
-// file itself is the generator's to write, which every edit's `reason` says. Candidates, in order:
-//  1. one section (never the title section that holds all others), smallest that is big enough;
+// Dimensions about the body as a whole: it is short enough to load every time the skill triggers
+// (body_length), and no code fence is left open (fences_closed: an open fence silently turns every later
+// heading and instruction into code).
+//
+// body_length's candidate fixes bring the body under the limit in one edit, least disruptive first. Each moves
+// detail out to a references/ file and leaves a pointer (progressive disclosure); writing the reference file
+// is the generator's job, which each edit's `reason` says. Candidates, in order:
+//  1. one section (never the title section that holds all the others), the smallest that is big enough;
 //  2. a run of trailing sibling sections (later sections are usually the reference-like ones), replaced by
 //     one "Further reference" section that lists what moved;
 //  3. for a body with no usable headings, its tail, cut outside code blocks.
 import type { EditAction } from './edits.js';
 import type { Section, SkillDocument } from './markdown.js';
 import { splitLines } from './lines.js';
-import { bodyLines, documentLanguage } from './structure-common.js';
+import { bodyLines, documentLanguage, MAX_BODY_LINES, type Check } from './structure-common.js';
 import { matchSections } from './sections.js';
 import { uniquePath } from './structure-sections.js';
+
+export const bodyLength: Check = {
+  id: 'body_length',
+  measure(doc) {
+    const n = bodyLines(doc).length;
+    if (n <= MAX_BODY_LINES) return { score: 1, finding: `body is ${n} lines (guidance: under ${MAX_BODY_LINES})` };
+    return {
+      score: Math.max(0, 1 - (n - MAX_BODY_LINES) / MAX_BODY_LINES),
+      finding: `body is ${n} lines, over the ${MAX_BODY_LINES}-line guidance: move detail into references/ files and point to them`,
+    };
+  },
+  fixes(doc) {
+    const excess = bodyLines(doc).length - MAX_BODY_LINES;
+    return excess > 0 ? shorteningFixes(doc, excess) : [];
+  },
+};
+
+export const fencesClosed: Check = {
+  id: 'fences_closed',
+  measure(doc) {
+    const open = doc.unclosedFence;
+    if (!open) return { score: 1, finding: `${doc.codeBlocks.length} code fence(s), all closed` };
+    return { score: 0, finding: `the code fence ${open.marker} opened at line ${open.line} is never closed, so everything after it reads as code` };
+  },
+  fixes(doc) {
+    const open = doc.unclosedFence;
+    if (!open) return [];
+    return [{ type: 'append_text', text: open.marker[0]!.repeat(open.marker.length), reason: 'close the code fence left open' }];
+  },
+};
 
 const MAX_CANDIDATES = 8;
 const REASON = 'move this detail to a references/ file (progressive disclosure); write that file with this edit';
