@@ -96,7 +96,7 @@ function failingCase(s: CaseScore): string[] {
     for (const k of s.params.checks.filter((x) => !x.ok)) lines.push(`- Param ${code(k.key)}: expected ${cell(JSON.stringify(k.expected))}, got ${k.present ? cell(JSON.stringify(k.actual)) : 'nothing'} (${k.why ?? 'different'})`);
   }
   if (s.note) lines.push(`- Guards against: ${cell(s.note)}`);
-  lines.push('- Conclusion (change the description / change the case): ', '');
+  lines.push('- Conclusion (change the description / change the case):', '');
   return lines;
 }
 

@@ -172,12 +172,13 @@ function separatedInsert(doc: SkillDocument, at: number, block: string): string 
   return before + pre + block + (doc.finalNewline || emptyBody ? eol : '');
 }
 
-/** Body text in the document's line ending, without leading or trailing blank lines, no final newline. */
+/** Body text in the document's line ending, without leading or trailing blank lines or a final newline. */
 function normalizeBody(body: string, doc: SkillDocument): string {
   const lines = withEol(body, '\n').split('\n');
   while (lines.length > 0 && lines[0]!.trim() === '') lines.shift();
   while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
-  return lines.map((l) => l.replace(/[ \t]+$/, '')).join(doc.eol);
+  // Trailing spaces inside the body stay: two of them are a markdown line break.
+  return lines.join(doc.eol);
 }
 
 function replaceText(doc: SkillDocument, find: string, replace: string, occurrence: number | undefined): string {

@@ -49,7 +49,7 @@ describe('whet intents on the example with the floor planner', () => {
     const report = readFileSync(join(out, 'report-2026-03-14.md'), 'utf8');
     expect(report).toContain('# Intent eval — 2026-03-14');
     expect(report).toContain('## Failing cases (10)');
-    expect(report.match(/^- Conclusion \(change the description \/ change the case\): $/gm)).toHaveLength(10);
+    expect(report.match(/^- Conclusion \(change the description \/ change the case\):$/gm)).toHaveLength(10);
     expect(report).toContain('### e-009 · synonyms');
     expect(report).toContain('- Param `branch`: expected "feature/refunds", got "main" (different value)');
   });
@@ -144,7 +144,8 @@ describe('--compare', () => {
     expect(r.stdout).toMatch(/^metric\s+floor\s+gate\s+command:node \S+\s+gate\s+threshold$/m);
     expect(r.stdout).toMatch(/^tool-selection accuracy\s+16\/21 \(76\.2%\)\s+FAIL\s+0\/21 \(0\.0%\)\s+FAIL\s+≥ 85%$/m);
     expect(r.stdout).toMatch(/^refusal rate \(info\)\s+2\/3 \(66\.7%\)\s+—\s+3\/3 \(100\.0%\)\s+—\s+—$/m);
-    expect(r.stdout).toContain('the engines disagree on 28 of 30 cases');
+    // The floor refuses e-021, e-022, e-028 and e-029 too; every other case differs.
+    expect(r.stdout).toContain('the engines disagree on 26 of 30 cases');
     expect(r.code).toBe(1);
     const report = readFileSync(join(dir, 'report-2026-03-14.md'), 'utf8');
     expect(report).toMatch(/^\| Metric \| Definition \| floor \| gate \| command:node \S+ \| gate \| Threshold \|$/m);

@@ -23,6 +23,10 @@ describe('replace_section', () => {
     expect(applyEdit('# A', { type: 'replace_section', section: 'A', body: 'b' })).toBe('# A\n\nb');
   });
 
+  it('keeps markdown line breaks (two trailing spaces) but drops blank lines around the body', () => {
+    expect(applyEdit('# A\nold\n', { type: 'replace_section', section: 'A', body: '\n\nfirst  \nsecond\n\n\n' })).toBe('# A\n\nfirst  \nsecond\n');
+  });
+
   it('keeps a setext heading whole', () => {
     const text = 'Title\n=====\nold\n\nSub\n---\nsub body\n';
     expect(applyEdit(text, { type: 'replace_section', section: 'Title', body: 'new' })).toBe('Title\n=====\n\nnew\n');

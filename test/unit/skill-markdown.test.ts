@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeTitle, parseSkill, serializeSkill, type SkillDocument } from '../../src/skill/markdown.js';
-import { findSection, sectionPath } from '../../src/skill/sections.js';
+import { applyEdit } from '../../src/skill/edits.js';
+import { findSection, matchSections, sectionPath } from '../../src/skill/sections.js';
 
 const titles = (doc: SkillDocument): string[] => doc.sections.map((s) => `${s.level}:${s.title}`);
 
@@ -144,5 +145,46 @@ describe('parseSkill: section extent and nesting', () => {
     expect(() => findSection(dup, 'Steps', 'replace_section')).toThrow(/replace_section: section title "Steps" is ambiguous.*"X > Steps" \(line 2\).*"Y > Steps" \(line 4\)/);
     expect(findSection(dup, 'Y > Steps', 'x').line).toBe(4);
     expect(() => findSection(dup, 'Nope', 'replace_section')).toThrow(/replace_section: no section titled "Nope"\. Available sections: # X \(line 1\); ## Steps/);
+  });
+});
+
+describe('parseSkill on generated documents', () => {
+  // A seeded generator of awkward markdown: fences of both kinds, setext underlines, comments, CRLF and LF,
+  // frontmatter delimiters in odd places, missing final newlines.
+  const pieces = ['# A', '## B', '### C #', 'Para', '===', '---', '```', '````md', '~~~', '<!--', '-->', '- item', '    # code', '', 'name: x', '...', '#'];
+  function generate(seed: number): string {
+    let state = seed;
+    const next = (n: number): number => {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      return state % n;
+    };
+    const lines = Array.from({ length: 5 + next(30) }, () => pieces[next(pieces.length)]!);
+    const eols = lines.map(() => (next(4) === 0 ? '\r\n' : '\n'));
+    const body = lines.map((l, i) => l + eols[i]).join('');
+    return (next(5) === 0 ? '\uFEFF' : '') + (next(2) === 0 ? body : body.replace(/\r?\n$/, ''));
+  }
+
+  it('round-trips, keeps sections ordered and outside code, and replaces a section in place', () => {
+    let replaced = 0;
+    for (let seed = 1; seed <= 400; seed++) {
+      const text = generate(seed);
+      const doc = parseSkill(text);
+      expect(serializeSkill(doc), `seed ${seed}`).toBe(text);
+      let last = doc.bodyStart;
+      for (const s of doc.sections) {
+        expect(s.start, `seed ${seed}`).toBeGreaterThanOrEqual(last);
+        expect(s.bodyStart).toBeLessThanOrEqual(s.contentEnd);
+        expect(s.contentEnd).toBeLessThanOrEqual(s.end);
+        for (const b of doc.codeBlocks) expect(s.line < b.startLine || s.line > b.endLine, `seed ${seed}`).toBe(true);
+        last = s.contentEnd;
+        if (s.title === '' || matchSections(doc, s.title).length !== 1) continue;
+        const out = applyEdit(text, { type: 'replace_section', section: s.title, body: 'new' });
+        expect(out.slice(0, s.bodyStart), `seed ${seed}`).toBe(text.slice(0, s.bodyStart));
+        expect(out.endsWith(text.slice(s.end)), `seed ${seed}`).toBe(true);
+        expect(serializeSkill(parseSkill(out))).toBe(out);
+        replaced++;
+      }
+    }
+    expect(replaced).toBeGreaterThan(100);
   });
 });

@@ -1,0 +1,95 @@
+// Starting a loop run (registering what it improves and its thresholds) and opening an existing run for
+// a stage. Both read pipeline.yaml; opening compares nothing — the gate does, so the refusal names the
+// difference where the decision is made.
+import { existsSync, readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { readArtifact } from '../artifacts/io.js';
+import { loadPipeline, type PipelineConfig } from '../config/pipeline.js';
+import { loadSuite } from '../config/suite.js';
+import { thresholdsHash } from '../config/thresholds.js';
+import { ConfigError, UsageError } from '../errors.js';
+import { readSkill, skillFileOf } from '../skill/read.js';
+import { appendEvent } from '../state/events.js';
+import { stateLayout } from '../state/layout.js';
+import { newRunId, writeRunManifest } from '../state/runs.js';
+import type { LoopContext } from './context.js';
+import { loopManifest, type LoopManifest } from './manifest.js';
+
+export interface LoopEnv {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  now: () => Date;
+  log: (line: string) => void;
+  signal?: AbortSignal;
+}
+
+/** The suite of a target: the config's, else tasks.yaml or task_suite.yaml beside the skill. */
+export function suiteFor(skillDir: string, named?: string): string {
+  if (named) return named;
+  for (const f of ['tasks.yaml', 'task_suite.yaml']) if (existsSync(resolve(skillDir, f))) return resolve(skillDir, f);
+  throw new ConfigError(`no task suite for ${skillDir}: add tasks.yaml beside SKILL.md or name "suite:" in the target`);
+}
+
+/** Creates a run for the config's first target (or `targetSkill`), registering thresholds before any result. */
+export async function startRun(e: LoopEnv, o: { configPath?: string; stateRoot?: string; mock?: boolean; targetSkill?: string }): Promise<{ cfg: PipelineConfig; manifest: LoopManifest; stateDir: string; runDir: string }> {
+  const cfg = await loadPipeline(o.configPath, e.cwd);
+  const target = o.targetSkill ? { skill: resolve(e.cwd, o.targetSkill), suite: undefined } : cfg.targets[0];
+  if (!target) throw new UsageError(`no target to improve: add "targets:" to ${cfg.path ?? 'pipeline.yaml'} or pass --target SKILL_DIR`);
+  if (!o.mock && !cfg.engine) throw new UsageError(`no engine configured: set "engine:" in ${cfg.path ?? 'pipeline.yaml'} or pass --mock`);
+  const skillFile = skillFileOf(target.skill);
+  const skill = readSkill(skillFile);
+  const suitePath = suiteFor(skill.dir!, target.suite);
+  const suite = loadSuite(suitePath);
+  const stateDir = resolve(e.cwd, o.stateRoot ?? cfg.stateDir);
+  const now = e.now();
+  const runId = newRunId(stateDir, suite.skillId, now);
+  const runDir = stateLayout.runDir(stateDir, runId);
+  const manifest: LoopManifest = {
+    schema: 'whetstone.run/1',
+    run_id: runId,
+    mode: 'loop',
+    status: 'running',
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+    target: { skill_path: skill.file, skill_dir: skill.dir!, sha256: skill.contentHash },
+    suite: { path: suite.path, sha256: suite.contentHash },
+    config: { path: cfg.path ?? null, sha256: cfg.hash || 'none' },
+    thresholds: { ...cfg.thresholds } as Record<string, unknown>,
+    thresholds_sha256: thresholdsHash(cfg.thresholds),
+    mock: o.mock ?? false,
+    iteration: 1,
+  };
+  await writeRunManifest(runDir, manifest);
+  appendEvent(runDir, { event: 'run_started', target: skill.file, thresholds_sha256: manifest.thresholds_sha256 }, now);
+  return { cfg, manifest, stateDir, runDir };
+}
+
+/** The newest run in the state dir, or the named one. */
+export function resolveRun(stateDir: string, runId?: string): string {
+  const runs = stateLayout.runsDir(stateDir);
+  if (runId) {
+    if (!existsSync(stateLayout.runManifest(stateLayout.runDir(stateDir, runId)))) throw new UsageError(`no run "${runId}" in ${stateDir}`);
+    return runId;
+  }
+  const loops = existsSync(runs)
+    ? readdirSync(runs)
+        .sort()
+        .reverse()
+        .filter((id) => {
+          try {
+            return readArtifact(stateLayout.runManifest(stateLayout.runDir(stateDir, id)), loopManifest).mode === 'loop';
+          } catch {
+            return false;
+          }
+        })
+    : [];
+  if (!loops[0]) throw new UsageError(`no improvement-loop run in ${stateDir}; start one with "whet run"`);
+  return loops[0];
+}
+
+export async function openRun(e: LoopEnv, o: { stateDir: string; runId: string; iteration?: number }): Promise<LoopContext> {
+  const runDir = stateLayout.runDir(o.stateDir, o.runId);
+  const manifest = readArtifact(stateLayout.runManifest(runDir), loopManifest, 'run manifest');
+  const config = await loadPipeline(manifest.config.path ?? undefined, e.cwd);
+  return { ...e, stateDir: o.stateDir, runId: o.runId, runDir, manifest, config, iteration: o.iteration ?? manifest.iteration };
+}
