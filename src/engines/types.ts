@@ -29,7 +29,27 @@ export interface EngineRequest {
   /** For logs and for engines that name their workspace after the task. */
   taskId?: string;
   timeoutMs: number;
+  /** Sampling temperature for this call; overrides the engine config (HTTP engines only). */
+  temperature?: number;
+  /** Output token cap for this call; overrides the engine config (HTTP engines only). */
+  maxTokens?: number;
+  /**
+   * Tools the model may call natively (HTTP engines only), e.g. for intent evals. Calls come back in
+   * EngineResult.tool_calls; the engine never executes them.
+   */
+  tools?: ToolSpec[];
+  /** `auto` (default), `none`, `required` (some tool), or one named tool. */
+  toolChoice?: ToolChoice;
 }
+
+/** A provider-neutral tool definition; `input_schema` is a JSON Schema object. */
+export interface ToolSpec {
+  name: string;
+  description?: string;
+  input_schema: Record<string, unknown>;
+}
+
+export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
 
 export interface Usage {
   input_tokens?: number;
@@ -40,9 +60,30 @@ export interface Usage {
 export interface ToolCall {
   name: string;
   input?: unknown;
+  /** The provider's call id, when it gives one. */
+  id?: string;
 }
 
 export type EngineErrorKind = 'timeout' | 'exit' | 'spawn' | 'parse' | 'http' | 'aborted';
+
+export interface EngineError {
+  kind: EngineErrorKind;
+  message: string;
+  /** HTTP status of the last failed request (kind `http`). */
+  status?: number;
+  /** The provider's error type/code from the response body (`rate_limit_error`, `invalid_api_key`, …). */
+  provider_type?: string;
+  provider_code?: string;
+}
+
+/** One failed HTTP attempt, kept even when a later retry succeeded. */
+export interface FailedAttempt {
+  kind: EngineErrorKind | 'connection';
+  message: string;
+  status?: number;
+  /** How long the engine waited before the next attempt (absent on the last one). */
+  waited_ms?: number;
+}
 
 export interface EngineResult {
   ok: boolean;
@@ -50,7 +91,16 @@ export interface EngineResult {
   tool_calls?: ToolCall[];
   usage: Usage;
   duration_ms: number;
-  error?: { kind: EngineErrorKind; message: string };
+  error?: EngineError;
+  /**
+   * Agent engines with an installed skill: whether the agent invoked it (Claude Code's Skill tool naming
+   * the skill). Absent when no skill was installed or the engine cannot tell.
+   */
+  skill_triggered?: boolean;
+  /** HTTP engines: every failed request of this call, in order (retried or final). */
+  failed_attempts?: FailedAttempt[];
+  /** HTTP engines: how many requests this call sent. */
+  attempts?: number;
 }
 
 export interface Engine {
@@ -62,4 +112,19 @@ export interface Engine {
    */
   identity(): Record<string, unknown>;
   run(request: EngineRequest, opts?: { signal?: AbortSignal }): Promise<EngineResult>;
+  /**
+   * HTTP engines: the adaptive concurrency controller the engine reports rate limits to. The caller (the
+   * worker pool) acquires a slot around each run(); the engine itself never acquires one.
+   */
+  readonly concurrency?: AdaptiveConcurrency;
+}
+
+/** See src/engines/adaptive.ts. */
+export interface AdaptiveConcurrency {
+  acquire(signal?: AbortSignal): Promise<() => void>;
+  onRateLimited(): void;
+  onSuccess(): void;
+  readonly limit: number;
+  readonly max: number;
+  readonly inFlight: number;
 }

@@ -3,6 +3,7 @@
 // reported at once so it can be fixed in one pass. The utterance is kept byte for byte (typos are the
 // point of some cases). Blank lines are skipped; a UTF-8 BOM is ignored.
 import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { ConfigError, ConfigErrors } from '../errors.js';
@@ -49,9 +50,11 @@ function jsonErrorColumn(message: string): number {
   return m ? Number(m[1]) + 1 : 1;
 }
 
+/** `file` is resolved against `cwd`, which is also what paths in messages are shown relative to. */
 export function loadCases(file: string, cwd: string): LoadedCases {
-  const bytes = readTextFile(file, 'intent cases');
-  const shown = displayPath(file, cwd);
+  const abs = resolve(cwd, file);
+  const bytes = readTextFile(abs, 'intent cases');
+  const shown = displayPath(abs, cwd);
   const lines = bytes.toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/);
   const problems: ConfigError[] = [];
   const warnings: string[] = [];

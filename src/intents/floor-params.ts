@@ -17,7 +17,7 @@
 //
 // A value already used for one property is not reused for another. Whatever stays missing and is
 // `required` makes the planner ask (a required value is never guessed).
-import { containsPhrase, phraseIndex, rawWords } from './floor-text.js';
+import { phraseIndex, rawWords } from './floor-text.js';
 
 type Schema = Record<string, unknown>;
 const TEXT_LIKE = new Set(['title', 'summary', 'text', 'message', 'body', 'description', 'query', 'comment', 'subject', 'content', 'note', 'reason']);
@@ -128,7 +128,3 @@ export function fillParams(schema: Schema, text: string, context: Record<string,
   return { params, missing: required.filter((r) => !(r in params)) };
 }
 
-/** Whether the text names a system the capability lists (so routing was explicit). */
-export function mentionedSystems(text: string, systems: string[]): string[] {
-  return systems.filter((s) => containsPhrase(text, s));
-}

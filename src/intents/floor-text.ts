@@ -45,17 +45,7 @@ export function idTokens(id: string): string[] {
   return tokens(id.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[._:/-]+/g, ' '));
 }
 
-/** Whether `phrase` occurs in `text` as whole words (case- and width-insensitive); CJK needs no word boundary. */
-export function containsPhrase(text: string, phrase: string): boolean {
-  const t = text.normalize('NFKC').toLowerCase();
-  const p = phrase.normalize('NFKC').toLowerCase().trim();
-  if (p === '') return false;
-  if (CJK.test(p)) return t.includes(p);
-  const esc = p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(?<![\\p{L}\\p{N}_])${esc}(?![\\p{L}\\p{N}_])`, 'u').test(t);
-}
-
-/** Index of the first whole-word occurrence of `phrase`, or -1. */
+/** Index of the first whole-word occurrence of `phrase` (case- and width-insensitive; CJK needs no word boundary), or -1. */
 export function phraseIndex(text: string, phrase: string): number {
   const t = text.normalize('NFKC').toLowerCase();
   const p = phrase.normalize('NFKC').toLowerCase().trim();

@@ -1,8 +1,23 @@
-// Public surface of intent evals (METHOD.md §4). The evaluate stage and the gate can score decisions
-// they already hold with scoreIntentRun / computeIntentMetrics, and gate them with evaluateGates;
-// the CLI goes through registerIntentsCommand.
+// Public surface of intent evals (METHOD.md §4, seed 003). Three ways in:
+//
+//   CLI      registerIntentsCommand(program, deps, setCode) adds `whet intents` to a commander program.
+//   Library  runIntents(options, deps) does what the command does and returns the result (and writes
+//            the dated report); nothing is printed.
+//   Loop     the evaluate stage, holding decisions it already has, scores them without I/O:
+//
+//              const catalog = loadCatalog('capabilities/', cwd);          // or catalogFromEntries([...])
+//              const { cases } = loadCases('intent-cases.jsonl', cwd);
+//              const { metrics, scores } = scoreIntentRun(cases, runs, catalog);  // runs: CaseRun[]
+//              const gates = evaluateGates(metrics, SEED_THRESHOLDS);
+//
+//            `metrics.overall` / `metrics.by_kind[kind]` hold every rate as {n, d, rate}; a gate such as
+//            "no new overreach" compares `overall.overreach.n` with the baseline's, and "selection does
+//            not drop" compares `overall.selection` the same way (paired on the same case ids).
+//
+// The metric definitions and their denominators are in metrics.ts; parameter matching and placeholders
+// in params.ts; the engine spec syntax in engine-spec.ts; the floor planner's rules in floor.ts.
 export { registerIntentsCommand } from './command.js';
-export { runIntents, type IntentsOptions, type IntentsResult, type EngineRun, type Disagreement } from './run-intents.js';
+export { runIntents, type IntentsOptions, type IntentsDeps, type IntentsResult, type EngineRun, type Disagreement } from './run-intents.js';
 export { loadCases, checkCasesAgainstCatalog, type LoadedCases } from './cases.js';
 export { loadCatalog, catalogFromEntries, catalogEntries, type Catalog } from './catalog.js';
 export { scoreIntentRun, computeIntentMetrics, metricSet, formatFraction, type Fraction, type IntentMetrics, type IntentMetricSet, type ScoredRun } from './metrics.js';
@@ -15,4 +30,15 @@ export { parseDecision, describeDecision } from './decision.js';
 export { runEngine, requestFor } from './run-engine.js';
 export { renderReport } from './report-md.js';
 export { summarizeIntents } from './summary.js';
-export type { Behavior, Capability, CatalogEntry, CaseRun, Decision, IntentCase, IntentEngine, IntentRequest, PlannedCall } from './types.js';
+export { canonicalKind, CANONICAL_KINDS } from './kinds.js';
+export type {
+  Behavior,
+  Capability,
+  CatalogEntry,
+  CaseRun,
+  Decision,
+  IntentCase,
+  IntentEngine,
+  IntentRequest,
+  PlannedCall,
+} from './types.js';

@@ -2,7 +2,7 @@
 // Whatever an engine does — throw, hang past its time limit, return garbage — becomes an error for that
 // case and never stops the others; after an abort, cases not started are errors of kind "aborted".
 import { catalogEntries, type Catalog } from './catalog.js';
-import type { CaseRun, IntentCase, IntentEngine, IntentRequest } from './types.js';
+import type { CaseRun, CatalogEntry, IntentCase, IntentEngine, IntentRequest } from './types.js';
 
 export interface RunEngineOptions {
   concurrency: number;
@@ -11,8 +11,8 @@ export interface RunEngineOptions {
 }
 
 /** The request a case turns into: never its kind, note or expectation. */
-export function requestFor(c: IntentCase, catalog: Pick<Catalog, 'capabilities'>): IntentRequest {
-  return { id: c.id, utterance: c.utterance, context: c.context, catalog: catalogEntries(catalog) };
+export function requestFor(c: IntentCase, entries: CatalogEntry[]): IntentRequest {
+  return { id: c.id, utterance: c.utterance, context: c.context, catalog: entries };
 }
 
 export async function runEngine(engine: IntentEngine, cases: IntentCase[], catalog: Pick<Catalog, 'capabilities'>, opts: RunEngineOptions): Promise<CaseRun[]> {
@@ -27,7 +27,7 @@ export async function runEngine(engine: IntentEngine, cases: IntentCase[], catal
         results[i] = { id: c.id, error: { kind: 'aborted', message: 'not run: interrupted' }, duration_ms: 0 };
         continue;
       }
-      const request: IntentRequest = { id: c.id, utterance: c.utterance, context: c.context, catalog: entries };
+      const request = requestFor(c, entries);
       try {
         results[i] = { id: c.id, ...(await engine.decide(request, { timeoutMs: opts.timeoutMs, signal: opts.signal })) };
       } catch (err) {

@@ -96,7 +96,7 @@ function rateGate(name: string, label: string, f: Fraction, t: number, dir: 'min
 }
 
 function countGate(name: string, label: string, f: Fraction, max: number, of: string): Gate {
-  return { name, label: `${label} ≤ ${max}`, value: `${f.n} (of ${f.d} ${of})`, status: f.n <= max ? 'pass' : 'fail' };
+  return { name, label: `${label} ≤ ${max} (count)`, value: `${f.n} (of ${f.d} ${of})`, status: f.n <= max ? 'pass' : 'fail' };
 }
 
 export function evaluateGates(m: IntentMetrics, t: IntentThresholds): Gate[] {

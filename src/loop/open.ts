@@ -30,8 +30,18 @@ export function suiteFor(skillDir: string, named?: string): string {
   throw new ConfigError(`no task suite for ${skillDir}: add tasks.yaml beside SKILL.md or name "suite:" in the target`);
 }
 
-/** Creates a run for the config's first target (or `targetSkill`), registering thresholds before any result. */
-export async function startRun(e: LoopEnv, o: { configPath?: string; stateRoot?: string; mock?: boolean; targetSkill?: string }): Promise<{ cfg: PipelineConfig; manifest: LoopManifest; stateDir: string; runDir: string }> {
+export interface RunPlan {
+  cfg: PipelineConfig;
+  manifest: LoopManifest;
+  stateDir: string;
+  runDir: string;
+}
+
+/**
+ * Checks everything a new run needs (config, target, suite, engine) without writing anything, so bad
+ * input leaves the state directory as it was.
+ */
+export async function planRun(e: LoopEnv, o: { configPath?: string; stateRoot?: string; mock?: boolean; targetSkill?: string }): Promise<RunPlan> {
   const cfg = await loadPipeline(o.configPath, e.cwd);
   const target = o.targetSkill ? { skill: resolve(e.cwd, o.targetSkill), suite: undefined } : cfg.targets[0];
   if (!target) throw new UsageError(`no target to improve: add "targets:" to ${cfg.path ?? 'pipeline.yaml'} or pass --target SKILL_DIR`);
@@ -59,9 +69,20 @@ export async function startRun(e: LoopEnv, o: { configPath?: string; stateRoot?:
     mock: o.mock ?? false,
     iteration: 1,
   };
-  await writeRunManifest(runDir, manifest);
-  appendEvent(runDir, { event: 'run_started', target: skill.file, thresholds_sha256: manifest.thresholds_sha256 }, now);
   return { cfg, manifest, stateDir, runDir };
+}
+
+/** Writes the run's manifest: from here on its thresholds are registered. */
+export async function createRun(plan: RunPlan, now: Date): Promise<void> {
+  await writeRunManifest(plan.runDir, plan.manifest);
+  appendEvent(plan.runDir, { event: 'run_started', target: plan.manifest.target.skill_path, thresholds_sha256: plan.manifest.thresholds_sha256 }, now);
+}
+
+/** planRun + createRun, for callers that already hold the state lock (tests, stage programs). */
+export async function startRun(e: LoopEnv, o: { configPath?: string; stateRoot?: string; mock?: boolean; targetSkill?: string }): Promise<RunPlan> {
+  const plan = await planRun(e, o);
+  await createRun(plan, e.now());
+  return plan;
 }
 
 /** The newest run in the state dir, or the named one. */

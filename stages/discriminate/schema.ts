@@ -16,6 +16,8 @@ export const scoredCandidate = z.object({
   variant_path: z.string(),
   /** Optional pre-check on a few train tasks: candidate vs baseline passes. */
   minibatch: z.object({ tasks: z.array(z.string()), candidate_passed: z.number().int(), baseline_passed: z.number().int() }).optional(),
+  /** The score's parts, so the formula can be checked from the artifact (score.ts documents it). */
+  parts: z.record(z.string(), z.number()).optional(),
 });
 export type ScoredCandidate = z.infer<typeof scoredCandidate>;
 
@@ -27,5 +29,10 @@ export const rankingArtifact = envelope.extend({
   scored_candidates: z.array(scoredCandidate),
   /** The candidate to evaluate this iteration; null when none is recommended (then next_step is learn). */
   selected: safeId.nullable(),
+  /** The target's structure score the gains were measured from. */
+  target_structure: z.number().min(0).max(1).optional(),
+  /** Calls the minibatch pre-check made, and their cost (for the learner's budget totals). */
+  engine_calls: z.number().int().min(0).optional(),
+  cost_usd: z.number().min(0).optional(),
 });
 export type RankingArtifact = z.infer<typeof rankingArtifact>;

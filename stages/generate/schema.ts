@@ -46,5 +46,10 @@ export const candidatesArtifact = envelope.extend({
     weakest_dimensions: z.array(z.string()),
     lessons_considered: z.number().int(),
   }),
+  /** Proposals left out, with why: tried and rejected before on this target, duplicates, no-ops, over the cap. */
+  skipped: z.array(z.object({ title: z.string(), proposer: z.string(), why: z.string() })).optional(),
+  /** Calls the llm proposer made, and their cost (for the learner's budget totals). */
+  engine_calls: z.number().int().min(0).optional(),
+  cost_usd: z.number().min(0).optional(),
 });
 export type CandidatesArtifact = z.infer<typeof candidatesArtifact>;

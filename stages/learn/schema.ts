@@ -29,5 +29,7 @@ export const learningArtifact = envelope.extend({
   proposed_cases: z.object({ file: z.string().nullable(), count: z.number().int() }),
   stop: z.object({ stop: z.boolean(), rule: z.string().nullable(), reason: z.string() }),
   totals: z.object({ engine_calls: z.number().int(), cost_usd: z.number(), wall_ms: z.number() }),
+  /** What happened to memory/lessons.jsonl: a re-run of the same iteration never appends twice. */
+  lesson_record: z.enum(['appended', 'unchanged', 'replaced']).optional(),
 });
 export type LearningArtifact = z.infer<typeof learningArtifact>;

@@ -44,7 +44,8 @@ describe('whet intents on the example with the floor planner', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^tool-selection accuracy\s+16\/21 \(76\.2%\)\s+FAIL\s+≥ 85%$/m);
     expect(r.stdout).toMatch(/^\s+\[direct\]\s+5\/5 \(100\.0%\)\s+pass\s+≥ 90%$/m);
-    expect(r.stdout).toMatch(/^overreach \(count\)\s+0 of 3\s+pass\s+≤ 0$/m);
+    expect(r.stdout).toMatch(/^overreach \(count\)\s+0 of 3\s+pass\s+≤ 0 \(count\)$/m);
+    expect(r.stdout).toMatch(/^hallucination\s+0\/16 \(0\.0%\)\s+pass\s+≤ 0 \(count\)$/m);
     expect(r.stdout).toContain('result: 5 of 8 gates failed: selection, selection[synonyms], params, clarification, false_clarification (exit 1)');
     const report = readFileSync(join(out, 'report-2026-03-14.md'), 'utf8');
     expect(report).toContain('# Intent eval — 2026-03-14');

@@ -1,0 +1,33 @@
+// `whet evaluate`: seed 001's flags, plus concurrency, cache control, JSON output and a config file.
+import { Option, type Command } from 'commander';
+import type { EvaluateOptions } from '../../stages/evaluate/index.js';
+import { intArg, numArg, type CliDeps, type SetCode } from './deps.js';
+
+export function registerEvaluateCommand(program: Command, deps: CliDeps, setCode: SetCode): void {
+  program
+    .command('evaluate')
+    .description('evaluate a skill on a task suite: standalone, or a ranked candidate against the baseline')
+    .option('--standalone', 'evaluate the current skill (needs --skill-path)')
+    .option('--input <ranking.json>', 'pipeline mode: the discriminator’s ranking')
+    .option('--candidate-id <id>', 'pipeline mode: the candidate to evaluate')
+    .requiredOption('--task-suite <file>', 'the task suite (YAML)')
+    .option('--state-root <dir>', 'state directory (default: state_dir from pipeline.yaml, else ./state)')
+    .option('--skill-path <dir>', 'standalone mode: the skill folder or its SKILL.md')
+    .option('--pass-k <n>', 'attempts per task (pass@k)', intArg('--pass-k'))
+    .option('--eval-threshold <score>', 'skip candidates whose discriminator score is below this', numArg('--eval-threshold'))
+    .option('--baseline-cache-dir <dir>', 'where baselines are cached (default: <state>/cache/baselines)')
+    .option('--cache-ttl <duration>', 'baseline cache lifetime, e.g. "12h", "7d" (default 7d)')
+    .option('--force', 'ignore cached baselines (a fresh result is still stored)')
+    .option('--mock', 'use the offline mock engine for tasks and judges')
+    .option('--output <file>', 'also write the evaluation artifact here')
+    .option('--concurrency <n>', 'task attempts run at once', intArg('--concurrency'))
+    .option('-c, --config <file>', 'pipeline config (default: ./pipeline.yaml when present)')
+    .addOption(new Option('--json', 'print the artifact as JSON instead of the summary'))
+    .action(async (opts: EvaluateOptions & { json?: boolean }) => {
+      const stage = await import('../../stages/evaluate/index.js');
+      const result = await stage.run({ cwd: deps.cwd, env: deps.env, now: deps.now, log: (line) => deps.stderr(`${line}\n`), signal: deps.signal, options: opts });
+      if (opts.json && !result.interrupted) deps.stdout(`${JSON.stringify(result.artifact, null, 2)}\n`);
+      else deps.stdout(`${stage.summarize(result)}\n`);
+      setCode(stage.exitCodeOf(result));
+    });
+}

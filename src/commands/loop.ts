@@ -1,0 +1,103 @@
+// The improvement loop's commands: `whet run`, `whet resume`, and one stage on saved state
+// (`whet generate | discriminate | gate | learn`).
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { loadPipeline } from '../config/pipeline.js';
+import { UsageError } from '../errors.js';
+import { runView, formatRun } from '../inspect/run-view.js';
+import { createRun, planRun, resolveRun, type LoopEnv } from '../loop/open.js';
+import { driveRun, type LoopResult } from '../runner/loop.js';
+import { STEPS, type Step } from '../runner/next-step.js';
+import { acquireStateLock } from '../state/lock.js';
+import { stateLayout } from '../state/layout.js';
+import type { CliDeps, SetCode } from './deps.js';
+
+interface LoopOpts {
+  config?: string;
+  stateRoot?: string;
+  mock?: boolean;
+  target?: string;
+  run?: string;
+  from?: string;
+  json?: boolean;
+}
+
+function loopEnv(deps: CliDeps): LoopEnv {
+  return { cwd: deps.cwd, env: deps.env, now: deps.now, log: (l) => deps.stderr(`${l}\n`), signal: deps.signal };
+}
+
+export async function stateDirOf(deps: CliDeps, o: { config?: string; stateRoot?: string }): Promise<string> {
+  if (o.stateRoot) return resolve(deps.cwd, o.stateRoot);
+  return (await loadPipeline(o.config, deps.cwd)).stateDir;
+}
+
+function exitCodeOf(r: LoopResult): number {
+  if (r.status === 'interrupted') return 130;
+  if (r.status === 'aborted') return 1;
+  return 0;
+}
+
+function report(deps: CliDeps, stateDir: string, runId: string, r: LoopResult, json: boolean | undefined, setCode: SetCode): void {
+  const view = runView(stateLayout.runDir(stateDir, runId));
+  if (json) deps.stdout(`${JSON.stringify({ run_id: runId, status: r.status, reason: r.reason, ...view }, null, 2)}\n`);
+  else deps.stdout(`${formatRun(view)}\n${r.status === 'stepped' ? r.reason : `run ${r.status}: ${r.reason}`}\n`);
+  setCode(exitCodeOf(r));
+}
+
+const common = (c: Command) =>
+  c
+    .option('-c, --config <file>', 'pipeline config (default: ./pipeline.yaml)')
+    .option('--state-root <dir>', 'state directory (default: state_dir from the config)')
+    .option('--json', 'print the run as JSON');
+
+export function registerLoopCommands(program: Command, deps: CliDeps, setCode: SetCode): void {
+  common(program.command('run'))
+    .description('the improvement loop: generate → discriminate → evaluate → gate → learn, until a stop rule')
+    .option('--mock', 'run on the offline mock engine')
+    .option('--target <skill>', 'improve this skill instead of the config’s first target')
+    .option('--from <stage>', `redo an existing run from a stage (${STEPS.join(', ')}); needs --run`)
+    .option('--run <id>', 'the run to redo (with --from)')
+    .action(async (o: LoopOpts) => {
+      const e = loopEnv(deps);
+      if (o.from) {
+        if (!(STEPS as readonly string[]).includes(o.from)) throw new UsageError(`--from must be one of ${STEPS.join(', ')}`);
+        const stateDir = await stateDirOf(deps, o);
+        const runId = resolveRun(stateDir, o.run);
+        report(deps, stateDir, runId, await driveRun(e, { stateDir, runId, from: o.from as Step }), o.json, setCode);
+        return;
+      }
+      if (o.run) throw new UsageError('--run names an existing run: use it with --from, or use "whet resume RUN"');
+      const plan = await planRun(e, { configPath: o.config, stateRoot: o.stateRoot, mock: o.mock, targetSkill: o.target });
+      const lock = await acquireStateLock(plan.stateDir, `whet run (${plan.manifest.run_id})`);
+      try {
+        await createRun(plan, deps.now());
+        e.log(`run ${plan.manifest.run_id}: improving ${plan.manifest.target.skill_path}${plan.manifest.mock ? ' on the mock engine' : ''}`);
+        const r = await driveRun(e, { stateDir: plan.stateDir, runId: plan.manifest.run_id, lockHeld: true });
+        report(deps, plan.stateDir, plan.manifest.run_id, r, o.json, setCode);
+      } finally {
+        await lock.release();
+      }
+    });
+
+  common(program.command('resume'))
+    .description('continue a run from its last handoff (default: the newest run)')
+    .argument('[run]', 'run id')
+    .action(async (run: string | undefined, o: LoopOpts) => {
+      const stateDir = await stateDirOf(deps, o);
+      const runId = resolveRun(stateDir, run);
+      report(deps, stateDir, runId, await driveRun(loopEnv(deps), { stateDir, runId }), o.json, setCode);
+    });
+
+  for (const step of ['generate', 'discriminate', 'gate', 'learn'] as const) {
+    common(program.command(step))
+      .description(`run the ${step} stage of a run's current iteration on saved state (redoes it if it already ran)`)
+      .option('--run <id>', 'run id (default: the newest run)')
+      .action(async (o: LoopOpts) => {
+        const stateDir = await stateDirOf(deps, o);
+        const runId = resolveRun(stateDir, o.run);
+        const r = await driveRun(loopEnv(deps), { stateDir, runId, only: step });
+        if (r.outcomes.length === 0 && r.status === 'stepped') throw new UsageError(r.reason);
+        report(deps, stateDir, runId, r, o.json, setCode);
+      });
+  }
+}

@@ -1,0 +1,84 @@
+// Commands that change the target outside the loop: `whet rollback RUN` and `whet review`.
+import { hostname, userInfo } from 'node:os';
+import type { Command } from 'commander';
+import { findPending, review } from '../../stages/gate/review.js';
+import { openRun, resolveRun } from '../loop/open.js';
+import { acquireStateLock } from '../state/lock.js';
+import { rollbackRun } from '../state/promote.js';
+import { appendEvent } from '../state/events.js';
+import { listRuns } from '../inspect/status.js';
+import { stateLayout } from '../state/layout.js';
+import type { CliDeps, SetCode } from './deps.js';
+import { stateDirOf } from './loop.js';
+
+interface Opts {
+  config?: string;
+  stateRoot?: string;
+  json?: boolean;
+}
+
+const who = () => {
+  try {
+    return `${userInfo().username}@${hostname()}`;
+  } catch {
+    return 'unknown';
+  }
+};
+
+export function registerPromoteCommands(program: Command, deps: CliDeps, _setCode: SetCode): void {
+  program
+    .command('rollback')
+    .description('restore the target byte-for-byte as it was before the run promoted anything')
+    .argument('<run>', 'run id')
+    .option('-c, --config <file>', 'pipeline config')
+    .option('--state-root <dir>', 'state directory')
+    .action(async (run: string, o: Opts) => {
+      const stateDir = await stateDirOf(deps, o);
+      const runId = resolveRun(stateDir, run);
+      const lock = await acquireStateLock(stateDir, `whet rollback ${runId}`);
+      try {
+        const r = await rollbackRun(stateDir, runId);
+        appendEvent(stateLayout.runDir(stateDir, runId), { event: 'rollback', restored: r.restored }, deps.now());
+        for (const f of r.restored) deps.stdout(`restored ${f.path}${f.sha256 ? ` (${f.sha256})` : ' (removed: the run created it)'}\n`);
+      } finally {
+        await lock.release();
+      }
+    });
+
+  const rev = program.command('review').description('decide candidates the gate held for a person');
+  rev
+    .command('list')
+    .description('candidates waiting for review, in every run')
+    .option('-c, --config <file>', 'pipeline config')
+    .option('--state-root <dir>', 'state directory')
+    .option('--json', 'JSON output')
+    .action(async (o: Opts) => {
+      const stateDir = await stateDirOf(deps, o);
+      const pending = listRuns(stateDir, deps.now())
+        .filter((r) => r.mode === 'loop')
+        .flatMap((r) => findPending(stateLayout.runDir(stateDir, r.run_id)).map((p) => ({ run_id: r.run_id, iteration: p.iteration, candidate: p.gate.candidate_id, reason: p.gate.reason })));
+      if (o.json) deps.stdout(`${JSON.stringify(pending, null, 2)}\n`);
+      else deps.stdout(pending.length ? `${pending.map((p) => `${p.run_id} iteration ${p.iteration}: ${p.candidate} — ${p.reason}`).join('\n')}\n` : 'nothing waits for review\n');
+    });
+  for (const verdict of ['approve', 'reject'] as const) {
+    rev
+      .command(verdict)
+      .description(verdict === 'approve' ? 'apply a held candidate (under the gate’s checks)' : 'reject a held candidate')
+      .argument('<run>', 'run id')
+      .argument('<candidate>', 'candidate id')
+      .option('-c, --config <file>', 'pipeline config')
+      .option('--state-root <dir>', 'state directory')
+      .action(async (run: string, cand: string, o: Opts) => {
+        const stateDir = await stateDirOf(deps, o);
+        const runId = resolveRun(stateDir, run);
+        const lock = await acquireStateLock(stateDir, `whet review ${verdict} ${runId} ${cand}`);
+        try {
+          const ctx = await openRun({ cwd: deps.cwd, env: deps.env, now: deps.now, log: (l) => deps.stderr(`${l}\n`) }, { stateDir, runId });
+          const g = await review(ctx, cand, verdict, who());
+          deps.stdout(`${cand}: ${g.decision} — ${g.reason}\n`);
+        } finally {
+          await lock.release();
+        }
+      });
+  }
+}

@@ -1,0 +1,93 @@
+// A run as people read it: per iteration, what was proposed, what was measured and what was decided and
+// why — built from the artifacts alone (lenient reads: a half-finished iteration shows what it has).
+import { existsSync, readFileSync } from 'node:fs';
+import { iterationPaths } from '../loop/paths.js';
+import { iterations, newestArtifact } from '../runner/next-step.js';
+
+type Json = Record<string, any>;
+
+function read(file: string): Json | undefined {
+  if (!existsSync(file)) return undefined;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Json;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface IterationView {
+  iteration: number;
+  last_stage: string | null;
+  baseline?: { pass_rate: number; passed: number; judged: number; cached: boolean };
+  candidates: { id: string; title: string; category: string; risk: string; proposer: string; diff: string }[];
+  ranking?: { selected: string | null; scored: { id: string; score: number; recommendation: string; reasons: string[] }[] };
+  evaluation?: { candidate: string; verdict: string; reason: string; execution_pass_rate: number; baseline_pass_rate: number; delta: number; p_value?: number };
+  gate?: { candidate: string | null; decision: string; reason: string; checks: { id: string; passed: boolean; detail: string }[]; holdout?: Json; applied?: Json };
+  learning?: { stop: { stop: boolean; rule: string | null; reason: string }; proposed_cases: number; structure_total: number };
+}
+
+export function iterationView(runDir: string, n: number): IterationView {
+  const p = iterationPaths(runDir, n);
+  const base = read(p.baseline);
+  const cands = read(p.candidates);
+  const rank = read(p.ranking);
+  const ev = read(p.evaluation);
+  const gate = read(p.gate);
+  const learn = read(p.learning);
+  return {
+    iteration: n,
+    last_stage: newestArtifact(runDir, n)?.step ?? null,
+    ...(base ? { baseline: { pass_rate: base.evaluation?.pass_rate ?? 0, passed: base.evaluation?.passed ?? 0, judged: (base.evaluation?.passed ?? 0) + (base.evaluation?.failed ?? 0), cached: !!base.evaluation?.cache?.hit } } : {}),
+    candidates: (cands?.candidates ?? []).map((c: Json) => ({ id: c.id, title: c.title, category: c.category, risk: c.risk, proposer: c.proposer, diff: c.diff })),
+    ...(rank ? { ranking: { selected: rank.selected ?? null, scored: (rank.scored_candidates ?? []).map((s: Json) => ({ id: s.id, score: s.score, recommendation: s.recommendation, reasons: s.reasons ?? [] })) } } : {}),
+    ...(ev
+      ? {
+          evaluation: {
+            candidate: ev.candidate_id,
+            verdict: ev.verdict,
+            reason: ev.reason ?? '',
+            execution_pass_rate: ev.evaluation?.execution_pass_rate ?? 0,
+            baseline_pass_rate: ev.evaluation?.baseline_pass_rate ?? 0,
+            delta: ev.evaluation?.delta ?? 0,
+            p_value: ev.evaluation?.paired?.p_value,
+          },
+        }
+      : {}),
+    ...(gate ? { gate: { candidate: gate.candidate_id, decision: gate.decision, reason: gate.reason, checks: gate.checks ?? [], holdout: gate.holdout, applied: gate.applied } } : {}),
+    ...(learn ? { learning: { stop: learn.stop, proposed_cases: learn.proposed_cases?.count ?? 0, structure_total: learn.structure?.total ?? 0 } } : {}),
+  };
+}
+
+export function runView(runDir: string): { manifest: Json | undefined; iterations: IterationView[] } {
+  return { manifest: read(`${runDir}/run.json`), iterations: iterations(runDir).map((n) => iterationView(runDir, n)) };
+}
+
+const f4 = (x: number) => x.toFixed(4);
+const signed = (x: number) => `${x >= 0 ? '+' : ''}${f4(x)}`;
+
+/** The lines `whet run` ends with and `whet show RUN` prints: one block per iteration. */
+export function formatRun(view: ReturnType<typeof runView>): string {
+  const out: string[] = [];
+  const m = view.manifest;
+  if (m) out.push(`run ${m.run_id} — target ${m.target?.skill_path ?? '?'} — status ${m.status}${m.mock ? ' — mock engine (offline; not a model)' : ''}`);
+  for (const it of view.iterations) {
+    out.push(`iteration ${it.iteration}:`);
+    if (it.baseline) out.push(`  baseline pass rate ${f4(it.baseline.pass_rate)} (${it.baseline.passed}/${it.baseline.judged})${it.baseline.cached ? ' (cached)' : ''}`);
+    if (it.candidates.length) out.push(`  proposed: ${it.candidates.map((c) => `${c.id} [${c.category}, ${c.proposer}]`).join(', ')}`);
+    if (it.ranking) {
+      for (const s of it.ranking.scored) out.push(`    ${s.id}: score ${s.score.toFixed(1)} → ${s.recommendation} (${s.reasons.join('; ')})`);
+    }
+    if (it.evaluation) {
+      const e = it.evaluation;
+      out.push(`  evaluated ${e.candidate}: ${f4(e.execution_pass_rate)} vs baseline ${f4(e.baseline_pass_rate)} (${signed(e.delta)})${e.p_value !== undefined ? `, McNemar p = ${e.p_value}` : ''}; verdict ${e.verdict}`);
+    }
+    if (it.gate) {
+      const g = it.gate;
+      out.push(`  gate: ${g.decision.toUpperCase()} ${g.candidate ?? ''} — ${g.reason}`);
+      for (const c of g.checks) out.push(`    [${c.passed ? 'ok' : 'NO'}] ${c.id}: ${c.detail}`);
+      if (g.applied) out.push(`    applied to ${g.applied.target}; backup in ${g.applied.backup}`);
+    }
+    if (it.learning) out.push(`  learn: ${it.learning.stop.stop ? `stop (${it.learning.stop.rule}): ${it.learning.stop.reason}` : 'continue'}; ${it.learning.proposed_cases} new case(s) proposed for review`);
+  }
+  return out.join('\n');
+}

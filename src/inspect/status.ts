@@ -1,0 +1,88 @@
+// `whet status`: every run in the state directory with its target, iteration, last stage, decisions so
+// far, what runs next and how long ago it was touched.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { formatDuration } from '../config/duration.js';
+import { stateLayout } from '../state/layout.js';
+import { nextStep } from '../runner/next-step.js';
+import { iterationView } from './run-view.js';
+import { iterations } from '../runner/next-step.js';
+
+export interface RunStatus {
+  run_id: string;
+  mode: string;
+  status: string;
+  target: string;
+  iteration: number | null;
+  last_stage: string | null;
+  decisions: string[];
+  verdict: string | null;
+  next: string;
+  updated_at: string;
+  age_ms: number;
+  engine_calls: number | null;
+}
+
+export function listRuns(stateDir: string, now: Date): RunStatus[] {
+  const runsDir = stateLayout.runsDir(stateDir);
+  if (!existsSync(runsDir)) return [];
+  const out: RunStatus[] = [];
+  for (const id of readdirSync(runsDir).sort()) {
+    const runDir = stateLayout.runDir(stateDir, id);
+    let m: Record<string, any>;
+    try {
+      m = JSON.parse(readFileSync(stateLayout.runManifest(runDir), 'utf8'));
+    } catch {
+      continue;
+    }
+    const updated = String(m.updated_at ?? m.created_at ?? '');
+    const base: RunStatus = {
+      run_id: id,
+      mode: m.mode ?? '?',
+      status: m.status ?? '?',
+      target: m.target?.skill_path ?? '?',
+      iteration: null,
+      last_stage: null,
+      decisions: [],
+      verdict: null,
+      next: '-',
+      updated_at: updated,
+      age_ms: Math.max(0, now.getTime() - Date.parse(updated)),
+      engine_calls: null,
+    };
+    if (m.mode === 'loop') {
+      const its = iterations(runDir);
+      const views = its.map((n) => iterationView(runDir, n));
+      const last = views[views.length - 1];
+      base.iteration = last?.iteration ?? null;
+      base.last_stage = last?.last_stage ?? null;
+      base.decisions = views.filter((v) => v.gate).map((v) => `${v.iteration}:${v.gate!.decision}`);
+      try {
+        const n = nextStep(runDir);
+        base.next = n.kind === 'step' ? `${n.step} (iteration ${n.iteration})` : `${n.status}: ${n.reason}`;
+      } catch (err) {
+        base.next = `unknown: ${(err as Error).message}`;
+      }
+    } else {
+      try {
+        const e = JSON.parse(readFileSync(`${runDir}/evaluation.json`, 'utf8'));
+        base.verdict = e.verdict;
+        base.engine_calls = e.evaluation?.engine_calls ?? null;
+        base.last_stage = 'evaluate';
+      } catch {
+        base.next = m.status === 'completed' ? '-' : 'evaluate (run the same command again to resume)';
+      }
+    }
+    out.push(base);
+  }
+  return out;
+}
+
+export function formatStatus(runs: RunStatus[]): string {
+  if (runs.length === 0) return 'no runs yet (start one with "whet run" or "whet evaluate")';
+  return runs
+    .map((r) => {
+      const what = r.mode === 'loop' ? `iteration ${r.iteration ?? '-'}, last ${r.last_stage ?? '-'}, decisions ${r.decisions.join(' ') || '-'}, next ${r.next}` : `verdict ${r.verdict ?? '-'}${r.engine_calls !== null ? `, ${r.engine_calls} engine calls` : ''}`;
+      return `${r.run_id}  ${r.mode}  ${r.status}  ${r.target}\n    ${what}; ${formatDuration(r.age_ms)} ago`;
+    })
+    .join('\n');
+}

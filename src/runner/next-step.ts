@@ -1,0 +1,73 @@
+// What runs next in a loop run, decided from the artifacts alone: the newest artifact of the newest
+// iteration says (next_step) who acts next. Nothing else — no memory of the previous process — is read,
+// which is what makes any run resumable after any interruption.
+import { existsSync, readdirSync } from 'node:fs';
+import { z } from 'zod';
+import { readArtifact } from '../artifacts/io.js';
+import { StateError } from '../errors.js';
+import { iterationPaths } from '../loop/paths.js';
+
+export const STEPS = ['baseline', 'generate', 'discriminate', 'evaluate', 'gate', 'learn'] as const;
+export type Step = (typeof STEPS)[number];
+
+export type Next =
+  | { kind: 'step'; step: Step; iteration: number; candidate?: string }
+  | { kind: 'end'; status: 'done' | 'aborted' | 'review'; iteration: number; reason: string };
+
+const handoff = z.looseObject({ next_step: z.string(), next_owner: z.string(), verdict: z.string(), reason: z.string().optional(), selected: z.string().nullable().optional() });
+
+/** Files in write order with the step that wrote them. */
+const WRITTEN_BY: { file: 'baseline' | 'candidates' | 'ranking' | 'evaluation' | 'gate' | 'learning'; step: Step }[] = [
+  { file: 'baseline', step: 'baseline' },
+  { file: 'candidates', step: 'generate' },
+  { file: 'ranking', step: 'discriminate' },
+  { file: 'evaluation', step: 'evaluate' },
+  { file: 'gate', step: 'gate' },
+  { file: 'learning', step: 'learn' },
+];
+
+export function iterations(runDir: string): number[] {
+  if (!existsSync(runDir)) return [];
+  return readdirSync(runDir)
+    .filter((d) => /^iter-\d{3,}$/.test(d))
+    .map((d) => Number(d.slice(5)))
+    .sort((a, b) => a - b);
+}
+
+/** The newest artifact of an iteration and the step that wrote it, or undefined when it has none. */
+export function newestArtifact(runDir: string, iteration: number): { step: Step; path: string } | undefined {
+  const p = iterationPaths(runDir, iteration);
+  for (const w of [...WRITTEN_BY].reverse()) if (existsSync(p[w.file])) return { step: w.step, path: p[w.file] };
+  return undefined;
+}
+
+const STEP_OF: Record<string, Step> = {
+  generate: 'generate',
+  discriminate: 'discriminate',
+  evaluate: 'evaluate',
+  gate_decision: 'gate',
+  learn: 'learn',
+};
+
+export function nextStep(runDir: string): Next {
+  const its = iterations(runDir);
+  const n = its[its.length - 1] ?? 1;
+  const newest = newestArtifact(runDir, n);
+  if (!newest) return { kind: 'step', step: 'baseline', iteration: n };
+  let h: z.infer<typeof handoff>;
+  try {
+    h = readArtifact(newest.path, handoff, `${newest.step} artifact`);
+  } catch (err) {
+    throw new StateError(`cannot tell what runs next: ${(err as Error).message}`);
+  }
+  if (newest.step === 'learn' && h.next_step === 'generate') return { kind: 'step', step: 'baseline', iteration: n + 1 };
+  if (h.next_step === 'done') return { kind: 'end', status: 'done', iteration: n, reason: h.reason ?? 'the learner stopped the loop' };
+  if (h.next_step === 'abort') return { kind: 'end', status: 'aborted', iteration: n, reason: `${newest.step}: ${h.reason ?? h.verdict}` };
+  const step = STEP_OF[h.next_step];
+  if (!step) return { kind: 'end', status: 'review', iteration: n, reason: `${newest.step} handed over to ${h.next_owner} (${h.next_step})` };
+  if (step === 'evaluate') {
+    if (!h.selected) return { kind: 'step', step: 'learn', iteration: n };
+    return { kind: 'step', step, iteration: n, candidate: h.selected };
+  }
+  return { kind: 'step', step, iteration: n };
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { decide, holdoutComparison } from '../../stages/gate/decide.js';
+import { THRESHOLD_DEFAULTS, thresholdsDiff, thresholdsHash } from '../../src/config/thresholds.js';
+import type { PipelineEvaluation } from '../../stages/evaluate/schema.js';
+
+type R = PipelineEvaluation['candidate_results'][number];
+const res = (task_id: string, passed: boolean, split: 'train' | 'holdout', status?: R['status']): R => ({
+  task_id,
+  passed,
+  score: passed ? 1 : 0,
+  status: status ?? (passed ? 'pass' : 'fail'),
+  category: task_id.split('-')[0]!,
+  split,
+  attempts: 1,
+  passes: passed ? 1 : 0,
+  errors: status === 'error' ? 1 : 0,
+  reason: '',
+});
+
+function evaluation(cand: R[], base: R[], extra: Partial<PipelineEvaluation['evaluation']> = {}): PipelineEvaluation {
+  const regressions = cand.filter((c) => !c.passed && base.find((b) => b.task_id === c.task_id)?.passed).map((c) => c.task_id);
+  return {
+    verdict: 'pass',
+    reason: '',
+    candidate_results: cand,
+    baseline_results: base,
+    evaluation: { execution_pass_rate: 0, baseline_pass_rate: 0, delta: 0, verdict: 'pass', paired: { regressions } as never, per_category: {}, ...extra },
+  } as unknown as PipelineEvaluation;
+}
+
+const facts = (e: PipelineEvaluation, over: Partial<Parameters<typeof decide>[0]> = {}) => ({ evaluation: e, thresholds: THRESHOLD_DEFAULTS, category: 'coverage', risk: 'medium' as const, integrity: [], ...over });
+
+describe('gate decision', () => {
+  const base = [res('a-1', true, 'train'), res('b-1', false, 'train'), res('b-2', false, 'holdout'), res('c-1', true, 'holdout'), res('d-1', false, 'holdout')];
+
+  it('keeps a candidate with a held-out gain and no new failures', () => {
+    const cand = [res('a-1', true, 'train'), res('b-1', true, 'train'), res('b-2', true, 'holdout'), res('c-1', true, 'holdout'), res('d-1', false, 'holdout')];
+    const d = decide(facts(evaluation(cand, base)));
+    expect(d.decision).toBe('keep');
+    expect(d.holdout).toMatchObject({ tasks: 3, candidate_pass_rate: 0.6667, baseline_pass_rate: 0.3333, delta: 0.3333, fixes: ['b-2'], regressions: [] });
+    expect(d.checks.every((c) => c.passed)).toBe(true);
+  });
+
+  it('rejects a train-only gain: the held-out split decides', () => {
+    const cand = [res('a-1', true, 'train'), res('b-1', true, 'train'), res('b-2', false, 'holdout'), res('c-1', true, 'holdout'), res('d-1', false, 'holdout')];
+    const d = decide(facts(evaluation(cand, base)));
+    expect(d.decision).toBe('reject');
+    expect(d.reason).toMatch(/held-out delta \+0\.0000 .* needs > 0/);
+  });
+
+  it('rejects new failures beyond the registered maximum, naming them', () => {
+    const cand = [res('a-1', false, 'train'), res('b-1', true, 'train'), res('b-2', true, 'holdout'), res('c-1', true, 'holdout'), res('d-1', false, 'holdout')];
+    const d = decide(facts(evaluation(cand, base)));
+    expect(d.decision).toBe('reject');
+    expect(d.checks.find((c) => c.id === 'new_failures')).toMatchObject({ passed: false, detail: expect.stringContaining('(a-1)') });
+    const lenient = decide(facts(evaluation(cand, base), { thresholds: { ...THRESHOLD_DEFAULTS, max_new_failures: 1 } }));
+    expect(lenient.decision).toBe('keep');
+  });
+
+  it('holds high-risk or review categories for a person', () => {
+    const cand = [res('a-1', true, 'train'), res('b-1', true, 'train'), res('b-2', true, 'holdout'), res('c-1', true, 'holdout'), res('d-1', false, 'holdout')];
+    expect(decide(facts(evaluation(cand, base), { risk: 'high' })).decision).toBe('pending_review');
+    expect(decide(facts(evaluation(cand, base), { category: 'frontmatter', risk: 'low' })).decision).toBe('pending_review');
+  });
+
+  it('requires significance only when registered, and counts held-out errors against deciding', () => {
+    const cand = [res('a-1', true, 'train'), res('b-1', true, 'train'), res('b-2', true, 'holdout'), res('c-1', true, 'holdout'), res('d-1', false, 'holdout')];
+    const strict = decide(facts(evaluation(cand, base), { thresholds: { ...THRESHOLD_DEFAULTS, require_significance: true } }));
+    expect(strict.decision).toBe('reject');
+    expect(strict.checks.find((c) => c.id === 'significance')!.detail).toMatch(/p = 1 ≥ 0\.05/);
+    const errored = [...cand.slice(0, 4), res('d-1', false, 'holdout', 'error')];
+    expect(decide(facts(evaluation(errored, base))).checks.find((c) => c.id === 'no_errors')).toMatchObject({ passed: false });
+    expect(holdoutComparison(evaluation(errored, base))).toMatchObject({ tasks: 3, errors: 1 });
+  });
+
+  it('refuses when an integrity check failed, and rejects skipped evaluations', () => {
+    const cand = [res('a-1', true, 'train')];
+    const refused = decide(facts(evaluation(cand, base), { integrity: [{ id: 'target_unchanged', passed: false, detail: 'the target was edited after it was evaluated' }] }));
+    expect(refused).toMatchObject({ decision: 'refused', reason: 'refused: the target was edited after it was evaluated' });
+    const skipped = { ...evaluation(cand, base), verdict: 'skipped' as const, reason: 'score 5 < threshold 6' };
+    expect(decide(facts(skipped)).decision).toBe('reject');
+  });
+
+  it('shows a threshold change as set-before versus now, and hashes thresholds canonically', () => {
+    expect(thresholdsDiff(THRESHOLD_DEFAULTS, { ...THRESHOLD_DEFAULTS, min_delta: 0.1 })).toEqual(['min_delta: 0 (set before results) → 0.1 (pipeline.yaml now)']);
+    expect(thresholdsHash({ ...THRESHOLD_DEFAULTS })).toBe(thresholdsHash(THRESHOLD_DEFAULTS));
+    expect(thresholdsHash({ ...THRESHOLD_DEFAULTS, significance: 0.01 })).not.toBe(thresholdsHash(THRESHOLD_DEFAULTS));
+  });
+});
