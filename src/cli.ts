@@ -10,6 +10,7 @@ import { registerEvaluateCommand } from './commands/evaluate.js';
 import { registerInspectCommands } from './commands/inspect.js';
 import { registerLoopCommands } from './commands/loop.js';
 import { registerPromoteCommands } from './commands/promote.js';
+import { registerIntentsCommand } from './intents/command.js';
 import { WhetError } from './errors.js';
 
 export type { CliDeps } from './commands/deps.js';
@@ -26,6 +27,7 @@ function program(deps: CliDeps, setCode: (c: number) => void): Command {
   registerLoopCommands(cmd, deps, setCode);
   registerInspectCommands(cmd, deps, setCode);
   registerPromoteCommands(cmd, deps, setCode);
+  registerIntentsCommand(cmd, deps, setCode);
 
   return cmd;
 }

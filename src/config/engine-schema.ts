@@ -30,14 +30,85 @@ export const claudeEngineConfig = z.strictObject({
   type: z.literal('claude'),
   /** The executable (default `claude`, looked up on PATH). */
   bin: z.string().min(1).optional(),
+  /**
+   * `prepend` (default): SKILL.md text prepended to the prompt, `--output-format json`.
+   * `installed`: the skill folder placed at `<workspace>/.claude/skills/<name>/`, where Claude Code
+   * discovers project skills, and the run read as `--output-format stream-json --verbose`.
+   */
+  mode: z.enum(['prepend', 'installed']).optional(),
   model: z.string().min(1).optional(),
   max_turns: z.number().int().positive().optional(),
+  /** `--permission-mode` (default, acceptEdits, plan, bypassPermissions, …). */
+  permission_mode: z.string().min(1).optional(),
+  /** `--allowedTools`; in installed mode `Skill` is added when missing, or the skill could never load. */
+  allowed_tools: z.array(z.string().min(1)).optional(),
   extra_args: z.array(z.string()).optional(),
   timeout_seconds: z.number().positive().optional(),
 });
 
-export const engineConfig = z.discriminatedUnion('type', [mockEngineConfig, commandEngineConfig, claudeEngineConfig]);
+export const codexEngineConfig = z.strictObject({
+  type: z.literal('codex'),
+  /** The executable (default `codex`, looked up on PATH). */
+  bin: z.string().min(1).optional(),
+  model: z.string().min(1).optional(),
+  /** `--sandbox`; codex exec's own default (read-only) when absent. */
+  sandbox: z.enum(['read-only', 'workspace-write', 'danger-full-access']).optional(),
+  /** `agents_md` (default): the skill becomes AGENTS.md in the workspace; `prepend`: prepended to the prompt. */
+  skill_delivery: z.enum(['agents_md', 'prepend']).optional(),
+  extra_args: z.array(z.string()).optional(),
+  timeout_seconds: z.number().positive().optional(),
+});
+
+/** USD per million tokens; the cost of a call is input × input_per_mtok + output × output_per_mtok. */
+export const priceTable = z.strictObject({
+  input_per_mtok: z.number().min(0),
+  output_per_mtok: z.number().min(0),
+});
+
+/** Fields shared by the HTTP engines (retry policy, concurrency, key, price). */
+const httpEngineFields = {
+  model: z.string().min(1),
+  /** Endpoint root, e.g. `http://localhost:11434/v1` (OpenAI-compatible) or `https://api.anthropic.com`. */
+  base_url: z.url({ protocol: /^https?$/ }).optional(),
+  /** Name of the environment variable holding the key (never the key itself). */
+  api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  max_tokens: z.number().int().positive().optional(),
+  price: priceTable.optional(),
+  /** Retries after the first request (default 4); 0 disables retrying. */
+  max_retries: z.number().int().min(0).max(20).optional(),
+  /** The longest single wait between attempts, in seconds (default 60); a longer retry-after ends the call. */
+  retry_max_wait_seconds: z.number().positive().max(3600).optional(),
+  /** Upper bound of the adaptive concurrency limit (default 8). */
+  max_concurrency: z.number().int().positive().max(1024).optional(),
+  timeout_seconds: z.number().positive().optional(),
+};
+
+export const openaiEngineConfig = z.strictObject({
+  type: z.literal('openai'),
+  ...httpEngineFields,
+  /** Newer OpenAI models take `max_completion_tokens`; compatible servers usually take `max_tokens` (default). */
+  max_tokens_param: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
+});
+
+export const anthropicEngineConfig = z.strictObject({
+  type: z.literal('anthropic'),
+  ...httpEngineFields,
+});
+
+export const engineConfig = z.discriminatedUnion('type', [
+  mockEngineConfig,
+  commandEngineConfig,
+  claudeEngineConfig,
+  codexEngineConfig,
+  openaiEngineConfig,
+  anthropicEngineConfig,
+]);
 export type EngineConfig = z.infer<typeof engineConfig>;
 export type MockEngineConfig = z.infer<typeof mockEngineConfig>;
 export type CommandEngineConfig = z.infer<typeof commandEngineConfig>;
 export type ClaudeEngineConfig = z.infer<typeof claudeEngineConfig>;
+export type CodexEngineConfig = z.infer<typeof codexEngineConfig>;
+export type OpenAIEngineConfig = z.infer<typeof openaiEngineConfig>;
+export type AnthropicEngineConfig = z.infer<typeof anthropicEngineConfig>;
+export type PriceTable = z.infer<typeof priceTable>;

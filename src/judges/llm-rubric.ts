@@ -10,6 +10,7 @@ import type { EngineRequest, Usage } from '../engines/types.js';
 import type { JudgeContext, JudgeResult } from './types.js';
 import { extractJsonObject } from './json-text.js';
 import { addUsage, errorResult, hasUsage, oneLine, quote, round4 } from './result.js';
+import { judgeRubricSpecFile } from './spec-judge.js';
 
 type RubricSpec = Extract<JudgeSpec, { type: 'llm-rubric' | 'llm_rubric' }>;
 
@@ -94,9 +95,11 @@ function verdict(reply: RubricReply, threshold: number): Pick<JudgeResult, 'pass
 
 export async function judgeLlmRubric(spec: RubricSpec, ctx: JudgeContext): Promise<JudgeResult> {
   const type = spec.type;
-  if (spec.rubric === undefined) {
-    return errorResult(type, spec.spec !== undefined ? 'judge spec files are not supported yet' : 'llm-rubric needs a rubric');
-  }
+  // A spec file is the whole judge (definitions, rulings, few-shots, label contract); an inline rubric
+  // beside it would be a second, competing definition, and silently dropping either one hides a mistake.
+  if (spec.spec !== undefined && spec.rubric !== undefined) return errorResult(type, 'give either "rubric" or a judge "spec" file, not both');
+  if (spec.spec !== undefined) return judgeRubricSpecFile({ ...spec, spec: spec.spec }, ctx);
+  if (spec.rubric === undefined) return errorResult(type, 'llm-rubric needs a rubric');
   const engine = ctx.judgeEngine;
   if (!engine) return errorResult(type, 'llm-rubric needs a judge engine: set judge_engine in pipeline.yaml or pass --mock');
   const threshold = spec.pass_threshold ?? DEFAULT_PASS_THRESHOLD;

@@ -1,0 +1,61 @@
+// A proposal is a candidate before it has an id and a variant folder: what a proposer returns. Keeping
+// proposers to this shape lets selection (lessons, duplicates, the cap) treat them all alike.
+import type { EditAction } from '../../src/skill/edits.js';
+import type { Candidate } from './schema.js';
+
+export type ProposerName = Candidate['proposer'];
+
+export interface Proposal {
+  title: string;
+  category: Candidate['category'];
+  risk: Candidate['risk'];
+  rationale: string;
+  proposer: ProposerName;
+  answers: Candidate['answers'];
+  actions: EditAction[];
+}
+
+/** Something a proposer could not do, reported in candidates.json (never silently dropped). */
+export interface ProposerError {
+  proposer: string;
+  message: string;
+}
+
+/** A proposal left out, and why. */
+export interface Skipped {
+  title: string;
+  proposer: string;
+  why: string;
+}
+
+/** A result row of baseline.json, as the generator reads it. */
+export interface ObservedResult {
+  task_id: string;
+  category: string;
+  split?: 'train' | 'holdout' | undefined;
+  status: 'pass' | 'fail' | 'error';
+  reason: string;
+}
+
+/**
+ * The failures the generator may learn from: judged failures of the train split only. A result without
+ * a split is not train: when in doubt, a task is treated as held out, never leaked.
+ */
+export function trainFailures<T extends ObservedResult>(results: readonly T[]): T[] {
+  return results.filter((r) => r.split === 'train' && r.status === 'fail');
+}
+
+/** "breaking-changes" → "breaking changes": a category id as words a rule can name. */
+export function categoryWords(category: string): string {
+  return category.replace(/[-_.]+/g, ' ').trim();
+}
+
+/** A slug for candidate ids: lower-case letters and digits joined by hyphens, at most `max` characters. */
+export function slugify(text: string, max = 40): string {
+  const s = text
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return (s.slice(0, max).replace(/-+$/, '') || 'change');
+}

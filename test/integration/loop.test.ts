@@ -1,0 +1,128 @@
+// The improvement loop end to end on the mock engine: decisions explained from artifacts, refusals when
+// thresholds or the target change mid-run, byte-exact rollback, and kill -9 at several points.
+import { describe, expect, it } from 'vitest';
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { copyExample, findFiles, readJson, repoRoot, tempDir, whet, write } from '../support/cli.js';
+
+const cli = join(repoRoot, 'dist/src/cli.js');
+const sha = (f: string) => createHash('sha256').update(readFileSync(f)).digest('hex');
+
+function project(extra = ''): string {
+  const dir = tempDir();
+  copyExample('release-notes', join(dir, 'release-notes'));
+  write(
+    join(dir, 'pipeline.yaml'),
+    `state_dir: state
+engine: {type: mock${extra}}
+targets: [{skill: release-notes, suite: release-notes/tasks.yaml}]
+loop: {max_iterations: 4, plateau_window: 2, candidates_per_iteration: 3, proposers: [feedback, structural]}
+thresholds: {min_delta: 0, max_new_failures: 0}
+`,
+  );
+  return dir;
+}
+
+function findAll(dir: string, pred: (p: string) => boolean): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...findAll(p, pred));
+    else if (pred(p)) out.push(p);
+  }
+  return out;
+}
+
+const runIdOf = (dir: string) => readdirSync(join(dir, 'state/runs')).sort().pop()!;
+const decisions = (dir: string, runId: string) =>
+  findFiles(join(dir, 'state/runs', runId), 'gate.json')
+    .filter((f) => !f.includes('superseded'))
+    .map((f) => readJson(f))
+    .map((g) => `${g.iteration}:${g.candidate_id}:${g.decision}`);
+
+describe('the improvement loop (mock engine)', () => {
+  it('keeps a candidate with a held-out gain, rejects one with its reason, and explains both from the artifacts', async () => {
+    const dir = project();
+    const original = sha(join(dir, 'release-notes/SKILL.md'));
+    const r = await whet(['run'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/gate: KEEP/);
+    expect(r.stdout).toMatch(/gate: REJECT/);
+    const runId = runIdOf(dir);
+    const ds = decisions(dir, runId);
+    expect(ds.some((d) => d.endsWith(':keep'))).toBe(true);
+    expect(ds.some((d) => d.endsWith(':reject'))).toBe(true);
+    const kept = findFiles(join(dir, 'state/runs', runId), 'gate.json').map((f) => readJson(f)).find((g) => g.decision === 'keep')!;
+    expect(kept.holdout.delta).toBeGreaterThan(0);
+    expect(sha(join(dir, 'release-notes/SKILL.md'))).not.toBe(original);
+    const show = await whet(['show', runId], { cwd: dir });
+    expect(show.stdout).toMatch(/\[ok\] holdout_gain: held-out delta \+/);
+    expect(show.stdout).toMatch(/\[NO\] holdout_gain|\[NO\] new_failures/);
+    const status = await whet(['status'], { cwd: dir });
+    expect(status.stdout).toContain(runId);
+    const diff = await whet(['diff', runId, kept.candidate_id], { cwd: dir });
+    expect(diff.stdout).toMatch(/^--- a\/SKILL\.md/m);
+    // Rollback restores the original bytes.
+    const rb = await whet(['rollback', runId], { cwd: dir });
+    expect(rb.code, rb.stderr).toBe(0);
+    expect(sha(join(dir, 'release-notes/SKILL.md'))).toBe(original);
+  });
+
+  it('refuses at the gate when a threshold changed mid-run, showing the difference', async () => {
+    const dir = project();
+    expect((await whet(['run'], { cwd: dir })).code).toBe(0);
+    const runId = runIdOf(dir);
+    write(join(dir, 'pipeline.yaml'), readFileSync(join(dir, 'pipeline.yaml'), 'utf8').replace('min_delta: 0,', 'min_delta: 0.5,'));
+    const g = await whet(['gate', '--run', runId], { cwd: dir });
+    expect(g.stdout).toMatch(/min_delta: 0 \(set before results\) → 0\.5 \(pipeline\.yaml now\)/);
+    const its = readdirSync(join(dir, 'state/runs', runId)).filter((d) => d.startsWith('iter-')).sort();
+    const gate = readJson(join(dir, 'state/runs', runId, its[its.length - 1]!, 'gate.json'));
+    expect(gate).toMatchObject({ decision: 'refused', next_step: 'abort' });
+    expect(existsSync(join(dir, 'state/runs', runId, its[its.length - 1]!, 'superseded'))).toBe(true);
+  });
+
+  it('refuses at the gate when the target was edited by hand after evaluation', async () => {
+    const dir = project();
+    expect((await whet(['run'], { cwd: dir })).code).toBe(0);
+    const runId = runIdOf(dir);
+    write(join(dir, 'release-notes/SKILL.md'), `${readFileSync(join(dir, 'release-notes/SKILL.md'), 'utf8')}\nA hand edit.\n`);
+    const g = await whet(['gate', '--run', runId], { cwd: dir });
+    expect(g.stdout).toMatch(/REFUSED .* the target was edited after it was evaluated/);
+  });
+});
+
+describe('kill -9 during whet run', () => {
+  it('resumes to the same decisions as an uninterrupted run, never repeating a finished task run', async () => {
+    const reference = project(', latency_ms: 15');
+    const ref = spawnSync(process.execPath, [cli, 'run'], { cwd: reference, encoding: 'utf8' });
+    expect(ref.status, ref.stderr).toBe(0);
+    const refDecisions = decisions(reference, runIdOf(reference));
+
+    const dir = project(', latency_ms: 15');
+    let first = true;
+    for (const killAfter of [400, 700, 1000, 1300]) {
+      const args = first ? ['run'] : ['resume'];
+      first = false;
+      const child = spawn(process.execPath, [cli, ...args], { cwd: dir, stdio: 'ignore' });
+      await sleep(killAfter);
+      child.kill('SIGKILL');
+      await new Promise((r) => child.on('exit', r));
+    }
+    const fin = spawnSync(process.execPath, [cli, 'resume'], { cwd: dir, encoding: 'utf8' });
+    expect(fin.status, fin.stderr).toBe(0);
+    const runId = runIdOf(dir);
+    expect(decisions(dir, runId)).toEqual(refDecisions);
+    // No (task, attempt) was judged twice in any results file of the run.
+    const resultFiles = findAll(join(dir, 'state/runs', runId), (p) => p.includes('/results/') && p.endsWith('.jsonl') && !p.includes('superseded'));
+    expect(resultFiles.length).toBeGreaterThan(0);
+    for (const f of resultFiles) {
+      const keys = readFileSync(f, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((l) => l.status !== 'error').map((l) => `${l.task_id}#${l.attempt}`);
+      expect(new Set(keys).size, f).toBe(keys.length);
+    }
+    for (const f of findFiles(join(dir, 'state/runs', runId), 'run.json')) expect(readJson(f).status).toBe('completed');
+    expect(existsSync(join(dir, 'state/lock'))).toBe(false);
+  });
+});
