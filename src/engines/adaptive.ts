@@ -9,9 +9,10 @@
 //     under the old limit, so their 429s say nothing new; further 429s are ignored until every slot
 //     held at the moment of the cut has been released. Without that, one burst of k parallel 429s
 //     would divide the limit by 2^k and the run would crawl at 1.
-//   - onSuccess() counts consecutive successes; after `successesPerStep` of them (default: the current
-//     limit, i.e. about one full round of requests without a 429) the limit grows by 1. Any 429
-//     restarts the count.
+//   - onSuccess() counts consecutive successes; after N of them the limit grows by 1, where N is
+//     `successesPerStep` when given, else max(4, current limit): about one full round of requests
+//     without a 429 (the TCP rule), but never fewer than 4, or at a limit of 1 or 2 every other
+//     request would probe the ceiling and be refused. Any 429 restarts the count.
 //   - acquire() admits while inFlight < limit, otherwise queues (FIFO). Lowering the limit never revokes
 //     a held slot; new admissions simply wait until inFlight drops below the new limit.
 //
@@ -21,7 +22,7 @@ import type { AdaptiveConcurrency } from './types.js';
 export interface AdaptiveOptions {
   /** The configured ceiling (and the starting limit). */
   max: number;
-  /** Consecutive successes per +1; default: the current limit. */
+  /** Consecutive successes per +1; default: max(MIN_SUCCESSES_PER_STEP, current limit). */
   successesPerStep?: number;
   /** Starting limit (default `max`). */
   initial?: number;
@@ -34,6 +35,9 @@ export interface AdaptiveStats {
   /** The lowest limit reached so far. */
   minLimit: number;
 }
+
+/** The fewest consecutive successes that raise the limit when successesPerStep is not given. */
+export const MIN_SUCCESSES_PER_STEP = 4;
 
 interface Waiter {
   grant: (release: () => void) => void;
@@ -111,7 +115,7 @@ export class AdaptiveConcurrencyController implements AdaptiveConcurrency {
 
   onSuccess(): void {
     this.successes++;
-    const needed = Math.max(1, this.step ?? this.current);
+    const needed = Math.max(1, this.step ?? Math.max(MIN_SUCCESSES_PER_STEP, this.current));
     if (this.successes < needed) return;
     this.successes = 0;
     if (this.current < this.max) {

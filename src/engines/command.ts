@@ -29,10 +29,20 @@ import { basename, join } from 'node:path';
 
 import type { CommandEngineConfig } from '../config/engine-schema.js';
 import { ConfigError } from '../errors.js';
-import { runProcess, type RunOutcome } from '../proc/run.js';
+import { executeInvocation, failure, parseJsonStdout, snippet, type StdoutVerdict } from './invocation.js';
 import { getJsonPath, jsonValueToText, parseJsonPath } from './json-path.js';
-import type { Engine, EngineErrorKind, EngineRequest, EngineResult, Usage } from './types.js';
+import type { Engine, EngineRequest, EngineResult, Usage } from './types.js';
 import { withWorkspace } from './workspace.js';
+
+// The run machinery moved to invocation.ts; these names stay importable from here.
+export {
+  executeInvocation,
+  parseJsonStdout,
+  stderrTail,
+  type CommandInvocation,
+  type RunExtras,
+  type StdoutVerdict,
+} from './invocation.js';
 
 /**
  * What goes between the SKILL.md text and the task prompt when the skill is prepended: a blank line, a
@@ -101,103 +111,6 @@ export function stripOneTrailingNewline(s: string): string {
   return s;
 }
 
-/** The last lines of stderr on one line, bounded, for error messages. */
-export function stderrTail(stderr: string, maxLines = 5, maxChars = 800): string {
-  const lines = stderr
-    .split('\n')
-    .map((l) => l.trimEnd())
-    .filter((l) => l.length > 0);
-  const tail = lines.slice(-maxLines).join(' | ');
-  return tail.length > maxChars ? `…${tail.slice(-maxChars)}` : tail;
-}
-
-function withStderr(message: string, stderr: string): string {
-  const tail = stderrTail(stderr);
-  return tail ? `${message}; stderr: ${tail}` : message;
-}
-
-function snippet(s: string, max = 200): string {
-  const one = s.trim().replace(/\s+/g, ' ');
-  return one.length > max ? `${one.slice(0, max)}…` : one;
-}
-
-/** What a successful run's stdout means, decided by the engine. */
-export type StdoutVerdict =
-  | { ok: true; output: string; usage: Usage }
-  | { ok: false; kind: 'parse' | 'exit'; message: string; usage?: Usage };
-
-/** One program run, fully decided: what to start, where, with what, and how to read its stdout. */
-export interface CommandInvocation {
-  argv: string[];
-  input: string;
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-  timeoutMs: number;
-  signal?: AbortSignal;
-  /** Reads stdout of a run that exited 0. */
-  parseStdout(stdout: string): StdoutVerdict;
-  /**
-   * Optional: for a run that exited non-zero, a more precise account found in stdout (Claude Code
-   * reports API errors in its JSON on stdout with an empty stderr). Returns undefined when there is none.
-   */
-  explainExit?(stdout: string): { message: string; usage?: Usage } | undefined;
-}
-
-function failure(kind: EngineErrorKind, message: string, durationMs: number, usage: Usage = {}): EngineResult {
-  return { ok: false, output: '', usage, duration_ms: Math.max(0, Math.round(durationMs)), error: { kind, message } };
-}
-
-/** Runs one invocation and classifies the outcome. Never throws. */
-export async function executeInvocation(inv: CommandInvocation): Promise<EngineResult> {
-  const started = performance.now();
-  const elapsed = (): number => performance.now() - started;
-  const program = basename(inv.argv[0] ?? '');
-  if (inv.signal?.aborted) return failure('aborted', `${program}: aborted before start`, elapsed());
-  let outcome: RunOutcome;
-  try {
-    outcome = await runProcess({
-      argv: inv.argv,
-      input: inv.input,
-      cwd: inv.cwd,
-      env: inv.env,
-      timeoutMs: inv.timeoutMs,
-      ...(inv.signal ? { signal: inv.signal } : {}),
-    });
-  } catch (err) {
-    return failure('spawn', `cannot run ${program}: ${err instanceof Error ? err.message : String(err)}`, elapsed());
-  }
-  const duration = outcome.durationMs;
-  if (outcome.spawnError) return failure('spawn', outcome.spawnError, duration);
-  if (outcome.exitCode !== null && outcome.exitCode < 0) {
-    // Node reports a failed spawn(2) (e.g. ENOENT for a vanished working directory) as a negative errno.
-    return failure('spawn', withStderr(`cannot start ${program} in ${inv.cwd} (errno ${outcome.exitCode})`, outcome.stderr), duration);
-  }
-  if (outcome.aborted) return failure('aborted', withStderr(`${program}: aborted`, outcome.stderr), duration);
-  if (outcome.timedOut) {
-    return failure('timeout', withStderr(`${program}: timed out after ${inv.timeoutMs} ms (process tree killed)`, outcome.stderr), duration);
-  }
-  if (outcome.exitCode !== 0) {
-    const how = outcome.signal ? `killed by ${outcome.signal}` : `exited with code ${outcome.exitCode}`;
-    const precise = inv.explainExit?.(outcome.stdout);
-    if (precise) return failure('exit', withStderr(`${program} ${how}: ${precise.message}`, outcome.stderr), duration, precise.usage);
-    return failure('exit', withStderr(`${program} ${how}`, outcome.stderr), duration);
-  }
-  const verdict = inv.parseStdout(outcome.stdout);
-  if (!verdict.ok) return failure(verdict.kind, withStderr(`${program}: ${verdict.message}`, outcome.stderr), duration, verdict.usage);
-  return { ok: true, output: verdict.output, usage: verdict.usage, duration_ms: duration };
-}
-
-/** Parses stdout as one JSON document; the error names the JSON problem and shows how stdout begins. */
-export function parseJsonStdout(stdout: string): { ok: true; value: unknown } | { ok: false; message: string } {
-  const text = stdout.trim();
-  if (text.length === 0) return { ok: false, message: 'expected JSON on stdout, got nothing' };
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    return { ok: false, message: `stdout is not JSON (${why}); stdout begins: "${snippet(text)}"` };
-  }
-}
 
 const SKILL_ENV_KEYS = ['WHET_SKILL_FILE', 'WHET_SKILL_DIR', 'WHET_SKILL_NAME'] as const;
 

@@ -1,15 +1,30 @@
 // Builds the engine a config names. There is no fallback: an engine that cannot be built is an error,
 // and the mock engine is only ever used when the config or the --mock flag says so.
+//
+// The HTTP engines (openai, anthropic) read their API key when they are built, so a missing key is a
+// ConfigError before any state is touched; `env` is where it is looked up.
 import type { EngineConfig } from '../config/engine-schema.js';
+import { createAnthropicEngine } from './anthropic.js';
 import { createClaudeEngine } from './claude.js';
+import { createCodexEngine } from './codex.js';
 import { createCommandEngine } from './command.js';
+import type { HttpEngineOptions } from './http-common.js';
 import { createMockEngine } from './mock.js';
+import { createOpenAIEngine } from './openai.js';
 import type { Engine, EngineRequest, EngineResult } from './types.js';
 
-export type { Engine, EngineRequest, EngineResult, SkillInput } from './types.js';
+export type { AdaptiveConcurrency, Engine, EngineRequest, EngineResult, SkillInput, ToolCall, ToolSpec } from './types.js';
+export { AdaptiveConcurrencyController, createAdaptiveConcurrency } from './adaptive.js';
 
-/** `env` is the environment engine programs start from (the CLI passes its own; default process.env). */
-export function createEngine(cfg: EngineConfig, opts: { suiteDir?: string; env?: NodeJS.ProcessEnv } = {}): Engine {
+export interface CreateEngineOptions {
+  suiteDir?: string;
+  /** The environment engine programs start from and API keys are read from (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Test hooks and a shared concurrency controller for the HTTP engines. */
+  http?: Omit<HttpEngineOptions, 'env'>;
+}
+
+export function createEngine(cfg: EngineConfig, opts: CreateEngineOptions = {}): Engine {
   switch (cfg.type) {
     case 'mock':
       return createMockEngine(cfg);
@@ -17,6 +32,12 @@ export function createEngine(cfg: EngineConfig, opts: { suiteDir?: string; env?:
       return createCommandEngine(cfg, opts);
     case 'claude':
       return createClaudeEngine(cfg, opts);
+    case 'codex':
+      return createCodexEngine(cfg, opts);
+    case 'openai':
+      return createOpenAIEngine(cfg, { ...opts.http, ...(opts.env ? { env: opts.env } : {}) });
+    case 'anthropic':
+      return createAnthropicEngine(cfg, { ...opts.http, ...(opts.env ? { env: opts.env } : {}) });
   }
 }
 
@@ -31,5 +52,6 @@ export function countCalls(engine: Engine): Engine & { calls(): number } {
       return engine.run(req, opts);
     },
     calls: () => calls,
+    ...(engine.concurrency ? { concurrency: engine.concurrency } : {}),
   };
 }

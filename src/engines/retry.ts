@@ -91,6 +91,11 @@ export function rateLimitResetMs(headers: HeaderSource | undefined, now: number)
   return waits.length ? Math.max(...waits) : undefined;
 }
 
+/** A 429 that says the account is out of money or quota: waiting does not help, and it is no sign of overload. */
+export function isQuotaExhausted(f: AttemptFailure): boolean {
+  return f.status === 429 && [f.providerCode, f.providerType].some((c) => c !== undefined && NO_RETRY_CODES.has(c));
+}
+
 /** Whether this failure is worth another attempt at all (ignoring the retry budget). */
 export function isRetryable(f: AttemptFailure): boolean {
   if (f.kind === 'connection') return true;
@@ -98,7 +103,7 @@ export function isRetryable(f: AttemptFailure): boolean {
   const override = f.headers?.get('x-should-retry')?.trim().toLowerCase();
   if (override === 'true') return true;
   if (override === 'false') return false;
-  if (f.status === 429) return !(f.providerCode && NO_RETRY_CODES.has(f.providerCode)) && !(f.providerType && NO_RETRY_CODES.has(f.providerType));
+  if (f.status === 429) return !isQuotaExhausted(f);
   return f.status === 408 || f.status === 409 || f.status >= 500;
 }
 

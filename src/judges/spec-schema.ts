@@ -9,7 +9,10 @@ import { engineConfig } from '../config/engine-schema.js';
 /** METHOD.md step 4: above this a judge's verdicts do not repeat well enough to be measured. */
 export const MAX_JUDGE_TEMPERATURE = 0.2;
 
-const text = z.string().trim().min(1, 'must not be empty');
+const text = z
+  .string({ error: (iss) => (iss.input === undefined ? 'required' : 'must be text') })
+  .trim()
+  .min(1, 'must not be empty');
 const upper = (v: unknown): unknown => (typeof v === 'string' ? v.trim().toUpperCase() : v);
 export const labelValue = z.preprocess(upper, z.enum(['PASS', 'FAIL'], { message: 'must be PASS or FAIL' }));
 export type Label = 'PASS' | 'FAIL';

@@ -52,7 +52,7 @@ export async function driveRun(e: LoopEnv, o: { stateDir: string; runId: string;
       // Redo within the newest iteration that exists (a finished iteration's next step is the next one).
       const its = iterations(ctx.runDir);
       const it = its[its.length - 1] ?? 1;
-      const moved = supersedeFrom({ stateDir: o.stateDir, runId: o.runId, runDir: ctx.runDir, iteration: it, from: redo, now: e.now() });
+      const moved = supersedeFrom({ stateDir: o.stateDir, runId: o.runId, runDir: ctx.runDir, iteration: it, from: redo, now: e.now(), only: o.only !== undefined });
       if (moved.length) e.log(`moved ${moved.join(', ')} of iteration ${it} to superseded/`);
       appendEvent(ctx.runDir, { event: 'redo', from: redo, iteration: it, superseded: moved }, e.now());
     }

@@ -29,6 +29,8 @@ export const rankingArtifact = envelope.extend({
   scored_candidates: z.array(scoredCandidate),
   /** The candidate to evaluate this iteration; null when none is recommended (then next_step is learn). */
   selected: safeId.nullable(),
+  /** Why nothing was selected, when nothing was. */
+  reason: z.string().optional(),
   /** The target's structure score the gains were measured from. */
   target_structure: z.number().min(0).max(1).optional(),
   /** Calls the minibatch pre-check made, and their cost (for the learner's budget totals). */

@@ -57,5 +57,12 @@ export function slugify(text: string, max = 40): string {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
-  return (s.slice(0, max).replace(/-+$/, '') || 'change');
+  // Cut at a word boundary so an id never ends in half a word.
+  const cut = s.length <= max ? s : s.slice(0, max + 1).replace(/-[^-]*$/, '') || s.slice(0, max);
+  return cut.replace(/-+$/, '') || 'change';
+}
+
+/** `[a realistic request]`-style template holes; markdown links ([t](u), [t][r], [r]: u) are not holes. */
+export function countPlaceholders(text: string): number {
+  return [...text.matchAll(/\[[^\]\n]{3,}\](?![(\[:])/g)].length;
 }

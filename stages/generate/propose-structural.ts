@@ -4,7 +4,7 @@
 // from any task that they help. Only the evaluation can tell; the discriminator prices the placeholders.
 import type { ChangeCategory, Risk } from '../../src/artifacts/vocabulary.js';
 import { DIMENSION_RULES, scoreStructure, type DimensionId } from '../../src/skill/structure.js';
-import type { Proposal } from './proposal.js';
+import { countPlaceholders, type Proposal } from './proposal.js';
 
 /** Which kind of change fixing each dimension is (the shared vocabulary in src/artifacts/vocabulary.ts). */
 export const DIMENSION_CATEGORY: Record<DimensionId, ChangeCategory> = {
@@ -31,14 +31,14 @@ export function proposeStructural(skillText: string): Proposal[] {
   return weak.map(({ d }) => {
     const fix = d.fix!;
     const risk: Risk = HIGH_RISK.has(d.id) || fix.type === 'update_frontmatter' ? 'high' : 'low';
-    const placeholders = /\[[^\]\n]{3,}\](?!\()/.test(JSON.stringify(fix));
+    const placeholders = countPlaceholders(JSON.stringify(fix)) > 0;
     return {
-      title: `Structure: ${d.id.replace(/_/g, ' ')}${fix.reason ? ` (${fix.reason})` : ''}`,
+      title: `Structure: ${d.id.replace(/_/g, ' ')}`,
       category: DIMENSION_CATEGORY[d.id],
       risk,
       rationale:
         `Generic structural fix, not evidence from any task: the skill checks found "${d.finding}" ` +
-        `(score ${d.score.toFixed(2)}; passes when ${DIMENSION_RULES[d.id]}). ` +
+        `(score ${d.score.toFixed(2)}; passes when ${DIMENSION_RULES[d.id]}); the fix: ${fix.reason ?? fix.type}. ` +
         (placeholders ? 'The template has [placeholders] a person (or the llm proposer) must fill before it can help. ' : '') +
         'Only the evaluation can say whether it makes the agent do better.',
       proposer: 'structural' as const,

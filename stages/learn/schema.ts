@@ -31,5 +31,7 @@ export const learningArtifact = envelope.extend({
   totals: z.object({ engine_calls: z.number().int(), cost_usd: z.number(), wall_ms: z.number() }),
   /** What happened to memory/lessons.jsonl: a re-run of the same iteration never appends twice. */
   lesson_record: z.enum(['appended', 'unchanged', 'replaced']).optional(),
+  /** One line on why the loop goes on or stops (the runner shows it when the run ends). */
+  reason: z.string().optional(),
 });
 export type LearningArtifact = z.infer<typeof learningArtifact>;

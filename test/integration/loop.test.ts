@@ -11,7 +11,7 @@ import { copyExample, findFiles, readJson, repoRoot, tempDir, whet, write } from
 const cli = join(repoRoot, 'dist/src/cli.js');
 const sha = (f: string) => createHash('sha256').update(readFileSync(f)).digest('hex');
 
-function project(extra = ''): string {
+function project(extra = '', loop = 'max_iterations: 4'): string {
   const dir = tempDir();
   copyExample('release-notes', join(dir, 'release-notes'));
   write(
@@ -19,8 +19,9 @@ function project(extra = ''): string {
     `state_dir: state
 engine: {type: mock${extra}}
 targets: [{skill: release-notes, suite: release-notes/tasks.yaml}]
-loop: {max_iterations: 4, plateau_window: 2, candidates_per_iteration: 3, proposers: [feedback, structural]}
+loop: {${loop}, plateau_window: 2, candidates_per_iteration: 3, proposers: [feedback, structural]}
 thresholds: {min_delta: 0, max_new_failures: 0}
+evaluate: {concurrency: 2}
 `,
   );
   return dir;
@@ -72,7 +73,7 @@ describe('the improvement loop (mock engine)', () => {
   });
 
   it('refuses at the gate when a threshold changed mid-run, showing the difference', async () => {
-    const dir = project();
+    const dir = project('', 'max_iterations: 2');
     expect((await whet(['run'], { cwd: dir })).code).toBe(0);
     const runId = runIdOf(dir);
     write(join(dir, 'pipeline.yaml'), readFileSync(join(dir, 'pipeline.yaml'), 'utf8').replace('min_delta: 0,', 'min_delta: 0.5,'));
@@ -85,7 +86,7 @@ describe('the improvement loop (mock engine)', () => {
   });
 
   it('refuses at the gate when the target was edited by hand after evaluation', async () => {
-    const dir = project();
+    const dir = project('', 'max_iterations: 2');
     expect((await whet(['run'], { cwd: dir })).code).toBe(0);
     const runId = runIdOf(dir);
     write(join(dir, 'release-notes/SKILL.md'), `${readFileSync(join(dir, 'release-notes/SKILL.md'), 'utf8')}\nA hand edit.\n`);
@@ -96,21 +97,34 @@ describe('the improvement loop (mock engine)', () => {
 
 describe('kill -9 during whet run', () => {
   it('resumes to the same decisions as an uninterrupted run, never repeating a finished task run', async () => {
-    const reference = project(', latency_ms: 15');
+    const reference = project(', latency_ms: 40');
     const ref = spawnSync(process.execPath, [cli, 'run'], { cwd: reference, encoding: 'utf8' });
     expect(ref.status, ref.stderr).toBe(0);
     const refDecisions = decisions(reference, runIdOf(reference));
 
-    const dir = project(', latency_ms: 15');
-    let first = true;
-    for (const killAfter of [400, 700, 1000, 1300]) {
-      const args = first ? ['run'] : ['resume'];
-      first = false;
+    const dir = project(', latency_ms: 40');
+    // Kill at successive points of the run: each time the run's event log has grown past the next mark
+    // (a stage has just started or finished), so kills land in different stages and mid-evaluation.
+    const eventsCount = () => {
+      if (!existsSync(join(dir, 'state/runs'))) return 0;
+      const id = runIdOf(dir);
+      const f = join(dir, 'state/runs', id, 'events.jsonl');
+      return existsSync(f) ? readFileSync(f, 'utf8').split('\n').filter(Boolean).length : 0;
+    };
+    let kills = 0;
+    for (const mark of [3, 7, 11, 15, 19, 23]) {
+      const args = existsSync(join(dir, 'state/runs')) ? ['resume'] : ['run'];
       const child = spawn(process.execPath, [cli, ...args], { cwd: dir, stdio: 'ignore' });
-      await sleep(killAfter);
-      child.kill('SIGKILL');
-      await new Promise((r) => child.on('exit', r));
+      let done = false;
+      const exited = new Promise((r) => child.on('exit', () => r((done = true))));
+      while (!done && eventsCount() < mark) await sleep(5);
+      if (!done) {
+        child.kill('SIGKILL');
+        kills++;
+      }
+      await exited;
     }
+    expect(kills).toBeGreaterThanOrEqual(3);
     const fin = spawnSync(process.execPath, [cli, 'resume'], { cwd: dir, encoding: 'utf8' });
     expect(fin.status, fin.stderr).toBe(0);
     const runId = runIdOf(dir);

@@ -1,0 +1,121 @@
+// Reading `claude -p --output-format stream-json --verbose`: one JSON message per line (NDJSON), the
+// same messages the Agent SDK parses (anthropics/claude-agent-sdk-python,
+// src/claude_agent_sdk/_internal/message_parser.py @ 008e361d):
+//
+//   {"type":"system","subtype":"init","cwd":…,"session_id":…,"tools":[…],"model":…,"skills"?:[…]}
+//   {"type":"assistant","message":{"model":…,"content":[{"type":"text","text":…} |
+//       {"type":"tool_use","id":"toolu_…","name":"Skill","input":{"skill":"<name>"}} | …],"usage":{…}},
+//    "parent_tool_use_id":null|"toolu_…","session_id":…}
+//   {"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":…,"content":"Launching skill: <name>"}]}}
+//   {"type":"result","subtype":"success",…,"result":…,"total_cost_usd":…,"usage":{…}}   (last line)
+//
+// Other lines (stream_event, rate_limit_event, system hook/task messages, …) are skipped. A line that
+// is not JSON is counted and skipped — the run may still have produced its result — but a stream with
+// no result message is a parse error that quotes the first such line.
+//
+// Skill triggering: Claude Code invokes a skill through its `Skill` tool; the tool_use input names the
+// skill as `skill` (current releases: {"skill":"pdf"}, {"skill":"ms-office-suite:pdf"} for plugin skills,
+// per the tool's own description captured in ruanyf/weekly issue #8818) or as `command` (earlier
+// releases, {"command":"code-review"}). The skill counts as triggered when some Skill call names it —
+// exactly, or as the last `:`-separated part, ignoring a leading `/`. Subagent calls count too.
+import { extractUsage } from './command.js';
+import { envelopeError } from './claude-result.js';
+import type { RunExtras, StdoutVerdict } from './invocation.js';
+import type { ToolCall, Usage } from './types.js';
+
+export interface ClaudeStream {
+  /** The final `type: "result"` message, when the stream has one. */
+  result?: Record<string, unknown>;
+  toolCalls: ToolCall[];
+  /** The skill names of every Skill tool call, as written. */
+  skillCalls: string[];
+  messages: number;
+  badLines: number;
+  firstBadLine?: string;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function clip(s: string, max = 200): string {
+  const one = s.trim().replace(/\s+/g, ' ');
+  return one.length > max ? `${one.slice(0, max)}…` : one;
+}
+
+/** Splits and parses the stream; never throws. */
+export function readClaudeStream(stdout: string): ClaudeStream {
+  const stream: ClaudeStream = { toolCalls: [], skillCalls: [], messages: 0, badLines: 0 };
+  for (const raw of stdout.split('\n')) {
+    const line = raw.trim();
+    if (!line) continue;
+    let msg: unknown;
+    try {
+      msg = JSON.parse(line);
+    } catch {
+      stream.badLines++;
+      stream.firstBadLine ??= clip(line);
+      continue;
+    }
+    if (!isRecord(msg)) continue;
+    stream.messages++;
+    if (msg['type'] === 'result') stream.result = msg;
+    if (msg['type'] !== 'assistant' || !isRecord(msg['message']) || !Array.isArray(msg['message']['content'])) continue;
+    for (const block of msg['message']['content']) {
+      if (!isRecord(block) || block['type'] !== 'tool_use' || typeof block['name'] !== 'string') continue;
+      const call: ToolCall = { name: block['name'], input: block['input'] };
+      if (typeof block['id'] === 'string') call.id = block['id'];
+      stream.toolCalls.push(call);
+      if (block['name'] === 'Skill' && isRecord(block['input'])) {
+        const named = block['input']['skill'] ?? block['input']['command'];
+        if (typeof named === 'string') stream.skillCalls.push(named);
+      }
+    }
+  }
+  return stream;
+}
+
+/** Whether one of the Skill calls names `skill` (exactly, plugin-qualified, or as a /slash command). */
+export function skillTriggered(skillCalls: readonly string[], skill: string): boolean {
+  return skillCalls.some((called) => {
+    const bare = called.trim().replace(/^\//, '');
+    return bare === skill || bare.split(':').pop() === skill;
+  });
+}
+
+function extrasOf(stream: ClaudeStream, skillName: string | undefined): RunExtras {
+  const extras: RunExtras = { tool_calls: stream.toolCalls };
+  if (skillName !== undefined) extras.skill_triggered = skillTriggered(stream.skillCalls, skillName);
+  return extras;
+}
+
+/** Reads the stdout of a stream-json run that exited 0. `skillName`: the installed skill, if any. */
+export function parseClaudeStream(stdout: string, skillName: string | undefined): StdoutVerdict {
+  const stream = readClaudeStream(stdout);
+  const extras = extrasOf(stream, skillName);
+  if (!stream.result) {
+    const why = stream.badLines
+      ? `${stream.badLines} line(s) of stdout are not JSON, e.g. "${stream.firstBadLine}"`
+      : stream.messages
+        ? `${stream.messages} message(s) but none of type "result"`
+        : 'stdout is empty';
+    return { ok: false, kind: 'parse', message: `no result in Claude Code's stream-json output: ${why}`, extras };
+  }
+  const usage: Usage = extractUsage(stream.result);
+  const why = envelopeError(stream.result);
+  if (why) return { ok: false, kind: 'exit', message: why, usage, extras };
+  if (typeof stream.result['result'] !== 'string') return { ok: false, kind: 'parse', message: 'Claude Code result has no "result" string', usage, extras };
+  return { ok: true, output: stream.result['result'], usage, extras };
+}
+
+/** For a non-zero exit: the result message's own account, when the stream got that far. */
+export function explainClaudeStreamExit(stdout: string, skillName: string | undefined): { message: string; usage?: Usage; extras?: RunExtras } | undefined {
+  const stream = readClaudeStream(stdout);
+  if (!stream.result) return undefined;
+  const subtype = typeof stream.result['subtype'] === 'string' ? stream.result['subtype'] : 'missing';
+  return {
+    message: envelopeError(stream.result) ?? `claude printed a result with subtype ${subtype} but exited non-zero`,
+    usage: extractUsage(stream.result),
+    extras: extrasOf(stream, skillName),
+  };
+}

@@ -1,0 +1,141 @@
+// The `openai` engine: any OpenAI-compatible Chat Completions endpoint (OpenAI, Ollama, vLLM, LM Studio,
+// OpenRouter, …) through the official `openai` SDK with `baseURL`.
+//
+//   POST {base_url}/chat/completions
+//   {"model", "messages": [{"role":"system","content": <judge system> + SKILL.md}, {"role":"user","content": prompt}],
+//    "temperature"?, "max_tokens" | "max_completion_tokens"?, "tools"?: [{"type":"function","function":{name,description,parameters}}],
+//    "tool_choice"?}
+//
+// Answer: choices[0].message.content; native tool calls (choices[0].message.tool_calls[].function
+// {name, arguments: JSON text}) become EngineResult.tool_calls with `arguments` parsed (kept as the raw
+// string when it is not JSON); usage from usage.prompt_tokens / completion_tokens; cost from `price`.
+//
+// Everything the SDK would take from the environment is pinned here — base URL (OPENAI_BASE_URL),
+// organization (OPENAI_ORG_ID), project (OPENAI_PROJECT_ID), key (OPENAI_API_KEY), log level
+// (OPENAI_LOG) — so the config alone, and the identity, say where requests go. SDK retries are off.
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+
+import type { OpenAIEngineConfig } from '../config/engine-schema.js';
+import { callWithRetries, classifySdkError } from './http-call.js';
+import {
+  composeSystem,
+  finishHttpCall,
+  glimpse,
+  httpRuntime,
+  isRecord,
+  num,
+  redact,
+  type HttpEngineOptions,
+  type ResponseReading,
+} from './http-common.js';
+import { SKILL_SEPARATOR } from './command.js';
+import type { Engine, EngineRequest, EngineResult, ToolCall, ToolChoice, Usage } from './types.js';
+
+export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+type ChatBody = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
+
+function toolChoice(choice: ToolChoice): ChatBody['tool_choice'] {
+  return typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } };
+}
+
+/** The request body for one call; pure, so tests can see exactly what is sent. */
+export function openaiRequestBody(cfg: OpenAIEngineConfig, request: EngineRequest): ChatBody {
+  const messages: ChatBody['messages'] = [];
+  const system = composeSystem(request);
+  if (system !== undefined) messages.push({ role: 'system', content: system });
+  messages.push({ role: 'user', content: request.prompt });
+  const body: ChatBody = { model: cfg.model, messages };
+  const temperature = request.temperature ?? cfg.temperature;
+  if (temperature !== undefined) body.temperature = temperature;
+  const maxTokens = request.maxTokens ?? cfg.max_tokens;
+  if (maxTokens !== undefined) body[cfg.max_tokens_param ?? 'max_tokens'] = maxTokens;
+  if (request.tools?.length) {
+    body.tools = request.tools.map((t) => ({
+      type: 'function' as const,
+      function: { name: t.name, ...(t.description !== undefined ? { description: t.description } : {}), parameters: t.input_schema },
+    }));
+    if (request.toolChoice !== undefined) body.tool_choice = toolChoice(request.toolChoice);
+  }
+  return body;
+}
+
+function parseArguments(raw: unknown): unknown {
+  if (typeof raw !== 'string') return raw;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+}
+
+/** Reads a Chat Completions response body. Pure; unit-tested. */
+export function readChatCompletion(value: unknown): ResponseReading {
+  if (!isRecord(value)) return { ok: false, message: `response is not a JSON object: "${glimpse(value)}"` };
+  const choices = value['choices'];
+  const first: unknown = Array.isArray(choices) ? choices[0] : undefined;
+  const message = isRecord(first) ? first['message'] : undefined;
+  if (!isRecord(message)) return { ok: false, message: `response has no choices[0].message: "${glimpse(value)}"` };
+  const content = message['content'];
+  let output = '';
+  if (typeof content === 'string') output = content;
+  else if (Array.isArray(content)) {
+    output = content.map((p) => (isRecord(p) && typeof p['text'] === 'string' ? p['text'] : '')).join('');
+  }
+  const tool_calls: ToolCall[] = [];
+  for (const call of Array.isArray(message['tool_calls']) ? message['tool_calls'] : []) {
+    if (!isRecord(call) || !isRecord(call['function']) || typeof call['function']['name'] !== 'string') continue;
+    const tc: ToolCall = { name: call['function']['name'], input: parseArguments(call['function']['arguments']) };
+    if (typeof call['id'] === 'string') tc.id = call['id'];
+    tool_calls.push(tc);
+  }
+  const usage: Usage = {};
+  if (isRecord(value['usage'])) {
+    const input = num(value['usage']['prompt_tokens']);
+    const output = num(value['usage']['completion_tokens']);
+    if (input !== undefined) usage.input_tokens = input;
+    if (output !== undefined) usage.output_tokens = output;
+  }
+  return { ok: true, output, tool_calls, usage };
+}
+
+export function createOpenAIEngine(cfg: OpenAIEngineConfig, opts: HttpEngineOptions = {}): Engine {
+  const rt = httpRuntime(cfg, 'OPENAI_API_KEY', opts);
+  const baseURL = cfg.base_url ?? OPENAI_DEFAULT_BASE_URL;
+  const client = new OpenAI({ apiKey: rt.key, baseURL, organization: null, project: null, maxRetries: 0, logLevel: 'off' });
+  const secrets = [rt.key];
+  const identity = {
+    type: 'openai',
+    base_url: baseURL,
+    model: cfg.model,
+    temperature: cfg.temperature ?? null,
+    max_tokens: cfg.max_tokens ?? null,
+    max_tokens_param: cfg.max_tokens_param ?? 'max_tokens',
+    skill_delivery: 'system',
+    skill_separator: SKILL_SEPARATOR,
+  };
+  return {
+    type: 'openai',
+    concurrency: rt.concurrency,
+    identity: () => structuredClone(identity),
+    async run(request: EngineRequest, runOpts?: { signal?: AbortSignal }): Promise<EngineResult> {
+      const started = performance.now();
+      const body = openaiRequestBody(cfg, request);
+      const outcome = await callWithRetries({
+        engine: 'openai',
+        // The SDK's own timer is a backstop only: ours (request.timeoutMs) fires first and is reported.
+        send: (signal) => client.chat.completions.create(body, { signal, maxRetries: 0, timeout: request.timeoutMs + 5000 }),
+        classify: (err) => classifySdkError(err, { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError }),
+        policy: rt.policy,
+        timeoutMs: request.timeoutMs,
+        concurrency: rt.concurrency,
+        secrets,
+        ...(runOpts?.signal ? { signal: runOpts.signal } : {}),
+        ...(opts.sleep ? { sleep: opts.sleep } : {}),
+        ...(opts.random ? { random: opts.random } : {}),
+        ...(opts.now ? { now: opts.now } : {}),
+      });
+      return finishHttpCall('openai', outcome, readChatCompletion, cfg.price, started, (s) => redact(s, secrets));
+    },
+  };
+}

@@ -1,0 +1,131 @@
+// The eval set's shape (METHOD.md §2 step 2): cases sampled on a declared grid, every meaningful cell
+// filled, negative controls present, ids that stay put. A cell that names a dimension or value the grid
+// does not declare is an error (a typo that would silently leave its real cell empty); empty cells and
+// tasks without a cell are warnings, because only the author knows which cells are meaningful.
+// Ids: the loader already refuses ids that are not safe file names; lint adds that an id like `task-3`
+// or `t12` is a position, not a name: when a case is inserted or deleted someone renumbers, and every
+// result, baseline and lesson keyed by the old id points at another case (METHOD.md §4: ids are stable,
+// never reused or renumbered).
+import type { Finding, LintContext, Rule } from './types.js';
+import { taskLine } from './types.js';
+
+/** Empty cells listed one by one; past this the rest are counted in one finding. */
+export const MAX_EMPTY_CELLS_LISTED = 50;
+
+export function cellKey(dims: readonly string[], cell: Record<string, string>): string {
+  return dims.map((d) => `${d}=${cell[d] ?? '?'}`).join(' × ');
+}
+
+export const gridRule: Rule = (ctx) => {
+  const grid = ctx.suite.grid;
+  const out: Finding[] = [];
+  if (!grid || Object.keys(grid).length === 0) {
+    out.push({
+      file: ctx.file,
+      line: 1,
+      severity: 'warning',
+      rule: 'grid-none',
+      message: 'the suite declares no grid, so its coverage cannot be checked',
+      hint: 'add `grid:` (e.g. intent, persona, complexity → their values) and a `cell:` on each task',
+    });
+    return out;
+  }
+  const dims = Object.keys(grid);
+  const covered = new Set<string>();
+  for (const t of ctx.suite.tasks) {
+    const line = taskLine(ctx, t.index);
+    if (!t.cell) {
+      if (!t.negative) {
+        out.push({ file: ctx.file, line, severity: 'warning', rule: 'grid-no-cell', task: t.id, message: `task "${t.id}" has no cell on the declared grid`, hint: `add cell: {${dims.map((d) => `${d}: …`).join(', ')}}` });
+      }
+      continue;
+    }
+    let valid = true;
+    for (const [dim, value] of Object.entries(t.cell)) {
+      const values = grid[dim];
+      const at = ctx.lineOf(['tasks', t.index, 'cell', dim]);
+      if (!values) {
+        valid = false;
+        out.push({ file: ctx.file, line: at, severity: 'error', rule: 'grid-unknown-dimension', task: t.id, message: `cell dimension "${dim}" is not in the grid (${dims.join(', ')})`, hint: 'fix the spelling, or declare the dimension under grid:' });
+      } else if (!values.includes(value)) {
+        valid = false;
+        out.push({ file: ctx.file, line: at, severity: 'error', rule: 'grid-unknown-value', task: t.id, message: `"${value}" is not a value of grid dimension "${dim}" (${values.join(', ')})`, hint: `use one of ${values.join(', ')}, or add "${value}" to grid.${dim}` });
+      }
+    }
+    const missing = dims.filter((d) => t.cell?.[d] === undefined);
+    if (missing.length > 0) {
+      valid = false;
+      out.push({ file: ctx.file, line, severity: 'warning', rule: 'grid-partial-cell', task: t.id, message: `task "${t.id}" has no value for grid dimension${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`, hint: 'place the task on every dimension so its cell is known' });
+    }
+    if (valid) covered.add(cellKey(dims, t.cell));
+  }
+  out.push(...emptyCells(ctx, grid, dims, covered));
+  return out;
+};
+
+function emptyCells(ctx: LintContext, grid: Record<string, string[]>, dims: string[], covered: Set<string>): Finding[] {
+  const out: Finding[] = [];
+  const line = ctx.lineOf(['grid']);
+  let total = 1;
+  for (const d of dims) total *= grid[d]!.length;
+  let empty = 0;
+  const walk = (i: number, cell: Record<string, string>) => {
+    if (i === dims.length) {
+      const key = cellKey(dims, cell);
+      if (covered.has(key)) return;
+      empty++;
+      if (empty <= MAX_EMPTY_CELLS_LISTED) {
+        out.push({ file: ctx.file, line, severity: 'warning', rule: 'grid-empty-cell', message: `no task in cell ${key}`, hint: 'add a case for this cell, or drop the value from the grid if the cell is not meaningful' });
+      }
+      return;
+    }
+    for (const v of grid[dims[i]!]!) walk(i + 1, { ...cell, [dims[i]!]: v });
+  };
+  // A grid too big to walk is itself worth saying; its cells cannot all be meaningful.
+  if (total > 100_000) {
+    return [{ file: ctx.file, line, severity: 'warning', rule: 'grid-empty-cell', message: `the grid has ${total} cells and ${covered.size} are covered`, hint: 'declare fewer dimensions or values' }];
+  }
+  walk(0, {});
+  if (empty > MAX_EMPTY_CELLS_LISTED) {
+    out.push({ file: ctx.file, line, severity: 'warning', rule: 'grid-empty-cell', message: `… and ${empty - MAX_EMPTY_CELLS_LISTED} more empty cells (${empty} of ${total} in all)`, hint: `fill or prune the grid; only the first ${MAX_EMPTY_CELLS_LISTED} empty cells are listed` });
+  }
+  return out;
+}
+
+export const negativesRule: Rule = (ctx) => {
+  const count = ctx.suite.tasks.filter((t) => t.negative).length;
+  if (count > 0) return [];
+  return [
+    {
+      file: ctx.file,
+      line: ctx.lineOf(['tasks']),
+      severity: ctx.options.allowNoNegatives ? 'warning' : 'error',
+      rule: 'negatives-none',
+      message: 'no negative controls: no task is marked `negative: true`',
+      hint: 'add requests that should NOT trigger the behaviour, and near-miss look-alikes (METHOD.md step 2); or pass --allow-no-negatives',
+    },
+  ];
+};
+
+const POSITIONAL_ID = /^(?:(?:task|tasks|case|cases|test|tests|t|c|q|question|item|ex|example|sample|tc|eval|e|id|no|n)[-_.]?)?\d+$/i;
+
+export function looksPositional(id: string): boolean {
+  return POSITIONAL_ID.test(id);
+}
+
+export const idsRule: Rule = (ctx) => {
+  const out: Finding[] = [];
+  for (const t of ctx.suite.tasks) {
+    if (!looksPositional(t.id)) continue;
+    out.push({
+      file: ctx.file,
+      line: ctx.lineOf(['tasks', t.index, 'id']),
+      severity: 'warning',
+      rule: 'id-positional',
+      task: t.id,
+      message: `id "${t.id}" is a position, not a name: renumbering after an insert or delete would attach old results to another case`,
+      hint: 'name the case after what it checks (e.g. refund-partial-typo) and never reuse or renumber ids',
+    });
+  }
+  return out;
+};

@@ -1,0 +1,54 @@
+// What lint rules see and what they report. Each finding carries its place (`file:line`), a severity
+// (errors fail `whet lint` with exit 1, warnings do not), the rule that found it, and a fix hint — a
+// finding without a way forward only teaches people to ignore the linter.
+import type { Suite, SuiteInput } from '../config/suite-schema.js';
+import type { LoadedJudgeSpec } from '../judges/spec-schema.js';
+import type { Haystack } from './text.js';
+
+export type Severity = 'error' | 'warning';
+
+export interface Finding {
+  file: string;
+  line: number;
+  severity: Severity;
+  rule: string;
+  message: string;
+  hint: string;
+  /** The task the finding is about, when there is one. */
+  task?: string;
+}
+
+export interface LintOptions {
+  /** Near-duplicate prompts at or above this similarity (token-set Jaccard) are reported. */
+  similarity: number;
+  /** A suite without negative controls is a warning instead of an error. */
+  allowNoNegatives: boolean;
+}
+
+export const DEFAULT_SIMILARITY = 0.9;
+
+export interface LintContext {
+  suite: Suite;
+  /** The suite as written (to tell `judge:` from `judges:` when pointing at a line). */
+  raw: SuiteInput;
+  /** Display path of the suite file. */
+  file: string;
+  lineOf(path: (string | number)[]): number;
+  options: LintOptions;
+  /** Text files of the skill under test, each searchable. */
+  skill: Haystack[];
+  /** Judge specs the suite names (and any given with --judge), loaded. */
+  judgeSpecs: { loaded: LoadedJudgeSpec; shown: string }[];
+}
+
+export type Rule = (ctx: LintContext) => Finding[];
+
+/** YAML path of a task's k-th judge, as written. */
+export function judgePath(ctx: Pick<LintContext, 'raw'>, taskIndex: number, k: number): (string | number)[] {
+  const t = ctx.raw.tasks[taskIndex];
+  return t?.judges ? ['tasks', taskIndex, 'judges', k] : ['tasks', taskIndex, 'judge'];
+}
+
+export function taskLine(ctx: LintContext, taskIndex: number): number {
+  return ctx.lineOf(['tasks', taskIndex]);
+}

@@ -1,0 +1,145 @@
+// The discriminate stage: scores every candidate cheaply (score.ts), recommends one for evaluation, and
+// optionally pre-checks it on a few train tasks (minibatch.ts). Writes iter-NNN/ranking.json; the
+// evaluator acts next, or the learner when nothing is worth evaluating. Returns 'interrupted' (writing
+// nothing) when Ctrl-C stops the pre-check; its results are resumed on the next run.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { HANDOFF } from '../../src/artifacts/envelope.js';
+import { readArtifact, sha256, sha256File, writeArtifact } from '../../src/artifacts/io.js';
+import { StateError } from '../../src/errors.js';
+import type { LoopContext, StageOutcome } from '../../src/loop/context.js';
+import { iterationPaths } from '../../src/loop/paths.js';
+import { readSkill } from '../../src/skill/read.js';
+import { scoreStructure } from '../../src/skill/structure.js';
+import { appendEvent } from '../../src/state/events.js';
+import { stateLayout } from '../../src/state/layout.js';
+import { candidatesArtifact } from '../generate/schema.js';
+import { lessonsFor, readLessons } from '../learn/lessons-store.js';
+import { minibatchTasks, minibatchVerdict, prepareMinibatch, runOnTasks, type MinibatchResult } from './minibatch.js';
+import { rankingArtifact, type RankingArtifact, type ScoredCandidate } from './schema.js';
+import { countPlaceholders, pickNext, rankOrder, recommendation, scoreCandidate } from './score.js';
+
+export const HANDOFF_TO_LEARN = { next_step: 'learn', next_owner: 'learner' } as const;
+
+export async function run(ctx: LoopContext): Promise<StageOutcome | 'interrupted'> {
+  const paths = iterationPaths(ctx.runDir, ctx.iteration);
+  const candidates = readArtifact(paths.candidates, candidatesArtifact, 'candidates');
+  const target = readSkill(ctx.manifest.target.skill_dir);
+  if (candidates.target.sha256 !== target.contentHash) {
+    throw new StateError('the target changed after candidates.json was generated, so its diffs no longer describe the variants; generate again');
+  }
+  const lessonsRead = readLessons(stateLayout.lessons(ctx.stateDir));
+  const lessons = lessonsFor(lessonsRead.lessons, ctx.manifest.target.skill_dir);
+  const targetStructure = scoreStructure(target.text).total;
+  const targetPlaceholders = countPlaceholders(target.text);
+
+  const scored = candidates.candidates.map((c, order) => {
+    const file = join(paths.dir, c.variant_path, 'SKILL.md');
+    const text = existsSync(file) ? readFileSync(file, 'utf8') : null;
+    const s = scoreCandidate({
+      candidate: c,
+      targetStructure,
+      variantStructure: text === null ? null : scoreStructure(text).total,
+      targetPlaceholders,
+      variantPlaceholders: text === null ? 0 : countPlaceholders(text),
+      variantIntact: text !== null && sha256(text) === c.content_sha256,
+      lessons,
+    });
+    return { id: c.id, score: s.score, order, candidate: c, scored: s };
+  });
+  const ranked = rankOrder(scored);
+  const threshold = ctx.config.evalThreshold;
+  const vetoed = new Map<string, string>();
+  const minibatch = new Map<string, MinibatchResult>();
+  const notes = new Map<string, string>();
+  let selected = pickNext(ranked, threshold, new Set());
+  let engineCalls = 0;
+  let costUsd = 0;
+
+  const n = ctx.config.loop.minibatch;
+  if (selected && n > 0) {
+    const p = await prepareMinibatch(ctx);
+    const dir = join(paths.dir, 'minibatch');
+    while (selected) {
+      const pick = ranked.find((r) => r.id === selected)!;
+      const tasks = minibatchTasks(p.suite.tasks, pick.candidate.answers.tasks ?? [], n);
+      if (tasks.length === 0) {
+        notes.set(pick.id, 'minibatch pre-check skipped: the suite has no train tasks');
+        break;
+      }
+      const base = await runOnTasks(ctx, p, { variant: 'baseline', skill: target, tasks, dir });
+      const cand = base.interrupted ? undefined : await runOnTasks(ctx, p, { variant: pick.id, skill: readSkill(join(paths.dir, pick.candidate.variant_path)), tasks, dir });
+      engineCalls += base.engineCalls + (cand?.engineCalls ?? 0);
+      costUsd += base.costUsd + (cand?.costUsd ?? 0);
+      if (!cand || cand.interrupted) {
+        appendEvent(ctx.runDir, { event: 'interrupted', stage: 'discriminate', iteration: ctx.iteration, engine_calls: engineCalls }, ctx.now());
+        return 'interrupted';
+      }
+      const v = minibatchVerdict(cand.tallies, base.tallies);
+      minibatch.set(pick.id, v);
+      const excluded = v.excluded.length ? ` (${v.excluded.length} task(s) with errors left out: ${v.excluded.join(', ')})` : '';
+      const line = `minibatch pre-check on ${v.tasks.length} train task(s): candidate passed ${v.candidate_passed}, baseline ${v.baseline_passed}${excluded}`;
+      if (v.passed) {
+        notes.set(pick.id, line);
+        break;
+      }
+      vetoed.set(pick.id, `${line}: passes fewer than the baseline, rejected before a full evaluation`);
+      selected = pickNext(ranked, threshold, new Set(vetoed.keys()));
+    }
+  }
+
+  const scoredCandidates: ScoredCandidate[] = ranked.map((r) => {
+    const rec = recommendation(r, threshold, selected, vetoed);
+    const mb = minibatch.get(r.id);
+    const note = notes.get(r.id);
+    return {
+      id: r.id,
+      score: r.score,
+      recommendation: rec.recommendation,
+      reasons: [rec.reason, ...(note ? [note] : []), ...r.scored.reasons],
+      category: r.candidate.category,
+      risk: r.candidate.risk,
+      variant_path: r.candidate.variant_path,
+      ...(mb ? { minibatch: { tasks: mb.tasks, candidate_passed: mb.candidate_passed, baseline_passed: mb.baseline_passed } } : {}),
+      parts: r.scored.parts,
+    };
+  });
+  const best = ranked[0];
+  const reason = selected
+    ? undefined
+    : ranked.length === 0
+      ? 'no candidates were proposed'
+      : vetoed.size > 0
+        ? `every candidate at or above the eval threshold ${threshold} failed the minibatch pre-check`
+        : `no candidate reached the eval threshold ${threshold} (best: ${best!.id} at ${best!.score})`;
+  const verdict = selected ? 'selected' : 'none';
+  const handoff = selected ? HANDOFF.ranked : HANDOFF_TO_LEARN;
+  const artifact: RankingArtifact = {
+    schema: 'whetstone.ranking/1',
+    stage: 'ranked',
+    run_id: ctx.runId,
+    iteration: ctx.iteration,
+    created_at: ctx.now().toISOString(),
+    inputs: { 'candidates.json': sha256File(paths.candidates), target: target.contentHash, lessons: lessonsRead.sha256 },
+    verdict,
+    ...handoff,
+    target: { path: ctx.manifest.target.skill_dir },
+    eval_threshold: threshold,
+    scored_candidates: scoredCandidates,
+    selected,
+    ...(reason ? { reason } : {}),
+    target_structure: Math.round(targetStructure * 10_000) / 10_000,
+    engine_calls: engineCalls,
+    cost_usd: costUsd,
+  };
+  await writeArtifact(paths.ranking, rankingArtifact, artifact);
+  appendEvent(ctx.runDir, { event: 'finished', stage: 'discriminate', iteration: ctx.iteration, verdict, selected, engine_calls: engineCalls }, ctx.now());
+  const top = scoredCandidates.map((c) => `${c.id} ${c.score} ${c.recommendation}`).join(', ');
+  return {
+    artifactPath: paths.ranking,
+    verdict,
+    ...handoff,
+    summary: selected ? `discriminate: selected ${selected} (${top})` : `discriminate: nothing to evaluate — ${reason}`,
+    engineCalls,
+  };
+}

@@ -1,0 +1,115 @@
+// The generate stage: proposes edits to the target (feedback from train failures, generic structural
+// fixes, a model's proposals), leaves out what lessons say was already rejected, and materialises each
+// candidate as a variant folder with its diff. Writes iter-NNN/candidates.json; the discriminator acts next.
+// The decisions live in the propose-*.ts and select.ts files; this file reads and writes.
+import { HANDOFF } from '../../src/artifacts/envelope.js';
+import { readArtifact, sha256File, writeArtifact } from '../../src/artifacts/io.js';
+import { StateError } from '../../src/errors.js';
+import type { LoopContext, StageOutcome } from '../../src/loop/context.js';
+import { iterationPaths } from '../../src/loop/paths.js';
+import { diffStats, unifiedDiff } from '../../src/skill/diff.js';
+import { readSkill } from '../../src/skill/read.js';
+import { scoreStructure } from '../../src/skill/structure.js';
+import { appendEvent } from '../../src/state/events.js';
+import { stateLayout } from '../../src/state/layout.js';
+import { standaloneEvaluation } from '../evaluate/schema.js';
+import { lessonsFor, readLessons, rejectedContents } from '../learn/lessons-store.js';
+import { materialise, supersedeVariants } from './materialise.js';
+import { proposeFeedback } from './propose-feedback.js';
+import { proposeStructural } from './propose-structural.js';
+import { trainFailures, type Proposal, type ProposerError, type Skipped } from './proposal.js';
+import { runLlmProposer, type GenerateDeps, type LlmRun } from './run-llm.js';
+import { candidatesArtifact, type Candidate, type CandidatesArtifact } from './schema.js';
+import { selectCandidates } from './select.js';
+
+export type { GenerateDeps } from './run-llm.js';
+
+export async function run(ctx: LoopContext, deps: GenerateDeps = {}): Promise<StageOutcome> {
+  const paths = iterationPaths(ctx.runDir, ctx.iteration);
+  const loop = ctx.config.loop;
+  const target = readSkill(ctx.manifest.target.skill_dir);
+  const baseline = readArtifact(paths.baseline, standaloneEvaluation, 'baseline');
+  if (baseline.inputs.target !== target.contentHash) {
+    throw new StateError(
+      `baseline.json measured other content than the target now has (${baseline.inputs.target?.slice(0, 19)}… vs ${target.contentHash.slice(0, 19)}…): ` +
+        'the target changed after this iteration was measured; measure the baseline again before generating',
+    );
+  }
+  const lessonsFile = stateLayout.lessons(ctx.stateDir);
+  const lessonsRead = readLessons(lessonsFile);
+  if (lessonsRead.invalid > 0) ctx.log(`warning: ${lessonsRead.invalid} line(s) of ${lessonsFile} are not valid lessons and were ignored`);
+  const lessons = lessonsFor(lessonsRead.lessons, ctx.manifest.target.skill_dir);
+
+  const errors: ProposerError[] = [];
+  const skipped: Skipped[] = [];
+  let feedback: Proposal[] = [];
+  let structural: Proposal[] = [];
+  let llm: LlmRun = { proposals: [], errors: [], calls: 0, costUsd: 0 };
+  if (loop.proposers.includes('feedback')) {
+    const f = proposeFeedback({ skillText: target.text, skillName: target.name, results: baseline.task_results });
+    feedback = f.proposals;
+    skipped.push(...f.skipped);
+  }
+  if (loop.proposers.includes('structural')) structural = proposeStructural(target.text);
+  if (loop.proposers.includes('llm')) llm = await runLlmProposer(ctx, target.text, baseline, lessons, deps);
+  errors.push(...llm.errors);
+
+  const sel = selectCandidates({ groups: [feedback, llm.proposals, structural], targetText: target.text, rejected: rejectedContents(lessons), cap: loop.candidatesPerIteration });
+  errors.push(...sel.errors);
+  skipped.push(...sel.skipped);
+
+  supersedeVariants(paths.dir, paths.variants, ctx.now());
+  const candidates: Candidate[] = [];
+  for (const c of sel.chosen) {
+    await materialise({ targetDir: target.dir, variantDir: paths.variant(c.id), skillText: c.text, exclude: [ctx.manifest.suite.path, ctx.stateDir] });
+    const p = c.proposal;
+    candidates.push({
+      id: c.id,
+      title: p.title,
+      category: p.category,
+      risk: p.risk,
+      rationale: p.rationale,
+      proposer: p.proposer,
+      answers: p.answers,
+      actions: p.actions,
+      variant_path: `variants/${c.id}`,
+      diff: unifiedDiff(target.text, c.text),
+      diff_stats: diffStats(target.text, c.text),
+      content_sha256: c.contentSha,
+    });
+  }
+
+  const weakest = scoreStructure(target.text)
+    .dimensions.map((d, i) => ({ d, i }))
+    .filter(({ d }) => d.score < 1)
+    .sort((a, b) => a.d.score - b.d.score || a.i - b.i)
+    .map(({ d }) => d.id);
+  const verdict = candidates.length > 0 ? 'proposed' : 'none';
+  const artifact: CandidatesArtifact = {
+    schema: 'whetstone.candidates/1',
+    stage: 'generated',
+    run_id: ctx.runId,
+    iteration: ctx.iteration,
+    created_at: ctx.now().toISOString(),
+    inputs: { 'baseline.json': sha256File(paths.baseline), target: target.contentHash, lessons: lessonsRead.sha256 },
+    verdict,
+    ...HANDOFF.generated,
+    target: { path: ctx.manifest.target.skill_dir, skill_file: target.file, sha256: target.contentHash },
+    candidates,
+    proposer_errors: errors,
+    signals: { train_failures: trainFailures(baseline.task_results).map((r) => r.task_id), weakest_dimensions: weakest, lessons_considered: lessons.length },
+    skipped,
+    engine_calls: llm.calls,
+    cost_usd: llm.costUsd,
+  };
+  await writeArtifact(paths.candidates, candidatesArtifact, artifact);
+  appendEvent(ctx.runDir, { event: 'finished', stage: 'generate', iteration: ctx.iteration, verdict, candidates: candidates.length, skipped: skipped.length, proposer_errors: errors.length, engine_calls: llm.calls }, ctx.now());
+  const by = (name: string) => candidates.filter((c) => c.proposer === name).length;
+  return {
+    artifactPath: paths.candidates,
+    verdict,
+    ...HANDOFF.generated,
+    summary: `generate: ${candidates.length} candidate(s) (feedback ${by('feedback')}, llm ${by('llm')}, structural ${by('structural')}); ${skipped.length} skipped; ${errors.length} proposer error(s)`,
+    engineCalls: llm.calls,
+  };
+}

@@ -1,0 +1,55 @@
+// A candidate's variant: a full copy of the target folder with its SKILL.md edited, so the evaluation
+// loads the candidate exactly as an agent would (references, scripts and assets included) and never
+// touches the real skill. Left out of the copy: hidden files and folders (.git, editor state), the task
+// suite (tasks.yaml / task_suite.yaml, or the suite the run names, when it sits in the folder: the
+// skill's instructions must not carry its own test cases), node_modules, and the state directory when it
+// lives inside the skill folder (copying it into itself would never end).
+import { copyFileSync, existsSync, mkdirSync, renameSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import fg from 'fast-glob';
+import { writeFileAtomically } from '../../src/state/atomic.js';
+import { stateLayout } from '../../src/state/layout.js';
+
+export const SUITE_FILE_NAMES = ['tasks.yaml', 'task_suite.yaml'];
+
+const inside = (dir: string, p: string) => {
+  const rel = relative(dir, p);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+};
+
+/** The files of the target folder a variant carries, relative to it, sorted. */
+export function variantFiles(targetDir: string, exclude: readonly string[]): string[] {
+  const ignore = ['**/node_modules/**', ...SUITE_FILE_NAMES];
+  for (const p of exclude) {
+    const abs = resolve(p);
+    if (!inside(targetDir, abs) || abs === resolve(targetDir)) continue;
+    const rel = relative(targetDir, abs).split('\\').join('/');
+    ignore.push(rel, `${rel}/**`);
+  }
+  return fg.sync('**/*', { cwd: targetDir, onlyFiles: true, dot: false, ignore, followSymbolicLinks: false }).sort();
+}
+
+/** Copies the target folder to `variantDir` and writes the candidate's SKILL.md there. */
+export async function materialise(o: { targetDir: string; variantDir: string; skillText: string; exclude: readonly string[] }): Promise<string[]> {
+  const files = variantFiles(o.targetDir, o.exclude);
+  for (const rel of files) {
+    if (rel === 'SKILL.md') continue;
+    const to = join(o.variantDir, rel);
+    mkdirSync(dirname(to), { recursive: true });
+    copyFileSync(join(o.targetDir, rel), to);
+  }
+  await writeFileAtomically(join(o.variantDir, 'SKILL.md'), o.skillText);
+  return files.includes('SKILL.md') ? files : [...files, 'SKILL.md'].sort();
+}
+
+/**
+ * Variants left by an earlier generate run of this iteration move to superseded/ (never deleted): the
+ * candidates.json about to be written no longer describes them.
+ */
+export function supersedeVariants(iterDir: string, variantsDir: string, now: Date): string | undefined {
+  if (!existsSync(variantsDir)) return undefined;
+  const dest = join(stateLayout.supersededDir(iterDir), `${now.toISOString().replace(/[:.]/g, '-')}-variants`);
+  mkdirSync(dirname(dest), { recursive: true });
+  renameSync(variantsDir, dest);
+  return dest;
+}

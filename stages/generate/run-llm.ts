@@ -1,0 +1,61 @@
+// The llm proposer wired to the run, apart from its prompt logic (propose-llm.ts): which engine writes
+// the proposals (or why none can), the train failures with their requests, and the calls it cost. A task
+// counts as train only when both baseline.json and the suite (split as the evaluator splits it) say so.
+import { assignSplits } from '../../src/config/split.js';
+import { loadSuite } from '../../src/config/suite.js';
+import type { EngineConfig } from '../../src/config/engine-schema.js';
+import { countCalls, createEngine, type Engine } from '../../src/engines/index.js';
+import type { LoopContext } from '../../src/loop/context.js';
+import type { StandaloneEvaluation } from '../evaluate/schema.js';
+import type { Lesson } from '../learn/schema.js';
+import { proposeLlm, type LlmFailure } from './propose-llm.js';
+import { trainFailures, type Proposal, type ProposerError } from './proposal.js';
+
+/** The generator engine's config, or why the llm proposer cannot run. */
+export function generatorEngineConfig(ctx: Pick<LoopContext, 'manifest' | 'config'>): { cfg: EngineConfig } | { skip: string } {
+  if (ctx.manifest.mock) return { skip: 'skipped: the run uses the mock engine, which answers by quoting the skill and cannot write JSON proposals' };
+  const cfg = ctx.config.loop.generatorEngine ?? ctx.config.engine;
+  if (!cfg) return { skip: 'skipped: no engine configured for it (set loop.generator_engine or engine in pipeline.yaml)' };
+  if (cfg.type === 'mock') return { skip: 'skipped: the generator engine is the mock engine, which cannot write JSON proposals' };
+  return { cfg };
+}
+
+/** Train failures of the baseline with their requests; held-out tasks are dropped before prompts are read. */
+export function llmFailures(ctx: Pick<LoopContext, 'manifest' | 'config'>, baseline: StandaloneEvaluation): LlmFailure[] {
+  const failed = trainFailures(baseline.task_results);
+  if (failed.length === 0) return [];
+  const loaded = loadSuite(ctx.manifest.suite.path, { defaultTimeoutMs: ctx.config.taskTimeoutMs });
+  const tasks = new Map(assignSplits(loaded.tasks, ctx.config.loop.holdoutRatio).map((t) => [t.id, t]));
+  const out: LlmFailure[] = [];
+  for (const r of failed) {
+    const task = tasks.get(r.task_id);
+    if (!task || task.split !== 'train') continue;
+    out.push({ task_id: r.task_id, category: r.category, split: 'train', prompt: task.prompt, reason: r.reason });
+  }
+  return out;
+}
+
+export interface GenerateDeps {
+  /** The engine the llm proposer asks (tests pass a scripted one); default: built from the config. */
+  generatorEngine?: Engine;
+}
+
+export interface LlmRun {
+  proposals: Proposal[];
+  errors: ProposerError[];
+  calls: number;
+  costUsd: number;
+}
+
+export async function runLlmProposer(ctx: LoopContext, text: string, baseline: StandaloneEvaluation, lessons: Lesson[], deps: GenerateDeps): Promise<LlmRun> {
+  let engine = deps.generatorEngine;
+  if (!engine) {
+    const choice = generatorEngineConfig(ctx);
+    if ('skip' in choice) return { proposals: [], errors: [{ proposer: 'llm', message: choice.skip }], calls: 0, costUsd: 0 };
+    engine = createEngine(choice.cfg, { env: ctx.env });
+  }
+  const counted = countCalls(engine);
+  const input = { skillText: text, failures: llmFailures(ctx, baseline), lessons, max: ctx.config.loop.candidatesPerIteration };
+  const r = await proposeLlm(counted, input, { timeoutMs: ctx.config.taskTimeoutMs, signal: ctx.signal });
+  return { proposals: r.proposals, errors: r.errors, calls: counted.calls(), costUsd: r.costUsd };
+}

@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import { sha256 } from '../../src/artifacts/io.js';
+import { applyEdits } from '../../src/skill/edits.js';
+import { scoreStructure } from '../../src/skill/structure.js';
+import { judgeParts, readJudgeReason } from '../../stages/generate/judge-reasons.js';
+import { categoryRules, proposeFeedback } from '../../stages/generate/propose-feedback.js';
+import { proposeStructural } from '../../stages/generate/propose-structural.js';
+import { slugify, trainFailures, type ObservedResult } from '../../stages/generate/proposal.js';
+import { candidateId, interleave, selectCandidates } from '../../stages/generate/select.js';
+import type { Lesson } from '../../stages/learn/schema.js';
+
+const SKILL = `---
+name: release-notes
+description: Turns merged commits into release notes for users. Use when preparing a release or a changelog entry.
+---
+
+# Release notes
+
+## Steps
+
+1. Group the commits by kind.
+2. Rewrite each subject in plain language.
+`;
+
+const row = (task_id: string, category: string, split: 'train' | 'holdout' | undefined, status: 'pass' | 'fail' | 'error', reason: string): ObservedResult => ({ task_id, category, split, status, reason });
+
+describe('structural proposer', () => {
+  it('proposes each weak dimension’s own fix, weakest first, with mapped category and risk, and says it is generic', () => {
+    const bare = '# Notes\n\nWrite notes.\n';
+    const report = scoreStructure(bare);
+    const proposals = proposeStructural(bare);
+    const weak = report.dimensions.filter((d) => d.score < 1 && d.fix);
+    expect(proposals).toHaveLength(weak.length);
+    const scores = proposals.map((p) => report.dimensions.find((d) => d.id === p.answers.dimension)!.score);
+    expect(scores).toEqual([...scores].sort((a, b) => a - b));
+    for (const p of proposals) {
+      const dim = report.dimensions.find((d) => d.id === p.answers.dimension)!;
+      expect(p.actions).toEqual([dim.fix]);
+      expect(p.proposer).toBe('structural');
+      expect(p.rationale).toMatch(/Generic structural fix, not evidence from any task/);
+    }
+    const by = (id: string) => proposals.find((p) => p.answers.dimension === id)!;
+    expect(by('frontmatter_fields')).toMatchObject({ category: 'frontmatter', risk: 'high' });
+    expect(by('description_quality')).toMatchObject({ category: 'trigger', risk: 'high' });
+    expect(by('when_to_use')).toMatchObject({ category: 'trigger', risk: 'low' });
+    expect(by('when_not_to_use')).toMatchObject({ category: 'boundaries', risk: 'low' });
+    expect(by('examples')).toMatchObject({ category: 'examples', risk: 'low' });
+    expect(by('output_contract')).toMatchObject({ category: 'output-format', risk: 'low' });
+    expect(by('workflow_steps')).toMatchObject({ category: 'workflow', risk: 'low' });
+  });
+
+  it('maps an unclosed fence to "other" and proposes nothing for a skill that passes every check', () => {
+    const open = `${SKILL}\n\`\`\`sh\nnpm test\n`;
+    expect(proposeStructural(open).find((p) => p.answers.dimension === 'fences_closed')).toMatchObject({ category: 'other', risk: 'low' });
+    let text = SKILL;
+    for (const p of proposeStructural(SKILL)) text = applyEdits(text, p.actions);
+    expect(proposeStructural(text)).toEqual([]);
+  });
+});
+
+describe('judge reasons', () => {
+  it('reads missing and forbidden strings and notes, splitting judges only at their own prefixes', () => {
+    const reason = 'contains: missing 2/3: "Breaking changes", "a; b"; not_contains: found 1/1 forbidden: "internal"; regex: /v\\d+/ does not match; llm-rubric: label FAIL: too vague';
+    expect(judgeParts(reason).map(([t]) => t)).toEqual(['contains', 'not_contains', 'regex', 'llm-rubric']);
+    expect(readJudgeReason(reason)).toEqual({
+      required: ['Breaking changes', 'a; b'],
+      forbidden: ['internal'],
+      notes: ['the answer matches /v\\d+/', "a reviewer's objection is answered: too vague"],
+    });
+  });
+
+  it('ignores passing judges, truncated strings and unknown wording', () => {
+    expect(readJudgeReason('contains: found all 2 expected strings; regex: /x/ does not match, as required; script: exit 0')).toEqual({ required: [], forbidden: [], notes: [] });
+    expect(readJudgeReason('contains: missing 2/2: "short", "a very long string that the judge cut…"').required).toEqual(['short']);
+    expect(readJudgeReason('something else entirely')).toEqual({ required: [], forbidden: [], notes: [] });
+  });
+});
+
+describe('feedback proposer', () => {
+  const results = [
+    row('t-break-1', 'breaking-changes', 'train', 'fail', 'contains: missing 2/2: "Breaking changes", "migration"'),
+    row('t-break-2', 'breaking-changes', 'train', 'fail', 'contains: missing 1/1: "breaking changes"; not_contains: found 1/1 forbidden: "refactor"'),
+    row('t-sec-1', 'security', 'train', 'fail', 'contains: missing 1/1: "Security"'),
+    row('t-ok', 'grouping', 'train', 'pass', 'contains: found all 1 expected string'),
+    row('t-err', 'grouping', 'train', 'error', 'judge error: boom'),
+    row('h-break', 'breaking-changes', 'holdout', 'fail', 'contains: missing 1/1: "HELD-OUT-SECRET-ALPHA"'),
+    row('h-only', 'held-only-category', 'holdout', 'fail', 'contains: missing 1/1: "HELD-OUT-SECRET-BETA"'),
+    row('no-split', 'unsplit', undefined, 'fail', 'contains: missing 1/1: "UNSPLIT-SECRET"'),
+  ];
+
+  it('proposes one category-wide rule set per failing train category, most failures first', () => {
+    const { proposals } = proposeFeedback({ skillText: SKILL, skillName: 'release-notes', results });
+    expect(proposals.map((p) => p.answers)).toEqual([
+      { kind: 'train_failures', tasks: ['t-break-1', 't-break-2'], detail: 'breaking-changes' },
+      { kind: 'train_failures', tasks: ['t-sec-1'], detail: 'security' },
+    ]);
+    const [breaking] = proposals;
+    expect(breaking).toMatchObject({ category: 'coverage', risk: 'medium', proposer: 'feedback' });
+    expect(breaking!.actions).toEqual([
+      {
+        type: 'append_section',
+        heading: 'Release notes requests involving breaking changes',
+        level: 2,
+        body:
+          '- When a release notes request involves breaking changes, the answer includes "Breaking changes" and "migration".\n' +
+          '- When a release notes request involves breaking changes, the answer leaves out "refactor".',
+        reason: 'guidance for breaking changes requests, from train failures',
+      },
+    ]);
+    expect(breaking!.rationale).toMatch(/one observed failure is a class/);
+  });
+
+  it('never reads a held-out (or unsplit) failure: no held-out id or expected string anywhere', () => {
+    const { proposals, skipped } = proposeFeedback({ skillText: SKILL, skillName: 'release-notes', results });
+    const all = JSON.stringify({ proposals, skipped });
+    for (const leak of ['HELD-OUT-SECRET-ALPHA', 'HELD-OUT-SECRET-BETA', 'UNSPLIT-SECRET', 'h-break', 'h-only', 'held only category', 'held-only-category']) expect(all).not.toContain(leak);
+    expect(trainFailures(results).map((r) => r.task_id)).toEqual(['t-break-1', 't-break-2', 't-sec-1']);
+  });
+
+  it('extends an existing guidance section with the new rules only, and skips when nothing is new', () => {
+    const first = proposeFeedback({ skillText: SKILL, skillName: 'release-notes', results: results.slice(0, 1) }).proposals[0]!;
+    const withSection = applyEdits(SKILL, first.actions);
+    const next = proposeFeedback({ skillText: withSection, skillName: 'release-notes', results: results.slice(0, 2) }).proposals[0]!;
+    expect(next.actions[0]).toMatchObject({ type: 'replace_section', section: 'Release notes requests involving breaking changes', keep_subsections: true });
+    const after = applyEdits(withSection, next.actions);
+    expect(after.match(/the answer includes "Breaking changes" and "migration"/g)).toHaveLength(1);
+    expect(after).toContain('the answer leaves out "refactor".');
+    const again = proposeFeedback({ skillText: withSection, skillName: 'release-notes', results: results.slice(0, 1) });
+    expect(again.proposals).toEqual([]);
+    expect(again.skipped[0]!.why).toMatch(/already has these rules/);
+  });
+
+  it('words rules for uncategorized tasks and skips failures whose reasons name nothing', () => {
+    expect(categoryRules('pdf', 'uncategorized', ['contains: missing 1/1: "Page"'])).toEqual(['- For every pdf request, the answer includes "Page".']);
+    const r = proposeFeedback({ skillText: SKILL, skillName: 'x', results: [row('t1', 'odd', 'train', 'fail', 'script: crashed oddly')] });
+    expect(r.proposals).toEqual([]);
+    expect(r.skipped[0]).toMatchObject({ proposer: 'feedback', why: expect.stringMatching(/name nothing a rule could ask for/) });
+  });
+});
+
+describe('selecting candidates', () => {
+  const add = (heading: string, proposer: 'feedback' | 'structural' | 'llm' = 'feedback') => ({
+    title: `Add ${heading}`,
+    category: 'coverage' as const,
+    risk: 'medium' as const,
+    rationale: 'r',
+    proposer,
+    answers: { kind: 'train_failures' as const, tasks: ['t1'] },
+    actions: [{ type: 'append_section' as const, heading, body: `About ${heading}.` }],
+  });
+  const lesson = (content: string): Lesson => ({
+    run_id: 'run-0', iteration: 2, target: '/skill', target_sha256: 'sha256:x', candidate_id: 'cand-01-x', category: 'coverage',
+    actions: ['append_section'], content_sha256: content, decision: 'reject', delta: 0, delta_ci95: null, why: 'held-out delta +0.0000', at: '2026-01-01T00:00:00.000Z',
+  });
+
+  it('takes turns across proposers in priority order and caps the count, ids unique and safe', () => {
+    expect(interleave([[1, 2, 3], [], [10, 20]])).toEqual([1, 10, 2, 20, 3]);
+    const sel = selectCandidates({ groups: [[add('Alpha'), add('Beta')], [], [add('Gamma', 'structural')]], targetText: SKILL, rejected: new Map(), cap: 2 });
+    expect(sel.chosen.map((c) => c.id)).toEqual(['cand-01-add-alpha', 'cand-02-add-gamma']);
+    expect(sel.skipped).toEqual([{ title: 'Add Beta', proposer: 'feedback', why: expect.stringMatching(/over the cap of 2/) }]);
+    expect(sel.chosen[0]!.contentSha).toBe(sha256(applyEdits(SKILL, add('Alpha').actions)));
+  });
+
+  it('skips content rejected before on this target, duplicates and no-ops; a failing action is a proposer error', () => {
+    const rejectedSha = sha256(applyEdits(SKILL, add('Alpha').actions));
+    const broken = { ...add('Broken'), actions: [{ type: 'replace_section' as const, section: 'No such section', body: 'x' }] };
+    const noop = { ...add('Noop'), actions: [{ type: 'replace_text' as const, find: 'Group the commits', replace: 'Group the commits' }] };
+    const sel = selectCandidates({ groups: [[add('Alpha'), add('Beta'), broken, noop], [add('Beta', 'llm')]], targetText: SKILL, rejected: new Map([[rejectedSha, lesson(rejectedSha)]]), cap: 5 });
+    expect(sel.chosen.map((c) => c.id)).toEqual(['cand-01-add-beta']);
+    expect(sel.skipped.map((s) => [s.title, s.why.slice(0, 40)])).toEqual([
+      ['Add Alpha', 'this exact SKILL.md was evaluated on thi'],
+      ['Add Beta', 'same content as cand-01-add-beta'],
+      ['Add Noop', 'its actions change nothing'],
+    ]);
+    expect(sel.skipped[0]!.why).toContain('run run-0 iteration 2 and rejected');
+    expect(sel.errors).toEqual([{ proposer: 'feedback', message: expect.stringMatching(/^"Add Broken": its actions do not apply: .*No such section/) }]);
+  });
+
+  it('makes slugs that never end in half a word', () => {
+    expect(slugify('Structure: examples (show one worked request and response)')).toBe('structure-examples-show-one-worked');
+    expect(slugify('***')).toBe('change');
+    expect(candidateId(7, 'Guidance for breaking changes requests')).toBe('cand-07-guidance-for-breaking-changes-requests');
+  });
+});
