@@ -13,6 +13,7 @@ import { appendEvent } from '../state/events.js';
 import { stateLayout } from '../state/layout.js';
 import { newRunId, writeRunManifest } from '../state/runs.js';
 import type { LoopContext } from './context.js';
+import { suiteFor } from '../config/targets.js';
 import { loopManifest, type LoopManifest } from './manifest.js';
 
 export interface LoopEnv {
@@ -21,13 +22,6 @@ export interface LoopEnv {
   now: () => Date;
   log: (line: string) => void;
   signal?: AbortSignal;
-}
-
-/** The suite of a target: the config's, else tasks.yaml or task_suite.yaml beside the skill. */
-export function suiteFor(skillDir: string, named?: string): string {
-  if (named) return named;
-  for (const f of ['tasks.yaml', 'task_suite.yaml']) if (existsSync(resolve(skillDir, f))) return resolve(skillDir, f);
-  throw new ConfigError(`no task suite for ${skillDir}: add tasks.yaml beside SKILL.md or name "suite:" in the target`);
 }
 
 export interface RunPlan {
