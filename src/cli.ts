@@ -9,8 +9,11 @@ import type { CliDeps } from './commands/deps.js';
 import { registerEvaluateCommand } from './commands/evaluate.js';
 import { registerInspectCommands } from './commands/inspect.js';
 import { registerLoopCommands } from './commands/loop.js';
+import { registerNightlyCommands } from './commands/nightly.js';
 import { registerPromoteCommands } from './commands/promote.js';
 import { registerIntentsCommand } from './intents/command.js';
+import { registerCalibrateCommand } from './calibrate/command.js';
+import { registerLintCommand } from './lint/command.js';
 import { WhetError } from './errors.js';
 
 export type { CliDeps } from './commands/deps.js';
@@ -28,6 +31,9 @@ function program(deps: CliDeps, setCode: (c: number) => void): Command {
   registerInspectCommands(cmd, deps, setCode);
   registerPromoteCommands(cmd, deps, setCode);
   registerIntentsCommand(cmd, deps, setCode);
+  registerNightlyCommands(cmd, deps, setCode);
+  registerCalibrateCommand(cmd, deps, setCode);
+  registerLintCommand(cmd, deps, setCode);
 
   return cmd;
 }

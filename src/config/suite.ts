@@ -108,9 +108,14 @@ function checkJudge(j: JudgeSpec, dir: string, fail: (msg: string, key: string) 
       return f ? [f] : [];
     }
     case 'llm-rubric':
-    case 'llm_rubric':
+    case 'llm_rubric': {
       if (!j.rubric && !j.spec) fail('an llm-rubric judge needs a "rubric" (or a judge "spec" file)', 'rubric');
-      return [];
+      if (j.rubric && j.spec) fail('give either "rubric" or "spec", not both', 'spec');
+      if (!j.spec) return [];
+      // The spec is part of what the judge does: its edits must change the suite's content hash.
+      const f = fixtureInside(dir, j.spec, (m) => fail(m, 'spec'));
+      return f ? [f] : [];
+    }
     default:
       return [];
   }

@@ -82,7 +82,7 @@ export async function callWithRetries<T>(opts: HttpCallOptions<T>): Promise<Http
       opts.concurrency?.onSuccess();
       return { ok: true, value, attempts: attempt, failed };
     } catch (err) {
-      if (timeout.signal.aborted && !opts.signal?.aborted) failure = { kind: 'connection', message: `no response within ${opts.timeoutMs} ms` };
+      if (timeout.signal.aborted && !opts.signal?.aborted) failure = { kind: 'timeout', message: `no response within ${opts.timeoutMs} ms` };
       else if (opts.signal?.aborted) failure = { kind: 'aborted', message: 'aborted by the caller' };
       else failure = opts.classify(err);
     } finally {

@@ -24,6 +24,8 @@ export interface VariantRunInput {
   signal?: AbortSignal;
   now?: () => Date;
   onAttempt?: (line: ResultLine) => void;
+  /** Shared with other variants running at the same time, so a global concurrency limit holds. */
+  limiter?: <T>(fn: () => Promise<T>) => Promise<T>;
 }
 
 export interface VariantOutcome {
@@ -75,10 +77,8 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
       return;
     }
     engineCalls++;
-    const res = await input.engine.run(
-      { kind: 'task', prompt: task.prompt, skill: input.skill, taskId: task.id, timeoutMs: task.timeoutMs },
-      { signal: input.signal },
-    );
+    const call = () => input.engine.run({ kind: 'task', prompt: task.prompt, skill: input.skill, taskId: task.id, timeoutMs: task.timeoutMs }, { signal: input.signal });
+    const res = await (input.limiter ? input.limiter(call) : call());
     let line: ResultLine;
     if (!res.ok) {
       const error = res.error ?? { kind: 'exit', message: 'engine reported failure without a cause' };

@@ -55,6 +55,7 @@ export async function measure(
     resultsFile,
     signal: ctx.signal,
     now: ctx.now,
+    limiter: ctx.limiter,
   });
   const secs = (performance.now() - started) / 1000;
   const resumed = outcome.resumedAttempts ? `, ${outcome.resumedAttempts} resumed from ${resultsFile}` : '';

@@ -59,6 +59,7 @@ export const taskResult = z.object({
   category: z.string(),
   split: z.enum(['train', 'holdout']).optional(),
   negative: z.boolean().optional(),
+  critical: z.boolean().optional(),
   attempts: z.number().int(),
   passes: z.number().int(),
   errors: z.number().int(),

@@ -9,6 +9,7 @@ import type { Suite } from '../../src/config/suite-schema.js';
 import { parseDuration } from '../../src/config/duration.js';
 import { countCalls, createEngine, type Engine } from '../../src/engines/index.js';
 import { UsageError } from '../../src/errors.js';
+import type { EngineConfig } from '../../src/config/engine-schema.js';
 import { baselineCacheKey, type CacheKeyParts } from '../../src/evaluation/cache.js';
 import { stateLayout } from '../../src/state/layout.js';
 import type { LoadedSkill } from '../../src/skill/read.js';
@@ -31,6 +32,8 @@ export interface EvaluateOptions {
   output?: string;
   concurrency?: number;
   config?: string;
+  /** Internal: an engine that overrides the config's (a target's own engine). */
+  engine?: EngineConfig;
 }
 
 export interface EvaluateContext {
@@ -43,6 +46,8 @@ export interface EvaluateContext {
   options: EvaluateOptions;
   /** The caller (the loop runner) already holds the state lock. */
   lockHeld?: boolean;
+  /** A concurrency gate shared with other evaluations running at the same time (nightly targets). */
+  limiter?: <T>(fn: () => Promise<T>) => Promise<T>;
 }
 
 export type StageResult =
@@ -76,7 +81,8 @@ export async function prepare(ctx: EvaluateContext): Promise<Prepared> {
   const loaded = loadSuite(resolve(ctx.cwd, o.taskSuite), { defaultTimeoutMs: cfg.taskTimeoutMs });
   const suite = { ...loaded, tasks: assignSplits(loaded.tasks, cfg.loop.holdoutRatio) };
 
-  const engineCfg = o.mock ? { type: 'mock' as const, ...(cfg.engine?.type === 'mock' ? cfg.engine : {}) } : cfg.engine;
+  const configured = o.engine ?? cfg.engine;
+  const engineCfg = o.mock ? { type: 'mock' as const, ...(configured?.type === 'mock' ? configured : {}) } : configured;
   if (!engineCfg) {
     throw new UsageError(`no engine configured: set "engine:" in ${cfg.path ?? 'pipeline.yaml'} (see README "Engines"), or pass --mock to use the offline mock engine`);
   }

@@ -20,6 +20,7 @@ export function taskResults(tallies: TaskTally[]): TaskResult[] {
       category: t.category,
       ...(t.split ? { split: t.split } : {}),
       ...(t.negative ? { negative: true } : {}),
+      ...(t.critical ? { critical: true } : {}),
       attempts: t.k,
       passes: t.passes,
       errors: t.errors,

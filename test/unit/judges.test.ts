@@ -343,14 +343,12 @@ describe('llm-rubric judge', () => {
     expect(r.error).toMatch(/judge crashed: ScriptedEngine: no more replies/);
   });
 
-  it('returns error without a judge engine, for spec files, and without a rubric', async () => {
+  it('returns error without a judge engine, for a missing spec file, and without a rubric', async () => {
     expect((await runJudge(rubric, ctx('x'))).error).toBe(
       'llm-rubric needs a judge engine: set judge_engine in pipeline.yaml or pass --mock',
     );
     const engine = new ScriptedEngine([]);
-    expect((await runJudge({ type: 'llm-rubric', spec: 'judge.yaml' }, ctx('x', { judgeEngine: engine }))).error).toBe(
-      'judge spec files are not supported yet',
-    );
+    expect((await runJudge({ type: 'llm-rubric', spec: 'judge.yaml' }, ctx('x', { judgeEngine: engine }))).error).toMatch(/^judge spec "judge\.yaml" not found/);
     expect((await runJudge({ type: 'llm-rubric' }, ctx('x', { judgeEngine: engine }))).error).toBe('llm-rubric needs a rubric');
   });
 

@@ -1,0 +1,81 @@
+// `whet baseline`, `whet nightly`, `whet prune`.
+import type { Command } from 'commander';
+import { loadPipeline } from '../config/pipeline.js';
+import { parseDuration } from '../config/duration.js';
+import { UsageError } from '../errors.js';
+import { baselineAll } from '../nightly/baseline.js';
+import { runNightly } from '../nightly/nightly.js';
+import { prune } from '../nightly/prune.js';
+import { acquireStateLock } from '../state/lock.js';
+import { resolve } from 'node:path';
+import type { CliDeps, SetCode } from './deps.js';
+
+interface Opts {
+  config?: string;
+  stateRoot?: string;
+  force?: boolean;
+  mock?: boolean;
+  json?: boolean;
+  olderThan?: string;
+  dryRun?: boolean;
+}
+
+export function registerNightlyCommands(program: Command, deps: CliDeps, setCode: SetCode): void {
+  const env = () => ({ cwd: deps.cwd, env: deps.env, now: deps.now, log: (l: string) => deps.stderr(`${l}\n`), signal: deps.signal });
+  program
+    .command('baseline')
+    .description('standalone evaluation of every target in the config, cached by content + TTL')
+    .option('-c, --config <file>', 'pipeline config (default: ./pipeline.yaml)')
+    .option('--state-root <dir>', 'state directory')
+    .option('--force', 'ignore cached baselines')
+    .option('--mock', 'use the offline mock engine')
+    .option('--json', 'JSON output')
+    .action(async (o: Opts) => {
+      const r = await baselineAll(env(), o);
+      if (r.interrupted) return setCode(130);
+      const rows = r.results.map((t) => ({ target: t.target.skillDir, run_id: t.run_id, verdict: t.artifact.verdict, pass_rate: t.artifact.evaluation.pass_rate, engine_calls: t.artifact.evaluation.engine_calls, cache_hit: t.artifact.evaluation.cache.hit }));
+      deps.stdout(o.json ? `${JSON.stringify(rows, null, 2)}\n` : `${rows.map((x) => `${x.target}: pass rate ${x.pass_rate.toFixed(4)}, verdict ${x.verdict}, ${x.engine_calls} engine calls${x.cache_hit ? ' (cached)' : ''}`).join('\n')}\n`);
+      setCode(r.results.every((t) => t.artifact.verdict === 'pass') ? 0 : 1);
+    });
+
+  program
+    .command('nightly')
+    .description('baseline of every target + dated report + trend + drift check; exit 1 on a significant drop')
+    .option('-c, --config <file>', 'pipeline config (default: ./pipeline.yaml)')
+    .option('--state-root <dir>', 'state directory')
+    .option('--force', 'ignore cached baselines')
+    .option('--mock', 'use the offline mock engine')
+    .option('--json', 'JSON output')
+    .action(async (o: Opts) => {
+      const r = await runNightly(env(), o);
+      if (r === 'interrupted') return setCode(130);
+      deps.stdout(o.json ? `${JSON.stringify({ date: r.date, file: r.file, alert: r.alert, targets: r.targets.map((t) => ({ ...t.summary, drift: t.drift })) }, null, 2)}\n` : `${r.markdown}\nwritten: ${r.file}\n`);
+      setCode(r.alert ? 1 : 0);
+    });
+
+  program
+    .command('prune')
+    .description('remove old runs and expired cache entries (never a run that promoted a candidate, nor its backups)')
+    .requiredOption('--older-than <duration>', 'runs last touched longer ago than this, e.g. 30d')
+    .option('--dry-run', 'only list what would be removed')
+    .option('-c, --config <file>', 'pipeline config')
+    .option('--state-root <dir>', 'state directory')
+    .option('--json', 'JSON output')
+    .action(async (o: Opts) => {
+      const ms = parseDuration(o.olderThan ?? '');
+      if (ms === undefined) throw new UsageError(`--older-than "${o.olderThan}" is not a duration (e.g. "30d")`);
+      const cfg = await loadPipeline(o.config, deps.cwd);
+      const stateDir = o.stateRoot ? resolve(deps.cwd, o.stateRoot) : cfg.stateDir;
+      const lock = await acquireStateLock(stateDir, 'whet prune');
+      try {
+        const r = prune(stateDir, { olderThanMs: ms, cacheTtlMs: cfg.cacheTtlMs, cacheDir: cfg.cacheDir, now: deps.now(), dryRun: !!o.dryRun });
+        if (o.json) deps.stdout(`${JSON.stringify(r, null, 2)}\n`);
+        else {
+          const verb = r.dry_run ? 'would remove' : 'removed';
+          deps.stdout(`${verb} ${r.removed_runs.length} run(s)${r.removed_runs.length ? `: ${r.removed_runs.join(', ')}` : ''}\n${verb} ${r.removed_cache.length} expired cache entr${r.removed_cache.length === 1 ? 'y' : 'ies'}\nkept ${r.kept_promoted.length} run(s) that promoted a candidate${r.kept_promoted.length ? `: ${r.kept_promoted.join(', ')}` : ''}\n`);
+        }
+      } finally {
+        await lock.release();
+      }
+    });
+}

@@ -1,0 +1,63 @@
+// `whet baseline`: a standalone evaluation of every target in pipeline.yaml, each cached by content with
+// its TTL, all running in one invocation under one shared concurrency limit.
+import { resolve } from 'node:path';
+import pLimit from 'p-limit';
+import { loadPipeline, type PipelineConfig } from '../config/pipeline.js';
+import { expandTargets, type ResolvedTarget } from '../config/targets.js';
+import { UsageError } from '../errors.js';
+import { acquireStateLock } from '../state/lock.js';
+import { runStandalone } from '../../stages/evaluate/standalone.js';
+import type { StandaloneEvaluation } from '../../stages/evaluate/schema.js';
+
+export interface BaselineEnv {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  now: () => Date;
+  log: (line: string) => void;
+  signal?: AbortSignal;
+}
+
+export interface TargetBaseline {
+  target: ResolvedTarget;
+  run_id: string;
+  artifact: StandaloneEvaluation;
+  artifactPath: string;
+}
+
+export async function baselineAll(
+  e: BaselineEnv,
+  o: { config?: string; stateRoot?: string; force?: boolean; mock?: boolean },
+): Promise<{ cfg: PipelineConfig; stateDir: string; results: TargetBaseline[]; interrupted: boolean }> {
+  const cfg = await loadPipeline(o.config, e.cwd);
+  const targets = expandTargets(cfg);
+  if (targets.length === 0) throw new UsageError(`no targets in ${cfg.path ?? 'pipeline.yaml'}: add "targets:" (a skill folder, SKILL.md, or a glob)`);
+  const stateDir = o.stateRoot ? resolve(e.cwd, o.stateRoot) : cfg.stateDir;
+  const shared = pLimit(cfg.concurrency);
+  const limiter = <T>(fn: () => Promise<T>) => shared(fn);
+  const lock = await acquireStateLock(stateDir, 'whet baseline');
+  try {
+    let interrupted = false;
+    const results = await Promise.all(
+      targets.map(async (t): Promise<TargetBaseline | undefined> => {
+        const r = await runStandalone({
+          cwd: e.cwd,
+          env: e.env,
+          now: e.now,
+          log: (l) => e.log(`${t.skillDir}: ${l}`),
+          signal: e.signal,
+          lockHeld: true,
+          limiter,
+          options: { standalone: true, taskSuite: t.suitePath, skillPath: t.skillDir, stateRoot: stateDir, config: cfg.path, force: o.force, mock: o.mock, engine: t.engine },
+        });
+        if (r.interrupted) {
+          interrupted = true;
+          return undefined;
+        }
+        return { target: t, run_id: r.artifact.run_id, artifact: r.artifact as StandaloneEvaluation, artifactPath: r.artifactPath };
+      }),
+    );
+    return { cfg, stateDir, results: results.filter((r): r is TargetBaseline => r !== undefined), interrupted };
+  } finally {
+    await lock.release();
+  }
+}

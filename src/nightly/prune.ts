@@ -1,0 +1,51 @@
+// `whet prune --older-than 30d`: removes runs last touched before the cutoff and cache entries past their
+// TTL. A run that promoted a candidate (it has backups) is kept with its backups: it is the lineage of the
+// target as it is now, and its backups are the only way back.
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { stateLayout } from '../state/layout.js';
+
+export interface PruneResult {
+  removed_runs: string[];
+  kept_promoted: string[];
+  removed_cache: string[];
+  dry_run: boolean;
+}
+
+export function prune(stateDir: string, o: { olderThanMs: number; cacheTtlMs: number; cacheDir?: string; now: Date; dryRun: boolean }): PruneResult {
+  const cutoff = o.now.getTime() - o.olderThanMs;
+  const r: PruneResult = { removed_runs: [], kept_promoted: [], removed_cache: [], dry_run: o.dryRun };
+  const runs = stateLayout.runsDir(stateDir);
+  for (const id of existsSync(runs) ? readdirSync(runs).sort() : []) {
+    const dir = stateLayout.runDir(stateDir, id);
+    let touched: number;
+    try {
+      const m = JSON.parse(readFileSync(stateLayout.runManifest(dir), 'utf8')) as { updated_at?: string; created_at?: string; status?: string };
+      if (m.status === 'running') continue;
+      touched = Date.parse(m.updated_at ?? m.created_at ?? '');
+    } catch {
+      touched = statSync(dir).mtimeMs;
+    }
+    if (!(touched < cutoff)) continue;
+    if (existsSync(stateLayout.backups(stateDir, id))) {
+      r.kept_promoted.push(id);
+      continue;
+    }
+    r.removed_runs.push(id);
+    if (!o.dryRun) rmSync(dir, { recursive: true, force: true });
+  }
+  const cache = o.cacheDir ?? stateLayout.baselineCacheDir(stateDir);
+  for (const f of existsSync(cache) ? readdirSync(cache).filter((x) => x.endsWith('.json')).sort() : []) {
+    let created: number;
+    try {
+      created = Date.parse((JSON.parse(readFileSync(join(cache, f), 'utf8')) as { created_at: string }).created_at);
+    } catch {
+      created = Number.NaN;
+    }
+    if (Number.isNaN(created) || o.now.getTime() - created > o.cacheTtlMs) {
+      r.removed_cache.push(f);
+      if (!o.dryRun) rmSync(join(cache, f), { force: true });
+    }
+  }
+  return r;
+}

@@ -1,0 +1,187 @@
+// The report model: everything a report of one run says, built from the run's artifacts (model.ts) and
+// rendered as markdown, JSON, JUnit XML or HTML. `whet report --format json` prints it as it is, so its keys
+// are a contract: add fields, never rename them. Judge metrics (how well a judge agrees with people) and
+// system metrics (how well the skill does) are separate objects because METHOD.md §2 step 6 keeps them on
+// separate dashboards: a judge can agree perfectly with people about a system that is failing.
+import { z } from 'zod';
+
+export const REPORT_SCHEMA = 'whetstone.report/1';
+
+const ci = z.object({ low: z.number(), high: z.number() });
+
+/** Counts first, then the rate they give; pass_rate is null when nothing was judged. */
+export const rate = z.object({
+  total: z.number().int(),
+  judged: z.number().int(),
+  passed: z.number().int(),
+  failed: z.number().int(),
+  errors: z.number().int(),
+  pass_rate: z.number().nullable(),
+  ci95: ci,
+});
+export type Rate = z.infer<typeof rate>;
+
+/** primary: what the report is about (the candidate, or the skill of a standalone run); reference: the baseline it is compared with. */
+export const variantRole = z.enum(['candidate', 'baseline', 'skill']);
+export type VariantRole = z.infer<typeof variantRole>;
+
+export const variant = z.object({
+  role: variantRole,
+  id: z.string(),
+  label: z.string(),
+  summary: rate,
+  cached: z.boolean().nullable(),
+  wall_ms: z.number().nullable(),
+});
+export type Variant = z.infer<typeof variant>;
+
+export const outcome = z.object({ status: z.enum(['pass', 'fail', 'error']), score: z.number().nullable(), reason: z.string(), duration_ms: z.number().nullable() });
+export type Outcome = z.infer<typeof outcome>;
+
+export const taskRow = z.object({
+  task_id: z.string(),
+  category: z.string(),
+  split: z.string().nullable(),
+  negative: z.boolean(),
+  primary: outcome.nullable(),
+  reference: outcome.nullable(),
+  /** fixed: failed on the reference, passes on the primary; regressed: the other way. */
+  change: z.enum(['fixed', 'regressed', 'same', 'error']).nullable(),
+});
+export type TaskRow = z.infer<typeof taskRow>;
+
+const fraction = z.object({ count: z.number().int(), of: z.number().int() });
+
+export const calibration = z.object({
+  judge: z.string(),
+  spec_hash: z.string().nullable(),
+  /** The suite runs this exact judge spec (its sha256 matches the record's). */
+  in_suite: z.boolean(),
+  positive: z.string(),
+  answer_key_items: z.number().int(),
+  tp: z.number().int(),
+  tn: z.number().int(),
+  fp: z.number().int(),
+  fn: z.number().int(),
+  tpr: z.number().nullable(),
+  tnr: z.number().nullable(),
+  accuracy: z.number().nullable(),
+  precision: z.number().nullable(),
+  bias: z.object({ reading: z.string(), wrongly_failed: fraction, wrongly_passed: fraction }),
+  small_sample: z.boolean(),
+  created_at: z.string().nullable(),
+});
+export type CalibrationView = z.infer<typeof calibration>;
+
+export const suiteShape = z.object({
+  /** suite: read from the suite file; results: the file could not be read, so only what the results show. */
+  source: z.enum(['suite', 'results', 'none']),
+  path: z.string().nullable(),
+  sha256: z.string().nullable(),
+  problem: z.string().nullable(),
+  tasks: z.number().int(),
+  categories: z.array(z.object({ name: z.string(), tasks: z.number().int() })),
+  negative_controls: z.number().int(),
+  splits: z.object({ train: z.number().int(), holdout: z.number().int(), unassigned: z.number().int() }),
+  grid: z
+    .object({
+      dimensions: z.array(z.object({ name: z.string(), values: z.array(z.string()) })),
+      cells_total: z.number().int(),
+      cells_filled: z.number().int(),
+      empty_cells: z.array(z.string()),
+      tasks_without_cell: z.number().int(),
+    })
+    .nullable(),
+  judge_types: z.array(z.object({ type: z.string(), tasks: z.number().int() })),
+});
+export type SuiteShape = z.infer<typeof suiteShape>;
+
+export const check = z.object({ id: z.string(), passed: z.boolean(), detail: z.string() });
+
+export const reportModel = z.object({
+  schema: z.literal(REPORT_SCHEMA),
+  run: z.object({
+    run_id: z.string(),
+    mode: z.string(),
+    status: z.string().nullable(),
+    created_at: z.string().nullable(),
+    updated_at: z.string().nullable(),
+    target: z.string().nullable(),
+    engine: z.object({ type: z.string(), mock: z.boolean() }).nullable(),
+    /** The iteration this report is about (loop runs), and every iteration the run has. */
+    iteration: z.number().int().nullable(),
+    iterations: z.array(z.number().int()),
+  }),
+  suite: suiteShape,
+  judges: z.object({ calibrated: z.boolean(), calibrations: z.array(calibration) }),
+  thresholds: z.object({
+    /** true when the run registered them (with their hash) before any result existed. */
+    registered: z.boolean(),
+    sha256: z.string().nullable(),
+    values: z.record(z.string(), z.unknown()),
+    source: z.string(),
+  }),
+  gate: z
+    .object({
+      iteration: z.number().int(),
+      decision: z.string(),
+      candidate_id: z.string().nullable(),
+      reason: z.string(),
+      checks: z.array(check),
+      holdout: z.object({ tasks: z.number().int(), candidate_pass_rate: z.number(), baseline_pass_rate: z.number(), delta: z.number(), p_value: z.number().nullable() }).nullable(),
+    })
+    .nullable(),
+  verdict: z.object({ verdict: z.string(), reason: z.string(), checks: z.array(check) }).nullable(),
+  system: z.object({
+    primary: variant.nullable(),
+    reference: variant.nullable(),
+    per_category: z.array(z.object({ category: z.string(), primary: rate.nullable(), reference: rate.nullable(), delta: z.number().nullable() })),
+    paired: z
+      .object({
+        tasks_compared: z.number().int(),
+        excluded_errors: z.number().int(),
+        both_pass: z.number().int(),
+        both_fail: z.number().int(),
+        fixed: z.number().int(),
+        regressed: z.number().int(),
+        p_value: z.number(),
+        method: z.string(),
+        fixes: z.array(z.string()),
+        regressions: z.array(z.string()),
+      })
+      .nullable(),
+    errors: z.array(z.object({ task_id: z.string(), role: variantRole, reason: z.string() })),
+    top_failure_category: z.object({ category: z.string(), failed: z.number().int(), judged: z.number().int(), role: variantRole }).nullable(),
+  }),
+  tasks: z.array(taskRow),
+  candidate: z
+    .object({ id: z.string(), title: z.string(), category: z.string(), risk: z.string(), rationale: z.string(), diff: z.string(), added: z.number().int(), removed: z.number().int() })
+    .nullable(),
+  loop: z.array(
+    z.object({
+      iteration: z.number().int(),
+      baseline: rate.nullable(),
+      candidate_id: z.string().nullable(),
+      candidate: rate.nullable(),
+      decision: z.string().nullable(),
+      stop: z.string().nullable(),
+    }),
+  ),
+  proposed_cases: z.object({
+    total: z.number().int(),
+    by_iteration: z.array(
+      z.object({
+        iteration: z.number().int(),
+        file: z.string().nullable(),
+        count: z.number().int(),
+        cases: z.array(z.object({ id: z.string(), source_task: z.string().nullable(), category: z.string().nullable(), description: z.string().nullable() })),
+      }),
+    ),
+  }),
+  trend: z.object({
+    source: z.enum(['nightly', 'iterations', 'run', 'none']),
+    points: z.array(z.object({ label: z.string(), passed: z.number().int(), judged: z.number().int(), pass_rate: z.number().nullable(), ci95: ci, alert: z.boolean(), note: z.string().nullable() })),
+  }),
+  notes: z.array(z.string()),
+});
+export type ReportModel = z.infer<typeof reportModel>;
