@@ -70,6 +70,10 @@ describe('the improvement loop (mock engine)', () => {
     const rb = await whet(['rollback', runId], { cwd: dir });
     expect(rb.code, rb.stderr).toBe(0);
     expect(sha(join(dir, 'release-notes/SKILL.md'))).toBe(original);
+    // Pruning never removes a run that promoted a candidate, nor its backups.
+    const pr = await whet(['prune', '--older-than', '1d', '--json'], { cwd: dir, now: () => new Date(Date.now() + 90 * 86_400_000) });
+    expect(JSON.parse(pr.stdout).kept_promoted).toContain(runId);
+    expect(existsSync(join(dir, 'state/backups', runId))).toBe(true);
   });
 
   it('refuses at the gate when a threshold changed mid-run, showing the difference', async () => {

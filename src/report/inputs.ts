@@ -1,0 +1,68 @@
+// What a report is built from: the run's artifacts as parsed JSON, read leniently (load.ts) so a report can
+// be made of a half-finished run, of artifacts written by an older version, or of a nightly history with
+// more fields than we know. The accessors below turn "whatever is there" into typed values without
+// throwing; the model decides what a missing value means.
+
+export type Json = Record<string, unknown>;
+
+export interface IterationInputs {
+  n: number;
+  baseline?: Json;
+  candidates?: Json;
+  ranking?: Json;
+  evaluation?: Json;
+  gate?: Json;
+  learning?: Json;
+  /** proposed-cases.yaml, parsed. */
+  proposedCases?: Json;
+}
+
+/** The suite as the model needs it (a subset of what config/suite.ts loads), or why it could not be read. */
+export interface SuiteInput {
+  path: string;
+  sha256?: string;
+  grid?: Record<string, string[]>;
+  tasks: { id: string; category: string; cell?: Record<string, string>; negative: boolean; split?: string; judges: string[] }[];
+  /** sha256 of every judge spec file the suite's judges name, to match calibration records. */
+  specHashes: string[];
+}
+
+export interface ReportInputs {
+  runId: string;
+  manifest?: Json;
+  /** runs/<run>/evaluation.json of a standalone or pipeline run. */
+  evaluation?: Json;
+  iterations: IterationInputs[];
+  /** The iteration asked for (--iteration); default: chosen by the model. */
+  iteration?: number;
+  suite?: SuiteInput;
+  suiteProblem?: string;
+  calibrations: Json[];
+  /** Nightly history lines, every target (the model keeps the run's). */
+  history: Json[];
+  /** Per results file name (baseline, a candidate id): task id → summed attempt durations. */
+  durations: Record<string, Record<string, number>>;
+}
+
+export const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const obj = (v: unknown): Json | undefined => (isObj(v) ? v : undefined);
+export const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+export const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+export const int = (v: unknown): number | undefined => {
+  const n = num(v);
+  return n !== undefined && Number.isInteger(n) && n >= 0 ? n : undefined;
+};
+export const bool = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
+
+/** A nested value by path, e.g. at(ev, 'evaluation', 'paired', 'p_value'). */
+export function at(v: unknown, ...path: string[]): unknown {
+  let cur = v;
+  for (const k of path) {
+    if (!isObj(cur)) return undefined;
+    cur = cur[k];
+  }
+  return cur;
+}
+
+export const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
