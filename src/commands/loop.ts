@@ -33,7 +33,7 @@ export async function stateDirOf(deps: CliDeps, o: { config?: string; stateRoot?
 
 function exitCodeOf(r: LoopResult): number {
   if (r.status === 'interrupted') return 130;
-  if (r.status === 'aborted') return 1;
+  if (r.status === 'aborted' || r.status === 'budget_exhausted') return 1;
   return 0;
 }
 

@@ -9,6 +9,7 @@ import type { JudgeResult } from '../judges/types.js';
 import { attemptKey, readResults, ResultsLog, type ResultLine } from '../state/results-log.js';
 import { addUsage, foldResult, newTally, newUsage, type TaskTally, type UsageTotals } from './aggregate.js';
 import { forEachConcurrent } from './pool.js';
+import type { Budget } from './budget.js';
 import { log as logger } from '../log.js';
 
 export interface VariantRunInput {
@@ -26,6 +27,8 @@ export interface VariantRunInput {
   onAttempt?: (line: ResultLine) => void;
   /** Shared with other variants running at the same time, so a global concurrency limit holds. */
   limiter?: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** The run's budget: no attempt starts once it is spent. */
+  budget?: Budget;
 }
 
 export interface VariantOutcome {
@@ -37,8 +40,10 @@ export interface VariantOutcome {
   resumedAttempts: number;
   usage: UsageTotals;
   durationsMs: number[];
-  /** True when the run stopped early (abort signal) with attempts left. */
+  /** True when the run stopped early (abort signal or budget) with attempts left. */
   interrupted: boolean;
+  /** Why a budget stopped the run, when one did. */
+  budgetExhausted?: string;
   /** Wall time of this process's task phase (0 when nothing ran). */
   wallMs: number;
 }
@@ -76,6 +81,10 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
       interrupted = true;
       return;
     }
+    if (input.budget && !input.budget.tryStart()) {
+      interrupted = true;
+      return;
+    }
     engineCalls++;
     const call = () => input.engine.run({ kind: 'task', prompt: task.prompt, skill: input.skill, taskId: task.id, timeoutMs: task.timeoutMs }, { signal: input.signal });
     const res = await (input.limiter ? input.limiter(call) : call());
@@ -109,6 +118,7 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
       return;
     }
     log.append(line);
+    input.budget?.record(line.usage.cost_usd);
     foldResult(tallies.get(task.id)!, line);
     addUsage(usage, line.usage);
     durationsMs.push(line.duration_ms);
@@ -136,6 +146,7 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
     usage,
     durationsMs,
     interrupted,
+    ...(input.budget?.exhausted ? { budgetExhausted: input.budget.exhausted } : {}),
     wallMs: engineCalls === 0 ? 0 : Math.round(performance.now() - started),
   };
 }

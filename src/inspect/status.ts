@@ -6,6 +6,7 @@ import { stateLayout } from '../state/layout.js';
 import { nextStep } from '../runner/next-step.js';
 import { iterationView } from './run-view.js';
 import { iterations } from '../runner/next-step.js';
+import { usedInRun } from '../evaluation/budget.js';
 
 export interface RunStatus {
   run_id: string;
@@ -20,6 +21,8 @@ export interface RunStatus {
   updated_at: string;
   age_ms: number;
   engine_calls: number | null;
+  /** Totals over every results file of the run (what budgets count). */
+  totals: { engine_calls: number; cost_usd: number };
 }
 
 export function listRuns(stateDir: string, now: Date): RunStatus[] {
@@ -48,6 +51,10 @@ export function listRuns(stateDir: string, now: Date): RunStatus[] {
       updated_at: updated,
       age_ms: Math.max(0, now.getTime() - Date.parse(updated)),
       engine_calls: null,
+      totals: (() => {
+        const u = usedInRun(runDir);
+        return { engine_calls: u.calls, cost_usd: Math.round(u.cost * 1e6) / 1e6 };
+      })(),
     };
     if (m.mode === 'loop') {
       const its = iterations(runDir);
@@ -82,7 +89,8 @@ export function formatStatus(runs: RunStatus[]): string {
   return runs
     .map((r) => {
       const what = r.mode === 'loop' ? `iteration ${r.iteration ?? '-'}, last ${r.last_stage ?? '-'}, decisions ${r.decisions.join(' ') || '-'}, next ${r.next}` : `verdict ${r.verdict ?? '-'}${r.engine_calls !== null ? `, ${r.engine_calls} engine calls` : ''}`;
-      return `${r.run_id}  ${r.mode}  ${r.status}  ${r.target}\n    ${what}; ${formatDuration(r.age_ms)} ago`;
+      const cost = r.totals.cost_usd ? `, $${r.totals.cost_usd.toFixed(4)}` : '';
+      return `${r.run_id}  ${r.mode}  ${r.status}  ${r.target}\n    ${what}; ${r.totals.engine_calls} engine calls in all${cost}; ${formatDuration(r.age_ms)} ago`;
     })
     .join('\n');
 }

@@ -3,6 +3,7 @@
 // same way, so a stage behaves identically in both.
 import type { PipelineConfig } from '../config/pipeline.js';
 import type { LoopManifest } from './manifest.js';
+import type { Budget } from '../evaluation/budget.js';
 
 export interface LoopContext {
   cwd: string;
@@ -19,6 +20,8 @@ export interface LoopContext {
   config: PipelineConfig;
   /** The iteration this stage works on. */
   iteration: number;
+  /** The run's budget, shared by every stage of this process (absent: no budget configured). */
+  budget?: Budget;
 }
 
 export interface StageOutcome {

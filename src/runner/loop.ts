@@ -14,9 +14,10 @@ import { acquireStateLock } from '../state/lock.js';
 import { writeRunManifest } from '../state/runs.js';
 import { iterations, nextStep, type Step } from './next-step.js';
 import { supersedeFrom } from './supersede.js';
+import { Budget, usedInRun } from '../evaluation/budget.js';
 
 export interface LoopResult {
-  status: 'done' | 'aborted' | 'review' | 'interrupted' | 'stepped';
+  status: 'done' | 'aborted' | 'review' | 'interrupted' | 'budget_exhausted' | 'stepped';
   reason: string;
   outcomes: { step: Step; iteration: number; outcome: StageOutcome }[];
 }
@@ -47,6 +48,8 @@ export async function driveRun(e: LoopEnv, o: { stateDir: string; runId: string;
   const outcomes: LoopResult['outcomes'] = [];
   try {
     let ctx = await openRun(e, { stateDir: o.stateDir, runId: o.runId });
+    const limits = ctx.config.budgets;
+    if (!Budget.unlimited(limits)) ctx = { ...ctx, budget: new Budget(limits, { ...usedInRun(ctx.runDir), startedAt: Date.parse(ctx.manifest.created_at) }, () => e.now().getTime()) };
     const redo = o.from ?? o.only;
     if (redo) {
       // Redo within the newest iteration that exists (a finished iteration's next step is the next one).
@@ -84,7 +87,7 @@ export async function driveRun(e: LoopEnv, o: { stateDir: string; runId: string;
         appendEvent(ctx.runDir, { event: 'stage_failed', stage: next.step, iteration: next.iteration, error: (err as Error).message }, e.now());
         throw err;
       }
-      if (outcome === 'interrupted') return interrupted(ctx, e, outcomes);
+      if (outcome === 'interrupted') return interrupted(ctx, e, outcomes, stageCtx.budget?.exhausted);
       appendEvent(ctx.runDir, { event: 'stage_finished', stage: next.step, iteration: next.iteration, verdict: outcome.verdict, ms: Math.round(performance.now() - started) }, e.now());
       e.log(`[iter ${next.iteration}] ${outcome.summary}`);
       outcomes.push({ step: next.step, iteration: next.iteration, outcome });
@@ -95,8 +98,10 @@ export async function driveRun(e: LoopEnv, o: { stateDir: string; runId: string;
   }
 }
 
-async function interrupted(ctx: LoopContext, e: LoopEnv, outcomes: LoopResult['outcomes']): Promise<LoopResult> {
-  await writeRunManifest(ctx.runDir, { ...ctx.manifest, status: 'interrupted', updated_at: e.now().toISOString() });
-  appendEvent(ctx.runDir, { event: 'interrupted' }, e.now());
-  return { status: 'interrupted', reason: `interrupted; continue with: whet resume ${ctx.runId}`, outcomes };
+async function interrupted(ctx: LoopContext, e: LoopEnv, outcomes: LoopResult['outcomes'], budget?: string): Promise<LoopResult> {
+  const status = budget ? 'budget_exhausted' : 'interrupted';
+  await writeRunManifest(ctx.runDir, { ...ctx.manifest, status, updated_at: e.now().toISOString() });
+  appendEvent(ctx.runDir, { event: status, ...(budget ? { reason: budget } : {}) }, e.now());
+  const reason = budget ? `budget exhausted (${budget}); raise it in pipeline.yaml, then: whet resume ${ctx.runId}` : `interrupted; continue with: whet resume ${ctx.runId}`;
+  return { status, reason, outcomes };
 }

@@ -13,7 +13,7 @@ export const runManifest = z.looseObject({
   run_id: z.string(),
   mode: z.enum(['standalone', 'pipeline', 'loop']),
   /** incomplete: finished with task errors, which the next identical run retries (keeping the rest). */
-  status: z.enum(['running', 'completed', 'incomplete', 'failed', 'interrupted']),
+  status: z.enum(['running', 'completed', 'incomplete', 'failed', 'interrupted', 'budget_exhausted']),
   created_at: z.iso.datetime(),
   updated_at: z.iso.datetime(),
   target: z.looseObject({ skill_path: z.string(), sha256: z.string() }).optional(),
@@ -33,6 +33,15 @@ export function readRunManifest(runDir: string): RunManifest | undefined {
   const file = stateLayout.runManifest(runDir);
   if (!existsSync(file)) return undefined;
   return readArtifact(file, runManifest, 'run manifest');
+}
+
+/** run.json of any mode, or undefined when absent or unreadable (callers that only want a date). */
+export function readRunManifestLenient(runDir: string): { created_at?: string } | undefined {
+  try {
+    return JSON.parse(readFileSync(stateLayout.runManifest(runDir), 'utf8')) as { created_at?: string };
+  } catch {
+    return undefined;
+  }
 }
 
 /** A new run id: UTC time to the second plus a label, made unique within the state dir. */
@@ -55,7 +64,7 @@ export function findResumableRun(stateDir: string, evaluationKey: string): strin
     if (!existsSync(file)) continue;
     try {
       const m = JSON.parse(readFileSync(file, 'utf8')) as Partial<RunManifest>;
-      if (m.mode === 'standalone' && m.evaluation_key === evaluationKey && (m.status === 'running' || m.status === 'interrupted' || m.status === 'incomplete')) return id;
+      if (m.mode === 'standalone' && m.evaluation_key === evaluationKey && (m.status === 'running' || m.status === 'interrupted' || m.status === 'incomplete' || m.status === 'budget_exhausted')) return id;
     } catch {
       // An unreadable manifest is not a run we can resume.
     }

@@ -23,6 +23,7 @@ function evaluateContext(ctx: LoopContext, options: EvaluateOptions): EvaluateCo
     log: ctx.log,
     signal: ctx.signal,
     lockHeld: true,
+    budget: ctx.budget,
     options: { taskSuite: ctx.manifest.suite.path, stateRoot: ctx.stateDir, mock: ctx.manifest.mock, config: ctx.manifest.config.path ?? undefined, ...options },
   };
 }
@@ -32,7 +33,7 @@ export async function evaluateLoopBaseline(ctx: LoopContext): Promise<StageOutco
   const p = await prepare(ectx);
   const paths = iterationPaths(ctx.runDir, ctx.iteration);
   const skill = readSkill(ctx.manifest.target.skill_dir);
-  const m = await measure(p, ectx, { skill, variant: 'baseline', dir: paths.dir, cacheable: true });
+  const m = await measure(p, ectx, { skill, variant: 'baseline', dir: paths.dir, cacheable: true, budget: ctx.budget });
   if (m.outcome.interrupted) return 'interrupted';
   const summary = summarizeVariant(m.outcome, p.passK);
   const base = standaloneArtifact({

@@ -5,6 +5,7 @@ import { lookupBaseline, outcomeFromCache, storeBaseline } from '../../src/evalu
 import { runVariant, type VariantOutcome } from '../../src/evaluation/run-variant.js';
 import { prepareResultsFile } from '../../src/state/runs.js';
 import type { LoadedSkill } from '../../src/skill/read.js';
+import type { Budget } from '../../src/evaluation/budget.js';
 import type { StandaloneEvaluation } from './schema.js';
 import { cacheKeyParts, evaluationKey, type EvaluateContext, type Prepared } from './setup.js';
 
@@ -18,7 +19,7 @@ export interface Measured {
 export async function measure(
   p: Prepared,
   ctx: EvaluateContext,
-  a: { skill: LoadedSkill; variant: string; dir: string; cacheable: boolean },
+  a: { skill: LoadedSkill; variant: string; dir: string; cacheable: boolean; budget?: Budget },
 ): Promise<Measured> {
   const key = evaluationKey(p, a.skill);
   let why: string | undefined;
@@ -56,6 +57,7 @@ export async function measure(
     signal: ctx.signal,
     now: ctx.now,
     limiter: ctx.limiter,
+    budget: a.budget,
   });
   const secs = (performance.now() - started) / 1000;
   const resumed = outcome.resumedAttempts ? `, ${outcome.resumedAttempts} resumed from ${resultsFile}` : '';

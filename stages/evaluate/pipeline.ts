@@ -10,9 +10,10 @@ import { readSkill, skillFromText, type LoadedSkill } from '../../src/skill/read
 import { appendEvent } from '../../src/state/events.js';
 import { stateLayout } from '../../src/state/layout.js';
 import { acquireStateLock } from '../../src/state/lock.js';
+import { readRunManifestLenient } from '../../src/state/runs.js';
 import { measure } from './measure.js';
 import { pipelineEvaluation, rankingInput, type RankingInput } from './schema.js';
-import { engineInfo, prepare, type EvaluateContext, type StageResult } from './setup.js';
+import { budgetFor, engineInfo, prepare, type EvaluateContext, type StageResult } from './setup.js';
 import { pipelineArtifact, type EnvelopeBits } from './verdict.js';
 
 type Candidate = RankingInput['scored_candidates'][number];
@@ -61,13 +62,15 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
       artifact = pipelineArtifact({ bits, candidateId: candidate.id, candidateScore: score, evalThreshold, baselineMinPassRate: p.cfg.baselineMinPassRate, skippedReason: `score ${score} < threshold ${evalThreshold}` });
     } else {
       // The baseline first: a broken suite is found before any candidate call is spent.
-      const base = await measure(p, ctx, { skill: target, variant: 'baseline', dir: iterDir, cacheable: true });
+      const budget = budgetFor(ctx, p, runDir, readRunManifestLenient(runDir)?.created_at ?? ctx.now().toISOString());
+      const base = await measure(p, ctx, { skill: target, variant: 'baseline', dir: iterDir, cacheable: true, budget });
       const baseSummary = summarizeVariant(base.outcome, p.passK);
       const baseBroken = base.outcome.interrupted || baseSummary.passed + baseSummary.failed === 0 || baseSummary.pass_rate < p.cfg.baselineMinPassRate;
-      const cand = baseBroken ? undefined : await measure(p, ctx, { skill: candSkill, variant: candidate.id, dir: iterDir, cacheable: true });
+      const cand = baseBroken ? undefined : await measure(p, ctx, { skill: candSkill, variant: candidate.id, dir: iterDir, cacheable: true, budget });
       if (base.outcome.interrupted || cand?.outcome.interrupted) {
-        appendEvent(runDir, { event: 'interrupted', stage: 'evaluate', iteration }, ctx.now());
-        return { interrupted: true, runDir };
+        const exhausted = base.outcome.budgetExhausted ?? cand?.outcome.budgetExhausted;
+        appendEvent(runDir, { event: exhausted ? 'budget_exhausted' : 'interrupted', stage: 'evaluate', iteration }, ctx.now());
+        return { interrupted: true, runDir, ...(exhausted ? { budgetExhausted: exhausted } : {}) };
       }
       const candMeasured = cand ? { summary: summarizeVariant(cand.outcome, p.passK), tallies: cand.outcome.tallies } : undefined;
       artifact = pipelineArtifact({

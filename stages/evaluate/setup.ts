@@ -14,6 +14,7 @@ import { baselineCacheKey, type CacheKeyParts } from '../../src/evaluation/cache
 import { stateLayout } from '../../src/state/layout.js';
 import type { LoadedSkill } from '../../src/skill/read.js';
 import type { EvaluationArtifact } from './schema.js';
+import { Budget, usedInRun } from '../../src/evaluation/budget.js';
 
 export interface EvaluateOptions {
   standalone?: boolean;
@@ -48,10 +49,12 @@ export interface EvaluateContext {
   lockHeld?: boolean;
   /** A concurrency gate shared with other evaluations running at the same time (nightly targets). */
   limiter?: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** The run's budget (the loop runner passes one for the whole run; else built from pipeline.yaml). */
+  budget?: Budget;
 }
 
 export type StageResult =
-  | { interrupted: true; runDir: string }
+  | { interrupted: true; runDir: string; budgetExhausted?: string }
   | { interrupted: false; artifactPath: string; artifact: EvaluationArtifact };
 
 export interface Prepared {
@@ -123,4 +126,11 @@ export function evaluationKey(p: Prepared, skill: LoadedSkill): string {
 
 export function engineInfo(e: Engine | undefined) {
   return e ? { type: e.type, identity: e.identity(), mock: e.type === 'mock' } : null;
+}
+
+/** The budget an evaluation runs under: the caller's, or one for this run from pipeline.yaml. */
+export function budgetFor(ctx: EvaluateContext, p: Prepared, runDir: string, startedAt: string): Budget | undefined {
+  if (ctx.budget) return ctx.budget;
+  if (Budget.unlimited(p.cfg.budgets)) return undefined;
+  return new Budget(p.cfg.budgets, { ...usedInRun(runDir), startedAt: Date.parse(startedAt) }, () => ctx.now().getTime());
 }

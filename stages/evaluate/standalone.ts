@@ -12,7 +12,7 @@ import { readSkill } from '../../src/skill/read.js';
 import { UsageError } from '../../src/errors.js';
 import { measure } from './measure.js';
 import { standaloneEvaluation } from './schema.js';
-import { engineInfo, evaluationKey, prepare, type EvaluateContext, type StageResult } from './setup.js';
+import { budgetFor, engineInfo, evaluationKey, prepare, type EvaluateContext, type StageResult } from './setup.js';
 import { standaloneArtifact } from './verdict.js';
 
 export async function runStandalone(ctx: EvaluateContext): Promise<StageResult> {
@@ -48,11 +48,13 @@ export async function runStandalone(ctx: EvaluateContext): Promise<StageResult> 
     appendEvent(runDir, { event: resumed ? 'resumed' : 'started', stage: 'evaluate', mode: 'standalone' }, now);
     if (resumed) ctx.log(`resuming run ${runId}`);
 
-    const m = await measure(p, ctx, { skill, variant: 'baseline', dir: runDir, cacheable: true });
+    const budget = budgetFor(ctx, p, runDir, manifest.created_at);
+    const m = await measure(p, ctx, { skill, variant: 'baseline', dir: runDir, cacheable: true, budget });
     if (m.outcome.interrupted) {
-      await writeRunManifest(runDir, { ...manifest, status: 'interrupted', updated_at: ctx.now().toISOString() });
-      appendEvent(runDir, { event: 'interrupted', stage: 'evaluate' }, ctx.now());
-      return { interrupted: true, runDir };
+      const exhausted = m.outcome.budgetExhausted;
+      await writeRunManifest(runDir, { ...manifest, status: exhausted ? 'budget_exhausted' : 'interrupted', updated_at: ctx.now().toISOString() });
+      appendEvent(runDir, { event: exhausted ? 'budget_exhausted' : 'interrupted', stage: 'evaluate', ...(exhausted ? { reason: exhausted } : {}) }, ctx.now());
+      return { interrupted: true, runDir, ...(exhausted ? { budgetExhausted: exhausted } : {}) };
     }
     const summary = summarizeVariant(m.outcome, p.passK);
     const artifact = standaloneArtifact({

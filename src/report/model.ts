@@ -1,0 +1,144 @@
+// Builds the report model of one run from its parsed artifacts. Pure: the same inputs always give the same
+// model (load.ts does the reading), so every renderer and every test starts from the same object.
+import { arr, at, bool, int, isObj, num, obj, str, type IterationInputs, type Json, type ReportInputs } from './inputs.js';
+import { judgesOf } from './model-judges.js';
+import { REPORT_SCHEMA, type ReportModel } from './model-schema.js';
+import { suiteShapeOf } from './model-suite.js';
+import { isPipeline, resultRows, systemOf, type Measured } from './model-system.js';
+import { loopRows, trendOf } from './model-trend.js';
+
+/** The iteration a loop report is about: the one asked for, else the newest that evaluated a candidate, else the newest. */
+export function chooseIteration(iterations: IterationInputs[], requested?: number): IterationInputs | undefined {
+  if (requested !== undefined) return iterations.find((i) => i.n === requested);
+  return [...iterations].reverse().find((i) => i.evaluation) ?? iterations[iterations.length - 1];
+}
+
+function measuredOf(ev: Json, durations: ReportInputs['durations']): { primary: Measured; reference?: Measured } {
+  if (isPipeline(ev)) {
+    const id = str(ev.candidate_id) ?? 'candidate';
+    return {
+      primary: { role: 'candidate', id, label: `candidate ${id}`, rows: resultRows(ev.candidate_results, durations[id]), summary: obj(at(ev, 'evaluation', 'candidate')), cached: bool(at(ev, 'evaluation', 'candidate_cache', 'hit')) ?? null },
+      reference: { role: 'baseline', id: 'baseline', label: 'baseline', rows: resultRows(ev.baseline_results, durations.baseline), summary: obj(at(ev, 'evaluation', 'baseline')), cached: bool(at(ev, 'evaluation', 'baseline_cache', 'hit')) ?? null },
+    };
+  }
+  const id = str(ev.skill_id) ?? 'skill';
+  return { primary: { role: 'skill', id, label: `skill ${id}`, rows: resultRows(ev.task_results, durations.baseline), summary: obj(ev.evaluation), cached: bool(at(ev, 'evaluation', 'cache', 'hit')) ?? null } };
+}
+
+function thresholdsOf(manifest: Json | undefined, ev: Json | undefined, gate: Json | undefined): ReportModel['thresholds'] {
+  const registered = obj(manifest?.thresholds);
+  if (registered) return { registered: true, sha256: str(manifest?.thresholds_sha256) ?? null, values: registered, source: 'run.json: registered when the run started, before any result existed' };
+  const fromGate = obj(gate?.thresholds);
+  if (fromGate) return { registered: false, sha256: null, values: fromGate, source: 'gate.json (the run manifest registers none)' };
+  const values: Record<string, unknown> = {};
+  const min = num(at(ev, 'evaluation', 'min_pass_rate'));
+  if (min !== undefined) values.min_pass_rate = min;
+  const evalThreshold = num(ev?.eval_threshold);
+  if (evalThreshold !== undefined) values.eval_threshold = evalThreshold;
+  return { registered: false, sha256: null, values, source: Object.keys(values).length ? 'the evaluation artifact (taken from the config when it ran; not registered with a hash)' : 'none recorded' };
+}
+
+function checks(v: unknown): { id: string; passed: boolean; detail: string }[] {
+  return arr(v).flatMap((c) => (isObj(c) && typeof c.id === 'string' && typeof c.passed === 'boolean' ? [{ id: c.id, passed: c.passed, detail: str(c.detail) ?? '' }] : []));
+}
+
+function gateOf(it: IterationInputs | undefined): ReportModel['gate'] {
+  const g = it?.gate;
+  if (!it || !g) return null;
+  const h = obj(g.holdout);
+  return {
+    iteration: it.n,
+    decision: str(g.decision) ?? str(g.verdict) ?? 'unknown',
+    candidate_id: str(g.candidate_id) ?? null,
+    reason: str(g.reason) ?? '',
+    checks: checks(g.checks),
+    holdout: h ? { tasks: int(h.tasks) ?? 0, candidate_pass_rate: num(h.candidate_pass_rate) ?? 0, baseline_pass_rate: num(h.baseline_pass_rate) ?? 0, delta: num(h.delta) ?? 0, p_value: num(h.p_value) ?? null } : null,
+  };
+}
+
+function verdictOf(ev: Json | undefined): ReportModel['verdict'] {
+  const v = str(ev?.verdict);
+  if (!ev || !v) return null;
+  const reason = str(ev.reason) ?? str(at(ev, 'evaluation', 'reason')) ?? '';
+  const id = isPipeline(ev) ? 'evaluation' : 'min_pass_rate';
+  return { verdict: v, reason, checks: v === 'pass' || v === 'fail' ? [{ id, passed: v === 'pass', detail: reason }] : [] };
+}
+
+function candidateOf(it: IterationInputs | undefined, id: string | null): ReportModel['candidate'] {
+  const c = arr(at(it?.candidates, 'candidates')).find((x) => isObj(x) && x.id === id);
+  if (!isObj(c) || !id) return null;
+  return {
+    id,
+    title: str(c.title) ?? id,
+    category: str(c.category) ?? 'other',
+    risk: str(c.risk) ?? 'unknown',
+    rationale: str(c.rationale) ?? '',
+    diff: str(c.diff) ?? '',
+    added: int(at(c, 'diff_stats', 'added')) ?? 0,
+    removed: int(at(c, 'diff_stats', 'removed')) ?? 0,
+  };
+}
+
+function proposedOf(iterations: IterationInputs[]): ReportModel['proposed_cases'] {
+  const by_iteration = iterations.flatMap((it) => {
+    const pc = obj(at(it.learning, 'proposed_cases'));
+    const cases = arr(at(it.proposedCases, 'tasks')).flatMap((t) =>
+      isObj(t) && typeof t.id === 'string' ? [{ id: t.id, source_task: str(at(t, 'source', 'task')) ?? null, category: str(t.category) ?? null, description: str(t.description) ?? null }] : [],
+    );
+    const count = int(pc?.count) ?? cases.length;
+    return pc || cases.length ? [{ iteration: it.n, file: str(pc?.file) ?? null, count, cases }] : [];
+  });
+  return { total: by_iteration.reduce((s, b) => s + b.count, 0), by_iteration };
+}
+
+export function buildReportModel(inp: ReportInputs): ReportModel {
+  const m = inp.manifest;
+  const chosen = inp.evaluation ? undefined : chooseIteration(inp.iterations, inp.iteration);
+  const ev = inp.evaluation ?? chosen?.evaluation;
+  const notes: string[] = [];
+  let measured: { primary?: Measured; reference?: Measured } = {};
+  if (ev) measured = measuredOf(ev, inp.durations);
+  else if (chosen?.baseline) {
+    measured = { primary: { role: 'baseline', id: 'baseline', label: 'baseline', rows: resultRows(chosen.baseline.task_results, inp.durations.baseline), summary: obj(chosen.baseline.evaluation), cached: bool(at(chosen.baseline, 'evaluation', 'cache', 'hit')) ?? null } };
+    notes.push(`iteration ${chosen.n} evaluated no candidate: the figures below are the baseline's alone`);
+  }
+  const { system, tasks } = systemOf(measured.primary, measured.reference, at(ev, 'evaluation', 'paired'));
+
+  const engineType = str(at(ev, 'engine', 'type')) ?? str(at(m, 'engine', 'type'));
+  const mock = bool(at(ev, 'engine', 'mock')) ?? (engineType === 'mock' || bool(m?.mock) === true);
+  if (mock) notes.push('engine: mock — offline and deterministic, not a model; these numbers demonstrate the pipeline, not a skill’s quality');
+  if (system.errors.length) notes.push(`${system.errors.length} task result(s) are errors (engine or judge could not run): counted apart, never as failures`);
+  if (inp.suiteProblem) notes.push(`suite: ${inp.suiteProblem}`);
+
+  const candidateId = str(at(chosen?.gate, 'candidate_id')) ?? str(ev?.candidate_id) ?? str(at(chosen?.ranking, 'selected')) ?? null;
+  const loop = inp.evaluation ? [] : loopRows(inp.iterations);
+  const upTo = chosen ? inp.iterations.filter((i) => i.n <= chosen.n) : [];
+  const primaryRate = system.reference?.role === 'baseline' ? system.reference.summary : (system.primary?.summary ?? null);
+
+  return {
+    schema: REPORT_SCHEMA,
+    run: {
+      run_id: str(m?.run_id) ?? inp.runId,
+      mode: str(m?.mode) ?? str(ev?.mode) ?? 'unknown',
+      status: str(m?.status) ?? null,
+      created_at: str(m?.created_at) ?? null,
+      updated_at: str(m?.updated_at) ?? null,
+      target: str(at(m, 'target', 'skill_path')) ?? str(ev?.skill_path) ?? null,
+      engine: engineType ? { type: engineType, mock } : null,
+      iteration: chosen?.n ?? null,
+      iterations: inp.iterations.map((i) => i.n),
+    },
+    suite: suiteShapeOf(inp.suite, inp.suiteProblem, tasks, str(at(m, 'suite', 'path')) ?? str(ev?.task_suite) ?? null),
+    judges: judgesOf(inp.calibrations, inp.suite?.specHashes ?? []),
+    thresholds: thresholdsOf(m, ev, chosen?.gate),
+    gate: gateOf(chosen),
+    verdict: verdictOf(ev),
+    system,
+    tasks,
+    candidate: candidateOf(chosen, candidateId),
+    loop,
+    proposed_cases: proposedOf(upTo),
+    trend: trendOf(inp.history, m, loop, primaryRate, str(m?.run_id) ?? inp.runId),
+    notes,
+  };
+}
