@@ -10,6 +10,8 @@ import { registerEvaluateCommand } from './commands/evaluate.js';
 import { registerInspectCommands } from './commands/inspect.js';
 import { registerLoopCommands } from './commands/loop.js';
 import { registerNightlyCommands } from './commands/nightly.js';
+import { registerDoctorCommand } from './commands/doctor.js';
+import { registerInitCommand } from './commands/init.js';
 import { registerPromoteCommands } from './commands/promote.js';
 import { registerIntentsCommand } from './intents/command.js';
 import { registerCalibrateCommand } from './calibrate/command.js';
@@ -34,6 +36,8 @@ function program(deps: CliDeps, setCode: (c: number) => void): Command {
   registerNightlyCommands(cmd, deps, setCode);
   registerCalibrateCommand(cmd, deps, setCode);
   registerLintCommand(cmd, deps, setCode);
+  registerDoctorCommand(cmd, deps, setCode);
+  registerInitCommand(cmd, deps, setCode);
 
   return cmd;
 }

@@ -1,0 +1,96 @@
+// `whet doctor`: checks every engine the config names — the program on PATH and its version, the
+// endpoint reachable, the key variable set — and says exactly what is missing. It never reads a key's
+// value into its output.
+import type { Command } from 'commander';
+import { loadPipeline } from '../config/pipeline.js';
+import { runProcess } from '../proc/run.js';
+import type { CliDeps, SetCode } from './deps.js';
+import { findProgram } from './find-program.js';
+
+export interface Finding {
+  engine: string;
+  check: string;
+  ok: boolean;
+  detail: string;
+}
+
+type EngineCfg = Record<string, unknown> & { type: string };
+
+const DEFAULT_KEY: Record<string, string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
+const DEFAULT_URL: Record<string, string> = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com' };
+
+async function checkProgram(label: string, program: string, deps: CliDeps, out: Finding[]): Promise<void> {
+  const path = findProgram(program, deps.env, deps.cwd);
+  if (!path) {
+    out.push({ engine: label, check: 'program', ok: false, detail: `${program} is not on PATH (install it, or set the full path in pipeline.yaml)` });
+    return;
+  }
+  const v = await runProcess({ argv: [path, '--version'], env: deps.env, cwd: deps.cwd, timeoutMs: 10_000 });
+  const version = (v.stdout || v.stderr).trim().split('\n')[0] ?? '';
+  out.push({ engine: label, check: 'program', ok: v.exitCode === 0, detail: v.exitCode === 0 ? `${path} (${version || 'no version printed'})` : `${path} --version failed: ${v.spawnError ?? `exit ${v.exitCode}`}` });
+}
+
+async function checkEndpoint(label: string, url: string, out: Finding[]): Promise<void> {
+  const ac = new AbortController();
+  const timer = setTimeout(() => ac.abort(), 5000);
+  try {
+    const res = await fetch(url, { method: 'GET', signal: ac.signal });
+    // Any HTTP answer (even 401/404) proves the endpoint is reachable; the key is checked separately.
+    out.push({ engine: label, check: 'endpoint', ok: true, detail: `${url} answered HTTP ${res.status}` });
+  } catch (err) {
+    out.push({ engine: label, check: 'endpoint', ok: false, detail: `${url} is not reachable: ${(err as Error).message}` });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function doctor(deps: CliDeps, configPath?: string): Promise<Finding[]> {
+  const cfg = await loadPipeline(configPath, deps.cwd);
+  const engines: [string, EngineCfg][] = [];
+  if (cfg.engine) engines.push(['engine', cfg.engine as EngineCfg]);
+  if (cfg.judgeEngine) engines.push(['judge_engine', cfg.judgeEngine as EngineCfg]);
+  if (cfg.loop.generatorEngine) engines.push(['loop.generator_engine', cfg.loop.generatorEngine as EngineCfg]);
+  cfg.targets.forEach((t, i) => t.engine && engines.push([`targets[${i}].engine`, t.engine as EngineCfg]));
+  const out: Finding[] = [];
+  if (engines.length === 0) out.push({ engine: 'engine', check: 'config', ok: false, detail: `no engine configured in ${cfg.path ?? 'pipeline.yaml'}: set "engine:" (or run "whet init"), or pass --mock to each command` });
+  for (const [where, e] of engines) {
+    const label = `${where} (${e.type})`;
+    switch (e.type) {
+      case 'mock':
+        out.push({ engine: label, check: 'mock', ok: true, detail: 'offline mock engine: answers quote the skill; not a model' });
+        break;
+      case 'command':
+        await checkProgram(label, String((e.command as string[])[0]), deps, out);
+        break;
+      case 'claude':
+      case 'codex':
+        await checkProgram(label, String(e.bin ?? e.type), deps, out);
+        break;
+      case 'openai':
+      case 'anthropic': {
+        const keyVar = String(e.api_key_env ?? DEFAULT_KEY[e.type]);
+        const set = (deps.env[keyVar] ?? '') !== '';
+        out.push({ engine: label, check: 'key', ok: set, detail: set ? `${keyVar} is set` : `${keyVar} is not set in the environment (whetstone reads keys only from there)` });
+        await checkEndpoint(label, String(e.base_url ?? DEFAULT_URL[e.type]), out);
+        break;
+      }
+      default:
+        out.push({ engine: label, check: 'type', ok: false, detail: `unknown engine type ${e.type}` });
+    }
+  }
+  return out;
+}
+
+export function registerDoctorCommand(program: Command, deps: CliDeps, setCode: SetCode): void {
+  program
+    .command('doctor')
+    .description('check every configured engine: program and version, endpoint, key variable')
+    .option('-c, --config <file>', 'pipeline config (default: ./pipeline.yaml)')
+    .option('--json', 'JSON output')
+    .action(async (o: { config?: string; json?: boolean }) => {
+      const findings = await doctor(deps, o.config);
+      if (o.json) deps.stdout(`${JSON.stringify(findings, null, 2)}\n`);
+      else deps.stdout(`${findings.map((f) => `[${f.ok ? 'ok' : 'MISSING'}] ${f.engine} ${f.check}: ${f.detail}`).join('\n')}\n`);
+      setCode(findings.every((f) => f.ok) ? 0 : 1);
+    });
+}

@@ -1,0 +1,44 @@
+// Number and text formatting every renderer shares, so "0.7000 (7/10) [0.3968, 0.8922]" reads the same in
+// markdown, HTML and a JUnit property.
+import type { Rate } from './model-schema.js';
+
+export const f4 = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? 'n/a' : x.toFixed(4));
+export const signed = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : `${x >= 0 ? '+' : ''}${x.toFixed(4)}`);
+export const pct = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : `${(x * 100).toFixed(1)}%`);
+
+/** "0.7000 (7/10) [0.3968, 0.8922]" — the rate, its counts, its 95% Wilson interval; errors named apart. */
+export function rateText(r: Rate | null | undefined): string {
+  if (!r) return '—';
+  const errs = r.errors ? `, ${r.errors} error${r.errors === 1 ? '' : 's'}` : '';
+  return `${f4(r.pass_rate)} (${r.passed}/${r.judged}${errs}) [${f4(r.ci95.low)}, ${f4(r.ci95.high)}]`;
+}
+
+/** p-values: 4 decimals, and "< 0.0001" rather than a misleading 0.0000. */
+export const pValue = (p: number | null | undefined) => (p === null || p === undefined ? 'n/a' : p < 0.0001 ? '< 0.0001' : p.toFixed(4));
+
+/**
+ * Text from artifacts (task reasons, prompts, titles) inside markdown: one line, and no character that
+ * could end a table cell, open a code span or start raw HTML (CommonMark backslash escapes keep it readable).
+ */
+export function mdText(s: string): string {
+  return s
+    .replace(/\r?\n+/g, ' ')
+    .replace(/[\\|`<>*[\]]/g, (c) => `\\${c}`)
+    .trim();
+}
+
+/** A fenced block that its content cannot close: the fence is longer than any backtick run inside. */
+export function mdFence(body: string, lang = ''): string {
+  const longest = Math.max(2, ...[...body.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}${lang}\n${body.endsWith('\n') ? body : `${body}\n`}${fence}`;
+}
+
+export function mdTable(head: string[], rows: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+export const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
+
+export const roleName = { candidate: 'candidate', baseline: 'baseline', skill: 'skill' } as const;

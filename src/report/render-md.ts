@@ -1,0 +1,125 @@
+// The evidence report METHOD.md asks for, in markdown: the eval set's shape, the judges' agreement with
+// people, the thresholds set before results, which gates passed, the system's numbers per category, and
+// what was fed back as new cases. Judge metrics and system metrics have their own sections (two dashboards),
+// and the report ends with the evidence, never with a lone verdict word.
+import { f4, mdFence, mdTable, mdText, plural, pValue, rateText, signed } from './format.js';
+import type { ReportModel } from './model-schema.js';
+import { mdEvidence, mdJudges, mdSuite } from './render-md-evidence.js';
+
+const DIFF_LINES = 80;
+
+function header(m: ReportModel): string[] {
+  const r = m.run;
+  const out = [`# whetstone report — run \`${r.run_id}\``, ''];
+  const facts = [
+    `mode ${r.mode}`,
+    r.status ? `status ${r.status}` : undefined,
+    r.engine ? `engine ${r.engine.type}${r.engine.mock ? ' (mock)' : ''}` : undefined,
+    r.iteration !== null ? `iteration ${r.iteration} of ${r.iterations.length}` : undefined,
+    r.created_at ? `started ${r.created_at}` : undefined,
+  ].filter(Boolean);
+  if (r.target) out.push(`Target: \`${r.target}\``, '');
+  out.push(facts.join(' · '), '');
+  for (const n of m.notes) out.push(`> ${mdText(n)}`, '');
+  return out;
+}
+
+function thresholds(m: ReportModel): string[] {
+  const t = m.thresholds;
+  const out = [t.registered ? '## Thresholds (set before results)' : '## Thresholds', ''];
+  out.push(t.registered ? `Registered in run.json when the run started, before any result existed; sha256 \`${t.sha256 ?? 'none'}\`.` : `Source: ${t.source}.`, '');
+  const entries = Object.entries(t.values);
+  if (entries.length) out.push(mdTable(['threshold', 'value'], entries.map(([k, v]) => [k, mdText(JSON.stringify(v))])), '');
+  else out.push('No thresholds recorded for this run.', '');
+  return out;
+}
+
+function gates(m: ReportModel): string[] {
+  const out = ['## Gates', ''];
+  const g = m.gate;
+  if (g) {
+    const passed = g.checks.filter((c) => c.passed).length;
+    out.push(`Iteration ${g.iteration}: decision **${g.decision}**${g.candidate_id ? ` for \`${g.candidate_id}\`` : ''} — ${mdText(g.reason)}. ${passed} of ${g.checks.length} checks passed.`, '');
+    if (g.checks.length) out.push(mdTable(['check', 'result', 'evidence'], g.checks.map((c) => [c.id, c.passed ? 'passed' : '**failed**', mdText(c.detail)])), '');
+    if (g.holdout) out.push(`Held-out: ${g.holdout.tasks} tasks, candidate ${f4(g.holdout.candidate_pass_rate)} vs baseline ${f4(g.holdout.baseline_pass_rate)} (${signed(g.holdout.delta)}), exact McNemar p = ${pValue(g.holdout.p_value)}.`, '');
+  }
+  if (m.verdict && m.verdict.checks.length) {
+    out.push(mdTable(['check', 'result', 'evidence'], m.verdict.checks.map((c) => [c.id, c.passed ? 'passed' : '**failed**', mdText(c.detail)])), '');
+  }
+  if (!g && !m.verdict?.checks.length) out.push('No gate ran in this run.', '');
+  return out;
+}
+
+function system(m: ReportModel): string[] {
+  const s = m.system;
+  const out = ['## System metrics (what the skill does)', ''];
+  const variants = [s.primary, s.reference].filter((v) => v !== null);
+  if (!variants.length) return [...out, 'Nothing was measured in this run.', ''];
+  out.push('Pass rate over judged tasks, with counts and 95% Wilson intervals; errors are counted apart, never as failures.', '');
+  out.push(
+    mdTable(
+      ['variant', 'passed', 'failed', 'errors', 'pass rate', '95% CI'],
+      variants.map((v) => [`${mdText(v.label)}${v.cached ? ' (cached)' : ''}`, String(v.summary.passed), String(v.summary.failed), String(v.summary.errors), f4(v.summary.pass_rate), `[${f4(v.summary.ci95.low)}, ${f4(v.summary.ci95.high)}]`]),
+    ),
+    '',
+  );
+  const two = s.primary && s.reference;
+  out.push('### Per category', '');
+  const head = two ? ['category', s.primary!.role, s.reference!.role, 'delta'] : ['category', s.primary?.role ?? 'variant'];
+  out.push(mdTable(head, s.per_category.map((c) => (two ? [c.category, rateText(c.primary), rateText(c.reference), signed(c.delta)] : [c.category, rateText(c.primary)]))), '');
+  if (s.paired) {
+    const p = s.paired;
+    out.push('### Paired comparison (same tasks)', '');
+    out.push(`${p.tasks_compared} tasks compared (${p.excluded_errors} excluded for errors): both pass ${p.both_pass}, both fail ${p.both_fail}, fixed ${p.fixed}${p.fixes.length ? ` (${p.fixes.map((x) => `\`${x}\``).join(', ')})` : ''}, regressed ${p.regressed}${p.regressions.length ? ` (${p.regressions.map((x) => `\`${x}\``).join(', ')})` : ''}; ${mdText(p.method)} p = ${pValue(p.p_value)}.`, '');
+  }
+  out.push('### Errors (apart from failures)', '');
+  out.push(s.errors.length ? s.errors.map((e) => `- \`${e.task_id}\` (${e.role}): ${mdText(e.reason)}`).join('\n') : 'None: every task was judged.', '');
+  const failing = m.tasks.filter((t) => t.primary?.status === 'fail');
+  out.push(`### Failures (${s.primary?.label ?? 'primary'})`, '');
+  out.push(failing.length ? failing.map((t) => `- \`${t.task_id}\` [${t.category}${t.split ? `, ${t.split}` : ''}]: ${mdText(t.primary!.reason)}`).join('\n') : 'None.', '');
+  const top = s.top_failure_category;
+  out.push(top ? `Top failure category: **${top.category}** — ${top.failed} of ${top.judged} judged tasks failed (${top.role}).` : 'Top failure category: none (no task failed).', '');
+  return out;
+}
+
+function candidate(m: ReportModel): string[] {
+  const c = m.candidate;
+  if (!c) return [];
+  const lines = c.diff.split('\n');
+  const shown = lines.length > DIFF_LINES ? `${lines.slice(0, DIFF_LINES).join('\n')}\n… ${lines.length - DIFF_LINES} more line(s): whet diff ${m.run.run_id} ${c.id}` : c.diff;
+  return ['## The candidate', '', `\`${c.id}\` — ${mdText(c.title)} (${c.category}, risk ${c.risk}, +${c.added} −${c.removed} lines). ${mdText(c.rationale)}`, '', mdFence(shown, 'diff'), ''];
+}
+
+function loop(m: ReportModel): string[] {
+  if (m.loop.length === 0) return [];
+  return [
+    '## Iterations',
+    '',
+    mdTable(
+      ['iteration', 'baseline', 'candidate', 'candidate rate', 'gate', 'stop'],
+      m.loop.map((r) => [String(r.iteration), rateText(r.baseline), r.candidate_id ? `\`${r.candidate_id}\`` : '—', rateText(r.candidate), r.decision ?? '—', r.stop ? mdText(r.stop) : '—']),
+    ),
+    '',
+  ];
+}
+
+function trend(m: ReportModel): string[] {
+  if (m.trend.source !== 'nightly') return [];
+  return ['## Nightly trend', '', mdTable(['night', 'pass rate', '95% CI', 'drift'], m.trend.points.map((p) => [p.label, `${f4(p.pass_rate)} (${p.passed}/${p.judged})`, `[${f4(p.ci95.low)}, ${f4(p.ci95.high)}]`, p.alert ? `**alert**: ${mdText(p.note ?? '')}` : '—'])), ''];
+}
+
+function proposed(m: ReportModel): string[] {
+  const p = m.proposed_cases;
+  const out = ['## Fed back as new cases', ''];
+  if (p.total === 0) return [...out, 'No new case was proposed from failures.', ''];
+  out.push(`${plural(p.total, 'case')} proposed from observed failures, for a person to review (never added to the suite, nor to the held-out set, automatically):`, '');
+  for (const b of p.by_iteration) {
+    out.push(`- iteration ${b.iteration}: ${b.count} in \`${b.file ?? 'proposed-cases.yaml'}\``);
+    for (const c of b.cases) out.push(`  - \`${c.id}\`${c.source_task ? ` from failed \`${c.source_task}\`` : ''}${c.category ? ` [${c.category}]` : ''}${c.description ? `: ${mdText(c.description)}` : ''}`);
+  }
+  return [...out, ''];
+}
+
+export function renderMarkdown(m: ReportModel): string {
+  return [...header(m), ...mdSuite(m), ...mdJudges(m), ...thresholds(m), ...gates(m), ...system(m), ...candidate(m), ...loop(m), ...trend(m), ...proposed(m), ...mdEvidence(m)].join('\n');
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { fixturesBin, tempDir, whet, write } from '../support/cli.js';
+
+describe('whet init', () => {
+  it('writes a config for the agent CLI it finds, or the mock engine, and keeps .gitignore', async () => {
+    const withClaude = tempDir();
+    const r = await whet(['init'], { cwd: withClaude, env: { ...process.env, PATH: `${fixturesBin}:${process.env.PATH}` } });
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(withClaude, 'pipeline.yaml'), 'utf8')).toMatch(/engine:\n  type: claude/);
+    const bare = tempDir();
+    write(join(bare, '.gitignore'), 'node_modules/');
+    expect((await whet(['init'], { cwd: bare, env: { ...process.env, PATH: '/nonexistent' } })).code).toBe(0);
+    expect(readFileSync(join(bare, 'pipeline.yaml'), 'utf8')).toMatch(/engine:\n  type: mock/);
+    expect(readFileSync(join(bare, '.gitignore'), 'utf8')).toBe('node_modules/\n# whetstone state (runs, cache, backups)\nstate/\n');
+    const again = await whet(['init'], { cwd: bare });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/pipeline\.yaml already exists/);
+    // What init wrote runs as it is.
+    const ev = await whet(['evaluate', '--standalone', '--task-suite', 'skills/my-skill/tasks.yaml', '--skill-path', 'skills/my-skill', '--json'], { cwd: bare });
+    expect(JSON.parse(ev.stdout).evaluation.total_tasks).toBe(2);
+  });
+});
+
+describe('whet doctor', () => {
+  it('says exactly what is missing, and never prints a key', async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end('{"error":{"message":"no key"}}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const dir = tempDir();
+      write(
+        join(dir, 'pipeline.yaml'),
+        `engine: {type: command, command: ["no-such-agent"]}\njudge_engine: {type: command, command: ["${join(fixturesBin, 'echo-agent')}"]}\n`,
+      );
+      const r = await whet(['doctor'], { cwd: dir });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(/\[MISSING\] engine \(command\) program: no-such-agent is not on PATH/);
+      expect(r.stdout).toMatch(/\[ok\] judge_engine \(command\) program: .*echo-agent/);
+      const secret = 'sk-test-very-secret-123';
+      const cfg = `engine: {type: mock}\njudge_engine: {type: openai, model: gpt-x, base_url: "http://127.0.0.1:${port}/v1", api_key_env: DOCTOR_KEY}\n`;
+      write(join(dir, 'pipeline.yaml'), cfg);
+      const missingKey = await whet(['doctor', '--json'], { cwd: dir, env: { ...process.env, DOCTOR_KEY: '' } });
+      const findings = JSON.parse(missingKey.stdout);
+      expect(findings).toContainEqual(expect.objectContaining({ check: 'key', ok: false, detail: 'DOCTOR_KEY is not set in the environment (whetstone reads keys only from there)' }));
+      expect(findings).toContainEqual(expect.objectContaining({ check: 'endpoint', ok: true }));
+      const withKey = await whet(['doctor'], { cwd: dir, env: { ...process.env, DOCTOR_KEY: secret } });
+      expect(withKey.stdout).toMatch(/\[ok\] judge_engine \(openai\) key: DOCTOR_KEY is set/);
+      expect(withKey.stdout + withKey.stderr).not.toContain(secret);
+    } finally {
+      server.close();
+    }
+  });
+});
