@@ -75,6 +75,7 @@ export async function main(argv: string[]): Promise<never> {
     stdout: (s) => process.stdout.write(s),
     stderr: (s) => process.stderr.write(s),
     signal: ac.signal,
+    tty: process.stderr.isTTY === true,
   });
   const statsFile = process.env.WHET_BENCH_STATS;
   if (statsFile) writeFileSync(statsFile, JSON.stringify({ max_rss_kb: process.resourceUsage().maxRSS, uptime_ms: Math.round(process.uptime() * 1000) }));

@@ -9,6 +9,8 @@ export interface CliDeps {
   stdout: (s: string) => void;
   stderr: (s: string) => void;
   signal?: AbortSignal;
+  /** stderr is a terminal: draw progress bars. */
+  tty?: boolean;
 }
 
 export type SetCode = (code: number) => void;

@@ -25,7 +25,15 @@ export function registerEvaluateCommand(program: Command, deps: CliDeps, setCode
     .addOption(new Option('--json', 'print the artifact as JSON instead of the summary'))
     .action(async (opts: EvaluateOptions & { json?: boolean }) => {
       const stage = await import('../../stages/evaluate/index.js');
-      const result = await stage.run({ cwd: deps.cwd, env: deps.env, now: deps.now, log: (line) => deps.stderr(`${line}\n`), signal: deps.signal, options: opts });
+      const result = await stage.run({
+        cwd: deps.cwd,
+        env: deps.env,
+        now: deps.now,
+        log: (line) => deps.stderr(`${line}\n`),
+        signal: deps.signal,
+        options: opts,
+        ...(deps.tty ? { progressOut: deps.stderr } : {}),
+      });
       if (opts.json && !result.interrupted) deps.stdout(`${JSON.stringify(result.artifact, null, 2)}\n`);
       else deps.stdout(`${stage.summarize(result)}\n`);
       setCode(stage.exitCodeOf(result));

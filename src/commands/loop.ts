@@ -23,7 +23,7 @@ interface LoopOpts {
 }
 
 function loopEnv(deps: CliDeps): LoopEnv {
-  return { cwd: deps.cwd, env: deps.env, now: deps.now, log: (l) => deps.stderr(`${l}\n`), signal: deps.signal };
+  return { cwd: deps.cwd, env: deps.env, now: deps.now, log: (l) => deps.stderr(`${l}\n`), signal: deps.signal, ...(deps.tty ? { progressOut: deps.stderr } : {}) };
 }
 
 export async function stateDirOf(deps: CliDeps, o: { config?: string; stateRoot?: string }): Promise<string> {

@@ -20,6 +20,8 @@ export interface LoopContext {
   config: PipelineConfig;
   /** The iteration this stage works on. */
   iteration: number;
+  /** Raw terminal writes for progress bars (absent when stderr is not a TTY). */
+  progressOut?: (s: string) => void;
   /** The run's budget, shared by every stage of this process (absent: no budget configured). */
   budget?: Budget;
 }

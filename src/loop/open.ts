@@ -22,6 +22,8 @@ export interface LoopEnv {
   now: () => Date;
   log: (line: string) => void;
   signal?: AbortSignal;
+  /** Raw terminal writes for progress bars (absent when stderr is not a TTY). */
+  progressOut?: (s: string) => void;
 }
 
 export interface RunPlan {

@@ -24,6 +24,7 @@ function evaluateContext(ctx: LoopContext, options: EvaluateOptions): EvaluateCo
     signal: ctx.signal,
     lockHeld: true,
     budget: ctx.budget,
+    ...(ctx.progressOut ? { progressOut: ctx.progressOut } : {}),
     options: { taskSuite: ctx.manifest.suite.path, stateRoot: ctx.stateDir, mock: ctx.manifest.mock, config: ctx.manifest.config.path ?? undefined, ...options },
   };
 }

@@ -3,6 +3,8 @@
 import { formatDuration } from '../../src/config/duration.js';
 import { lookupBaseline, outcomeFromCache, storeBaseline } from '../../src/evaluation/cache.js';
 import { runVariant, type VariantOutcome } from '../../src/evaluation/run-variant.js';
+import { createProgress } from '../../src/evaluation/progress.js';
+import { readResults } from '../../src/state/results-log.js';
 import { prepareResultsFile } from '../../src/state/runs.js';
 import type { LoadedSkill } from '../../src/skill/read.js';
 import type { Budget } from '../../src/evaluation/budget.js';
@@ -45,6 +47,8 @@ export async function measure(
   const resultsFile = await prepareResultsFile(a.dir, a.variant, key, ctx.now());
   const total = p.suite.tasks.reduce((n, t) => n + (t.passK ?? p.passK), 0);
   const started = performance.now();
+  const remaining = total - (await countJudged(resultsFile));
+  const bar = ctx.progressOut && remaining > 0 ? createProgress(a.variant, remaining, ctx.progressOut) : undefined;
   const outcome = await runVariant({
     variant: a.variant,
     suite: p.suite,
@@ -58,11 +62,22 @@ export async function measure(
     now: ctx.now,
     limiter: ctx.limiter,
     budget: a.budget,
+    onAttempt: bar ? (line) => bar.tick(line.status) : undefined,
   });
+  bar?.done();
   const secs = (performance.now() - started) / 1000;
   const resumed = outcome.resumedAttempts ? `, ${outcome.resumedAttempts} resumed from ${resultsFile}` : '';
   ctx.log(`${a.variant}: ${outcome.engineCalls} engine calls for ${total} task attempts in ${secs.toFixed(2)}s${resumed}`);
   let stored = false;
   if (a.cacheable && p.useCache) stored = await storeBaseline(p.cacheDir, key, cacheKeyParts(p, a.skill), outcome, ctx.now());
   return { outcome, cache: { used: a.cacheable && p.useCache, hit: false, key, dir: p.cacheDir, why: a.cacheable ? why : 'not cacheable', ttl_ms: p.cacheTtlMs, stored } };
+}
+
+/** Attempts already judged in a results file (what a resumed run will not redo), for the progress total. */
+async function countJudged(file: string): Promise<number> {
+  const judged = new Set<string>();
+  await readResults(file, (l) => {
+    if (l.status !== 'error') judged.add(`${l.task_id}#${l.attempt}`);
+  });
+  return judged.size;
 }

@@ -49,6 +49,8 @@ export interface EvaluateContext {
   lockHeld?: boolean;
   /** A concurrency gate shared with other evaluations running at the same time (nightly targets). */
   limiter?: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** Raw writes to a terminal for the progress bar; absent when stderr is not a TTY. */
+  progressOut?: (s: string) => void;
   /** The run's budget (the loop runner passes one for the whole run; else built from pipeline.yaml). */
   budget?: Budget;
 }

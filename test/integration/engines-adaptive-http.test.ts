@@ -62,7 +62,7 @@ describe('adaptive concurrency against a server that allows K = 4 at once', () =
   it('settles near K: every call succeeds, few requests are refused, the limit never returns to 32', async () => {
     server.requests.length = 0;
     const engine = createOpenAIEngine(
-      { type: 'openai', model: 'm', base_url: `${server.url}/v1`, api_key_env: 'K', max_concurrency: 32, max_retries: 8 },
+      { type: 'openai', model: 'm', base_url: `${server.url}/v1`, api_key_env: 'K', max_concurrency: 32, max_retries: 40 },
       { env: { K: 'sk-loopback-0000' } },
     );
     const { results, limits } = await pool(engine, 32, 240);

@@ -25,7 +25,7 @@ export interface CliRun {
   stderr: string;
 }
 
-export async function whet(argv: string[], opts: { cwd: string; now?: () => Date; env?: NodeJS.ProcessEnv; signal?: AbortSignal }): Promise<CliRun> {
+export async function whet(argv: string[], opts: { cwd: string; now?: () => Date; env?: NodeJS.ProcessEnv; signal?: AbortSignal; tty?: boolean }): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   const code = await runCli(argv, {
@@ -35,6 +35,7 @@ export async function whet(argv: string[], opts: { cwd: string; now?: () => Date
     stdout: (s) => (stdout += s),
     stderr: (s) => (stderr += s),
     signal: opts.signal,
+    tty: opts.tty,
   });
   return { code, stdout, stderr };
 }

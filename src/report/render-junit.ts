@@ -1,0 +1,82 @@
+// JUnit XML for CI tools: one <testsuite> per variant (the candidate and the baseline apart, or the skill of
+// a standalone run), one <testcase> per task, a failed task as <failure>, a task the engine or judge could
+// not judge as <error> (never a failure), a task this variant has no result for as <skipped/>. The layout
+// meets both common schemas: the strict Apache Ant one (windyroad JUnit.xsd: properties, system-out and
+// system-err on every suite, package and id, a timestamp without zone, type on failure and error, no
+// attributes on <testsuites>) and Jenkins' junit-10.xsd.
+import { f4, pValue } from './format.js';
+import type { Outcome, ReportModel, TaskRow, Variant } from './model-schema.js';
+
+// Characters XML 1.0 cannot carry at all (even as references): C0 controls other than tab, newline and
+// carriage return, lone surrogates, U+FFFE and U+FFFF. They are replaced, not dropped, so a reader sees something was there.
+const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+export function xmlText(s: string): string {
+  return s.replace(INVALID_XML, '\uFFFD').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Attribute values also keep their quotes, tabs and line breaks (a parser would otherwise normalise them to spaces). */
+export function xmlAttr(s: string): string {
+  return xmlText(s).replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;');
+}
+
+const seconds = (ms: number | null | undefined) => ((ms ?? 0) / 1000).toFixed(3);
+
+/** xs:dateTime without a zone, to the second (the Ant schema's pattern). */
+function timestamp(iso: string | null): string {
+  const d = iso ? new Date(iso) : new Date(0);
+  return (Number.isNaN(d.getTime()) ? new Date(0) : d).toISOString().slice(0, 19);
+}
+
+function testcase(t: TaskRow, o: Outcome | null, classPrefix: string): string {
+  const head = `    <testcase name="${xmlAttr(t.task_id)}" classname="${xmlAttr(`${classPrefix}.${t.category}`)}" time="${seconds(o?.duration_ms)}"`;
+  if (!o) return `${head}>\n      <skipped/>\n    </testcase>`;
+  if (o.status === 'pass') return `${head}/>`;
+  const tag = o.status === 'fail' ? 'failure' : 'error';
+  const body = [o.reason, `category: ${t.category}`, t.split ? `split: ${t.split}` : '', o.score !== null ? `score: ${o.score}` : ''].filter(Boolean).join('\n');
+  return `${head}>\n      <${tag} message="${xmlAttr(o.reason || o.status)}" type="whetstone.${o.status}">${xmlText(body)}</${tag}>\n    </testcase>`;
+}
+
+function properties(m: ReportModel, v: Variant): string[] {
+  const props: [string, string][] = [
+    ['whetstone.run_id', m.run.run_id],
+    ['whetstone.mode', m.run.mode],
+    ['whetstone.variant', v.label],
+    ['whetstone.pass_rate', f4(v.summary.pass_rate)],
+    ['whetstone.ci95', `${f4(v.summary.ci95.low)}..${f4(v.summary.ci95.high)}`],
+  ];
+  if (m.run.engine) props.push(['whetstone.engine', `${m.run.engine.type}${m.run.engine.mock ? ' (mock)' : ''}`]);
+  if (m.run.iteration !== null) props.push(['whetstone.iteration', String(m.run.iteration)]);
+  if (m.thresholds.sha256) props.push(['whetstone.thresholds_sha256', m.thresholds.sha256]);
+  if (m.gate) props.push(['whetstone.gate', m.gate.decision]);
+  if (m.system.paired) props.push(['whetstone.mcnemar_p', pValue(m.system.paired.p_value)]);
+  return props.map(([k, val]) => `      <property name="${xmlAttr(k)}" value="${xmlAttr(val)}"/>`);
+}
+
+function suite(m: ReportModel, v: Variant, pick: (t: TaskRow) => Outcome | null, id: number): string {
+  const outcomes = m.tasks.map(pick);
+  const count = (s: Outcome['status']) => outcomes.filter((o) => o?.status === s).length;
+  const skipped = outcomes.filter((o) => o === null).length;
+  const timeMs = v.wall_ms ?? outcomes.reduce((s, o) => s + (o?.duration_ms ?? 0), 0);
+  const pkg = `whetstone.${m.run.run_id}`;
+  const attrs = `name="${xmlAttr(v.label)}" package="${xmlAttr(pkg)}" id="${id}" timestamp="${timestamp(m.run.created_at)}" hostname="localhost" tests="${m.tasks.length}" failures="${count('fail')}" errors="${count('error')}" skipped="${skipped}" time="${seconds(timeMs)}"`;
+  const out = `${v.label}: pass rate ${f4(v.summary.pass_rate)} (${v.summary.passed}/${v.summary.judged} judged, ${v.summary.errors} errors) 95% CI [${f4(v.summary.ci95.low)}, ${f4(v.summary.ci95.high)}]`;
+  const classPrefix = v.id.replace(/\s+/g, '-');
+  return [
+    `  <testsuite ${attrs}>`,
+    '    <properties>',
+    ...properties(m, v),
+    '    </properties>',
+    ...m.tasks.map((t, i) => testcase(t, outcomes[i] ?? null, classPrefix)),
+    `    <system-out>${xmlText(out)}</system-out>`,
+    '    <system-err/>',
+    '  </testsuite>',
+  ].join('\n');
+}
+
+export function renderJunit(m: ReportModel): string {
+  const suites: string[] = [];
+  if (m.system.primary) suites.push(suite(m, m.system.primary, (t) => t.primary, 0));
+  if (m.system.reference) suites.push(suite(m, m.system.reference, (t) => t.reference, suites.length));
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n${suites.join('\n')}\n</testsuites>\n`;
+}
