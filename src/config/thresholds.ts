@@ -21,6 +21,8 @@ export const thresholdsSchema = z.strictObject({
   review_categories: z.array(z.string().min(1)).optional(),
   /** Candidate risk levels a person must approve. */
   review_risks: z.array(z.enum(['low', 'medium', 'high'])).optional(),
+  /** Model-graded judges must be calibrated within their thresholds: block the keep, warn, or off. */
+  require_calibrated_judges: z.enum(['block', 'warn', 'off']).optional(),
 });
 
 export interface Thresholds {
@@ -32,6 +34,7 @@ export interface Thresholds {
   require_significance: boolean;
   review_categories: string[];
   review_risks: ('low' | 'medium' | 'high')[];
+  require_calibrated_judges: 'block' | 'warn' | 'off';
 }
 
 export const THRESHOLD_DEFAULTS: Thresholds = {
@@ -43,6 +46,7 @@ export const THRESHOLD_DEFAULTS: Thresholds = {
   require_significance: false,
   review_categories: ['frontmatter'],
   review_risks: ['high'],
+  require_calibrated_judges: 'warn',
 };
 
 export function resolveThresholds(input: z.infer<typeof thresholdsSchema> | undefined): Thresholds {

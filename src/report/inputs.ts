@@ -22,7 +22,7 @@ export interface SuiteInput {
   path: string;
   sha256?: string;
   grid?: Record<string, string[]>;
-  tasks: { id: string; category: string; cell?: Record<string, string>; negative: boolean; split?: string; judges: string[] }[];
+  tasks: { id: string; prompt: string; category: string; cell?: Record<string, string>; negative: boolean; split?: string; judges: string[] }[];
   /** sha256 of every judge spec file the suite's judges name, to match calibration records. */
   specHashes: string[];
 }

@@ -77,7 +77,7 @@ function suiteOf(path: string, registeredSha: string | undefined): { suite?: Sui
       path: s.path,
       sha256: s.contentHash,
       grid: s.grid,
-      tasks: s.tasks.map((t) => ({ id: t.id, category: t.category, cell: t.cell, negative: t.negative, split: t.split, judges: t.judges.map((j) => j.type) })),
+      tasks: s.tasks.map((t) => ({ id: t.id, prompt: t.prompt, category: t.category, cell: t.cell, negative: t.negative, split: t.split, judges: t.judges.map((j) => j.type) })),
       specHashes,
     };
     const changed = registeredSha && registeredSha !== s.contentHash;

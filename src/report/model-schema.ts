@@ -43,6 +43,8 @@ export const taskRow = z.object({
   category: z.string(),
   split: z.string().nullable(),
   negative: z.boolean(),
+  /** From the suite file when it could be read. */
+  prompt: z.string().nullable(),
   primary: outcome.nullable(),
   reference: outcome.nullable(),
   /** fixed: failed on the reference, passes on the primary; regressed: the other way. */

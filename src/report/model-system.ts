@@ -114,7 +114,7 @@ export function systemOf(primary: Measured | undefined, reference: Measured | un
     const base = pRows.get(id) ?? rRows.get(id)!;
     const p = pRows.get(id)?.outcome ?? null;
     const r = rRows.get(id)?.outcome ?? null;
-    return { task_id: id, category: base.category, split: base.split, negative: base.negative, primary: p, reference: r, change: changeOf(p, r) };
+    return { task_id: id, category: base.category, split: base.split, negative: base.negative, prompt: null, primary: p, reference: r, change: changeOf(p, r) };
   });
 
   const categories = [...new Set(tasks.map((t) => t.category))].sort();

@@ -103,6 +103,8 @@ export function buildReportModel(inp: ReportInputs): ReportModel {
     notes.push(`iteration ${chosen.n} evaluated no candidate: the figures below are the baseline's alone`);
   }
   const { system, tasks } = systemOf(measured.primary, measured.reference, at(ev, 'evaluation', 'paired'));
+  const prompts = new Map((inp.suite?.tasks ?? []).map((t) => [t.id, t.prompt]));
+  for (const t of tasks) t.prompt = prompts.get(t.task_id) ?? null;
 
   const engineType = str(at(ev, 'engine', 'type')) ?? str(at(m, 'engine', 'type'));
   const mock = bool(at(ev, 'engine', 'mock')) ?? (engineType === 'mock' || bool(m?.mock) === true);

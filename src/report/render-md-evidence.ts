@@ -2,7 +2,8 @@
 // eval set's shape, the judges' agreement with people (METHOD.md step 5, with the positive class named
 // next to every figure), and the closing evidence list a reviewer reads instead of a verdict word.
 import { f4, mdTable, mdText, plural } from './format.js';
-import type { CalibrationView, ReportModel } from './model-schema.js';
+import { biasLine, evidenceItems } from './evidence.js';
+import type { ReportModel } from './model-schema.js';
 
 const EMPTY_CELLS_LISTED = 12;
 
@@ -28,11 +29,6 @@ export function mdSuite(m: ReportModel): string[] {
   return [...out, ...items.map((i) => `- ${mdText(i)}`), ''];
 }
 
-export function biasLine(c: CalibrationView): string {
-  const r = (f: { count: number; of: number }) => `${f.count}/${f.of} (${f.of ? f4(f.count / f.of) : 'n/a'})`;
-  return `${c.judge}: ${c.bias.reading} — wrongly failed ${r(c.bias.wrongly_failed)} against wrongly passed ${r(c.bias.wrongly_passed)}`;
-}
-
 export function mdJudges(m: ReportModel): string[] {
   const out = ['## Judge metrics (agreement with people)', ''];
   const j = m.judges;
@@ -56,25 +52,7 @@ export function mdJudges(m: ReportModel): string[] {
   return [...out, ''];
 }
 
-/** The closing list: the evidence a reviewer needs, in METHOD.md's order. */
+/** The closing list, in METHOD.md's order: what a reviewer reads instead of a verdict word. */
 export function mdEvidence(m: ReportModel): string[] {
-  const s = m.suite;
-  const out = ['## Evidence', ''];
-  const grid = s.grid ? `, ${s.grid.cells_filled}/${s.grid.cells_total} grid cells filled` : ', no declared grid';
-  out.push(`- eval set: ${plural(s.tasks, 'task')}, ${plural(s.categories.length, 'category', 'categories')}${grid}, ${s.negative_controls} negative control(s), ${s.splits.holdout} held out`);
-  if (m.judges.calibrated) {
-    for (const c of m.judges.calibrations) out.push(`- judge ${mdText(c.judge)} (positive ${c.positive}, answer key ${c.answer_key_items}): TPR ${f4(c.tpr)}, TNR ${f4(c.tnr)}, accuracy ${f4(c.accuracy)}, precision ${f4(c.precision)}; ${mdText(biasLine(c).slice(c.judge.length + 2))}`);
-  } else out.push('- judges: none calibrated (answer key size 0)');
-  const t = m.thresholds;
-  out.push(`- thresholds: ${t.registered ? `set before results, sha256 \`${t.sha256 ?? 'none'}\`` : mdText(t.source)}`);
-  const checks = [...(m.gate?.checks ?? []), ...(m.verdict?.checks ?? [])];
-  const failed = checks.filter((c) => !c.passed).map((c) => c.id);
-  out.push(`- gates: ${checks.length - failed.length} of ${checks.length} checks passed${failed.length ? `; failed: ${failed.join(', ')}` : ''}${m.gate ? ` (gate decision: ${m.gate.decision})` : ''}`);
-  const p = m.system.primary;
-  const r = m.system.reference;
-  if (p) out.push(`- ${mdText(p.label)}: ${f4(p.summary.pass_rate)} (${p.summary.passed}/${p.summary.judged}) [${f4(p.summary.ci95.low)}, ${f4(p.summary.ci95.high)}], ${p.summary.errors} error(s)${r ? `; baseline ${f4(r.summary.pass_rate)} (${r.summary.passed}/${r.summary.judged})` : ''}`);
-  const top = m.system.top_failure_category;
-  out.push(`- top failure category: ${top ? `${top.category} (${top.failed}/${top.judged} failed)` : 'none'}`);
-  out.push(`- fed back: ${plural(m.proposed_cases.total, 'new case')} proposed for review`);
-  return [...out, ''];
+  return ['## Evidence', '', ...evidenceItems(m).map((i) => `- ${mdText(i)}`), ''];
 }

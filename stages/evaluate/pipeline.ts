@@ -12,6 +12,7 @@ import { stateLayout } from '../../src/state/layout.js';
 import { acquireStateLock } from '../../src/state/lock.js';
 import { readRunManifestLenient } from '../../src/state/runs.js';
 import { measure } from './measure.js';
+import { judgeCalibrations, withCorrectedRates } from '../../src/evaluation/judge-calibration.js';
 import { pipelineEvaluation, rankingInput, type RankingInput } from './schema.js';
 import { budgetFor, engineInfo, prepare, type EvaluateContext, type StageResult } from './setup.js';
 import { pipelineArtifact, type EnvelopeBits } from './verdict.js';
@@ -84,6 +85,8 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
         measured: { candidate: candMeasured, baseline: { summary: baseSummary, tallies: base.outcome.tallies } },
       });
     }
+    const cals = judgeCalibrations(p.suite, p.stateDir);
+    if (cals.length) artifact.judge_calibration = withCorrectedRates(cals, artifact.candidate_results, p.suite);
     const inIter = join(iterDir, 'evaluation.json');
     await writeArtifact(inIter, pipelineEvaluation, artifact);
     const artifactPath = o.output ? resolve(ctx.cwd, o.output) : inIter;

@@ -91,6 +91,23 @@ const common = envelope.extend({
   pass_k: z.number().int(),
   engine: engineInfo.optional(),
   judge_engine: engineInfo.nullable().optional(),
+  /** Model-graded judges: calibrated or not, and the judge-corrected pass rate beside the raw one. */
+  judge_calibration: z
+    .array(
+      z.object({
+        judge: z.string(),
+        spec_hash: z.string().nullable(),
+        tasks: z.array(z.string()),
+        calibrated: z.boolean(),
+        thresholds_met: z.boolean().nullable(),
+        detail: z.string(),
+        pass_sensitivity: z.number().optional(),
+        fail_specificity: z.number().optional(),
+        observed_pass_rate: z.number().optional(),
+        corrected_pass_rate: z.number().nullable().optional(),
+      }),
+    )
+    .optional(),
 });
 
 export const pipelineEvaluation = common.extend({

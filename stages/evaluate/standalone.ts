@@ -11,6 +11,7 @@ import { summarizeVariant } from '../../src/evaluation/summary.js';
 import { readSkill } from '../../src/skill/read.js';
 import { UsageError } from '../../src/errors.js';
 import { measure } from './measure.js';
+import { judgeCalibrations, withCorrectedRates } from '../../src/evaluation/judge-calibration.js';
 import { standaloneEvaluation } from './schema.js';
 import { budgetFor, engineInfo, evaluationKey, prepare, type EvaluateContext, type StageResult } from './setup.js';
 import { standaloneArtifact } from './verdict.js';
@@ -75,6 +76,8 @@ export async function runStandalone(ctx: EvaluateContext): Promise<StageResult> 
       minPassRate: p.cfg.standaloneMinPassRate,
       cache: m.cache,
     });
+    const cals = judgeCalibrations(p.suite, p.stateDir);
+    if (cals.length) artifact.judge_calibration = withCorrectedRates(cals, artifact.task_results, p.suite);
     const artifactPath = o.output ? resolve(ctx.cwd, o.output) : `${runDir}/evaluation.json`;
     await writeArtifact(`${runDir}/evaluation.json`, standaloneEvaluation, artifact);
     if (o.output) await writeArtifact(artifactPath, standaloneEvaluation, artifact);

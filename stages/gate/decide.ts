@@ -100,6 +100,19 @@ export function decide(f: GateFacts): GateDecision {
     passed: !t.require_significance || significant,
     detail: `exact McNemar on held-out p = ${h.p_value} ${significant ? '<' : '≥'} ${t.significance}${t.require_significance ? '' : ' (informational: require_significance is off)'}`,
   });
+  const cals = e.judge_calibration ?? [];
+  const unfit = cals.filter((c) => !c.calibrated || c.thresholds_met === false);
+  const mode = t.require_calibrated_judges ?? 'warn';
+  checks.push({
+    id: 'judges_calibrated',
+    passed: mode !== 'block' || unfit.length === 0,
+    detail:
+      cals.length === 0
+        ? 'no model-graded judges'
+        : unfit.length === 0
+          ? `${cals.length} model-graded judge(s) calibrated within thresholds`
+          : `${unfit.map((c) => `${c.judge}: ${c.detail}`).join('; ')}${mode === 'block' ? '' : ` (${mode}: require_calibrated_judges is not block)`}`,
+  });
   const failed = checks.filter((c) => !c.passed);
   if (failed.length > 0) return { decision: 'reject', reason: failed.map((c) => c.detail).join('; '), checks, holdout };
   const review = t.review_categories.includes(f.category) || t.review_risks.includes(f.risk);

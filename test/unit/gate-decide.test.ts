@@ -81,6 +81,16 @@ describe('gate decision', () => {
     expect(decide(facts(skipped)).decision).toBe('reject');
   });
 
+  it('blocks or warns on uncalibrated model-graded judges as registered', () => {
+    const cand = [res('a-1', true, 'train'), res('b-1', true, 'train'), res('b-2', true, 'holdout'), res('c-1', true, 'holdout'), res('d-1', false, 'holdout')];
+    const e = { ...evaluation(cand, base), judge_calibration: [{ judge: 'judges/q.yaml', spec_hash: null, tasks: ['b-2'], calibrated: false, thresholds_met: null, detail: 'no calibration' }] } as PipelineEvaluation;
+    const warn = decide(facts(e));
+    expect(warn.decision).toBe('keep');
+    expect(warn.checks.find((c) => c.id === 'judges_calibrated')!.detail).toMatch(/no calibration \(warn: /);
+    const block = decide(facts(e, { thresholds: { ...THRESHOLD_DEFAULTS, require_calibrated_judges: 'block' } }));
+    expect(block.decision).toBe('reject');
+  });
+
   it('shows a threshold change as set-before versus now, and hashes thresholds canonically', () => {
     expect(thresholdsDiff(THRESHOLD_DEFAULTS, { ...THRESHOLD_DEFAULTS, min_delta: 0.1 })).toEqual(['min_delta: 0 (set before results) → 0.1 (pipeline.yaml now)']);
     expect(thresholdsHash({ ...THRESHOLD_DEFAULTS })).toBe(thresholdsHash(THRESHOLD_DEFAULTS));

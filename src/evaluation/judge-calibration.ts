@@ -1,0 +1,80 @@
+// Which model-graded judges of a suite are calibrated against human labels, and the pass rate corrected
+// for each calibrated judge's errors (Rogan–Gladen). A calibration belongs to the exact bytes of a judge
+// spec; an inline rubric has no spec and so can never be calibrated.
+import { readCalibration } from '../calibrate/store.js';
+import type { Suite } from '../config/suite-schema.js';
+import { fixtureInside } from '../config/suite.js';
+import { loadJudgeSpec } from '../judges/spec.js';
+import { roganGladen } from '../stats/index.js';
+
+export interface JudgeCalibration {
+  judge: string;
+  spec_hash: string | null;
+  tasks: string[];
+  calibrated: boolean;
+  thresholds_met: boolean | null;
+  detail: string;
+  /** P(judge PASS | human PASS) and P(judge FAIL | human FAIL), whatever the positive class was. */
+  pass_sensitivity?: number;
+  fail_specificity?: number;
+  /** Over the tasks this judge alone decides: observed pass rate and the judge-corrected one. */
+  observed_pass_rate?: number;
+  corrected_pass_rate?: number | null;
+}
+
+export function judgeCalibrations(suite: Suite, stateDir: string): JudgeCalibration[] {
+  const groups = new Map<string, { spec?: string; tasks: string[] }>();
+  for (const t of suite.tasks) {
+    for (const j of t.judges) {
+      if (j.type !== 'llm-rubric' && j.type !== 'llm_rubric') continue;
+      const key = j.spec ?? 'inline rubric';
+      const g = groups.get(key) ?? { spec: j.spec, tasks: [] };
+      g.tasks.push(t.id);
+      groups.set(key, g);
+    }
+  }
+  const out: JudgeCalibration[] = [];
+  for (const [key, g] of groups) {
+    if (!g.spec) {
+      out.push({ judge: key, spec_hash: null, tasks: g.tasks, calibrated: false, thresholds_met: null, detail: 'inline rubrics cannot be calibrated: write the judge as a spec file (whet calibrate --judge)' });
+      continue;
+    }
+    const file = fixtureInside(suite.dir, g.spec, () => undefined);
+    const spec = file ? loadJudgeSpec(file) : undefined;
+    const rec = spec ? readCalibration(stateDir, spec.hash) : undefined;
+    if (!spec || !rec) {
+      out.push({ judge: g.spec, spec_hash: spec?.hash ?? null, tasks: g.tasks, calibrated: false, thresholds_met: null, detail: 'no calibration for this exact spec (run whet calibrate --answer-key … --judge …)' });
+      continue;
+    }
+    const passIsPositive = rec.positive === 'PASS';
+    const sens = passIsPositive ? rec.tpr.rate : rec.tnr.rate;
+    const spec_ = passIsPositive ? rec.tnr.rate : rec.tpr.rate;
+    out.push({
+      judge: g.spec,
+      spec_hash: spec.hash,
+      tasks: g.tasks,
+      calibrated: rec.errors === 0,
+      thresholds_met: rec.thresholds_met,
+      detail: `calibrated on ${rec.n} labelled outputs (${rec.created_at}); thresholds ${rec.thresholds_met === null ? 'not set' : rec.thresholds_met ? 'met' : 'missed'}`,
+      ...(sens !== null ? { pass_sensitivity: sens } : {}),
+      ...(spec_ !== null ? { fail_specificity: spec_ } : {}),
+    });
+  }
+  return out;
+}
+
+/** Adds the observed and corrected pass rates over the tasks each calibrated judge alone decides. */
+export function withCorrectedRates(cals: JudgeCalibration[], results: { task_id: string; status: string }[], suite: Suite): JudgeCalibration[] {
+  const only = new Map(suite.tasks.filter((t) => t.judges.length === 1).map((t) => [t.id, t]));
+  const status = new Map(results.map((r) => [r.task_id, r.status]));
+  return cals.map((c) => {
+    if (c.pass_sensitivity === undefined || c.fail_specificity === undefined) return c;
+    const judged = c.tasks.filter((id) => only.has(id) && (status.get(id) === 'pass' || status.get(id) === 'fail'));
+    if (judged.length === 0) return c;
+    const observed = judged.filter((id) => status.get(id) === 'pass').length / judged.length;
+    const corrected = roganGladen(observed, c.pass_sensitivity, c.fail_specificity);
+    return { ...c, observed_pass_rate: round4(observed), corrected_pass_rate: Number.isNaN(corrected) ? null : round4(corrected) };
+  });
+}
+
+const round4 = (x: number) => Math.round(x * 10_000) / 10_000;

@@ -1,0 +1,39 @@
+// The evidence a report ends with (METHOD.md: "a report ends with evidence, not a verdict word"), as plain
+// sentences every renderer can print: the eval set's shape, the answer key's size and each judge's four
+// figures with the positive class and the bias reading with counts, the thresholds set in advance, which
+// gate checks passed or failed, the system's rate, the top failure category, and what was fed back.
+import { f4, plural } from './format.js';
+import type { CalibrationView, ReportModel } from './model-schema.js';
+
+const frac = (f: { count: number; of: number }) => `${f.count}/${f.of} (${f.of ? f4(f.count / f.of) : 'n/a'})`;
+
+/** "harsh — wrongly failed 9/30 (0.3000) against wrongly passed 6/50 (0.1200)" */
+export const biasText = (c: CalibrationView) => `${c.bias.reading} — wrongly failed ${frac(c.bias.wrongly_failed)} against wrongly passed ${frac(c.bias.wrongly_passed)}`;
+export const biasLine = (c: CalibrationView) => `${c.judge}: ${biasText(c)}`;
+
+export function evidenceItems(m: ReportModel): string[] {
+  const s = m.suite;
+  const out: string[] = [];
+  const grid = s.grid ? `, ${s.grid.cells_filled}/${s.grid.cells_total} grid cells filled` : ', no declared grid';
+  out.push(`eval set: ${plural(s.tasks, 'task')}, ${plural(s.categories.length, 'category', 'categories')}${grid}, ${s.negative_controls} negative control(s), ${s.splits.train} train / ${s.splits.holdout} held out`);
+  if (m.judges.calibrated) {
+    for (const c of m.judges.calibrations) {
+      out.push(`judge ${c.judge} (positive class ${c.positive}, answer key ${c.answer_key_items}): TPR ${f4(c.tpr)}, TNR ${f4(c.tnr)}, accuracy ${f4(c.accuracy)}, precision ${f4(c.precision)}; bias ${biasText(c)}`);
+    }
+  } else out.push('judges: none calibrated (answer key size 0): agreement with people unmeasured');
+  const t = m.thresholds;
+  out.push(`thresholds: ${t.registered ? `set before results, sha256 ${t.sha256 ?? 'none'}` : t.source}`);
+  const checks = [...(m.gate?.checks ?? []), ...(m.verdict?.checks ?? [])];
+  const failed = checks.filter((c) => !c.passed).map((c) => c.id);
+  out.push(`gates: ${checks.length - failed.length} of ${checks.length} checks passed${failed.length ? `; failed: ${failed.join(', ')}` : ''}${m.gate ? ` (gate decision: ${m.gate.decision})` : ''}`);
+  const p = m.system.primary;
+  const r = m.system.reference;
+  if (p) {
+    const base = r ? `; baseline ${f4(r.summary.pass_rate)} (${r.summary.passed}/${r.summary.judged})` : '';
+    out.push(`${p.label}: ${f4(p.summary.pass_rate)} (${p.summary.passed}/${p.summary.judged}) 95% CI [${f4(p.summary.ci95.low)}, ${f4(p.summary.ci95.high)}], ${p.summary.errors} error(s)${base}`);
+  }
+  const top = m.system.top_failure_category;
+  out.push(`top failure category: ${top ? `${top.category} (${top.failed}/${top.judged} failed, ${top.role})` : 'none'}`);
+  out.push(`fed back: ${plural(m.proposed_cases.total, 'new case')} proposed from failures for review`);
+  return out;
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot, tempDir, whet, write } from '../support/cli.js';
+
+describe('calibrated judges in evaluations', () => {
+  it('reports whether each model-graded judge is calibrated, with the judge-corrected pass rate', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'skill/judges'), { recursive: true });
+    copyFileSync(join(repoRoot, 'examples/judges/release-notes-quality.yaml'), join(dir, 'skill/judges/q.yaml'));
+    write(join(dir, 'skill/SKILL.md'), '# Notes\nGroup commits into Features and Bug fixes with the version heading.\n');
+    write(
+      join(dir, 'skill/tasks.yaml'),
+      'skill_id: s\nversion: "1.0"\ntasks:\n  - {id: a, prompt: "group commits into features", judge: {type: llm-rubric, spec: judges/q.yaml}}\n  - {id: b, prompt: "x", judge: {type: llm-rubric, rubric: "mentions features"}}\n',
+    );
+    const args = ['evaluate', '--standalone', '--mock', '--task-suite', 'skill/tasks.yaml', '--skill-path', 'skill', '--state-root', 'state', '--json', '--force'];
+    const before = JSON.parse((await whet(args, { cwd: dir })).stdout);
+    expect(before.judge_calibration).toEqual([
+      expect.objectContaining({ judge: 'judges/q.yaml', calibrated: false, tasks: ['a'] }),
+      expect.objectContaining({ judge: 'inline rubric', calibrated: false, detail: expect.stringMatching(/cannot be calibrated/) }),
+    ]);
+    const cal = await whet(['calibrate', '--answer-key', join(repoRoot, 'examples/judges/answer-key.jsonl'), '--judge', 'skill/judges/q.yaml', '--mock', '--state-root', 'state', '--out', 'pairs.jsonl'], { cwd: dir });
+    expect([0, 1]).toContain(cal.code);
+    const after = JSON.parse((await whet(args, { cwd: dir })).stdout);
+    const q = after.judge_calibration.find((c: any) => c.judge === 'judges/q.yaml');
+    expect(q).toMatchObject({ calibrated: true, spec_hash: expect.stringMatching(/^sha256:/) });
+    expect(typeof q.pass_sensitivity).toBe('number');
+    expect(q.observed_pass_rate).toBeDefined();
+    expect('corrected_pass_rate' in q).toBe(true);
+  });
+});
