@@ -1,0 +1,99 @@
+// The HTML report's tables: the paired comparison, a calibrated judge's confusion matrix, the candidate's
+// diff with added and removed lines coloured, and the task table with its status filter. All text from
+// artifacts goes through esc(): task prompts, reasons and diffs are user data.
+import { esc } from './html-charts.js';
+import { biasText } from './evidence.js';
+import { f4, pValue } from './format.js';
+import type { CalibrationView, ReportModel } from './model-schema.js';
+
+export function pairedTable(m: ReportModel): string {
+  const p = m.system.paired;
+  if (!p) return '<p data-testid="paired-none">No paired comparison: this run measured one variant.</p>';
+  const cell = (id: string, n: number, what: string, cls = '') => `<td data-testid="paired-${id}" data-count="${n}" class="${cls}"><b>${n}</b><br><small>${what}</small></td>`;
+  const list = (ids: string[]) => (ids.length ? ` (${ids.map(esc).join(', ')})` : '');
+  return `<table class="matrix" data-testid="paired">
+<tr><th></th><th>candidate passes</th><th>candidate fails</th></tr>
+<tr><th>baseline passes</th>${cell('both-pass', p.both_pass, 'both pass')}${cell('regressed', p.regressed, 'regressed', p.regressed ? 'bad' : '')}</tr>
+<tr><th>baseline fails</th>${cell('fixed', p.fixed, 'fixed', p.fixed ? 'good' : '')}${cell('both-fail', p.both_fail, 'both fail')}</tr>
+</table>
+<p>${p.tasks_compared} tasks compared, ${p.excluded_errors} excluded for errors. ${esc(p.method)}: <span data-testid="paired-p">p = ${pValue(p.p_value)}</span>.
+Fixed${list(p.fixes)}; regressed${list(p.regressions)}.</p>`;
+}
+
+/** Rows are the human label, columns the judge's; each cell named by its role under the positive class. */
+export function confusionMatrix(c: CalibrationView, i: number): string {
+  const failPos = c.positive !== 'PASS';
+  const cell = (human: 'FAIL' | 'PASS', judge: 'FAIL' | 'PASS') => {
+    const agree = human === judge;
+    const positiveHuman = (human === 'FAIL') === failPos;
+    const name = agree ? (positiveHuman ? 'tp' : 'tn') : positiveHuman ? 'fn' : 'fp';
+    return `<td data-testid="cm-${name}" data-count="${c[name]}" class="${agree ? 'good' : 'bad'}"><b>${c[name]}</b> <small>${name.toUpperCase()}</small></td>`;
+  };
+  return `<figure class="cm" data-testid="confusion-matrix" data-judge="${esc(c.judge)}" data-index="${i}">
+<figcaption>${esc(c.judge)}${c.in_suite ? '' : ' <small>(not used by this suite)</small>'} — positive class <b>${esc(c.positive)}</b>, answer key ${c.answer_key_items}</figcaption>
+<table class="matrix"><tr><th></th><th>judge FAIL</th><th>judge PASS</th></tr>
+<tr><th>human FAIL</th>${cell('FAIL', 'FAIL')}${cell('FAIL', 'PASS')}</tr>
+<tr><th>human PASS</th>${cell('PASS', 'FAIL')}${cell('PASS', 'PASS')}</tr></table>
+<p>TPR ${f4(c.tpr)} · TNR ${f4(c.tnr)} · accuracy ${f4(c.accuracy)} · precision ${f4(c.precision)}<br>bias: ${esc(biasText(c))}${c.small_sample ? ' — small sample: read the counts' : ''}</p>
+</figure>`;
+}
+
+export function diffBlock(diff: string): string {
+  const lines = diff.replace(/\n$/, '').split('\n');
+  const cls = (l: string) => (l.startsWith('+++') || l.startsWith('---') ? 'meta' : l.startsWith('@@') ? 'hunk' : l.startsWith('+') ? 'add' : l.startsWith('-') ? 'del' : 'ctx');
+  return `<pre class="diff" data-testid="diff">${lines.map((l) => `<span class="${cls(l)}">${esc(l)}</span>`).join('\n')}</pre>`;
+}
+
+const badge = (s: string | undefined) => (s ? `<span class="st ${esc(s)}">${esc(s)}</span>` : '—');
+
+export function taskTable(m: ReportModel): string {
+  const p = m.system.primary;
+  const r = m.system.reference;
+  if (!m.tasks.length) return '<p>No task results.</p>';
+  const counts = { pass: 0, fail: 0, error: 0 };
+  const rows = m.tasks.map((t) => {
+    const o = t.primary ?? t.reference;
+    const status = o?.status ?? 'none';
+    if (o) counts[o.status]++;
+    const prompt = t.prompt ? `<details><summary>prompt</summary><pre>${esc(t.prompt)}</pre></details>` : '';
+    const ms = o?.duration_ms;
+    return `<tr data-testid="task-row" data-task="${esc(t.task_id)}" data-status="${status}">
+<td><code>${esc(t.task_id)}</code>${t.negative ? ' <small>(negative control)</small>' : ''}${prompt}</td><td>${esc(t.category)}</td><td>${esc(t.split ?? '—')}</td>
+<td data-testid="task-status">${badge(t.primary?.status)}</td><td class="reason">${esc(t.primary?.reason ?? '')}</td>${r ? `<td>${badge(t.reference?.status)}</td><td>${esc(t.change ?? '—')}</td>` : ''}<td>${ms == null ? '—' : `${ms} ms`}</td></tr>`;
+  });
+  const button = (f: string, label: string) => `<button type="button" data-filter="${f}" data-testid="filter-${f}" aria-pressed="${f === 'all'}">${label}</button>`;
+  return `<div class="filters" role="group" aria-label="filter tasks by status">${button('all', `all (${m.tasks.length})`)}${button('pass', `pass (${counts.pass})`)}${button('fail', `fail (${counts.fail})`)}${button('error', `error (${counts.error})`)}</div>
+<table data-testid="task-table" class="tasks"><thead><tr><th>task</th><th>category</th><th>split</th><th>${esc(p?.role ?? 'status')}</th><th>reason</th>${r ? '<th>baseline</th><th>change</th>' : ''}<th>time</th></tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody></table>`;
+}
+
+/** The only script in the page (allowed by its hash in the CSP): show the rows of one status. */
+export const FILTER_SCRIPT = `(function () {
+  var buttons = document.querySelectorAll('[data-filter]');
+  buttons.forEach(function (b) {
+    b.addEventListener('click', function () {
+      var f = b.getAttribute('data-filter');
+      document.querySelectorAll('[data-testid="task-row"]').forEach(function (row) {
+        row.hidden = f !== 'all' && row.getAttribute('data-status') !== f;
+      });
+      buttons.forEach(function (x) { x.setAttribute('aria-pressed', String(x === b)); });
+    });
+  });
+})();`;
+
+export const STYLE = `
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#111827;max-width:1100px;margin:24px auto;padding:0 16px}
+h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #e5e7eb;padding-bottom:4px}
+table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #e5e7eb;padding:4px 8px;text-align:left;vertical-align:top}
+.matrix td{text-align:center;min-width:90px}.good{background:#ecfdf5}.bad{background:#fef2f2}
+.note{background:#fffbeb;border-left:4px solid #f59e0b;padding:6px 10px;margin:6px 0}
+pre.diff{background:#f9fafb;border:1px solid #e5e7eb;padding:8px;overflow:auto;font-size:12px}
+.diff .add{background:#dcfce7;color:#166534;display:block}.diff .del{background:#fee2e2;color:#991b1b;display:block}
+.diff .hunk{color:#6d28d9;display:block}.diff .meta{color:#6b7280;display:block}.diff .ctx{display:block}
+.st{border-radius:4px;padding:1px 6px;font-size:12px}.st.pass{background:#dcfce7}.st.fail{background:#fee2e2}.st.error{background:#fef3c7}
+.filters button{margin-right:6px;padding:3px 10px;border:1px solid #d1d5db;background:#fff;border-radius:4px;cursor:pointer}
+.filters button[aria-pressed="true"]{background:#1f2937;color:#fff}
+td.reason{max-width:420px;word-break:break-word}details pre{white-space:pre-wrap;max-width:420px}
+figure.cm{display:inline-block;margin:8px 24px 8px 0;vertical-align:top}`;
