@@ -87,6 +87,8 @@ export const taskSchema = z.strictObject({
   split: z.enum(['train', 'holdout']).optional(),
   pass_k: z.number().int().min(1).max(100).optional(),
   critical: z.boolean().optional(),
+  /** The agent should (true) or should not (false) invoke the skill: trigger rate and false triggers. */
+  should_trigger: z.boolean().optional(),
 });
 export type TaskInput = z.infer<typeof taskSchema>;
 
@@ -113,6 +115,7 @@ export interface Task {
   split?: 'train' | 'holdout';
   passK?: number;
   critical: boolean;
+  shouldTrigger?: boolean;
   /** Position in the suite's task list (its line is found on demand with the located parser). */
   index: number;
 }

@@ -57,6 +57,7 @@ export function loadSuite(file: string, opts: LoadSuiteOptions = {}): Suite {
       split: t.split,
       passK: t.pass_k,
       critical: t.critical ?? false,
+      shouldTrigger: t.should_trigger,
       index: i,
     });
   });

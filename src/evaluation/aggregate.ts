@@ -19,6 +19,9 @@ export interface TaskTally {
   /** Why it failed (first failing attempt) or why it errored (last error). */
   reason: string;
   errorMessage?: string;
+  /** should_trigger tasks: what was asked, and in how many judged attempts the skill was invoked. */
+  shouldTrigger?: boolean;
+  triggered?: number;
 }
 
 export interface UsageTotals {
@@ -56,6 +59,7 @@ export function newTally(task: Task, k: number): TaskTally {
     timeouts: 0,
     bestScore: 0,
     reason: '',
+    ...(task.shouldTrigger !== undefined ? { shouldTrigger: task.shouldTrigger, triggered: 0 } : {}),
   };
 }
 
@@ -67,6 +71,7 @@ export function foldResult(t: TaskTally, line: ResultLine): void {
     return;
   }
   t.judged++;
+  if (t.triggered !== undefined && line.skill_triggered) t.triggered++;
   if (line.status === 'pass') t.passes++;
   else if (!t.reason) t.reason = line.reason;
   if (line.score > t.bestScore) t.bestScore = line.score;

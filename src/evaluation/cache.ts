@@ -39,6 +39,8 @@ const tallySchema = z.object({
   bestScore: z.number(),
   reason: z.string(),
   errorMessage: z.string().optional(),
+  shouldTrigger: z.boolean().optional(),
+  triggered: z.number().optional(),
 });
 
 const entrySchema = z.object({

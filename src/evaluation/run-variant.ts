@@ -86,7 +86,15 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
       return;
     }
     engineCalls++;
-    const call = () => input.engine.run({ kind: 'task', prompt: task.prompt, skill: input.skill, taskId: task.id, timeoutMs: task.timeoutMs }, { signal: input.signal });
+    const call = async () => {
+      // HTTP engines halve their limit on 429s and grow it back: hold one of their slots per call.
+      const release = input.engine.concurrency ? await input.engine.concurrency.acquire(input.signal) : undefined;
+      try {
+        return await input.engine.run({ kind: 'task', prompt: task.prompt, skill: input.skill, taskId: task.id, timeoutMs: task.timeoutMs }, { signal: input.signal });
+      } finally {
+        release?.();
+      }
+    };
     const res = await (input.limiter ? input.limiter(call) : call());
     let line: ResultLine;
     if (!res.ok) {
@@ -103,6 +111,7 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
         if (spec.type === 'llm-rubric' || spec.type === 'llm_rubric') judgeCalls++;
         results.push(r);
       }
+      if (task.shouldTrigger !== undefined) results.push(triggerJudge(task.shouldTrigger, res.skill_triggered));
       const combined = combineJudgeResults(results);
       line = baseLine(task, attempt, res, now);
       line.status = combined.error ? 'error' : combined.passed ? 'pass' : 'fail';
@@ -112,6 +121,9 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
       if (combined.error) line.error = { kind: 'judge', message: combined.error };
       for (const r of results) if (r.usage) addUsage(usage, r.usage);
     }
+    if (res.skill_triggered !== undefined) line.skill_triggered = res.skill_triggered;
+    if (res.tool_calls?.length) line.tool_calls = res.tool_calls.map((c) => c.name);
+    if (res.failed_attempts?.length) line.failed_attempts = res.failed_attempts.length;
     if (input.signal?.aborted && line.status === 'error') {
       // Killed by our own abort: not a result, so leave no line and let the resume run it.
       interrupted = true;
@@ -165,4 +177,16 @@ function baseLine(task: Task, attempt: number, res: { output: string; usage: Res
     engine_calls: 1,
     finished_at: now().toISOString(),
   };
+}
+
+/**
+ * `should_trigger` tasks: the agent must (or must not) invoke the skill. Only engines that load the skill
+ * the way the agent does can tell (claude with mode: installed); others make this an error, not a guess.
+ */
+function triggerJudge(should: boolean, triggered: boolean | undefined): JudgeResult {
+  if (triggered === undefined) {
+    return { type: 'trigger' as JudgeResult['type'], passed: false, score: 0, reason: 'trigger unknown', error: 'this engine does not report whether the skill was triggered (use claude with mode: installed)' };
+  }
+  const passed = triggered === should;
+  return { type: 'trigger' as JudgeResult['type'], passed, score: passed ? 1 : 0, reason: `skill ${triggered ? 'triggered' : 'not triggered'}; should ${should ? '' : 'not '}trigger` };
 }

@@ -33,6 +33,8 @@ export interface VariantSummary extends RateSummary {
   resumed_attempts: number;
   /** Wall time of the task phase in this process (0 for a cached or fully resumed result). */
   wall_ms: number;
+  /** should_trigger suites: how often the agent invoked the skill when it should, and when it should not. */
+  trigger?: { trigger_rate: number | null; triggered: number; should: number; false_trigger_rate: number | null; false_triggered: number; should_not: number };
 }
 
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
@@ -117,6 +119,36 @@ export function summarizeVariant(o: VariantOutcome, passK: number): VariantSumma
     judge_calls: o.judgeCalls,
     resumed_attempts: o.resumedAttempts,
     wall_ms: o.wallMs,
+    ...triggerSummary(o.tallies),
+  };
+}
+
+/** Attempt-level trigger rates: triggered / judged attempts of should_trigger true (and false) tasks. */
+function triggerSummary(tallies: TaskTally[]): { trigger?: VariantSummary['trigger'] } {
+  let should = 0;
+  let triggered = 0;
+  let shouldNot = 0;
+  let falseTriggered = 0;
+  for (const t of tallies) {
+    if (t.shouldTrigger === undefined) continue;
+    if (t.shouldTrigger) {
+      should += t.judged;
+      triggered += t.triggered ?? 0;
+    } else {
+      shouldNot += t.judged;
+      falseTriggered += t.triggered ?? 0;
+    }
+  }
+  if (should + shouldNot === 0) return {};
+  return {
+    trigger: {
+      trigger_rate: should ? round4(triggered / should) : null,
+      triggered,
+      should,
+      false_trigger_rate: shouldNot ? round4(falseTriggered / shouldNot) : null,
+      false_triggered: falseTriggered,
+      should_not: shouldNot,
+    },
   };
 }
 

@@ -71,7 +71,8 @@ export async function runProcess(opts: RunOptions): Promise<RunOutcome> {
       signal: out.signal,
       stdout: out.stdout,
       stderr: out.stderr,
-      timedOut: timedOut && exitCode !== 0 && !aborted,
+      // Once our timer fired the run is a timeout, even if the killed tree let the parent exit 0 first.
+      timedOut: timedOut && !aborted,
       aborted,
       durationMs,
     };

@@ -22,7 +22,7 @@ export function evidenceItems(m: ReportModel): string[] {
     }
   } else out.push('judges: none calibrated (answer key size 0): agreement with people unmeasured');
   const t = m.thresholds;
-  out.push(`thresholds: ${t.registered ? `set before results, sha256 ${t.sha256 ?? 'none'}` : t.source}`);
+  out.push(`thresholds: ${t.registered ? `set before results (${t.sha256 ?? 'no hash recorded'})` : t.source}`);
   const checks = [...(m.gate?.checks ?? []), ...(m.verdict?.checks ?? [])];
   const failed = checks.filter((c) => !c.passed).map((c) => c.id);
   out.push(`gates: ${checks.length - failed.length} of ${checks.length} checks passed${failed.length ? `; failed: ${failed.join(', ')}` : ''}${m.gate ? ` (gate decision: ${m.gate.decision})` : ''}`);

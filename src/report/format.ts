@@ -34,6 +34,14 @@ export function mdFence(body: string, lang = ''): string {
   return `${fence}${lang}\n${body.endsWith('\n') ? body : `${body}\n`}${fence}`;
 }
 
+/** An inline code span its content cannot close. */
+export function mdCode(s: string): string {
+  const flat = s.replace(/\r?\n+/g, ' ');
+  const longest = Math.max(0, ...[...flat.matchAll(/`+/g)].map((m) => m[0].length));
+  const tick = '`'.repeat(longest + 1);
+  return longest ? `${tick} ${flat} ${tick}` : `${tick}${flat}${tick}`;
+}
+
 export function mdTable(head: string[], rows: string[][]): string {
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
   return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n');

@@ -24,7 +24,7 @@ export function trendChart(trend: ReportModel['trend']): string {
   const B = 52;
   const y = (v: number) => T + (1 - v) * (H - T - B);
   const x = (i: number) => (pts.length === 1 ? (L + W - R) / 2 : L + (i * (W - L - R)) / (pts.length - 1));
-  const out: string[] = [`<svg data-testid="trend-chart" data-source="${trend.source}" viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-label="pass rate over time with 95% intervals">`];
+  const out: string[] = [`<svg data-testid="trend-chart" data-source="${trend.source}" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="pass rate over time with 95% intervals">`];
   for (const g of [0, 0.25, 0.5, 0.75, 1]) {
     out.push(`<line x1="${L}" x2="${W - R}" y1="${num(y(g))}" y2="${num(y(g))}" stroke="${COLORS.grid}"/>`);
     out.push(`<text x="${L - 6}" y="${num(y(g) + 4)}" text-anchor="end" font-size="11" fill="${COLORS.text}">${g.toFixed(2)}</text>`);
@@ -65,8 +65,8 @@ export function categoryChart(m: ReportModel): string {
   const area = W - labelW - valueW;
   const barH = 14;
   const rowH = roles.length * (barH + 4) + 12;
-  const H = rows.length * rowH + 34;
-  const out: string[] = [`<svg data-testid="category-chart" viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-label="pass rate per category with 95% intervals">`];
+  const H = rows.length * rowH + 12 + roles.length * 18;
+  const out: string[] = [`<svg data-testid="category-chart" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="pass rate per category with 95% intervals">`];
   rows.forEach((c, i) => {
     const top = 6 + i * rowH;
     out.push(`<text x="${labelW - 8}" y="${top + rowH / 2}" text-anchor="end" font-size="12" fill="${COLORS.text}">${esc(c.category)}</text>`);
@@ -86,10 +86,9 @@ export function categoryChart(m: ReportModel): string {
       out.push(`<text x="${labelW + area + 8}" y="${y0 + barH - 3}" font-size="11" fill="${COLORS.text}">${f4(rate.pass_rate)} (${rate.passed}/${rate.judged})${rate.errors ? ` +${rate.errors} err` : ''}</text>`);
     });
   });
-  const legendY = H - 10;
   roles.forEach((r, j) => {
-    const x0 = labelW + j * 190;
-    out.push(`<rect x="${x0}" y="${legendY - 10}" width="12" height="12" fill="${r.color}"/><text x="${x0 + 18}" y="${legendY}" font-size="11" fill="${COLORS.text}">${esc(r.v!.label)}</text>`);
+    const ly = rows.length * rowH + 16 + j * 18;
+    out.push(`<rect x="${labelW}" y="${ly - 10}" width="12" height="12" fill="${r.color}"/><text x="${labelW + 18}" y="${ly}" font-size="11" fill="${COLORS.text}">${esc(r.v!.label)}</text>`);
   });
   out.push('</svg>');
   return out.join('\n');

@@ -10,7 +10,7 @@ export function pairedTable(m: ReportModel): string {
   const p = m.system.paired;
   if (!p) return '<p data-testid="paired-none">No paired comparison: this run measured one variant.</p>';
   const cell = (id: string, n: number, what: string, cls = '') => `<td data-testid="paired-${id}" data-count="${n}" class="${cls}"><b>${n}</b><br><small>${what}</small></td>`;
-  const list = (ids: string[]) => (ids.length ? ` (${ids.map(esc).join(', ')})` : '');
+  const list = (ids: string[]) => (ids.length ? `: ${ids.map(esc).join(', ')}` : ': none');
   return `<table class="matrix" data-testid="paired">
 <tr><th></th><th>candidate passes</th><th>candidate fails</th></tr>
 <tr><th>baseline passes</th>${cell('both-pass', p.both_pass, 'both pass')}${cell('regressed', p.regressed, 'regressed', p.regressed ? 'bad' : '')}</tr>
@@ -41,7 +41,7 @@ export function confusionMatrix(c: CalibrationView, i: number): string {
 export function diffBlock(diff: string): string {
   const lines = diff.replace(/\n$/, '').split('\n');
   const cls = (l: string) => (l.startsWith('+++') || l.startsWith('---') ? 'meta' : l.startsWith('@@') ? 'hunk' : l.startsWith('+') ? 'add' : l.startsWith('-') ? 'del' : 'ctx');
-  return `<pre class="diff" data-testid="diff">${lines.map((l) => `<span class="${cls(l)}">${esc(l)}</span>`).join('\n')}</pre>`;
+  return `<pre class="diff" data-testid="diff">${lines.map((l) => `<span class="${cls(l)}">${esc(l) || ' '}</span>`).join('')}</pre>`;
 }
 
 const badge = (s: string | undefined) => (s ? `<span class="st ${esc(s)}">${esc(s)}</span>` : '—');
@@ -96,4 +96,5 @@ pre.diff{background:#f9fafb;border:1px solid #e5e7eb;padding:8px;overflow:auto;f
 .filters button{margin-right:6px;padding:3px 10px;border:1px solid #d1d5db;background:#fff;border-radius:4px;cursor:pointer}
 .filters button[aria-pressed="true"]{background:#1f2937;color:#fff}
 td.reason{max-width:420px;word-break:break-word}details pre{white-space:pre-wrap;max-width:420px}
-figure.cm{display:inline-block;margin:8px 24px 8px 0;vertical-align:top}`;
+figure.cm{display:inline-block;margin:8px 24px 8px 0;vertical-align:top}
+svg{max-width:100%;height:auto;display:block}`;

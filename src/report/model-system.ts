@@ -132,13 +132,18 @@ export function systemOf(primary: Measured | undefined, reference: Measured | un
     ...(reference?.rows ?? []).filter((r) => r.outcome.status === 'error').map((r) => ({ task_id: r.task_id, role: reference!.role, reason: r.outcome.reason })),
   ];
 
-  let top: System['top_failure_category'] = null;
-  for (const c of per_category) {
-    const r = c.primary;
-    if (!r || r.failed === 0 || !primary) continue;
-    const better = !top || r.failed > top.failed || (r.failed === top.failed && r.failed / r.judged > top.failed / top.judged);
-    if (better) top = { category: c.category, failed: r.failed, judged: r.judged, role: primary.role };
-  }
+  // The primary's worst category; when the primary failed nothing, the failures observed on the reference.
+  const topOf = (key: 'primary' | 'reference', role: VariantRole | undefined) => {
+    let top: System['top_failure_category'] = null;
+    for (const c of per_category) {
+      const r = c[key];
+      if (!r || r.failed === 0 || !role) continue;
+      const better = !top || r.failed > top.failed || (r.failed === top.failed && r.failed / r.judged > top.failed / top.judged);
+      if (better) top = { category: c.category, failed: r.failed, judged: r.judged, role };
+    }
+    return top;
+  };
+  const top = topOf('primary', primary?.role) ?? topOf('reference', reference?.role);
 
   return {
     system: {

@@ -114,7 +114,8 @@ export function buildReportModel(inp: ReportInputs): ReportModel {
 
   const candidateId = str(at(chosen?.gate, 'candidate_id')) ?? str(ev?.candidate_id) ?? str(at(chosen?.ranking, 'selected')) ?? null;
   const loop = inp.evaluation ? [] : loopRows(inp.iterations);
-  const upTo = chosen ? inp.iterations.filter((i) => i.n <= chosen.n) : [];
+  // What was fed back over the whole run, or up to the iteration asked for.
+  const upTo = inp.iteration !== undefined ? inp.iterations.filter((i) => i.n <= inp.iteration!) : inp.iterations;
   const primaryRate = system.reference?.role === 'baseline' ? system.reference.summary : (system.primary?.summary ?? null);
 
   return {

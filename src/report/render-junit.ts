@@ -45,7 +45,7 @@ function properties(m: ReportModel, v: Variant): string[] {
     ['whetstone.pass_rate', f4(v.summary.pass_rate)],
     ['whetstone.ci95', `${f4(v.summary.ci95.low)}..${f4(v.summary.ci95.high)}`],
   ];
-  if (m.run.engine) props.push(['whetstone.engine', `${m.run.engine.type}${m.run.engine.mock ? ' (mock)' : ''}`]);
+  if (m.run.engine) props.push(['whetstone.engine', `${m.run.engine.type}${m.run.engine.mock && m.run.engine.type !== 'mock' ? ' (mock)' : ''}`]);
   if (m.run.iteration !== null) props.push(['whetstone.iteration', String(m.run.iteration)]);
   if (m.thresholds.sha256) props.push(['whetstone.thresholds_sha256', m.thresholds.sha256]);
   if (m.gate) props.push(['whetstone.gate', m.gate.decision]);
@@ -61,13 +61,12 @@ function suite(m: ReportModel, v: Variant, pick: (t: TaskRow) => Outcome | null,
   const pkg = `whetstone.${m.run.run_id}`;
   const attrs = `name="${xmlAttr(v.label)}" package="${xmlAttr(pkg)}" id="${id}" timestamp="${timestamp(m.run.created_at)}" hostname="localhost" tests="${m.tasks.length}" failures="${count('fail')}" errors="${count('error')}" skipped="${skipped}" time="${seconds(timeMs)}"`;
   const out = `${v.label}: pass rate ${f4(v.summary.pass_rate)} (${v.summary.passed}/${v.summary.judged} judged, ${v.summary.errors} errors) 95% CI [${f4(v.summary.ci95.low)}, ${f4(v.summary.ci95.high)}]`;
-  const classPrefix = v.id.replace(/\s+/g, '-');
   return [
     `  <testsuite ${attrs}>`,
     '    <properties>',
     ...properties(m, v),
     '    </properties>',
-    ...m.tasks.map((t, i) => testcase(t, outcomes[i] ?? null, classPrefix)),
+    ...m.tasks.map((t, i) => testcase(t, outcomes[i] ?? null, v.role)),
     `    <system-out>${xmlText(out)}</system-out>`,
     '    <system-err/>',
     '  </testsuite>',

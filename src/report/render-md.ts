@@ -2,7 +2,7 @@
 // people, the thresholds set before results, which gates passed, the system's numbers per category, and
 // what was fed back as new cases. Judge metrics and system metrics have their own sections (two dashboards),
 // and the report ends with the evidence, never with a lone verdict word.
-import { f4, mdFence, mdTable, mdText, plural, pValue, rateText, signed } from './format.js';
+import { f4, mdCode, mdFence, mdTable, mdText, plural, pValue, rateText, signed } from './format.js';
 import type { ReportModel } from './model-schema.js';
 import { mdEvidence, mdJudges, mdSuite } from './render-md-evidence.js';
 
@@ -14,7 +14,7 @@ function header(m: ReportModel): string[] {
   const facts = [
     `mode ${r.mode}`,
     r.status ? `status ${r.status}` : undefined,
-    r.engine ? `engine ${r.engine.type}${r.engine.mock ? ' (mock)' : ''}` : undefined,
+    r.engine ? `engine ${r.engine.type}${r.engine.mock && r.engine.type !== 'mock' ? ' (mock)' : ''}` : undefined,
     r.iteration !== null ? `iteration ${r.iteration} of ${r.iterations.length}` : undefined,
     r.created_at ? `started ${r.created_at}` : undefined,
   ].filter(Boolean);
@@ -27,9 +27,9 @@ function header(m: ReportModel): string[] {
 function thresholds(m: ReportModel): string[] {
   const t = m.thresholds;
   const out = [t.registered ? '## Thresholds (set before results)' : '## Thresholds', ''];
-  out.push(t.registered ? `Registered in run.json when the run started, before any result existed; sha256 \`${t.sha256 ?? 'none'}\`.` : `Source: ${t.source}.`, '');
+  out.push(t.registered ? `Registered in run.json when the run started, before any result existed; hash \`${t.sha256 ?? 'none'}\`.` : `Source: ${t.source}.`, '');
   const entries = Object.entries(t.values);
-  if (entries.length) out.push(mdTable(['threshold', 'value'], entries.map(([k, v]) => [k, mdText(JSON.stringify(v))])), '');
+  if (entries.length) out.push(mdTable(['threshold', 'value'], entries.map(([k, v]) => [mdText(k), mdCode(JSON.stringify(v))])), '');
   else out.push('No thresholds recorded for this run.', '');
   return out;
 }
@@ -44,6 +44,7 @@ function gates(m: ReportModel): string[] {
     if (g.holdout) out.push(`Held-out: ${g.holdout.tasks} tasks, candidate ${f4(g.holdout.candidate_pass_rate)} vs baseline ${f4(g.holdout.baseline_pass_rate)} (${signed(g.holdout.delta)}), exact McNemar p = ${pValue(g.holdout.p_value)}.`, '');
   }
   if (m.verdict && m.verdict.checks.length) {
+    out.push(`Evaluation stage: verdict ${m.verdict.verdict} — ${mdText(m.verdict.reason)}.`, '');
     out.push(mdTable(['check', 'result', 'evidence'], m.verdict.checks.map((c) => [c.id, c.passed ? 'passed' : '**failed**', mdText(c.detail)])), '');
   }
   if (!g && !m.verdict?.checks.length) out.push('No gate ran in this run.', '');

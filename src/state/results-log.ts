@@ -30,6 +30,12 @@ export const resultLineSchema = z.object({
   duration_ms: z.number(),
   engine_calls: z.number().int().min(0),
   finished_at: z.string(),
+  /** Whether the agent invoked the skill (engines that load it as the agent does). */
+  skill_triggered: z.boolean().optional(),
+  /** Names of the tools the agent called, in order. */
+  tool_calls: z.array(z.string()).optional(),
+  /** Requests that failed and were retried (HTTP engines). */
+  failed_attempts: z.number().int().optional(),
 });
 export type ResultLine = z.infer<typeof resultLineSchema>;
 

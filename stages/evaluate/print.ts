@@ -57,6 +57,7 @@ export function formatEvaluation(a: EvaluationArtifact, artifactPath: string): s
       for (const [c, r] of cats) out.push(rateLine(`  ${c.padEnd(20)} `, r));
     }
     for (const [s, r] of Object.entries(e.per_split)) out.push(rateLine(`split ${s.padEnd(8)} `, r));
+    if (e.trigger) out.push(`skill triggered: ${e.trigger.triggered}/${e.trigger.should} when it should (${e.trigger.trigger_rate ?? 'n/a'}), ${e.trigger.false_triggered}/${e.trigger.should_not} when it should not (${e.trigger.false_trigger_rate ?? 'n/a'})`);
     out.push(...failures(a.task_results));
     out.push('', `verdict: ${a.verdict} — ${a.reason ?? ''}`, usageLine(e), cacheLine(e.cache));
   } else {

@@ -49,6 +49,9 @@ export const variantSummary = rateSummary.extend({
   judge_calls: z.number().int(),
   resumed_attempts: z.number().int(),
   wall_ms: z.number(),
+  trigger: z
+    .object({ trigger_rate: z.number().nullable(), triggered: z.number().int(), should: z.number().int(), false_trigger_rate: z.number().nullable(), false_triggered: z.number().int(), should_not: z.number().int() })
+    .optional(),
 });
 
 export const taskResult = z.object({

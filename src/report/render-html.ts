@@ -1,0 +1,116 @@
+// A single-file HTML report that works offline: inline CSS, inline SVG charts, one small inline script for
+// the task filter, and a Content-Security-Policy that allows that script by its hash and nothing else —
+// no network fetch of any kind, and a `<script>` smuggled into a task's reason could not run even if
+// escaping ever failed. Judge metrics and system metrics are separate sections; the page ends with the evidence.
+import { createHash } from 'node:crypto';
+import { evidenceItems } from './evidence.js';
+import { f4, rateText, signed } from './format.js';
+import { categoryChart, esc, trendChart } from './html-charts.js';
+import { confusionMatrix, diffBlock, FILTER_SCRIPT, pairedTable, STYLE, taskTable } from './html-parts.js';
+import type { ReportModel, Variant } from './model-schema.js';
+
+const CSP = `default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-${createHash('sha256').update(FILTER_SCRIPT).digest('base64')}'; base-uri 'none'; form-action 'none'`;
+
+const section = (id: string, title: string, body: string) => `<section data-testid="${id}">\n<h2>${esc(title)}</h2>\n${body}\n</section>`;
+const list = (items: string[]) => `<ul>${items.map((i) => `<li>${esc(i)}</li>`).join('')}</ul>`;
+
+function variantRow(v: Variant): string {
+  const s = v.summary;
+  return `<tr data-testid="variant-row" data-role="${v.role}" data-rate="${f4(s.pass_rate)}"><td>${esc(v.label)}${v.cached ? ' <small>(cached)</small>' : ''}</td><td>${s.passed}</td><td>${s.failed}</td><td>${s.errors}</td><td>${f4(s.pass_rate)}</td><td>[${f4(s.ci95.low)}, ${f4(s.ci95.high)}]</td></tr>`;
+}
+
+function systemSection(m: ReportModel): string {
+  const s = m.system;
+  const vs = [s.primary, s.reference].filter((v) => v !== null);
+  if (!vs.length) return section('system', 'System metrics', '<p>Nothing was measured in this run.</p>');
+  const top = s.top_failure_category;
+  const errors = s.errors.length ? list(s.errors.map((e) => `${e.task_id} (${e.role}): ${e.reason}`)) : '<p>None: every task was judged.</p>';
+  return section(
+    'system',
+    'System metrics (what the skill does)',
+    `<p>Pass rate over judged tasks with 95% Wilson intervals; errors are counted apart, never as failures.</p>
+<table data-testid="variants"><tr><th>variant</th><th>passed</th><th>failed</th><th>errors</th><th>pass rate</th><th>95% CI</th></tr>${vs.map(variantRow).join('')}</table>
+<h3>Per category</h3>${categoryChart(m)}
+<table data-testid="category-table"><tr><th>category</th><th>${esc(s.primary?.role ?? '')}</th>${s.reference ? `<th>${esc(s.reference.role)}</th><th>delta</th>` : ''}</tr>${s.per_category
+    .map((c) => `<tr data-category="${esc(c.category)}"><td>${esc(c.category)}</td><td>${rateText(c.primary)}</td>${s.reference ? `<td>${rateText(c.reference)}</td><td>${signed(c.delta)}</td>` : ''}</tr>`)
+    .join('')}</table>
+<h3>Paired comparison (same tasks)</h3>${pairedTable(m)}
+<h3>Errors (apart from failures)</h3>${errors}
+<p data-testid="top-failure">Top failure category: ${top ? `<b>${esc(top.category)}</b> — ${top.failed} of ${top.judged} judged tasks failed (${top.role})` : 'none (no task failed)'}.</p>`,
+  );
+}
+
+function judgeSection(m: ReportModel): string {
+  const j = m.judges;
+  const body = j.calibrated
+    ? `<p>Agreement with a hand-labelled answer key; every figure is under the positive class named beside it.</p>${j.calibrations.map(confusionMatrix).join('\n')}`
+    : `<p data-testid="no-calibration">No judge is calibrated: there is no calibration record in this state directory, so the judges' agreement with people is unmeasured.</p>`;
+  return section('judges', 'Judge metrics (agreement with people)', body);
+}
+
+function suiteSection(m: ReportModel): string {
+  const s = m.suite;
+  const items = [
+    `${s.tasks} tasks in ${s.categories.length} categories: ${s.categories.map((c) => `${c.name} (${c.tasks})`).join(', ')}`,
+    `negative controls: ${s.negative_controls}`,
+    `splits: ${s.splits.train} train, ${s.splits.holdout} held out${s.splits.unassigned ? `, ${s.splits.unassigned} unassigned` : ''}`,
+  ];
+  if (s.grid) items.push(`grid ${s.grid.dimensions.map((d) => d.name).join(' × ')}: ${s.grid.cells_filled} of ${s.grid.cells_total} cells filled${s.grid.empty_cells.length ? `; empty: ${s.grid.empty_cells.join('; ')}` : ''}`);
+  if (s.judge_types.length) items.push(`judges: ${s.judge_types.map((t) => `${t.type} (${t.tasks})`).join(', ')}`);
+  if (s.problem) items.push(`note: ${s.problem}`);
+  return section('suite', 'Eval set', `${s.path ? `<p><code>${esc(s.path)}</code></p>` : ''}${list(items)}`);
+}
+
+function gateSection(m: ReportModel): string {
+  const g = m.gate;
+  const checks = [...(g?.checks ?? []), ...(m.verdict?.checks ?? [])];
+  const t = m.thresholds;
+  const thresholds = `<p>${t.registered ? `Set before results (registered in run.json with sha256 <code>${esc(t.sha256 ?? 'none')}</code>).` : esc(`Source: ${t.source}.`)}</p>
+<table data-testid="thresholds"><tr><th>threshold</th><th>value</th></tr>${Object.entries(t.values)
+    .map(([k, v]) => `<tr><td>${esc(k)}</td><td>${esc(JSON.stringify(v))}</td></tr>`)
+    .join('')}</table>`;
+  const head = g ? `<p>Iteration ${g.iteration}: decision <b>${esc(g.decision)}</b>${g.candidate_id ? ` for <code>${esc(g.candidate_id)}</code>` : ''} — ${esc(g.reason)}</p>` : '';
+  const rows = checks.map((c) => `<tr data-testid="gate-check" data-passed="${c.passed}"><td>${esc(c.id)}</td><td class="${c.passed ? 'good' : 'bad'}">${c.passed ? 'passed' : 'failed'}</td><td>${esc(c.detail)}</td></tr>`).join('');
+  return section('gates', 'Thresholds and gates', `${thresholds}${head}${checks.length ? `<table><tr><th>check</th><th>result</th><th>evidence</th></tr>${rows}</table>` : '<p>No gate ran in this run.</p>'}`);
+}
+
+function proposedSection(m: ReportModel): string {
+  const p = m.proposed_cases;
+  if (p.total === 0) return section('proposed', 'Fed back as new cases', '<p>No new case was proposed from failures.</p>');
+  const items = p.by_iteration.flatMap((b) => b.cases.map((c) => `iteration ${b.iteration}: ${c.id}${c.source_task ? ` (from ${c.source_task})` : ''}${c.description ? ` — ${c.description}` : ''}`));
+  return section('proposed', 'Fed back as new cases', `<p>${p.total} case(s) proposed from observed failures, for a person to review.</p>${list(items)}`);
+}
+
+export function renderHtml(m: ReportModel): string {
+  const r = m.run;
+  const facts = [`mode ${r.mode}`, r.status ? `status ${r.status}` : '', r.engine ? `engine ${r.engine.type}` : '', r.iteration !== null ? `iteration ${r.iteration} of ${r.iterations.length}` : '', r.created_at ? `started ${r.created_at}` : ''].filter(Boolean);
+  const candidate = m.candidate
+    ? section('candidate', 'The candidate', `<p><code>${esc(m.candidate.id)}</code> — ${esc(m.candidate.title)} (${esc(m.candidate.category)}, risk ${esc(m.candidate.risk)}, +${m.candidate.added} −${m.candidate.removed}). ${esc(m.candidate.rationale)}</p>${diffBlock(m.candidate.diff)}`)
+    : '';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${esc(CSP)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(`whetstone report — ${r.run_id}`)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header data-testid="header"><h1>whetstone report — <code>${esc(r.run_id)}</code></h1>
+${r.target ? `<p>Target <code>${esc(r.target)}</code></p>` : ''}<p>${esc(facts.join(' · '))}</p>
+${m.notes.map((n) => `<p class="note" data-testid="note">${esc(n)}</p>`).join('\n')}</header>
+${section('trend', m.trend.source === 'nightly' ? 'Pass rate over nights' : m.trend.source === 'iterations' ? 'Baseline pass rate over iterations' : 'Pass rate', trendChart(m.trend))}
+${systemSection(m)}
+${section('tasks', 'Tasks', taskTable(m))}
+${candidate}
+${judgeSection(m)}
+${suiteSection(m)}
+${gateSection(m)}
+${proposedSection(m)}
+${section('evidence', 'Evidence', list(evidenceItems(m)))}
+<script>${FILTER_SCRIPT}</script>
+</body>
+</html>
+`;
+}

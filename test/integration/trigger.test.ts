@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { fixturesBin, tempDir, whet, write } from '../support/cli.js';
+
+function project(engine: string): string {
+  const dir = tempDir();
+  write(join(dir, 'skill/SKILL.md'), '---\nname: notes\ndescription: Writes release notes. Use when asked for release notes.\n---\n# Notes\n');
+  write(
+    join(dir, 'skill/tasks.yaml'),
+    'skill_id: notes\nversion: "1.0"\ntasks:\n' +
+      '  - {id: t1, prompt: "release notes please", should_trigger: true, judge: {type: regex, pattern: "."}}\n' +
+      '  - {id: t2, prompt: "changelog for v2", should_trigger: true, judge: {type: regex, pattern: "."}}\n' +
+      '  - {id: n1, prompt: "what time is it", negative: true, should_trigger: false, judge: {type: regex, pattern: "."}}\n',
+  );
+  write(join(dir, 'pipeline.yaml'), `engine: ${engine}\n`);
+  return dir;
+}
+
+const args = ['evaluate', '--standalone', '--task-suite', 'skill/tasks.yaml', '--skill-path', 'skill', '--json', '--force'];
+const env = (mode: string) => ({ ...process.env, PATH: `${fixturesBin}:${process.env.PATH}`, FAKE_CLAUDE_MODE: mode });
+
+describe('skill triggering (claude, installed mode)', () => {
+  it('measures the trigger rate and false triggers of negative controls', async () => {
+    const dir = project('{type: claude, mode: installed}');
+    const always = JSON.parse((await whet(args, { cwd: dir, env: env('stream') })).stdout);
+    expect(always.evaluation.trigger).toEqual({ trigger_rate: 1, triggered: 2, should: 2, false_trigger_rate: 1, false_triggered: 1, should_not: 1 });
+    expect(always.task_results.find((t: any) => t.task_id === 'n1')).toMatchObject({ passed: false, reason: expect.stringMatching(/trigger: skill triggered; should not trigger/) });
+    const never = JSON.parse((await whet(args, { cwd: dir, env: env('stream_no_trigger') })).stdout);
+    expect(never.evaluation.trigger).toMatchObject({ trigger_rate: 0, false_trigger_rate: 0 });
+    expect(never.evaluation).toMatchObject({ passed: 1, failed: 2 });
+  });
+
+  it('makes should_trigger an error, not a guess, on an engine that cannot tell', async () => {
+    const dir = project(`{type: command, command: ["${join(fixturesBin, 'echo-agent')}"]}`);
+    const a = JSON.parse((await whet(args, { cwd: dir })).stdout);
+    expect(a.evaluation).toMatchObject({ errors: 3, passed: 0, failed: 0 });
+    expect(a.task_results[0].reason).toMatch(/does not report whether the skill was triggered/);
+  });
+});
