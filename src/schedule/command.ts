@@ -1,3 +1,132 @@
-import type { Command } from 'commander';
+// `whet schedule print|install|remove|run [--at CRON] [--via cron|systemd|github] [-c pipeline.yaml]`:
+// the nightly job (`whet nightly -c CONFIG`, run in the config's folder) as a crontab entry, a systemd user
+// timer or a GitHub Actions workflow — printed, installed idempotently, or removed exactly — or kept
+// running in the foreground by `run`, which also takes any command after `--` in place of whet nightly.
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Option, type Command } from 'commander';
 import type { CliDeps, SetCode } from '../commands/deps.js';
-export function registerScheduleCommand(_program: Command, _deps: CliDeps, _setCode: SetCode): void {}
+import { loadPipeline } from '../config/pipeline.js';
+import { UsageError } from '../errors.js';
+import { DEFAULT_AT, describeRuns, nextRuns, parseCron } from './cron.js';
+import { installCrontab, removeCrontab, type ProcEnv } from './crontab.js';
+import { githubWorkflow, WORKFLOW_FILE } from './github.js';
+import { runScheduler } from './runner.js';
+import { installSystemd, removeOwnedFile, removeSystemd, repositoryRoot, systemdUserDir, writeOwnedFile } from './systemd.js';
+import { crontabBlock, nightlyArgv, systemdUnits, unitName, type ScheduleTarget } from './units.js';
+
+export const VIAS = ['cron', 'systemd', 'github'] as const;
+type Via = (typeof VIAS)[number];
+
+interface Opts {
+  at: string;
+  via: Via;
+  config?: string;
+  timeout?: string;
+}
+
+/** How to start this very whet: node and the built cli.js, by absolute path. */
+export function whetArgv(): string[] {
+  return [process.execPath, resolve(dirname(fileURLToPath(import.meta.url)), '..', 'cli.js')];
+}
+
+async function targetOf(deps: CliDeps, o: Opts, opts: { allowSeconds?: boolean } = {}): Promise<ScheduleTarget> {
+  const configPath = resolve(deps.cwd, o.config ?? 'pipeline.yaml');
+  if (!existsSync(configPath)) throw new UsageError(`no pipeline config at ${configPath}: the nightly job needs one (pass -c FILE)`);
+  const cfg = await loadPipeline(configPath, deps.cwd);
+  return { projectDir: dirname(configPath), configPath, stateDir: cfg.stateDir, whetArgv: whetArgv(), cron: parseCron(o.at, opts) };
+}
+
+/** The next three runs as comment lines, in local time and UTC (GitHub reads its cron in UTC). */
+function runsComment(t: ScheduleTarget, via: Via, now: Date): string {
+  const utc = via === 'github';
+  const head = `# schedule "${t.cron}" (${utc ? 'UTC, as GitHub reads it' : 'local time of the machine'}); next runs:`;
+  return [head, ...describeRuns(nextRuns(t.cron, 3, now, utc ? 'UTC' : undefined)).map((l) => `#   ${l}`)].join('\n');
+}
+
+function printText(deps: CliDeps, t: ScheduleTarget, via: Via): string {
+  const head = runsComment(t, via, deps.now());
+  if (via === 'cron') return `${head}\n${crontabBlock(t)}`;
+  if (via === 'github') return `${head}\n# file: ${join(repositoryRoot(t.projectDir), WORKFLOW_FILE)}\n${githubWorkflow(t, repositoryRoot(t.projectDir))}`;
+  const u = systemdUnits(t);
+  const dir = systemdUserDir(deps.env);
+  return `${head}\n# OnCalendar=${u.onCalendar}\n# file: ${join(dir, `${u.name}.service`)}\n${u.service}\n# file: ${join(dir, `${u.name}.timer`)}\n${u.timer}`;
+}
+
+const common = (c: Command, withAt = true) => {
+  if (withAt) c.option('--at <cron>', 'when, as a cron expression (five fields, or @daily …)', DEFAULT_AT);
+  return c
+    .addOption(new Option('--via <scheduler>', 'cron, systemd (user timer) or github (Actions workflow)').choices(VIAS).default('cron'))
+    .option('-c, --config <file>', 'pipeline config the nightly job uses (default: ./pipeline.yaml)');
+};
+
+export function registerScheduleCommand(program: Command, deps: CliDeps, setCode: SetCode): void {
+  const schedule = program.command('schedule').description('run `whet nightly` on a schedule: print, install or remove a crontab entry, a systemd timer or a CI workflow; or run it in the foreground');
+  const pe = (): ProcEnv => ({ cwd: deps.cwd, env: deps.env, signal: deps.signal });
+
+  common(schedule.command('print').description('show what install would write, with the next three run times')).action(async (o: Opts) => {
+    deps.stdout(printText(deps, await targetOf(deps, o), o.via));
+  });
+
+  common(schedule.command('install').description('install the nightly job (installing twice leaves one)')).action(async (o: Opts) => {
+    const t = await targetOf(deps, o);
+    const runs = runsComment(t, o.via, deps.now());
+    if (o.via === 'cron') {
+      const action = await installCrontab(pe(), crontabBlock(t), t.projectDir);
+      deps.stdout(`crontab: whetstone entry for ${t.projectDir} ${action}\n${runs}\n`);
+    } else if (o.via === 'systemd') {
+      const u = systemdUnits(t);
+      const r = await installSystemd(pe(), u, t.projectDir);
+      deps.stdout(`systemd: ${u.name}.service ${r.service}, ${u.name}.timer ${r.timer} in ${r.dir}; timer enabled (OnCalendar=${u.onCalendar})\n${runs}\n`);
+    } else {
+      const root = repositoryRoot(t.projectDir);
+      const file = join(root, WORKFLOW_FILE);
+      const action = await writeOwnedFile(file, githubWorkflow(t, root), t.projectDir);
+      deps.stdout(`github: ${file} ${action}; commit and push it to start the schedule\n${runs}\n`);
+    }
+  });
+
+  common(schedule.command('remove').description('remove exactly what install wrote, nothing else'), false).action(async (o: Opts) => {
+    const t = await targetOf(deps, { ...o, at: DEFAULT_AT });
+    if (o.via === 'cron') {
+      const n = await removeCrontab(pe(), t.projectDir);
+      deps.stdout(n ? `crontab: whetstone entry for ${t.projectDir} removed\n` : `crontab: no whetstone entry for ${t.projectDir}; nothing removed\n`);
+    } else if (o.via === 'systemd') {
+      const name = unitName(t.projectDir);
+      const r = await removeSystemd(pe(), name, t.projectDir);
+      if (r.warning) deps.stderr(`whet: ${r.warning}\n`);
+      deps.stdout(`systemd: ${name}.timer ${r.timer}, ${name}.service ${r.service} (${r.dir})\n`);
+    } else {
+      const file = join(repositoryRoot(t.projectDir), WORKFLOW_FILE);
+      deps.stdout(`github: ${file} ${removeOwnedFile(file, t.projectDir)}\n`);
+    }
+  });
+
+  schedule
+    .command('run')
+    .description('keep one runner in the foreground that starts the nightly job at each due time (never two at once)')
+    .option('--at <cron>', 'when, as a cron expression (six fields allowed: seconds first)', DEFAULT_AT)
+    .option('-c, --config <file>', 'pipeline config the nightly job uses (default: ./pipeline.yaml)')
+    .option('--timeout <minutes>', 'longest one run may take', '720')
+    .argument('[command...]', 'run this command (after --) instead of whet nightly')
+    .action(async (command: string[], o: Opts) => {
+      const minutes = Number(o.timeout);
+      if (!Number.isFinite(minutes) || minutes <= 0) throw new UsageError('--timeout must be a positive number of minutes');
+      const custom = command.length > 0;
+      const t = custom ? undefined : await targetOf(deps, { ...o, via: 'cron' }, { allowSeconds: true });
+      const cron = t?.cron ?? parseCron(o.at, { allowSeconds: true });
+      const r = await runScheduler({
+        cron,
+        argv: t ? nightlyArgv(t) : command,
+        cwd: t?.projectDir ?? deps.cwd,
+        env: deps.env,
+        log: (l) => deps.stderr(`whet schedule: ${l}\n`),
+        signal: deps.signal,
+        timeoutMs: Math.round(minutes * 60_000),
+        now: deps.now,
+      });
+      deps.stdout(`schedule stopped: ${r.started} run(s) started, ${r.finished} finished (${r.failed} failed), ${r.skipped} due time(s) skipped while a run was still going\n`);
+      setCode(0);
+    });
+}

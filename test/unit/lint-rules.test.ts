@@ -157,12 +157,15 @@ describe('ids and judge configuration', () => {
     expect(brief(fs, 'id-positional')).toEqual(['5 warning id "task-1" is a position, not a name: renumbering after an insert or delete would attach old results to another case']);
   });
 
-  it('errors on an llm-rubric judge with both rubric and spec, or a spec that does not load', () => {
+  it('refuses an llm-rubric judge with both rubric and spec at load, and errors on a spec that does not load', async () => {
     const dir = tempDir();
     write(join(dir, 'j.yaml'), 'name: j\nlabels: {PASS: ok, FAIL: bad}\ntemperature: 0.7\nfew_shots:\n  - {output: a, label: PASS, reasoning: r}\n  - {output: b, label: FAIL, reasoning: r}\n');
-    write(join(dir, 'tasks.yaml'), `skill_id: s\nversion: "1.0"\ntasks:\n  - id: a-case\n    negative: true\n    prompt: Hello there\n    judge: {type: llm-rubric, rubric: r, spec: j.yaml}\n`);
+    write(join(dir, 'both.yaml'), `skill_id: s\nversion: "1.0"\ntasks:\n  - id: a-case\n    negative: true\n    prompt: Hello there\n    judge: {type: llm-rubric, rubric: r, spec: j.yaml}\n`);
+    const both = await runWhet(['lint', 'both.yaml'], { cwd: dir });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/both\.yaml:7:\d+ tasks\[0\]\.judge\.spec: give either "rubric" or "spec", not both/);
+    write(join(dir, 'tasks.yaml'), `skill_id: s\nversion: "1.0"\ntasks:\n  - id: a-case\n    negative: true\n    prompt: Hello there\n    judge: {type: llm-rubric, spec: j.yaml}\n`);
     const fs = lintSuite({ suite: 'tasks.yaml' }, dir).findings;
-    expect(brief(fs, 'judge-rubric-and-spec')).toHaveLength(1);
     expect(brief(fs, 'judge-spec-invalid')[0]).toMatch(/^7 error task "a-case": judge spec j\.yaml is invalid: .*temperature 0\.7 > 0\.2: judges must repeat their judgements/);
   });
 });
