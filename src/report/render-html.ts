@@ -77,7 +77,13 @@ function gateSection(m: ReportModel): string {
 function proposedSection(m: ReportModel): string {
   const p = m.proposed_cases;
   if (p.total === 0) return section('proposed', 'Fed back as new cases', '<p>No new case was proposed from failures.</p>');
-  const items = p.by_iteration.flatMap((b) => b.cases.map((c) => `iteration ${b.iteration}: ${c.id}${c.source_task ? ` (from ${c.source_task})` : ''}${c.description ? ` — ${c.description}` : ''}`));
+  const items = p.by_iteration.flatMap((b) =>
+    b.cases.length
+      ? b.cases.map((c) => `iteration ${b.iteration}: ${c.id}${c.source_task ? ` (from ${c.source_task})` : ''}${c.description ? ` — ${c.description}` : ''}`)
+      : b.count
+        ? [`iteration ${b.iteration}: ${b.count} case(s) in ${b.file ?? 'proposed-cases.yaml'}`]
+        : [],
+  );
   return section('proposed', 'Fed back as new cases', `<p>${p.total} case(s) proposed from observed failures, for a person to review.</p>${list(items)}`);
 }
 

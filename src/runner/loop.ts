@@ -14,6 +14,8 @@ import { acquireStateLock } from '../state/lock.js';
 import { writeRunManifest } from '../state/runs.js';
 import { iterations, nextStep, type Step } from './next-step.js';
 import { supersedeFrom } from './supersede.js';
+import { thresholdsDiff, thresholdsHash, type Thresholds } from '../config/thresholds.js';
+import { UsageError } from '../errors.js';
 import { Budget, usedInRun } from '../evaluation/budget.js';
 
 export interface LoopResult {
@@ -51,6 +53,10 @@ export async function driveRun(e: LoopEnv, o: { stateDir: string; runId: string;
     const limits = ctx.config.budgets;
     if (!Budget.unlimited(limits)) ctx = { ...ctx, budget: new Budget(limits, { ...usedInRun(ctx.runDir), startedAt: Date.parse(ctx.manifest.created_at) }, () => e.now().getTime()) };
     const redo = o.from ?? o.only;
+    refuseChangedThresholds(ctx, redo ?? (() => {
+      const n = nextStep(ctx.runDir);
+      return n.kind === 'step' ? n.step : 'gate';
+    })());
     if (redo) {
       // Redo within the newest iteration that exists (a finished iteration's next step is the next one).
       const its = iterations(ctx.runDir);
@@ -77,6 +83,7 @@ export async function driveRun(e: LoopEnv, o: { stateDir: string; runId: string;
         await writeRunManifest(ctx.runDir, manifest);
         ctx = { ...ctx, manifest };
       }
+      refuseChangedThresholds(ctx, next.step);
       const stageCtx = { ...ctx, iteration: next.iteration };
       const started = performance.now();
       appendEvent(ctx.runDir, { event: 'stage_started', stage: next.step, iteration: next.iteration }, e.now());
@@ -104,4 +111,14 @@ async function interrupted(ctx: LoopContext, e: LoopEnv, outcomes: LoopResult['o
   appendEvent(ctx.runDir, { event: status, ...(budget ? { reason: budget } : {}) }, e.now());
   const reason = budget ? `budget exhausted (${budget}); raise it in pipeline.yaml, then: whet resume ${ctx.runId}` : `interrupted; continue with: whet resume ${ctx.runId}`;
   return { status, reason, outcomes };
+}
+
+/**
+ * Thresholds were registered when the run started. The gate records its own refusal (with the
+ * difference) in gate.json; any other stage refuses here, before anything is written or moved.
+ */
+function refuseChangedThresholds(ctx: LoopContext, step: Step): void {
+  if (step === 'gate' || ctx.manifest.thresholds_sha256 === thresholdsHash(ctx.config.thresholds)) return;
+  const diff = thresholdsDiff(ctx.manifest.thresholds as unknown as Thresholds, ctx.config.thresholds);
+  throw new UsageError(`run ${ctx.runId} refuses to continue: its thresholds changed since it started (${diff.join('; ')}); restore them, or start a new run to use new thresholds`);
 }

@@ -87,6 +87,12 @@ describe('the improvement loop (mock engine)', () => {
     const gate = readJson(join(dir, 'state/runs', runId, its[its.length - 1]!, 'gate.json'));
     expect(gate).toMatchObject({ decision: 'refused', next_step: 'abort' });
     expect(existsSync(join(dir, 'state/runs', runId, its[its.length - 1]!, 'superseded'))).toBe(true);
+    // Any other stage of that run refuses before writing anything.
+    const before = JSON.stringify(findAll(join(dir, 'state/runs', runId), () => true));
+    const learn = await whet(['generate', '--run', runId], { cwd: dir });
+    expect(learn.code).toBe(2);
+    expect(JSON.stringify(findAll(join(dir, 'state/runs', runId), () => true))).toBe(before);
+    expect(learn.stderr).toMatch(/refuses to continue: its thresholds changed since it started \(min_delta: 0 \(set before results\) → 0\.5/);
   });
 
   it('refuses at the gate when the target was edited by hand after evaluation', async () => {
