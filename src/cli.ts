@@ -5,40 +5,60 @@
 import { realpathSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
-import type { CliDeps } from './commands/deps.js';
-import { registerEvaluateCommand } from './commands/evaluate.js';
-import { registerInspectCommands } from './commands/inspect.js';
-import { registerLoopCommands } from './commands/loop.js';
-import { registerNightlyCommands } from './commands/nightly.js';
-import { registerDoctorCommand } from './commands/doctor.js';
-import { registerInitCommand } from './commands/init.js';
-import { registerPromoteCommands } from './commands/promote.js';
-import { registerIntentsCommand } from './intents/command.js';
-import { registerCalibrateCommand } from './calibrate/command.js';
-import { registerLintCommand } from './lint/command.js';
+import type { CliDeps, SetCode } from './commands/deps.js';
 import { WhetError } from './errors.js';
 
 export type { CliDeps } from './commands/deps.js';
 
-function program(deps: CliDeps, setCode: (c: number) => void): Command {
+type Registrar = (program: Command, deps: CliDeps, setCode: SetCode) => void;
+type Family = () => Promise<Registrar[]>;
+
+// Each command family is imported only when its command runs (all of them for top-level help): a user
+// typing `whet status` does not pay for the engines' SDKs or the loop's stages.
+const evaluate: Family = async () => [(await import('./commands/evaluate.js')).registerEvaluateCommand];
+const loop: Family = async () => [(await import('./commands/loop.js')).registerLoopCommands];
+const inspect: Family = async () => [(await import('./commands/inspect.js')).registerInspectCommands];
+const promote: Family = async () => [(await import('./commands/promote.js')).registerPromoteCommands];
+const intents: Family = async () => [(await import('./intents/command.js')).registerIntentsCommand];
+const nightly: Family = async () => [(await import('./commands/nightly.js')).registerNightlyCommands];
+const calibrate: Family = async () => [(await import('./calibrate/command.js')).registerCalibrateCommand];
+const lint: Family = async () => [(await import('./lint/command.js')).registerLintCommand];
+const doctor: Family = async () => [(await import('./commands/doctor.js')).registerDoctorCommand];
+const init: Family = async () => [(await import('./commands/init.js')).registerInitCommand];
+const FAMILIES: Record<string, Family> = {
+  evaluate,
+  run: loop,
+  resume: loop,
+  generate: loop,
+  discriminate: loop,
+  gate: loop,
+  learn: loop,
+  status: inspect,
+  show: inspect,
+  diff: inspect,
+  rollback: promote,
+  review: promote,
+  intents,
+  baseline: nightly,
+  nightly,
+  prune: nightly,
+  calibrate,
+  lint,
+  doctor,
+  init,
+};
+const ALL: Family[] = [evaluate, loop, inspect, promote, intents, nightly, calibrate, lint, doctor, init];
+
+async function program(argv: string[], deps: CliDeps, setCode: SetCode): Promise<Command> {
   const cmd = new Command('whet')
     .description('Measure whether a change to an AI agent’s instructions helps, and keep only what the numbers support.')
     .version(process.env.npm_package_version ?? '0.1.0')
     .exitOverride()
     .configureOutput({ writeOut: deps.stdout, writeErr: deps.stderr })
     .showHelpAfterError('(run with --help for usage)');
-
-  registerEvaluateCommand(cmd, deps, setCode);
-  registerLoopCommands(cmd, deps, setCode);
-  registerInspectCommands(cmd, deps, setCode);
-  registerPromoteCommands(cmd, deps, setCode);
-  registerIntentsCommand(cmd, deps, setCode);
-  registerNightlyCommands(cmd, deps, setCode);
-  registerCalibrateCommand(cmd, deps, setCode);
-  registerLintCommand(cmd, deps, setCode);
-  registerDoctorCommand(cmd, deps, setCode);
-  registerInitCommand(cmd, deps, setCode);
-
+  const first = argv.find((a) => !a.startsWith('-'));
+  const family = first ? FAMILIES[first] : undefined;
+  for (const f of family ? [family] : ALL) for (const register of await f()) register(cmd, deps, setCode);
   return cmd;
 }
 
@@ -46,7 +66,7 @@ function program(deps: CliDeps, setCode: (c: number) => void): Command {
 export async function runCli(argv: string[], deps: CliDeps): Promise<number> {
   let code = 0;
   try {
-    await program(deps, (c) => (code = c)).parseAsync(argv, { from: 'user' });
+    await (await program(argv, deps, (c) => (code = c))).parseAsync(argv, { from: 'user' });
     return code;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;

@@ -9,7 +9,7 @@ import { resolveRun } from '../loop/open.js';
 import { iterations } from '../runner/next-step.js';
 import { stateLayout } from '../state/layout.js';
 import type { CliDeps, SetCode } from './deps.js';
-import { stateDirOf } from './loop.js';
+import { stateDirOf } from './state-dir.js';
 
 const STAGE_FILES: Record<string, 'baseline' | 'candidates' | 'ranking' | 'evaluation' | 'gate' | 'learning'> = {
   baseline: 'baseline',

@@ -1,8 +1,6 @@
 // The improvement loop's commands: `whet run`, `whet resume`, and one stage on saved state
 // (`whet generate | discriminate | gate | learn`).
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { loadPipeline } from '../config/pipeline.js';
 import { UsageError } from '../errors.js';
 import { runView, formatRun } from '../inspect/run-view.js';
 import { createRun, planRun, resolveRun, type LoopEnv } from '../loop/open.js';
@@ -11,6 +9,7 @@ import { STEPS, type Step } from '../runner/next-step.js';
 import { acquireStateLock } from '../state/lock.js';
 import { stateLayout } from '../state/layout.js';
 import type { CliDeps, SetCode } from './deps.js';
+import { stateDirOf } from './state-dir.js';
 
 interface LoopOpts {
   config?: string;
@@ -26,10 +25,6 @@ function loopEnv(deps: CliDeps): LoopEnv {
   return { cwd: deps.cwd, env: deps.env, now: deps.now, log: (l) => deps.stderr(`${l}\n`), signal: deps.signal, ...(deps.tty ? { progressOut: deps.stderr } : {}) };
 }
 
-export async function stateDirOf(deps: CliDeps, o: { config?: string; stateRoot?: string }): Promise<string> {
-  if (o.stateRoot) return resolve(deps.cwd, o.stateRoot);
-  return (await loadPipeline(o.config, deps.cwd)).stateDir;
-}
 
 function exitCodeOf(r: LoopResult): number {
   if (r.status === 'interrupted') return 130;

@@ -9,7 +9,7 @@ import { appendEvent } from '../state/events.js';
 import { listRuns } from '../inspect/status.js';
 import { stateLayout } from '../state/layout.js';
 import type { CliDeps, SetCode } from './deps.js';
-import { stateDirOf } from './loop.js';
+import { stateDirOf } from './state-dir.js';
 
 interface Opts {
   config?: string;

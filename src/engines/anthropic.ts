@@ -13,7 +13,11 @@
 // The key is passed explicitly, so the SDK reads neither ANTHROPIC_API_KEY nor ANTHROPIC_AUTH_TOKEN
 // (a bearer token found in the environment would otherwise be sent along); the base URL is pinned
 // (ANTHROPIC_BASE_URL is not consulted); logging and OpenTelemetry spans are off. SDK retries are off.
-import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+
+// The SDK costs ~140 ms to import; load it on the first call so every other command starts fast.
+let sdk: Promise<typeof import('@anthropic-ai/sdk')> | undefined;
+const loadSdk = () => (sdk ??= import('@anthropic-ai/sdk'));
 
 import type { AnthropicEngineConfig } from '../config/engine-schema.js';
 import { SKILL_SEPARATOR } from './command.js';
@@ -97,7 +101,12 @@ export function readMessage(value: unknown): ResponseReading {
 export function createAnthropicEngine(cfg: AnthropicEngineConfig, opts: HttpEngineOptions = {}): Engine {
   const rt = httpRuntime(cfg, 'ANTHROPIC_API_KEY', opts);
   const baseURL = cfg.base_url ?? ANTHROPIC_DEFAULT_BASE_URL;
-  const client = new Anthropic({ apiKey: rt.key, baseURL, maxRetries: 0, logLevel: 'off', openTelemetry: false });
+  let client: Promise<{ client: Anthropic; errors: Parameters<typeof classifySdkError>[1] }> | undefined;
+  const getClient = () =>
+    (client ??= loadSdk().then((m) => ({
+      client: new m.default({ apiKey: rt.key, baseURL, maxRetries: 0, logLevel: 'off', openTelemetry: false }),
+      errors: { APIError: m.APIError, APIConnectionError: m.APIConnectionError, APIConnectionTimeoutError: m.APIConnectionTimeoutError, APIUserAbortError: m.APIUserAbortError },
+    })));
   const secrets = [rt.key];
   const identity = {
     type: 'anthropic',
@@ -115,10 +124,11 @@ export function createAnthropicEngine(cfg: AnthropicEngineConfig, opts: HttpEngi
     async run(request: EngineRequest, runOpts?: { signal?: AbortSignal }): Promise<EngineResult> {
       const started = performance.now();
       const body = anthropicRequestBody(cfg, request);
+      const { client: c, errors } = await getClient();
       const outcome = await callWithRetries({
         engine: 'anthropic',
-        send: (signal) => client.messages.create(body, { signal, maxRetries: 0, timeout: request.timeoutMs + 5000 }),
-        classify: (err) => classifySdkError(err, { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError }),
+        send: (signal) => c.messages.create(body, { signal, maxRetries: 0, timeout: request.timeoutMs + 5000 }),
+        classify: (err) => classifySdkError(err, errors),
         policy: rt.policy,
         timeoutMs: request.timeoutMs,
         concurrency: rt.concurrency,

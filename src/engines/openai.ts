@@ -13,7 +13,11 @@
 // Everything the SDK would take from the environment is pinned here — base URL (OPENAI_BASE_URL),
 // organization (OPENAI_ORG_ID), project (OPENAI_PROJECT_ID), key (OPENAI_API_KEY), log level
 // (OPENAI_LOG) — so the config alone, and the identity, say where requests go. SDK retries are off.
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type OpenAI from 'openai';
+
+// The SDK costs ~70 ms to import; load it on the first call so every other command starts fast.
+let sdk: Promise<typeof import('openai')> | undefined;
+const loadSdk = () => (sdk ??= import('openai'));
 
 import type { OpenAIEngineConfig } from '../config/engine-schema.js';
 import { callWithRetries, classifySdkError } from './http-call.js';
@@ -102,7 +106,12 @@ export function readChatCompletion(value: unknown): ResponseReading {
 export function createOpenAIEngine(cfg: OpenAIEngineConfig, opts: HttpEngineOptions = {}): Engine {
   const rt = httpRuntime(cfg, 'OPENAI_API_KEY', opts);
   const baseURL = cfg.base_url ?? OPENAI_DEFAULT_BASE_URL;
-  const client = new OpenAI({ apiKey: rt.key, baseURL, organization: null, project: null, maxRetries: 0, logLevel: 'off' });
+  let client: Promise<{ client: OpenAI; errors: Parameters<typeof classifySdkError>[1] }> | undefined;
+  const getClient = () =>
+    (client ??= loadSdk().then((m) => ({
+      client: new m.default({ apiKey: rt.key, baseURL, organization: null, project: null, maxRetries: 0, logLevel: 'off' }),
+      errors: { APIError: m.APIError, APIConnectionError: m.APIConnectionError, APIConnectionTimeoutError: m.APIConnectionTimeoutError, APIUserAbortError: m.APIUserAbortError },
+    })));
   const secrets = [rt.key];
   const identity = {
     type: 'openai',
@@ -121,11 +130,12 @@ export function createOpenAIEngine(cfg: OpenAIEngineConfig, opts: HttpEngineOpti
     async run(request: EngineRequest, runOpts?: { signal?: AbortSignal }): Promise<EngineResult> {
       const started = performance.now();
       const body = openaiRequestBody(cfg, request);
+      const { client: c, errors } = await getClient();
       const outcome = await callWithRetries({
         engine: 'openai',
         // The SDK's own timer is a backstop only: ours (request.timeoutMs) fires first and is reported.
-        send: (signal) => client.chat.completions.create(body, { signal, maxRetries: 0, timeout: request.timeoutMs + 5000 }),
-        classify: (err) => classifySdkError(err, { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError }),
+        send: (signal) => c.chat.completions.create(body, { signal, maxRetries: 0, timeout: request.timeoutMs + 5000 }),
+        classify: (err) => classifySdkError(err, errors),
         policy: rt.policy,
         timeoutMs: request.timeoutMs,
         concurrency: rt.concurrency,

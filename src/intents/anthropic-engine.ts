@@ -5,7 +5,7 @@
 // objects and are read through model-tools.ts, like any text block. No temperature is sent: the
 // Messages API version this SDK speaks has no such parameter. The SDK retries 429/5xx and honours
 // retry-after. A failed request is an error for that case, never a wrong decision.
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { UsageError } from '../errors.js';
 import { buildToolSet, conversation, readReply, type RawToolCall } from './model-tools.js';
 import { modelError, type ModelEngineOptions } from './openai-engine.js';
@@ -17,7 +17,9 @@ export function createAnthropicIntentEngine(spec: string, model: string, opts: M
   const baseURL = opts.env.ANTHROPIC_BASE_URL || undefined;
   const apiKey = opts.env.ANTHROPIC_API_KEY || (baseURL ? 'not-needed' : undefined);
   if (!apiKey) throw new UsageError(`--engine ${spec}: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a local server that needs no key)`);
-  const client = new Anthropic({ apiKey, baseURL: baseURL ?? null, maxRetries: opts.maxRetries ?? 2 });
+  // The SDK is imported on the first decision, so commands that never call a model start fast.
+  let client: Promise<Anthropic> | undefined;
+  const getClient = () => (client ??= import('@anthropic-ai/sdk').then((m) => new m.default({ apiKey, baseURL: baseURL ?? null, maxRetries: opts.maxRetries ?? 2 })));
   return {
     spec,
     label: `anthropic ${model}${baseURL ? ` at ${baseURL}` : ''}`,
@@ -28,7 +30,7 @@ export function createAnthropicIntentEngine(spec: string, model: string, opts: M
       const { system, turns } = conversation(request.context, request.utterance);
       const elapsed = () => Math.round(performance.now() - started);
       try {
-        const res = await client.messages.create(
+        const res = await (await getClient()).messages.create(
           {
             model,
             max_tokens: MAX_TOKENS,

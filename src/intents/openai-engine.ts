@@ -5,7 +5,7 @@
 // `message.tool_calls[].function.arguments` (a JSON string, or an object on some compatible servers)
 // is read back through model-tools.ts. Temperature 0 so reruns repeat; the SDK retries 429/5xx and
 // honours retry-after. A failed request is an error for that case, never a wrong decision.
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { UsageError } from '../errors.js';
 import { buildToolSet, conversation, parseArgs, readReply, type RawToolCall } from './model-tools.js';
 import type { CaseRun, IntentEngine, IntentErrorKind } from './types.js';
@@ -27,7 +27,9 @@ export function createOpenAiIntentEngine(spec: string, model: string, opts: Mode
   const baseURL = opts.env.OPENAI_BASE_URL || undefined;
   const apiKey = opts.env.OPENAI_API_KEY || (baseURL ? 'not-needed' : undefined);
   if (!apiKey) throw new UsageError(`--engine ${spec}: set OPENAI_API_KEY (or OPENAI_BASE_URL for a local server that needs no key)`);
-  const client = new OpenAI({ apiKey, baseURL: baseURL ?? null, maxRetries: opts.maxRetries ?? 2 });
+  // The SDK is imported on the first decision, so commands that never call a model start fast.
+  let client: Promise<OpenAI> | undefined;
+  const getClient = () => (client ??= import('openai').then((m) => new m.default({ apiKey, baseURL: baseURL ?? null, maxRetries: opts.maxRetries ?? 2 })));
   return {
     spec,
     label: `openai ${model}${baseURL ? ` at ${baseURL}` : ''}`,
@@ -38,7 +40,7 @@ export function createOpenAiIntentEngine(spec: string, model: string, opts: Mode
       const { system, turns } = conversation(request.context, request.utterance);
       const elapsed = () => Math.round(performance.now() - started);
       try {
-        const res = await client.chat.completions.create(
+        const res = await (await getClient()).chat.completions.create(
           {
             model,
             temperature: 0,

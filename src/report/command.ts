@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { intArg, type CliDeps, type SetCode } from '../commands/deps.js';
-import { stateDirOf } from '../commands/loop.js';
+import { stateDirOf } from '../commands/state-dir.js';
 import { writeFileAtomically } from '../state/atomic.js';
 import { loadReportInputs, resolveReportRun } from './load.js';
 import { buildReportModel } from './model.js';

@@ -11,6 +11,13 @@ const frac = (f: { count: number; of: number }) => `${f.count}/${f.of} (${f.of ?
 export const biasText = (c: CalibrationView) => `${c.bias.reading} — wrongly failed ${frac(c.bias.wrongly_failed)} against wrongly passed ${frac(c.bias.wrongly_passed)}`;
 export const biasLine = (c: CalibrationView) => `${c.judge}: ${biasText(c)}`;
 
+/** Every check the run's gate and evaluation made, and which failed: the "which gates passed" of the evidence. */
+export function checkTally(m: ReportModel): { total: number; passed: number; failed: string[] } {
+  const checks = [...(m.gate?.checks ?? []), ...(m.verdict?.checks ?? [])];
+  const failed = checks.filter((c) => !c.passed).map((c) => c.id);
+  return { total: checks.length, passed: checks.length - failed.length, failed };
+}
+
 export function evidenceItems(m: ReportModel): string[] {
   const s = m.suite;
   const out: string[] = [];
@@ -23,9 +30,8 @@ export function evidenceItems(m: ReportModel): string[] {
   } else out.push('judges: none calibrated (answer key size 0): agreement with people unmeasured');
   const t = m.thresholds;
   out.push(`thresholds: ${t.registered ? `set before results (${t.sha256 ?? 'no hash recorded'})` : t.source}`);
-  const checks = [...(m.gate?.checks ?? []), ...(m.verdict?.checks ?? [])];
-  const failed = checks.filter((c) => !c.passed).map((c) => c.id);
-  out.push(`gates: ${checks.length - failed.length} of ${checks.length} checks passed${failed.length ? `; failed: ${failed.join(', ')}` : ''}${m.gate ? ` (gate decision: ${m.gate.decision})` : ''}`);
+  const c = checkTally(m);
+  out.push(`gates: ${c.passed} of ${c.total} checks passed${c.failed.length ? `; failed: ${c.failed.join(', ')}` : ''}${m.gate ? ` (gate decision: ${m.gate.decision})` : ''}`);
   const p = m.system.primary;
   const r = m.system.reference;
   if (p) {

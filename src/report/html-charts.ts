@@ -44,9 +44,12 @@ export function trendChart(trend: ReportModel['trend']): string {
     out.push(
       `<circle data-testid="trend-point" data-label="${esc(p.label)}" data-rate="${f4(p.pass_rate)}" data-low="${f4(p.ci95.low)}" data-high="${f4(p.ci95.high)}" data-alert="${p.alert}" cx="${cx}" cy="${num(y(p.pass_rate!))}" r="4.5" fill="${p.alert ? COLORS.alert : COLORS.primary}"><title>${esc(tip)}</title></circle>`,
     );
-    if (i % every === 0 || i === pts.length - 1) out.push(`<text x="${cx}" y="${H - B + 18}" text-anchor="middle" font-size="11" fill="${COLORS.text}">${esc(p.label)}</text>`);
+    // The end labels hang inward so they stay inside the drawing.
+    const anchor = pts.length > 1 && i === 0 ? 'start' : pts.length > 1 && i === pts.length - 1 ? 'end' : 'middle';
+    if (i % every === 0 || i === pts.length - 1) out.push(`<text x="${cx}" y="${H - B + 18}" text-anchor="${anchor}" font-size="11" fill="${COLORS.text}">${esc(p.label)}</text>`);
   });
-  out.push(`<text x="${(L + W - R) / 2}" y="${H - 8}" text-anchor="middle" font-size="11" fill="${COLORS.text}">${trend.source === 'nightly' ? 'night' : trend.source === 'iterations' ? 'loop iteration (baseline)' : 'run'} — band: 95% Wilson interval</text>`);
+  const alerts = pts.some((p) => p.alert) ? '; red: a drift alert' : '';
+  out.push(`<text x="${(L + W - R) / 2}" y="${H - 8}" text-anchor="middle" font-size="11" fill="${COLORS.text}">${trend.source === 'nightly' ? 'night' : trend.source === 'iterations' ? 'loop iteration (baseline)' : 'run'} — band: 95% Wilson interval${alerts}</text>`);
   out.push('</svg>');
   return out.join('\n');
 }

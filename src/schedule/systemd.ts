@@ -57,8 +57,12 @@ export async function installSystemd(e: ProcEnv, u: UnitFiles, projectDir: strin
   const dir = systemdUserDir(e.env);
   const service = await writeOwnedFile(join(dir, `${u.name}.service`), u.service, projectDir);
   const timer = await writeOwnedFile(join(dir, `${u.name}.timer`), u.timer, projectDir);
-  await systemctl(e, ['daemon-reload'], true);
-  await systemctl(e, ['enable', '--now', `${u.name}.timer`], true);
+  try {
+    await systemctl(e, ['daemon-reload'], true);
+    await systemctl(e, ['enable', '--now', `${u.name}.timer`], true);
+  } catch (err) {
+    throw new StateError(`${(err as Error).message}\nthe units are written in ${dir}; \`whet schedule remove --via systemd\` takes them away again`);
+  }
   return { dir, service, timer };
 }
 

@@ -154,6 +154,14 @@ describe('report model: eval set, thresholds, loop, trend', () => {
     expect(n.trend.points.map((p) => [p.label, p.passed, p.judged, p.alert, p.note])).toEqual([['2026-11-01', 8, 10, false, 'no drift'], ['2026-11-02', 7, 10, true, 'pass rate fell']]);
   });
 
+  it('makes a valid, empty report of a run that has measured nothing yet', () => {
+    const m = buildReportModel(inputs({ manifest: { ...manifest, status: 'running' } }));
+    expect(m.system).toMatchObject({ primary: null, reference: null, per_category: [], paired: null });
+    expect(m.trend).toEqual({ source: 'none', points: [] });
+    expect(m.suite.source).toBe('none');
+    expect(() => reportModel.parse(m)).not.toThrow();
+  });
+
   it('reports a loop iteration that evaluated nothing as the baseline alone, saying so', () => {
     const m = buildReportModel(inputs({ manifest, iterations: its, iteration: 2 }));
     expect(m.system.primary).toMatchObject({ role: 'baseline', summary: { passed: 4, failed: 1 } });

@@ -1,0 +1,111 @@
+// What `whet schedule` writes: the crontab block (and the pure edits that add, replace and remove it
+// byte for byte), its shell quoting proven by running the entry through /bin/sh the way cron does, the
+// systemd service and timer, and the GitHub Actions workflow (parsed as YAML and checked step by step).
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { withEntry, withoutEntry } from '../../src/schedule/crontab.js';
+import { githubWorkflow } from '../../src/schedule/github.js';
+import { crontabBlock, cronQuote, marker, systemdQuote, systemdUnits, unitName, type ScheduleTarget } from '../../src/schedule/units.js';
+import { tempDir, write } from '../support/cli.js';
+
+const target = (projectDir: string, over: Partial<ScheduleTarget> = {}): ScheduleTarget => ({
+  projectDir,
+  configPath: join(projectDir, 'pipeline.yaml'),
+  stateDir: join(projectDir, 'state'),
+  whetArgv: ['/usr/bin/node', '/opt/whet/dist/src/cli.js'],
+  cron: '0 3 * * *',
+  ...over,
+});
+
+describe('crontab entry', () => {
+  const t = target('/home/ann/proj');
+  const block = crontabBlock(t);
+
+  it('is a marker line and one entry that runs whet nightly with the absolute config in the project folder', () => {
+    expect(block).toBe(
+      "# whetstone nightly /home/ann/proj\n0 3 * * * mkdir -p '/home/ann/proj/state/nightly' && cd '/home/ann/proj' && '/usr/bin/node' '/opt/whet/dist/src/cli.js' 'nightly' '-c' '/home/ann/proj/pipeline.yaml' >> '/home/ann/proj/state/nightly/cron.log' 2>&1\n",
+    );
+  });
+
+  it('is added once, replaced in place of an older one, and removed byte for byte', () => {
+    const table = '# my jobs\nMAILTO=ann@example.com\n*/5 * * * * /usr/bin/backup --quiet 50\\%\n\n# whetstone nightly /home/ann/other\n0 1 * * * other\n';
+    const added = withEntry(table, block, t.projectDir);
+    expect(added).toEqual({ table: table + block, action: 'added' });
+    expect(withEntry(added.table, block, t.projectDir)).toEqual({ table: added.table, action: 'unchanged' });
+    const moved = crontabBlock({ ...t, cron: '30 4 * * *' });
+    const replaced = withEntry(added.table, moved, t.projectDir);
+    expect(replaced.action).toBe('replaced');
+    expect(replaced.table.match(/whetstone nightly \/home\/ann\/proj\n/g)).toHaveLength(1);
+    expect(withoutEntry(replaced.table, t.projectDir)).toEqual({ table, removed: 1 });
+    expect(withoutEntry(table, t.projectDir)).toEqual({ table, removed: 0 });
+    expect(withoutEntry(withEntry('', block, t.projectDir).table, t.projectDir).table).toBe('');
+  });
+
+  it('never takes a line that is not its entry: a comment or a blank line after a stray marker stays', () => {
+    const table = `${marker(t.projectDir)}\n# someone else's note\n`;
+    expect(withoutEntry(table, t.projectDir).table).toBe("# someone else's note\n");
+  });
+
+  it('quotes paths so /bin/sh runs exactly the intended program, even with spaces, quotes and % in them', () => {
+    const dir = tempDir("whet sched 'q' %d-");
+    const fake = write(join(dir, 'fake whet'), '#!/bin/sh\nprintf "%s\\n" "$PWD" "$@" > "$PWD/args.txt"\n');
+    chmodSync(fake, 0o755);
+    const t2 = target(dir, { whetArgv: [fake] });
+    const line = crontabBlock(t2).split('\n')[1]!;
+    // cron hands the command (after five fields) to /bin/sh, turning \% into %.
+    const command = line.split(' ').slice(5).join(' ').replace(/\\%/g, '%');
+    const r = spawnSync('/bin/sh', ['-c', command], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'args.txt'), 'utf8')).toBe(`${dir}\nnightly\n-c\n${join(dir, 'pipeline.yaml')}\n`);
+    expect(existsSync(join(dir, 'state/nightly/cron.log'))).toBe(true);
+    expect(cronQuote("it's 100%")).toBe("'it'\\''s 100\\%'");
+  });
+});
+
+describe('systemd units', () => {
+  it('are a oneshot service running whet nightly in the project and a persistent timer on the converted calendar', () => {
+    const u = systemdUnits(target('/srv/my proj', { cron: '30 2 * * 1-5' }));
+    expect(u.name).toBe(unitName('/srv/my proj'));
+    expect(u.name).toMatch(/^whetstone-nightly-[0-9a-f]{10}$/);
+    expect(u.service.split('\n')[0]).toBe('# whetstone nightly /srv/my proj');
+    expect(u.service).toContain('Type=oneshot\n');
+    expect(u.service).toContain('WorkingDirectory="/srv/my proj"\n');
+    expect(u.service).toContain('ExecStart=/usr/bin/node /opt/whet/dist/src/cli.js nightly -c "/srv/my proj/pipeline.yaml"\n');
+    expect(u.timer).toContain('OnCalendar=Mon..Fri *-*-* 02:30:00\nPersistent=true\n');
+    expect(u.timer).toContain(`Unit=${u.name}.service\n`);
+    expect(u.timer).toContain('[Install]\nWantedBy=timers.target\n');
+    expect(unitName('/srv/other')).not.toBe(u.name);
+  });
+
+  it('escapes systemd specifiers and variables in arguments', () => {
+    expect(systemdQuote('/a/100%/$HOME')).toBe('/a/100%%/$$HOME');
+    expect(systemdQuote('say "hi"')).toBe('"say \\"hi\\""');
+  });
+});
+
+describe('GitHub Actions workflow', () => {
+  it('schedules whet nightly with the cron, carries the state with actions/cache and uploads the reports', () => {
+    const repo = tempDir('whet-repo-');
+    mkdirSync(join(repo, '.git'));
+    const wf = githubWorkflow(target(join(repo, 'evals'), { cron: '15 2 * * *' }), repo);
+    expect(wf.split('\n')[0]).toBe(`# whetstone nightly ${join(repo, 'evals')}`);
+    const y = parseYaml(wf);
+    expect(y.on.schedule).toEqual([{ cron: '15 2 * * *' }]);
+    const job = y.jobs.nightly;
+    expect(job.defaults.run['working-directory']).toBe('evals');
+    const steps = job.steps as { uses?: string; run?: string; with?: Record<string, string>; if?: string }[];
+    const at = (pred: (s: (typeof steps)[number]) => boolean) => steps.findIndex(pred);
+    const cache = steps[at((s) => s.uses?.startsWith('actions/cache@') ?? false)]!;
+    expect(cache.with).toMatchObject({ path: 'evals/state', 'restore-keys': 'whetstone-state-\n' });
+    expect(cache.with!.key).toContain('${{ github.run_id }}');
+    expect(at((s) => s.run?.trim() === 'npm ci')).toBeLessThan(at((s) => s.run?.includes("npx whet nightly -c 'pipeline.yaml'") ?? false));
+    expect(at((s) => s.uses?.startsWith('actions/cache@') ?? false)).toBeLessThan(at((s) => s.run?.includes('npx whet nightly') ?? false));
+    const upload = steps[at((s) => s.uses?.startsWith('actions/upload-artifact@') ?? false)]!;
+    expect(upload.if).toBe('always()');
+    expect(upload.with!.path).toContain('evals/state/nightly/');
+    expect(() => githubWorkflow(target(join(repo, 'evals'), { stateDir: '/var/whet' }), repo)).toThrow(/outside the repository/);
+  });
+});
