@@ -105,6 +105,24 @@ describe('the improvement loop (mock engine)', () => {
   });
 });
 
+describe('stage programs', () => {
+  it('each stage runs as a program of its own on saved state', async () => {
+    const dir = project('', 'max_iterations: 1');
+    expect((await whet(['run'], { cwd: dir })).code).toBe(0);
+    const runId = runIdOf(dir);
+    const stage = (name: string) => spawnSync(process.execPath, [join(repoRoot, `dist/stages/${name}/main.js`), '--run', runId], { cwd: dir, encoding: 'utf8' });
+    const learn = stage('learn');
+    expect(learn.status, learn.stderr).toBe(0);
+    expect(learn.stderr).toMatch(/\[iter 1\] learn: keep .*stop \(max_iterations\)/);
+    const gate = stage('gate');
+    expect(gate.status, gate.stderr).toBe(0);
+    expect(gate.stdout).toMatch(/gate: KEEP/);
+    const generate = stage('generate');
+    expect(generate.status).toBe(2);
+    expect(generate.stderr).toMatch(/already promoted its candidate; roll it back first/);
+  });
+});
+
 describe('kill -9 during whet run', () => {
   it('resumes to the same decisions as an uninterrupted run, never repeating a finished task run', async () => {
     const reference = project(', latency_ms: 40');
