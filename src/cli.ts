@@ -25,6 +25,9 @@ const calibrate: Family = async () => [(await import('./calibrate/command.js')).
 const lint: Family = async () => [(await import('./lint/command.js')).registerLintCommand];
 const doctor: Family = async () => [(await import('./commands/doctor.js')).registerDoctorCommand];
 const init: Family = async () => [(await import('./commands/init.js')).registerInitCommand];
+const report: Family = async () => [(await import('./report/command.js')).registerReportCommand];
+const schemas: Family = async () => [(await import('./report/schemas-command.js')).registerSchemasCommand];
+const schedule: Family = async () => [(await import('./schedule/command.js')).registerScheduleCommand];
 const FAMILIES: Record<string, Family> = {
   evaluate,
   run: loop,
@@ -46,8 +49,11 @@ const FAMILIES: Record<string, Family> = {
   lint,
   doctor,
   init,
+  report,
+  schemas,
+  schedule,
 };
-const ALL: Family[] = [evaluate, loop, inspect, promote, intents, nightly, calibrate, lint, doctor, init];
+const ALL: Family[] = [evaluate, loop, inspect, promote, intents, nightly, calibrate, lint, doctor, init, report, schemas, schedule];
 
 async function program(argv: string[], deps: CliDeps, setCode: SetCode): Promise<Command> {
   const cmd = new Command('whet')

@@ -8,6 +8,8 @@ import { driveRun, type LoopResult } from '../runner/loop.js';
 import { STEPS, type Step } from '../runner/next-step.js';
 import { acquireStateLock } from '../state/lock.js';
 import { stateLayout } from '../state/layout.js';
+import { writeFileAtomically } from '../state/atomic.js';
+import { join } from 'node:path';
 import type { CliDeps, SetCode } from './deps.js';
 import { stateDirOf } from './state-dir.js';
 
@@ -32,8 +34,17 @@ function exitCodeOf(r: LoopResult): number {
   return 0;
 }
 
-function report(deps: CliDeps, stateDir: string, runId: string, r: LoopResult, json: boolean | undefined, setCode: SetCode): void {
+async function report(deps: CliDeps, stateDir: string, runId: string, r: LoopResult, json: boolean | undefined, setCode: SetCode): Promise<void> {
   const view = runView(stateLayout.runDir(stateDir, runId));
+  if (r.status !== 'stepped') {
+    // The evidence report METHOD.md asks for, beside the run's artifacts (also: whet report RUN).
+    try {
+      const { reportOf, renderReport } = await import('../report/command.js');
+      await writeFileAtomically(join(stateLayout.runDir(stateDir, runId), 'report.md'), renderReport(reportOf(stateDir, runId), 'md'));
+    } catch (err) {
+      deps.stderr(`whet: warning: the evidence report could not be written: ${(err as Error).message}\n`);
+    }
+  }
   if (json) deps.stdout(`${JSON.stringify({ run_id: runId, status: r.status, reason: r.reason, ...view }, null, 2)}\n`);
   else deps.stdout(`${formatRun(view)}\n${r.status === 'stepped' ? r.reason : `run ${r.status}: ${r.reason}`}\n`);
   setCode(exitCodeOf(r));
@@ -58,7 +69,7 @@ export function registerLoopCommands(program: Command, deps: CliDeps, setCode: S
         if (!(STEPS as readonly string[]).includes(o.from)) throw new UsageError(`--from must be one of ${STEPS.join(', ')}`);
         const stateDir = await stateDirOf(deps, o);
         const runId = resolveRun(stateDir, o.run);
-        report(deps, stateDir, runId, await driveRun(e, { stateDir, runId, from: o.from as Step }), o.json, setCode);
+        await report(deps, stateDir, runId, await driveRun(e, { stateDir, runId, from: o.from as Step }), o.json, setCode);
         return;
       }
       if (o.run) throw new UsageError('--run names an existing run: use it with --from, or use "whet resume RUN"');
@@ -68,7 +79,7 @@ export function registerLoopCommands(program: Command, deps: CliDeps, setCode: S
         await createRun(plan, deps.now());
         e.log(`run ${plan.manifest.run_id}: improving ${plan.manifest.target.skill_path}${plan.manifest.mock ? ' on the mock engine' : ''}`);
         const r = await driveRun(e, { stateDir: plan.stateDir, runId: plan.manifest.run_id, lockHeld: true });
-        report(deps, plan.stateDir, plan.manifest.run_id, r, o.json, setCode);
+        await report(deps, plan.stateDir, plan.manifest.run_id, r, o.json, setCode);
       } finally {
         await lock.release();
       }
@@ -80,7 +91,7 @@ export function registerLoopCommands(program: Command, deps: CliDeps, setCode: S
     .action(async (run: string | undefined, o: LoopOpts) => {
       const stateDir = await stateDirOf(deps, o);
       const runId = resolveRun(stateDir, run);
-      report(deps, stateDir, runId, await driveRun(loopEnv(deps), { stateDir, runId }), o.json, setCode);
+      await report(deps, stateDir, runId, await driveRun(loopEnv(deps), { stateDir, runId }), o.json, setCode);
     });
 
   for (const step of ['generate', 'discriminate', 'gate', 'learn'] as const) {
@@ -92,7 +103,7 @@ export function registerLoopCommands(program: Command, deps: CliDeps, setCode: S
         const runId = resolveRun(stateDir, o.run);
         const r = await driveRun(loopEnv(deps), { stateDir, runId, only: step });
         if (r.outcomes.length === 0 && r.status === 'stepped') throw new UsageError(r.reason);
-        report(deps, stateDir, runId, r, o.json, setCode);
+        await report(deps, stateDir, runId, r, o.json, setCode);
       });
   }
 }
