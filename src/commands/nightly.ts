@@ -22,15 +22,16 @@ interface Opts {
 
 export function registerNightlyCommands(program: Command, deps: CliDeps, setCode: SetCode): void {
   const env = () => ({ cwd: deps.cwd, env: deps.env, now: deps.now, log: (l: string) => deps.stderr(`${l}\n`), signal: deps.signal });
-  program
-    .command('baseline')
-    .description('standalone evaluation of every target in the config, cached by content + TTL')
-    .option('-c, --config <file>', 'pipeline config (default: ./pipeline.yaml)')
-    .option('--state-root <dir>', 'state directory')
-    .option('--force', 'ignore cached baselines')
-    .option('--mock', 'use the offline mock engine')
-    .option('--json', 'JSON output')
-    .action(async (o: Opts) => {
+  const targetsCommand = (name: string, description: string) =>
+    program
+      .command(name)
+      .description(description)
+      .option('-c, --config <file>', 'pipeline config (default: ./pipeline.yaml)')
+      .option('--state-root <dir>', 'state directory')
+      .option('--force', 'ignore cached baselines')
+      .option('--mock', 'use the offline mock engine')
+      .option('--json', 'JSON output');
+  targetsCommand('baseline', 'standalone evaluation of every target in the config, cached by content + TTL').action(async (o: Opts) => {
       const r = await baselineAll(env(), o);
       if (r.interrupted) return setCode(130);
       const rows = r.results.map((t) => ({ target: t.target.skillDir, run_id: t.run_id, verdict: t.artifact.verdict, pass_rate: t.artifact.evaluation.pass_rate, engine_calls: t.artifact.evaluation.engine_calls, cache_hit: t.artifact.evaluation.cache.hit }));
@@ -38,15 +39,7 @@ export function registerNightlyCommands(program: Command, deps: CliDeps, setCode
       setCode(r.results.every((t) => t.artifact.verdict === 'pass') ? 0 : 1);
     });
 
-  program
-    .command('nightly')
-    .description('baseline of every target + dated report + trend + drift check; exit 1 on a significant drop')
-    .option('-c, --config <file>', 'pipeline config (default: ./pipeline.yaml)')
-    .option('--state-root <dir>', 'state directory')
-    .option('--force', 'ignore cached baselines')
-    .option('--mock', 'use the offline mock engine')
-    .option('--json', 'JSON output')
-    .action(async (o: Opts) => {
+  targetsCommand('nightly', 'baseline of every target + dated report + trend + drift check; exit 1 on a significant drop').action(async (o: Opts) => {
       const r = await runNightly(env(), o);
       if (r === 'interrupted') return setCode(130);
       deps.stdout(o.json ? `${JSON.stringify({ date: r.date, file: r.file, alert: r.alert, targets: r.targets.map((t) => ({ ...t.summary, drift: t.drift })) }, null, 2)}\n` : `${r.markdown}\nwritten: ${r.file}\n`);
