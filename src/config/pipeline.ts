@@ -1,5 +1,6 @@
 // pipeline.yaml: what is evaluated, on which engine, with which settings. Paths in it are relative to
 // the file's folder. Every field is optional so a project can start from nothing; defaults live here.
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
@@ -117,7 +118,6 @@ export async function loadPipeline(file: string | undefined, cwd: string): Promi
   const path = file ? resolve(cwd, file) : resolve(cwd, 'pipeline.yaml');
   if (!file && !existsSync(path)) return fromInput({}, undefined, '', cwd);
   const loaded = loadYaml(path, pipelineSchema, 'pipeline config');
-  const { createHash } = await import('node:crypto');
   return fromInput(loaded.value, path, `sha256:${createHash('sha256').update(loaded.bytes).digest('hex')}`, dirname(path));
 }
 
