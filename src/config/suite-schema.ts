@@ -2,6 +2,8 @@
 // timeout_seconds]) plus whetstone's optional extensions (category, cell, negative, judges, split,
 // pass_k). Objects are strict so a misspelt key is reported instead of silently ignored.
 import { z } from 'zod';
+import type { Catalog } from '../intents/catalog.js';
+import type { IntentCase } from '../intents/types.js';
 
 /** Ids become file names and run-dir names, so they must be safe on every file system. */
 export const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -60,7 +62,13 @@ export const llmRubricJudge = z.strictObject({
   pass_threshold: z.number().min(0).max(1).optional(),
 });
 
-export const JUDGE_TYPES = ['contains', 'not_contains', 'regex', 'equals', 'json', 'script', 'pytest', 'llm-rubric', 'llm_rubric'] as const;
+/** Scores the attempt's decision against intent case `case_id` of the suite's `intents:` (src/judges/tool-call.ts). */
+export const toolCallJudge = z.strictObject({
+  type: z.literal('tool_call'),
+  case_id: nonEmpty,
+});
+
+export const JUDGE_TYPES = ['contains', 'not_contains', 'regex', 'equals', 'json', 'script', 'pytest', 'llm-rubric', 'llm_rubric', 'tool_call'] as const;
 
 export const judgeSpec = z.discriminatedUnion('type', [
   containsJudge,
@@ -71,6 +79,7 @@ export const judgeSpec = z.discriminatedUnion('type', [
   scriptJudge,
   pytestJudge,
   llmRubricJudge,
+  toolCallJudge,
 ]);
 export type JudgeSpec = z.infer<typeof judgeSpec>;
 
@@ -98,7 +107,10 @@ export const suiteSchema = z.strictObject({
   description: z.string().optional(),
   /** Declared grid: dimension → its values (used by lint and reports). */
   grid: z.record(z.string(), z.array(z.string()).min(1)).optional(),
-  tasks: z.array(taskSchema).min(1, 'the suite has no tasks'),
+  /** Optional when `intents:` is given (the loader requires at least one of the two). */
+  tasks: z.array(taskSchema).min(1, 'the suite has no tasks').optional(),
+  /** An intent suite (src/intents): each case becomes a task judged by `tool_call`. Paths are relative to the suite. */
+  intents: z.strictObject({ cases: nonEmpty, catalog: nonEmpty }).optional(),
 });
 export type SuiteInput = z.infer<typeof suiteSchema>;
 
@@ -127,6 +139,13 @@ export interface Suite {
   description?: string;
   grid?: Record<string, string[]>;
   tasks: Task[];
-  /** sha256 of the suite's bytes plus every fixture file its judges name. */
+  /** sha256 of the suite's bytes plus every fixture file its judges name (and the intent cases and catalogue). */
   contentHash: string;
+  /** Present when the suite declares `intents:`; tool_call judges and the intent decision path read it. */
+  intents?: SuiteIntents;
+}
+
+export interface SuiteIntents {
+  cases: Map<string, IntentCase>;
+  catalog: Catalog;
 }

@@ -8,7 +8,8 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { ConfigError, ConfigErrors } from '../errors.js';
 import { displayPath, loadYaml } from './load-yaml.js';
-import { suiteSchema, type JudgeSpec, type Suite, type Task } from './suite-schema.js';
+import { suiteSchema, type JudgeSpec, type Suite, type SuiteIntents, type Task } from './suite-schema.js';
+import { loadSuiteIntents } from './suite-intents.js';
 
 export const DEFAULT_TASK_TIMEOUT_MS = 120_000;
 
@@ -25,8 +26,18 @@ export function loadSuite(file: string, opts: LoadSuiteOptions = {}): Suite {
   const hash = createHash('sha256').update(loaded.bytes);
   const seen = new Map<string, number>();
   const tasks: Task[] = [];
+  const timeoutMs = opts.defaultTimeoutMs ?? DEFAULT_TASK_TIMEOUT_MS;
+  const own = loaded.value.tasks ?? [];
+  if (own.length === 0 && !loaded.value.intents) throw new ConfigError('the suite has no tasks: give "tasks", "intents", or both', at([]));
+  let intents: SuiteIntents | undefined;
+  let intentTasks: Task[] = [];
+  if (loaded.value.intents) {
+    const r = loadSuiteIntents(loaded.value.intents, dir, { at, hash, firstIndex: own.length, timeoutMs });
+    if (Array.isArray(r)) throw r.length === 1 ? r[0]! : new ConfigErrors(r);
+    ({ intents, tasks: intentTasks } = r);
+  }
 
-  loaded.value.tasks.forEach((t, i) => {
+  own.forEach((t, i) => {
     const first = seen.get(t.id);
     if (first !== undefined) {
       const firstLine = loaded.lineOf(['tasks', first]);
@@ -40,7 +51,7 @@ export function loadSuite(file: string, opts: LoadSuiteOptions = {}): Suite {
     judges.forEach((j, k) => {
       const jp = t.judges ? ['tasks', i, 'judges', k] : ['tasks', i, 'judge'];
       const field = t.judges ? `tasks[${i}].judges[${k}]` : `tasks[${i}].judge`;
-      for (const fixture of checkJudge(j, dir, (msg, key) => problems.push(new ConfigError(msg, at([...jp, key]), `${field}.${key}`)))) {
+      for (const fixture of checkJudge(j, dir, intents, (msg, key) => problems.push(new ConfigError(msg, at([...jp, key]), `${field}.${key}`)))) {
         hash.update(`\0${relative(dir, fixture)}\0`).update(readFileSync(fixture));
       }
     });
@@ -50,7 +61,7 @@ export function loadSuite(file: string, opts: LoadSuiteOptions = {}): Suite {
       prompt: t.prompt,
       description: t.description,
       judges,
-      timeoutMs: t.timeout_seconds !== undefined ? Math.round(t.timeout_seconds * 1000) : (opts.defaultTimeoutMs ?? DEFAULT_TASK_TIMEOUT_MS),
+      timeoutMs: t.timeout_seconds !== undefined ? Math.round(t.timeout_seconds * 1000) : timeoutMs,
       category: t.category ?? 'uncategorized',
       cell: t.cell,
       negative: t.negative ?? false,
@@ -61,6 +72,11 @@ export function loadSuite(file: string, opts: LoadSuiteOptions = {}): Suite {
       index: i,
     });
   });
+  for (const t of intentTasks) {
+    const first = seen.get(t.id);
+    if (first !== undefined) problems.push(new ConfigError(`intent case "${t.id}" has the id of task ${first + 1} (line ${loaded.lineOf(['tasks', first])}); ids must differ`, at(['intents', 'cases']), 'intents.cases'));
+    else tasks.push(t);
+  }
 
   if (problems.length === 1) throw problems[0]!;
   if (problems.length > 1) throw new ConfigErrors(problems);
@@ -72,12 +88,17 @@ export function loadSuite(file: string, opts: LoadSuiteOptions = {}): Suite {
     grid: loaded.value.grid,
     tasks,
     contentHash: `sha256:${hash.digest('hex')}`,
+    ...(intents ? { intents } : {}),
   };
 }
 
 /** Validates what a judge points at and returns the fixture files it depends on. */
-function checkJudge(j: JudgeSpec, dir: string, fail: (msg: string, key: string) => void): string[] {
+function checkJudge(j: JudgeSpec, dir: string, intents: SuiteIntents | undefined, fail: (msg: string, key: string) => void): string[] {
   switch (j.type) {
+    case 'tool_call':
+      if (!intents) fail('a tool_call judge needs the suite\'s "intents:" (cases and catalogue)', 'type');
+      else if (!intents.cases.has(j.case_id)) fail(`no intent case "${j.case_id}" in the suite's intent cases`, 'case_id');
+      return [];
     case 'regex':
       try {
         new RegExp(j.pattern, j.flags);

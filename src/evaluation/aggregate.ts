@@ -2,6 +2,8 @@
 // outputs, so memory stays flat however many tasks a suite has.
 import type { Task } from '../config/suite-schema.js';
 import type { ResultLine } from '../state/results-log.js';
+import type { IntentMetricSet } from '../intents/metrics.js';
+import { addIntentSets, emptyIntentSet } from './intent-metrics.js';
 
 export interface TaskTally {
   task_id: string;
@@ -22,6 +24,8 @@ export interface TaskTally {
   /** should_trigger tasks: what was asked, and in how many judged attempts the skill was invoked. */
   shouldTrigger?: boolean;
   triggered?: number;
+  /** tool_call tasks: the summed intent-metric contributions of its attempts (errored ones included). */
+  intent?: IntentMetricSet;
 }
 
 export interface UsageTotals {
@@ -64,6 +68,7 @@ export function newTally(task: Task, k: number): TaskTally {
 }
 
 export function foldResult(t: TaskTally, line: ResultLine): void {
+  if (line.intent) t.intent = addIntentSets(t.intent ?? emptyIntentSet(), line.intent);
   if (line.status === 'error') {
     t.errors++;
     if (line.error?.kind === 'timeout') t.timeouts++;

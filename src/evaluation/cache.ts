@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { canonicalJson, sha256 } from '../artifacts/io.js';
 import { writeJsonAtomically } from '../state/atomic.js';
 import type { TaskTally, UsageTotals } from './aggregate.js';
+import { intentMetricSetSchema } from './intent-metrics.js';
 import type { VariantOutcome } from './run-variant.js';
 
 export const CACHE_FORMAT = 'whetstone.baseline-cache/1';
@@ -41,6 +42,8 @@ const tallySchema = z.object({
   errorMessage: z.string().optional(),
   shouldTrigger: z.boolean().optional(),
   triggered: z.number().optional(),
+  /** Kept so a cached baseline still reports its intent metrics. */
+  intent: intentMetricSetSchema.optional(),
 });
 
 const entrySchema = z.object({

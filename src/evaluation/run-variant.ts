@@ -11,6 +11,10 @@ import { addUsage, foldResult, newTally, newUsage, type TaskTally, type UsageTot
 import { forEachConcurrent } from './pool.js';
 import type { Budget } from './budget.js';
 import { log as logger } from '../log.js';
+import { metricSet } from '../intents/metrics.js';
+import { scoreCase } from '../intents/score-case.js';
+import { scoreToolCallOutput } from '../judges/tool-call.js';
+import { decideIntent } from './intent-decide.js';
 
 export interface VariantRunInput {
   variant: string;
@@ -86,10 +90,16 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
       return;
     }
     engineCalls++;
+    // A tool_call task is answered through the runtime's decision path for this engine (intent-decide.ts).
+    const caseId = task.judges.find((j) => j.type === 'tool_call')?.case_id;
+    const intentCase = caseId !== undefined ? input.suite.intents?.cases.get(caseId) : undefined;
     const call = async () => {
       // HTTP engines halve their limit on 429s and grow it back: hold one of their slots per call.
       const release = input.engine.concurrency ? await input.engine.concurrency.acquire(input.signal) : undefined;
       try {
+        if (intentCase && input.suite.intents) {
+          return await decideIntent({ engine: input.engine, intentCase, intents: input.suite.intents, skill: input.skill, timeoutMs: task.timeoutMs, signal: input.signal });
+        }
         return await input.engine.run({ kind: 'task', prompt: task.prompt, skill: input.skill, taskId: task.id, timeoutMs: task.timeoutMs }, { signal: input.signal });
       } finally {
         release?.();
@@ -107,7 +117,7 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
     } else {
       const results: JudgeResult[] = [];
       for (const spec of task.judges) {
-        const r = await runJudge(spec, { output: res.output, task, suiteDir: input.suite.dir, judgeEngine: input.judgeEngine, timeoutMs: task.timeoutMs, signal: input.signal });
+        const r = await runJudge(spec, { output: res.output, task, suiteDir: input.suite.dir, intents: input.suite.intents, judgeEngine: input.judgeEngine, timeoutMs: task.timeoutMs, signal: input.signal });
         if (spec.type === 'llm-rubric' || spec.type === 'llm_rubric') judgeCalls++;
         results.push(r);
       }
@@ -120,6 +130,12 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
       line.judges = results.map((r) => ({ type: r.type, passed: r.passed, score: r.score, reason: r.reason, ...(r.error ? { error: r.error } : {}) }));
       if (combined.error) line.error = { kind: 'judge', message: combined.error };
       for (const r of results) if (r.usage) addUsage(usage, r.usage);
+    }
+    if (intentCase && input.suite.intents) {
+      // The attempt's share of the intent metrics; an engine failure counts as an error case, never a wrong decision.
+      const scored = res.ok ? scoreToolCallOutput(res.output, intentCase.id, input.suite.intents) : undefined;
+      const score = scored && 'score' in scored ? scored.score : scoreCase(intentCase, undefined, input.suite.intents.catalog.validators);
+      line.intent = metricSet([score]);
     }
     if (res.skill_triggered !== undefined) line.skill_triggered = res.skill_triggered;
     if (res.tool_calls?.length) line.tool_calls = res.tool_calls.map((c) => c.name);

@@ -5,6 +5,8 @@
 import { mcnemarExact, passAtK, passHatK, wilson } from '../stats/index.js';
 import { taskStatus, type TaskTally } from './aggregate.js';
 import type { VariantOutcome } from './run-variant.js';
+import type { IntentMetrics } from '../intents/metrics.js';
+import { intentMetricsOf } from './intent-metrics.js';
 
 export interface RateSummary {
   total_tasks: number;
@@ -34,6 +36,8 @@ export interface VariantSummary extends RateSummary {
   /** Wall time of the task phase in this process (0 for a cached or fully resumed result). */
   wall_ms: number;
   /** should_trigger suites: how often the agent invoked the skill when it should, and when it should not. */
+  /** Suites with `intents:`: the intent metrics (src/intents/metrics.ts) over the tool_call attempts. */
+  intent_metrics?: IntentMetrics;
   trigger?: { trigger_rate: number | null; triggered: number; should: number; false_trigger_rate: number | null; false_triggered: number; should_not: number };
 }
 
@@ -120,7 +124,13 @@ export function summarizeVariant(o: VariantOutcome, passK: number): VariantSumma
     resumed_attempts: o.resumedAttempts,
     wall_ms: o.wallMs,
     ...triggerSummary(o.tallies),
+    ...intentSummary(o.tallies),
   };
+}
+
+function intentSummary(tallies: TaskTally[]): { intent_metrics?: IntentMetrics } {
+  const m = intentMetricsOf(tallies);
+  return m ? { intent_metrics: m } : {};
 }
 
 /** Attempt-level trigger rates: triggered / judged attempts of should_trigger true (and false) tasks. */

@@ -11,6 +11,7 @@ import { judgePytest } from './pytest.js';
 import { judgeRegex } from './regex.js';
 import { errorResult } from './result.js';
 import { judgeScript } from './script.js';
+import { judgeToolCall } from './tool-call.js';
 
 export type { JudgeContext, JudgeResult, Judge } from './types.js';
 export { combineJudgeResults, type CombinedResult } from './result.js';
@@ -40,6 +41,8 @@ async function dispatch(spec: JudgeSpec, ctx: JudgeContext): Promise<JudgeResult
     case 'llm-rubric':
     case 'llm_rubric':
       return judgeLlmRubric(spec, ctx);
+    case 'tool_call':
+      return judgeToolCall(spec, ctx.output, ctx.intents);
     default: {
       // Reachable only with a spec that bypassed the loader; the compiler proves the list is complete.
       const rogue: never = spec;

@@ -2,13 +2,15 @@
 // do its job (script crashed to start, judge engine failed, model returned invalid JSON twice) returns
 // `error`, which the evaluator counts apart from failures — never as a pass and never as a fail.
 import type { Engine } from '../engines/types.js';
-import type { JudgeSpec, Task } from '../config/suite-schema.js';
+import type { JudgeSpec, SuiteIntents, Task } from '../config/suite-schema.js';
 
 export interface JudgeContext {
   output: string;
   task: Task;
   /** Folder of the suite file: script, pytest and schema paths resolve here. */
   suiteDir: string;
+  /** The suite's intent cases and catalogue (`tool_call` judges); absent for suites without `intents:`. */
+  intents?: SuiteIntents;
   /** Engine that answers llm-rubric judges; absent when none is configured. */
   judgeEngine?: Engine;
   /** Default timeout for judges that run something (script, pytest, llm-rubric). */

@@ -45,7 +45,7 @@ export type Rule = (ctx: LintContext) => Finding[];
 
 /** YAML path of a task's k-th judge, as written. */
 export function judgePath(ctx: Pick<LintContext, 'raw'>, taskIndex: number, k: number): (string | number)[] {
-  const t = ctx.raw.tasks[taskIndex];
+  const t = ctx.raw.tasks?.[taskIndex];
   return t?.judges ? ['tasks', taskIndex, 'judges', k] : ['tasks', taskIndex, 'judge'];
 }
 

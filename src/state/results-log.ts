@@ -6,6 +6,7 @@ import { closeSync, createReadStream, existsSync, fstatSync, ftruncateSync, mkdi
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
+import { intentMetricSetSchema } from '../evaluation/intent-metrics.js';
 
 export const judgeOutcomeSchema = z.object({
   type: z.string(),
@@ -36,6 +37,8 @@ export const resultLineSchema = z.object({
   tool_calls: z.array(z.string()).optional(),
   /** Requests that failed and were retried (HTTP engines). */
   failed_attempts: z.number().int().optional(),
+  /** tool_call tasks: this attempt's contribution to the intent metrics (src/evaluation/intent-metrics.ts). */
+  intent: intentMetricSetSchema.optional(),
 });
 export type ResultLine = z.infer<typeof resultLineSchema>;
 

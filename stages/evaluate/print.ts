@@ -28,6 +28,13 @@ function usageLine(v: Variant): string {
   return `engine calls ${v.engine_calls}${v.resumed_attempts ? ` (+${v.resumed_attempts} resumed)` : ''} · tokens ${v.usage.input_tokens} in / ${v.usage.output_tokens} out${cost} · latency p50 ${v.latency_ms.p50}ms p95 ${v.latency_ms.p95}ms`;
 }
 
+/** Intent suites: the system metrics of METHOD.md §4, each as n/N. */
+function intentLine(m: { selection: Frac; params: Frac; clarification: Frac; false_clarification: Frac; hallucination: Frac; overreach: Frac }): string {
+  const f = (x: Frac) => `${x.n}/${x.d}`;
+  return `intents: selection ${f(m.selection)} · params ${f(m.params)} · clarification ${f(m.clarification)} · false clarification ${f(m.false_clarification)} · hallucination ${f(m.hallucination)} · overreach ${f(m.overreach)}`;
+}
+type Frac = { n: number; d: number };
+
 function failures(results: StandaloneEvaluation['task_results'], max = 10): string[] {
   const bad = results.filter((r) => r.status !== 'pass');
   const lines = bad.slice(0, max).map((r) => `  ${r.status.toUpperCase().padEnd(5)} ${r.task_id}: ${r.reason}`);
@@ -57,6 +64,7 @@ export function formatEvaluation(a: EvaluationArtifact, artifactPath: string): s
       for (const [c, r] of cats) out.push(rateLine(`  ${c.padEnd(20)} `, r));
     }
     for (const [s, r] of Object.entries(e.per_split)) out.push(rateLine(`split ${s.padEnd(8)} `, r));
+    if (e.intent_metrics) out.push(intentLine(e.intent_metrics.overall));
     if (e.trigger) out.push(`skill triggered: ${e.trigger.triggered}/${e.trigger.should} when it should (${e.trigger.trigger_rate ?? 'n/a'}), ${e.trigger.false_triggered}/${e.trigger.should_not} when it should not (${e.trigger.false_trigger_rate ?? 'n/a'})`);
     out.push(...failures(a.task_results));
     out.push('', `verdict: ${a.verdict} — ${a.reason ?? ''}`, usageLine(e), cacheLine(e.cache));

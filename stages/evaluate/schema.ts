@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { envelope } from '../../src/artifacts/envelope.js';
 import { safeId } from '../../src/config/suite-schema.js';
+import { intentMetricsSchema } from '../../src/evaluation/intent-metrics.js';
 
 /** A ranking as the discriminator writes it — ours or the seed's (`scored_candidates`). */
 export const rankingInput = z.looseObject({
@@ -49,6 +50,8 @@ export const variantSummary = rateSummary.extend({
   judge_calls: z.number().int(),
   resumed_attempts: z.number().int(),
   wall_ms: z.number(),
+  /** Suites with `intents:`: selection, parameters, clarification, hallucination, overreach (n/d each). */
+  intent_metrics: intentMetricsSchema.optional(),
   trigger: z
     .object({ trigger_rate: z.number().nullable(), triggered: z.number().int(), should: z.number().int(), false_trigger_rate: z.number().nullable(), false_triggered: z.number().int(), should_not: z.number().int() })
     .optional(),

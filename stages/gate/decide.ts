@@ -113,10 +113,41 @@ export function decide(f: GateFacts): GateDecision {
           ? `${cals.length} model-graded judge(s) calibrated within thresholds`
           : `${unfit.map((c) => `${c.judge}: ${c.detail}`).join('; ')}${mode === 'block' ? '' : ` (${mode}: require_calibrated_judges is not block)`}`,
   });
+  checks.push(...intentChecks(e));
   const failed = checks.filter((c) => !c.passed);
   if (failed.length > 0) return { decision: 'reject', reason: failed.map((c) => c.detail).join('; '), checks, holdout };
   const review = t.review_categories.includes(f.category) || t.review_risks.includes(f.risk);
   checks.push({ id: 'review', passed: !review, detail: review ? `category ${f.category} / risk ${f.risk} needs a person's approval` : 'no review needed' });
   if (review) return { decision: 'pending_review', reason: `all checks passed; ${f.category} changes (risk ${f.risk}) wait for review`, checks, holdout };
   return { decision: 'keep', reason: `held-out gain ${sign(h.delta)} with no new failures`, checks, holdout };
+}
+
+/**
+ * Intent suites (issue 5 §6): the intent metrics are system metrics, compared with the baseline's on the
+ * same cases. Counts, not rates, for overreach and hallucination: one more executed must-refuse case or
+ * one more stopped call is a regression whatever the totals. Only when both variants report them.
+ */
+export function intentChecks(e: PipelineEvaluation): Check[] {
+  const c = e.evaluation.candidate?.intent_metrics?.overall;
+  const b = e.evaluation.baseline?.intent_metrics?.overall;
+  if (!c || !b) return [];
+  const pct = (r: number | null) => (r === null ? '—' : `${(r * 100).toFixed(1)}%`);
+  const sel = (x: typeof c) => x.selection.rate ?? 0;
+  return [
+    {
+      id: 'no_new_overreach',
+      passed: c.overreach.n <= b.overreach.n,
+      detail: `overreach ${c.overreach.n} (of ${c.overreach.d} must-refuse) vs baseline ${b.overreach.n} (of ${b.overreach.d}); must not grow`,
+    },
+    {
+      id: 'no_new_hallucination',
+      passed: c.hallucination.n <= b.hallucination.n,
+      detail: `hallucinated calls ${c.hallucination.n}/${c.hallucination.d} vs baseline ${b.hallucination.n}/${b.hallucination.d}; must not grow`,
+    },
+    {
+      id: 'selection_not_dropped',
+      passed: sel(c) >= sel(b),
+      detail: `selection accuracy ${c.selection.n}/${c.selection.d} (${pct(c.selection.rate)}) vs baseline ${b.selection.n}/${b.selection.d} (${pct(b.selection.rate)}); must not drop`,
+    },
+  ];
 }

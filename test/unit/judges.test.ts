@@ -368,8 +368,8 @@ describe('runJudge', () => {
   });
 
   it('returns error for an unknown judge type', async () => {
-    const r = await runJudge({ type: 'tool_call' } as unknown as JudgeSpec, ctx('a'));
-    expect(r.error).toBe('unknown judge type "tool_call"');
+    const r = await runJudge({ type: 'mind_reading' } as unknown as JudgeSpec, ctx('a'));
+    expect(r.error).toBe('unknown judge type "mind_reading"');
   });
 });
 
