@@ -11,7 +11,7 @@
 // Not detected: regexes that cannot match for subtler reasons (an empty class inside an alternation,
 // `$` before required text); invalid regexes are refused by the suite loader before lint runs.
 import type { JudgeSpec } from '../config/suite-schema.js';
-import type { Finding, LintContext, Rule } from './types.js';
+import type { Finding, Rule } from './types.js';
 import { judgePath } from './types.js';
 
 type Sub = { text: string; sensitive: boolean; path: (string | number)[] };

@@ -7,7 +7,7 @@ import { readArtifact } from '../artifacts/io.js';
 import { loadPipeline, type PipelineConfig } from '../config/pipeline.js';
 import { loadSuite } from '../config/suite.js';
 import { thresholdsHash } from '../config/thresholds.js';
-import { ConfigError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { readSkill, skillFileOf } from '../skill/read.js';
 import { appendEvent } from '../state/events.js';
 import { stateLayout } from '../state/layout.js';

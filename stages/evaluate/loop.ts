@@ -4,16 +4,14 @@
 // (evaluation.json). Both reuse the standalone and pipeline machinery unchanged.
 import { HANDOFF_END } from '../../src/artifacts/envelope.js';
 import { writeArtifact } from '../../src/artifacts/io.js';
-import { summarizeVariant } from '../../src/evaluation/summary.js';
 import type { LoopContext, StageOutcome } from '../../src/loop/context.js';
 import { iterationPaths } from '../../src/loop/paths.js';
 import { readSkill } from '../../src/skill/read.js';
 import { appendEvent } from '../../src/state/events.js';
-import { measure } from './measure.js';
+import { measure, standaloneFromMeasured } from './measure.js';
 import { runPipeline } from './pipeline.js';
 import { standaloneEvaluation } from './schema.js';
-import { engineInfo, prepare, type EvaluateContext, type EvaluateOptions } from './setup.js';
-import { standaloneArtifact } from './verdict.js';
+import { prepare, type EvaluateContext, type EvaluateOptions } from './setup.js';
 
 function evaluateContext(ctx: LoopContext, options: EvaluateOptions): EvaluateContext {
   return {
@@ -36,25 +34,8 @@ export async function evaluateLoopBaseline(ctx: LoopContext): Promise<StageOutco
   const skill = readSkill(ctx.manifest.target.skill_dir);
   const m = await measure(p, ectx, { skill, variant: 'baseline', dir: paths.dir, cacheable: true, budget: ctx.budget });
   if (m.outcome.interrupted) return 'interrupted';
-  const summary = summarizeVariant(m.outcome, p.passK);
-  const base = standaloneArtifact({
-    bits: {
-      run_id: ctx.runId,
-      iteration: ctx.iteration,
-      created_at: ctx.now().toISOString(),
-      inputs: { suite: p.suite.contentHash, target: skill.contentHash },
-      task_suite: p.suite.path,
-      skill_id: p.suite.skillId,
-      pass_k: p.passK,
-      engine: engineInfo(p.engine)!,
-      judge_engine: engineInfo(p.judgeEngine),
-    },
-    skillPath: skill.file,
-    summary,
-    tallies: m.outcome.tallies,
-    minPassRate: p.cfg.standaloneMinPassRate,
-    cache: m.cache,
-  });
+  const base = standaloneFromMeasured(p, skill, m, { runId: ctx.runId, iteration: ctx.iteration, now: ctx.now() });
+  const summary = base.evaluation;
   const usable = base.verdict !== 'error';
   const artifact = { ...base, ...(usable ? { next_step: 'generate', next_owner: 'generator' } : HANDOFF_END.abort) };
   await writeArtifact(paths.baseline, standaloneEvaluation, artifact);

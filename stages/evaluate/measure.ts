@@ -9,7 +9,10 @@ import { prepareResultsFile } from '../../src/state/runs.js';
 import type { LoadedSkill } from '../../src/skill/read.js';
 import type { Budget } from '../../src/evaluation/budget.js';
 import type { StandaloneEvaluation } from './schema.js';
-import { cacheKeyParts, evaluationKey, type EvaluateContext, type Prepared } from './setup.js';
+import { standaloneArtifact } from './verdict.js';
+import { summarizeVariant } from '../../src/evaluation/summary.js';
+import { judgeCalibrations, withCorrectedRates } from '../../src/evaluation/judge-calibration.js';
+import { cacheKeyParts, engineInfo, evaluationKey, type EvaluateContext, type Prepared } from './setup.js';
 
 export type CacheInfo = StandaloneEvaluation['evaluation']['cache'];
 
@@ -80,4 +83,29 @@ async function countJudged(file: string): Promise<number> {
     if (l.status !== 'error') judged.add(`${l.task_id}#${l.attempt}`);
   });
   return judged.size;
+}
+
+/** The standalone evaluation artifact of a measured skill (a standalone run, or a loop's baseline). */
+export function standaloneFromMeasured(p: Prepared, skill: LoadedSkill, m: Measured, at: { runId: string; iteration: number; now: Date }): StandaloneEvaluation {
+  const artifact = standaloneArtifact({
+    bits: {
+      run_id: at.runId,
+      iteration: at.iteration,
+      created_at: at.now.toISOString(),
+      inputs: { suite: p.suite.contentHash, target: skill.contentHash },
+      task_suite: p.suite.path,
+      skill_id: p.suite.skillId,
+      pass_k: p.passK,
+      engine: engineInfo(p.engine)!,
+      judge_engine: engineInfo(p.judgeEngine),
+    },
+    skillPath: skill.file,
+    summary: summarizeVariant(m.outcome, p.passK),
+    tallies: m.outcome.tallies,
+    minPassRate: p.cfg.standaloneMinPassRate,
+    cache: m.cache,
+  });
+  const cals = judgeCalibrations(p.suite, p.stateDir);
+  if (cals.length) artifact.judge_calibration = withCorrectedRates(cals, artifact.task_results, p.suite);
+  return artifact;
 }

@@ -7,14 +7,11 @@ import { stateLayout } from '../../src/state/layout.js';
 import { acquireStateLock } from '../../src/state/lock.js';
 import { findResumableRun, newRunId, readRunManifest, writeRunManifest, type RunManifest } from '../../src/state/runs.js';
 import { writeArtifact } from '../../src/artifacts/io.js';
-import { summarizeVariant } from '../../src/evaluation/summary.js';
 import { readSkill } from '../../src/skill/read.js';
 import { UsageError } from '../../src/errors.js';
-import { measure } from './measure.js';
-import { judgeCalibrations, withCorrectedRates } from '../../src/evaluation/judge-calibration.js';
+import { measure, standaloneFromMeasured } from './measure.js';
 import { standaloneEvaluation } from './schema.js';
-import { budgetFor, engineInfo, evaluationKey, prepare, type EvaluateContext, type StageResult } from './setup.js';
-import { standaloneArtifact } from './verdict.js';
+import { budgetFor, evaluationKey, prepare, type EvaluateContext, type StageResult } from './setup.js';
 
 export async function runStandalone(ctx: EvaluateContext): Promise<StageResult> {
   const o = ctx.options;
@@ -57,27 +54,8 @@ export async function runStandalone(ctx: EvaluateContext): Promise<StageResult> 
       appendEvent(runDir, { event: exhausted ? 'budget_exhausted' : 'interrupted', stage: 'evaluate', ...(exhausted ? { reason: exhausted } : {}) }, ctx.now());
       return { interrupted: true, runDir, ...(exhausted ? { budgetExhausted: exhausted } : {}) };
     }
-    const summary = summarizeVariant(m.outcome, p.passK);
-    const artifact = standaloneArtifact({
-      bits: {
-        run_id: runId,
-        iteration: 0,
-        created_at: ctx.now().toISOString(),
-        inputs: { suite: p.suite.contentHash, target: skill.contentHash },
-        task_suite: p.suite.path,
-        skill_id: p.suite.skillId,
-        pass_k: p.passK,
-        engine: engineInfo(p.engine)!,
-        judge_engine: engineInfo(p.judgeEngine),
-      },
-      skillPath: skill.file,
-      summary,
-      tallies: m.outcome.tallies,
-      minPassRate: p.cfg.standaloneMinPassRate,
-      cache: m.cache,
-    });
-    const cals = judgeCalibrations(p.suite, p.stateDir);
-    if (cals.length) artifact.judge_calibration = withCorrectedRates(cals, artifact.task_results, p.suite);
+    const artifact = standaloneFromMeasured(p, skill, m, { runId, iteration: 0, now: ctx.now() });
+    const summary = artifact.evaluation;
     const artifactPath = o.output ? resolve(ctx.cwd, o.output) : `${runDir}/evaluation.json`;
     await writeArtifact(`${runDir}/evaluation.json`, standaloneEvaluation, artifact);
     if (o.output) await writeArtifact(artifactPath, standaloneEvaluation, artifact);
