@@ -123,6 +123,27 @@ describe('stage programs', () => {
   });
 });
 
+describe('Ctrl-C during whet run', () => {
+  it('stops at a task boundary, marks the run interrupted, and resumes', async () => {
+    const dir = project(', latency_ms: 150');
+    const child = spawn(process.execPath, [cli, 'run'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    for (let i = 0; i < 400 && !existsSync(join(dir, 'state/runs')); i++) await sleep(10);
+    await sleep(200);
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(err).toMatch(/stopping after the tasks in flight/);
+    const runId = runIdOf(dir);
+    expect(readJson(join(dir, 'state/runs', runId, 'run.json')).status).toBe('interrupted');
+    expect(existsSync(join(dir, 'state/lock'))).toBe(false);
+    const fin = spawnSync(process.execPath, [cli, 'resume'], { cwd: dir, encoding: 'utf8' });
+    expect(fin.status, fin.stderr).toBe(0);
+    expect(fin.stdout).toMatch(/gate: KEEP/);
+  });
+});
+
 describe('kill -9 during whet run', () => {
   it('resumes to the same decisions as an uninterrupted run, never repeating a finished task run', async () => {
     const reference = project(', latency_ms: 40');
