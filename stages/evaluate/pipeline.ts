@@ -1,7 +1,8 @@
 // Pipeline mode: evaluate one ranked candidate against the baseline (the target as it is now) on the
 // same tasks. The candidate's own files are what reach the engine — its materialised variant folder, or
 // the content carried in the ranking — and never the original in its place (the seed's fatal bug).
-import { existsSync } from 'node:fs';
+import { writeFileAtomically } from '../../src/state/atomic.js';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { readArtifact, sha256File, writeArtifact } from '../../src/artifacts/io.js';
 import { ConfigError, UsageError } from '../../src/errors.js';
@@ -90,7 +91,8 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
     const inIter = join(iterDir, 'evaluation.json');
     await writeArtifact(inIter, pipelineEvaluation, artifact);
     const artifactPath = o.output ? resolve(ctx.cwd, o.output) : inIter;
-    if (o.output) await writeArtifact(artifactPath, pipelineEvaluation, artifact);
+    // The same validated bytes, not a second validation and serialisation of a possibly large artifact.
+    if (o.output) await writeFileAtomically(artifactPath, readFileSync(inIter));
     appendEvent(runDir, { event: 'finished', stage: 'evaluate', iteration, verdict: artifact.verdict, engine_calls: p.engine.calls() }, ctx.now());
     return { interrupted: false, artifactPath, artifact };
   } finally {
