@@ -14,11 +14,6 @@
 // (a bearer token found in the environment would otherwise be sent along); the base URL is pinned
 // (ANTHROPIC_BASE_URL is not consulted); logging and OpenTelemetry spans are off. SDK retries are off.
 import type Anthropic from '@anthropic-ai/sdk';
-
-// The SDK costs ~140 ms to import; load it on the first call so every other command starts fast.
-let sdk: Promise<typeof import('@anthropic-ai/sdk')> | undefined;
-const loadSdk = () => (sdk ??= import('@anthropic-ai/sdk'));
-
 import type { AnthropicEngineConfig } from '../config/engine-schema.js';
 import { SKILL_SEPARATOR } from './command.js';
 import { callWithRetries, classifySdkError } from './http-call.js';
@@ -34,6 +29,10 @@ import {
   type ResponseReading,
 } from './http-common.js';
 import type { Engine, EngineRequest, EngineResult, ToolCall, ToolChoice, Usage } from './types.js';
+
+// The SDK costs ~140 ms to import; load it on the first call so every other command starts fast.
+let sdk: Promise<typeof import('@anthropic-ai/sdk')> | undefined;
+const loadSdk = () => (sdk ??= import('@anthropic-ai/sdk'));
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;

@@ -10,10 +10,8 @@
 import { extractUsage } from './command.js';
 import { parseJsonStdout, type StdoutVerdict } from './invocation.js';
 import type { Usage } from './types.js';
+import { isRecord, clip } from './values.js';
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 /** The result envelope in parsed stdout: the object itself, or the last `type: "result"` of an array. */
 function findEnvelope(value: unknown): Record<string, unknown> | undefined {
@@ -27,10 +25,6 @@ function findEnvelope(value: unknown): Record<string, unknown> | undefined {
   return isRecord(value) && (value['type'] === 'result' || 'result' in value || 'subtype' in value) ? value : undefined;
 }
 
-function clip(s: string, max = 400): string {
-  const one = s.trim().replace(/\s+/g, ' ');
-  return one.length > max ? `${one.slice(0, max)}…` : one;
-}
 
 /** Why an envelope is an error, or undefined when it is a success. */
 export function envelopeError(env: Record<string, unknown>): string | undefined {
@@ -42,10 +36,10 @@ export function envelopeError(env: Record<string, unknown>): string | undefined 
   if (typeof env['num_turns'] === 'number') bits.push(`, num_turns ${env['num_turns']}`);
   bits.push(')');
   const details: string[] = [];
-  if (typeof env['result'] === 'string' && env['result'].trim()) details.push(clip(env['result']));
+  if (typeof env['result'] === 'string' && env['result'].trim()) details.push(clip(env['result'], 400));
   if (Array.isArray(env['errors'])) {
     const errs = env['errors'].filter((e): e is string => typeof e === 'string' && e.trim().length > 0);
-    if (errs.length) details.push(clip(errs.join(' | ')));
+    if (errs.length) details.push(clip(errs.join(' | '), 400));
   }
   return details.length ? `${bits.join('')}: ${details.join(' — ')}` : bits.join('');
 }

@@ -22,6 +22,7 @@ import { extractUsage } from './command.js';
 import { envelopeError } from './claude-result.js';
 import type { RunExtras, StdoutVerdict } from './invocation.js';
 import type { ToolCall, Usage } from './types.js';
+import { isRecord, clip } from './values.js';
 
 export interface ClaudeStream {
   /** The final `type: "result"` message, when the stream has one. */
@@ -34,14 +35,7 @@ export interface ClaudeStream {
   firstBadLine?: string;
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
-function clip(s: string, max = 200): string {
-  const one = s.trim().replace(/\s+/g, ' ');
-  return one.length > max ? `${one.slice(0, max)}…` : one;
-}
 
 /** Splits and parses the stream; never throws. */
 export function readClaudeStream(stdout: string): ClaudeStream {

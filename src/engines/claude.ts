@@ -28,7 +28,7 @@ import type { ClaudeEngineConfig } from '../config/engine-schema.js';
 import { explainClaudeExit, parseClaudeStdout } from './claude-result.js';
 import { explainClaudeStreamExit, parseClaudeStream } from './claude-stream.js';
 import { childEnv, composePrompt, SKILL_SEPARATOR } from './command.js';
-import { executeInvocation, type CommandInvocation } from './invocation.js';
+import { executeInvocation, failure, type CommandInvocation } from './invocation.js';
 import { installClaudeSkill } from './skill-install.js';
 import type { Engine, EngineRequest, EngineResult } from './types.js';
 import { withWorkspace } from './workspace.js';
@@ -107,13 +107,7 @@ export function createClaudeEngine(cfg: ClaudeEngineConfig, opts: { env?: NodeJS
       try {
         return await withWorkspace(async (ws) => executeInvocation(await invocation(request, await ws.tempDir('whet-claude-'), runOpts?.signal)));
       } catch (err) {
-        return {
-          ok: false,
-          output: '',
-          usage: {},
-          duration_ms: Math.round(performance.now() - started),
-          error: { kind: 'spawn', message: `cannot prepare a claude run: ${err instanceof Error ? err.message : String(err)}` },
-        };
+        return failure('spawn', `cannot prepare a claude run: ${err instanceof Error ? err.message : String(err)}`, performance.now() - started);
       }
     },
   };

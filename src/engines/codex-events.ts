@@ -21,6 +21,7 @@
 // Codex has no per-skill trigger event (AGENTS.md is always loaded), so skill_triggered is not reported.
 import type { RunExtras, StdoutVerdict } from './invocation.js';
 import type { ToolCall, Usage } from './types.js';
+import { isRecord, clip } from './values.js';
 
 export interface CodexRun {
   messages: string[];
@@ -34,14 +35,7 @@ export interface CodexRun {
   firstBadLine?: string;
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
-function clip(s: string, max = 200): string {
-  const one = s.trim().replace(/\s+/g, ' ');
-  return one.length > max ? `${one.slice(0, max)}…` : one;
-}
 
 function toolCallOf(item: Record<string, unknown>): ToolCall | undefined {
   const pick = (...keys: string[]): Record<string, unknown> => Object.fromEntries(keys.filter((k) => k in item).map((k) => [k, item[k]]));

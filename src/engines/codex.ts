@@ -18,7 +18,7 @@
 import type { CodexEngineConfig } from '../config/engine-schema.js';
 import { explainCodexExit, parseCodexStdout } from './codex-events.js';
 import { childEnv, composePrompt, SKILL_SEPARATOR } from './command.js';
-import { executeInvocation } from './invocation.js';
+import { executeInvocation, failure } from './invocation.js';
 import { installAgentsMd } from './skill-install.js';
 import type { Engine, EngineRequest, EngineResult } from './types.js';
 import { withWorkspace } from './workspace.js';
@@ -69,13 +69,7 @@ export function createCodexEngine(cfg: CodexEngineConfig, opts: { env?: NodeJS.P
           });
         });
       } catch (err) {
-        return {
-          ok: false,
-          output: '',
-          usage: {},
-          duration_ms: Math.round(performance.now() - started),
-          error: { kind: 'spawn', message: `cannot prepare a codex run: ${err instanceof Error ? err.message : String(err)}` },
-        };
+        return failure('spawn', `cannot prepare a codex run: ${err instanceof Error ? err.message : String(err)}`, performance.now() - started);
       }
     },
   };

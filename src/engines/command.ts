@@ -43,6 +43,7 @@ export {
   type RunExtras,
   type StdoutVerdict,
 } from './invocation.js';
+import { isRecord } from './values.js';
 
 /**
  * What goes between the SKILL.md text and the task prompt when the skill is prepended: a blank line, a
@@ -71,9 +72,6 @@ function num(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 /**
  * Token and cost accounting from a program's JSON output, when it carries any:

@@ -10,6 +10,7 @@
 import { redact } from './http-common.js';
 import { decideRetry, isQuotaExhausted, type AttemptFailure, type HeaderSource, type RetryPolicy } from './retry.js';
 import type { AdaptiveConcurrency, EngineError, FailedAttempt } from './types.js';
+import { isRecord } from './values.js';
 
 export interface HttpCallOptions<T> {
   /** Engine type, for messages (`openai`, `anthropic`). */
@@ -111,9 +112,6 @@ interface SdkErrorClasses {
   APIUserAbortError: abstract new (...args: never[]) => Error;
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v.length > 0 ? v : undefined;

@@ -14,6 +14,7 @@ import { SKILL_SEPARATOR } from './command.js';
 import type { HttpCallOutcome } from './http-call.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 import type { EngineRequest, EngineResult, ToolCall, Usage } from './types.js';
+import { clip } from './values.js';
 
 /** Construction options of the HTTP engines; the hooks exist for tests (fake clock, fixed jitter). */
 export interface HttpEngineOptions {
@@ -96,19 +97,11 @@ export function costOf(usage: Usage, price: PriceTable | undefined): number | un
 /** Reading a successful response: the answer, or why the body is not what the API promises. */
 export type ResponseReading = { ok: true; output: string; tool_calls: ToolCall[]; usage: Usage } | { ok: false; message: string };
 
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-export function num(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
-}
+export { isRecord, num } from './values.js';
 
 /** A short, single-line view of an unexpected body for parse errors. */
 export function glimpse(value: unknown, max = 200): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
-  const one = text.replace(/\s+/g, ' ').trim();
-  return one.length > max ? `${one.slice(0, max)}…` : one;
+  return clip(typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)), max);
 }
 
 /** The EngineResult of a finished HTTP call. */

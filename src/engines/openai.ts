@@ -14,11 +14,6 @@
 // organization (OPENAI_ORG_ID), project (OPENAI_PROJECT_ID), key (OPENAI_API_KEY), log level
 // (OPENAI_LOG) — so the config alone, and the identity, say where requests go. SDK retries are off.
 import type OpenAI from 'openai';
-
-// The SDK costs ~70 ms to import; load it on the first call so every other command starts fast.
-let sdk: Promise<typeof import('openai')> | undefined;
-const loadSdk = () => (sdk ??= import('openai'));
-
 import type { OpenAIEngineConfig } from '../config/engine-schema.js';
 import { callWithRetries, classifySdkError } from './http-call.js';
 import {
@@ -34,6 +29,10 @@ import {
 } from './http-common.js';
 import { SKILL_SEPARATOR } from './command.js';
 import type { Engine, EngineRequest, EngineResult, ToolCall, ToolChoice, Usage } from './types.js';
+
+// The SDK costs ~70 ms to import; load it on the first call so every other command starts fast.
+let sdk: Promise<typeof import('openai')> | undefined;
+const loadSdk = () => (sdk ??= import('openai'));
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 

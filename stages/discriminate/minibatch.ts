@@ -9,6 +9,7 @@ import { taskStatus, type TaskTally } from '../../src/evaluation/aggregate.js';
 import { runVariant } from '../../src/evaluation/run-variant.js';
 import type { LoopContext } from '../../src/loop/context.js';
 import type { LoadedSkill } from '../../src/skill/read.js';
+import { evaluateContext } from '../evaluate/loop.js';
 import { prepareResultsFile } from '../../src/state/runs.js';
 import { prepare, type Prepared } from '../evaluate/setup.js';
 
@@ -54,15 +55,7 @@ export function minibatchVerdict(candidate: readonly TaskTally[], baseline: read
 
 /** The evaluate stage's own setup (suite with splits, engines), so the pre-check runs tasks exactly as it does. */
 export function prepareMinibatch(ctx: LoopContext): Promise<Prepared> {
-  return prepare({
-    cwd: ctx.cwd,
-    env: ctx.env,
-    now: ctx.now,
-    log: ctx.log,
-    signal: ctx.signal,
-    lockHeld: true,
-    options: { taskSuite: ctx.manifest.suite.path, stateRoot: ctx.stateDir, mock: ctx.manifest.mock, config: ctx.manifest.config.path ?? undefined },
-  });
+  return prepare(evaluateContext(ctx, {}));
 }
 
 export interface VariantRun {
@@ -88,6 +81,7 @@ export async function runOnTasks(ctx: LoopContext, p: Prepared, a: { variant: st
     resultsFile,
     signal: ctx.signal,
     now: ctx.now,
+    budget: ctx.budget,
   });
   return { tallies: o.tallies, engineCalls: o.engineCalls, costUsd: o.usage.cost_usd, interrupted: o.interrupted };
 }

@@ -13,7 +13,8 @@ import { runPipeline } from './pipeline.js';
 import { standaloneEvaluation } from './schema.js';
 import { prepare, type EvaluateContext, type EvaluateOptions } from './setup.js';
 
-function evaluateContext(ctx: LoopContext, options: EvaluateOptions): EvaluateContext {
+/** The evaluate stage's context inside a loop run (lock held by the runner, the run's budget shared). */
+export function evaluateContext(ctx: LoopContext, options: EvaluateOptions): EvaluateContext {
   return {
     cwd: ctx.cwd,
     env: ctx.env,
