@@ -20,19 +20,29 @@ const PYTEST_EXIT: Record<number, string> = {
 };
 
 /**
- * pytest's last lines say how many failed; its first `E   …` line says why (the assertion message, or
- * the import error behind a collection failure). Banner lines (`=== short test summary info ===`)
- * carry nothing and are dropped so the reason stays short.
+ * A reason names the failing tests (pytest's `FAILED file::test` / `ERROR file::test` lines), says why
+ * (the first `E   …` line: the assertion message, or the import error behind a collection failure) and
+ * ends with pytest's count line. Only those lines are read because the rest varies with pytest's
+ * settings: with `CI` set in the environment pytest prints the whole multi-line message in its short
+ * summary, and a tail of the output would then show only the assertion's `+ where` lines.
  */
 function summary(o: RunOutcome): string {
+  const lines = o.stdout.split(/\r?\n/).map((l) => l.trim());
   const firstE = /^E\s+(.+)$/m.exec(o.stdout)?.[1]?.trim();
-  const plain = o.stdout
-    .split(/\r?\n/)
-    .filter((l) => !/^[=_-]{3,}.*[=_-]{3,}$/.test(l.trim()))
-    .map((l) => l.replace(/^!+\s*|\s*!+$/g, ''))
-    .join('\n');
-  const parts = [tailLines(plain, 2), tailLines(o.stderr, 2)].filter((p) => p.length > 0);
-  if (firstE && !parts.some((p) => p.includes(firstE))) parts.unshift(firstE);
+  const failed = lines
+    .map((l) => /^(?:FAILED|ERROR) (.+?)(?: - |$)/.exec(l)?.[1])
+    .filter((id): id is string => id !== undefined)
+    .map((id) => (id.includes('::') ? id.slice(id.lastIndexOf('::') + 2) : id));
+  const count = [...lines].reverse().find((l) => /^=*\s*\d+ (?:failed|passed|error|errors|skipped|deselected)\b/.test(l));
+  const parts: string[] = [];
+  const names = [...new Set(failed)];
+  if (names.length > 0) parts.push(`${names.slice(0, 5).join(', ')}${names.length > 5 ? ` (+${names.length - 5} more)` : ''}`);
+  if (firstE) parts.push(firstE);
+  if (count) parts.push(count.replace(/^=+\s*|\s*=+$/g, ''));
+  if (parts.length === 0) {
+    const plain = lines.filter((l) => !/^[=_-]{3,}.*[=_-]{3,}$/.test(l)).join('\n');
+    parts.push(...[tailLines(plain, 2), tailLines(o.stderr, 2)].filter((p) => p.length > 0));
+  }
   return parts.join(' | ');
 }
 

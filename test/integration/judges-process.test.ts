@@ -137,15 +137,23 @@ describe('pytest judge', () => {
     expect(r.reason).toMatch(/^tests passed: 2 passed/);
   });
 
-  it('fails when a test fails (exit 1) and says which', async () => {
-    const r = await runJudge(spec, ctx('Goodbye\n{"ok": true}\n'));
-    expect(r.error).toBeUndefined();
-    expect(r).toMatchObject({ passed: false, score: 0 });
-    expect(r.reason).toMatch(/^tests failed: /);
-    expect(r.reason).toContain('test_mentions_hello');
-    expect(r.reason).toContain('output does not say hello');
-    expect(r.reason).toContain('1 failed, 1 passed');
-    expect(r.reason).not.toContain('short test summary info');
+  // pytest prints its short summary differently when CI is set (the whole multi-line message), so the
+  // reason is checked both ways: a CI machine must see the same reason as a laptop.
+  it.each([undefined, 'true'])('fails when a test fails (exit 1) and says which (CI=%s)', async (ci) => {
+    const saved = process.env.CI;
+    if (ci === undefined) delete process.env.CI;
+    else process.env.CI = ci;
+    try {
+      const r = await runJudge(spec, ctx('Goodbye\n{"ok": true}\n'));
+      expect(r.error).toBeUndefined();
+      expect(r).toMatchObject({ passed: false, score: 0 });
+      expect(r.reason).toMatch(/^tests failed: test_mentions_hello \| AssertionError: output does not say hello \| 1 failed, 1 passed in [\d.]+s$/);
+      const both = await runJudge(spec, ctx('Goodbye\n'));
+      expect(both.reason).toMatch(/^tests failed: test_mentions_hello, test_has_json_line \| AssertionError: output does not say hello \| 2 failed in /);
+    } finally {
+      if (saved === undefined) delete process.env.CI;
+      else process.env.CI = saved;
+    }
   });
 
   it('tells a missing pytest and other pytest exit codes apart from failed tests', async () => {
