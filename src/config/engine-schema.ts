@@ -42,8 +42,26 @@ export const claudeEngineConfig = z.strictObject({
   permission_mode: z.string().min(1).optional(),
   /** `--allowedTools`; in installed mode `Skill` is added when missing, or the skill could never load. */
   allowed_tools: z.array(z.string().min(1)).optional(),
+  /**
+   * `--setting-sources`: which settings, CLAUDE.md files and skills Claude Code loads. Installed mode
+   * defaults to `[project]`, so the user's own `~/.claude` skills and instructions stay out of the
+   * measurement; `[user, project, local]` is Claude Code's own default. Prepend mode passes it only
+   * when set.
+   */
+  setting_sources: z
+    .array(z.enum(['user', 'project', 'local']))
+    .refine((a) => new Set(a).size === a.length, 'each source at most once')
+    .optional(),
   extra_args: z.array(z.string()).optional(),
   timeout_seconds: z.number().positive().optional(),
+}).superRefine((cfg, ctx) => {
+  if (cfg.mode === 'installed' && cfg.setting_sources && !cfg.setting_sources.includes('project')) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['setting_sources'],
+      message: "installed mode needs 'project': the skill under test is a project skill, and without it Claude Code never loads it",
+    });
+  }
 });
 
 export const codexEngineConfig = z.strictObject({

@@ -19,11 +19,12 @@
 //     (claude-stream.ts): the result, usage and cost from its last line, every tool_use as
 //     EngineResult.tool_calls, and EngineResult.skill_triggered = whether a Skill tool call named it.
 //     The user's ~/.claude is never read or written by whetstone; HOME is passed through unchanged so
-//     Claude Code finds its login.
+//     Claude Code finds its login, and `--setting-sources project` (settingSources) keeps the user's own
+//     skills, CLAUDE.md and hooks out of the run.
 //
 // Flags, in this order: --model M, --max-turns N, --permission-mode P, --allowedTools a,b,… (comma-
 // joined; in installed mode `Skill` is appended when the list lacks it, since an allow-list without it
-// would keep the skill from ever loading), then extra_args verbatim.
+// would keep the skill from ever loading), --setting-sources s,…, then extra_args verbatim.
 import type { ClaudeEngineConfig } from '../config/engine-schema.js';
 import { explainClaudeExit, parseClaudeStdout } from './claude-result.js';
 import { explainClaudeStreamExit, parseClaudeStream } from './claude-stream.js';
@@ -48,8 +49,22 @@ export function claudeArgv(cfg: ClaudeEngineConfig): string[] {
   if (cfg.permission_mode !== undefined) argv.push('--permission-mode', cfg.permission_mode);
   const tools = allowedTools(cfg);
   if (tools) argv.push('--allowedTools', tools.join(','));
+  const sources = settingSources(cfg);
+  if (sources) argv.push('--setting-sources', sources.join(','));
   argv.push(...(cfg.extra_args ?? []));
   return argv;
+}
+
+/**
+ * The effective `--setting-sources`: the config's, else `project` in installed mode, so that the
+ * evaluated skill is the only one Claude Code adds besides its built-ins (the user's ~/.claude/skills,
+ * CLAUDE.md and hooks would otherwise take part in every task, differently on every machine).
+ * Login normally lives outside the settings (the credential store, ANTHROPIC_API_KEY), so it still
+ * works; a login set up in ~/.claude/settings.json (apiKeyHelper, env) needs `setting_sources: [user, project]`.
+ */
+export function settingSources(cfg: ClaudeEngineConfig): string[] | undefined {
+  if (cfg.setting_sources) return [...cfg.setting_sources];
+  return cfg.mode === 'installed' ? ['project'] : undefined;
 }
 
 /** The effective allow-list: the config's, plus `Skill` in installed mode. */
@@ -79,6 +94,8 @@ export function createClaudeEngine(cfg: ClaudeEngineConfig, opts: { env?: NodeJS
   if (cfg.permission_mode !== undefined) identity['permission_mode'] = cfg.permission_mode;
   const tools = allowedTools(cfg);
   if (tools) identity['allowed_tools'] = tools;
+  const sources = settingSources(cfg);
+  if (sources) identity['setting_sources'] = sources;
 
   async function invocation(request: EngineRequest, cwd: string, signal: AbortSignal | undefined): Promise<CommandInvocation> {
     const base = {

@@ -30,6 +30,7 @@ interface LogEntry {
   home: string | null;
   project_skills: SkillListing[] | null;
   home_skills: SkillListing[] | null;
+  loaded_skills: string[];
 }
 
 let scratch: string;
@@ -99,7 +100,7 @@ describe('claude installed mode: placing the skill', () => {
     const [e] = readLog();
     expect(e?.argv).toEqual([
       '-p', '--output-format', 'stream-json', '--verbose', '--model', 'sonnet', '--max-turns', '5',
-      '--permission-mode', 'acceptEdits', '--allowedTools', 'Read,Bash(git diff:*),Skill', '--debug',
+      '--permission-mode', 'acceptEdits', '--allowedTools', 'Read,Bash(git diff:*),Skill', '--setting-sources', 'project', '--debug',
     ]);
     expect(e?.stdin).toBe('Write release notes for: fix login bug');
   });
@@ -122,6 +123,22 @@ describe('claude installed mode: placing the skill', () => {
     expect(e?.home_skills).toEqual([{ name: 'personal-skill', files: ['SKILL.md'] }]);
     expect(snapshot(fakeHome)).toEqual(before);
     expect(existsSync(join(homedir(), '.claude', 'skills', NAME))).toBe(false);
+  });
+
+  it("keeps the user's own ~/.claude skills out of the run unless setting_sources lets them in", async () => {
+    const isolated = await engine().run('stream', req());
+    const opened = await engine({ setting_sources: ['user', 'project', 'local'] }).run('stream', req());
+    expect(isolated.skill_triggered).toBe(true);
+    expect(opened.skill_triggered).toBe(true);
+    const [a, b] = readLog();
+    expect(a?.argv).toContain('--setting-sources');
+    expect(a?.loaded_skills).toEqual([NAME]);
+    expect(b?.argv.slice(b.argv.indexOf('--setting-sources'))).toEqual(['--setting-sources', 'user,project,local']);
+    expect(b?.loaded_skills).toEqual([NAME, 'personal-skill']);
+    // Without the project source Claude Code would not see the skill under test at all (the config refuses
+    // that combination; the fake shows what would happen).
+    const blind = await engine({ setting_sources: ['user'] }).run('stream', req());
+    expect(blind.skill_triggered).toBe(false);
   });
 
   it('a skill without a folder installs just its SKILL.md; no skill installs nothing', async () => {

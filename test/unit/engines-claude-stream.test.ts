@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { claudeEngineConfig } from '../../src/config/engine-schema.js';
-import { allowedTools, claudeArgv, createClaudeEngine } from '../../src/engines/claude.js';
+import { allowedTools, claudeArgv, createClaudeEngine, settingSources } from '../../src/engines/claude.js';
 import { explainClaudeStreamExit, parseClaudeStream, readClaudeStream, skillTriggered } from '../../src/engines/claude-stream.js';
 import { installAgentsMd, installClaudeSkill } from '../../src/engines/skill-install.js';
 
@@ -21,10 +21,22 @@ const result = (over: object = {}) =>
 describe('installed mode argv and identity', () => {
   it('uses stream-json --verbose and appends Skill to an allow-list that lacks it', () => {
     const cfg = claudeEngineConfig.parse({ type: 'claude', mode: 'installed', allowed_tools: ['Read'] });
-    expect(claudeArgv(cfg)).toEqual(['claude', '-p', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Read,Skill']);
+    expect(claudeArgv(cfg)).toEqual(['claude', '-p', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Read,Skill', '--setting-sources', 'project']);
     expect(allowedTools({ ...cfg, allowed_tools: ['Skill(release-notes)', 'Read'] })).toEqual(['Skill(release-notes)', 'Read']);
     expect(allowedTools({ type: 'claude', allowed_tools: ['Read'] })).toEqual(['Read']);
     expect(allowedTools({ type: 'claude', mode: 'installed' })).toBeUndefined();
+  });
+
+  it("loads only project settings in installed mode unless setting_sources says otherwise; prepend mode passes it only when set", () => {
+    expect(settingSources({ type: 'claude', mode: 'installed' })).toEqual(['project']);
+    expect(settingSources({ type: 'claude', mode: 'installed', setting_sources: ['user', 'project'] })).toEqual(['user', 'project']);
+    expect(settingSources({ type: 'claude' })).toBeUndefined();
+    expect(claudeArgv({ type: 'claude', setting_sources: ['local'] })).toEqual(['claude', '-p', '--output-format', 'json', '--setting-sources', 'local']);
+    const bad = claudeEngineConfig.safeParse({ type: 'claude', mode: 'installed', setting_sources: ['user'] });
+    expect(bad.success).toBe(false);
+    expect(bad.error?.issues[0]).toMatchObject({ path: ['setting_sources'], message: expect.stringMatching(/installed mode needs 'project'/) });
+    expect(claudeEngineConfig.safeParse({ type: 'claude', setting_sources: ['user', 'user'] }).success).toBe(false);
+    expect(claudeEngineConfig.safeParse({ type: 'claude', setting_sources: ['global'] }).success).toBe(false);
   });
 
   it('identity names the mode and the new flags only when set, so seed configs keep their identity', () => {
@@ -34,8 +46,9 @@ describe('installed mode argv and identity', () => {
     expect(createClaudeEngine({ type: 'claude', mode: 'prepend' }).identity()).toEqual(seed);
     const installed = createClaudeEngine({ type: 'claude', mode: 'installed', permission_mode: 'plan', allowed_tools: ['Read'] }).identity();
     expect(installed).toMatchObject({ output_format: 'stream-json', skill_delivery: 'installed', permission_mode: 'plan', allowed_tools: ['Read', 'Skill'] });
-    const ids = [{}, { mode: 'installed' as const }, { permission_mode: 'plan' }, { allowed_tools: ['Read'] }].map((o) => JSON.stringify(createClaudeEngine({ type: 'claude', ...o }).identity()));
-    expect(new Set(ids).size).toBe(4);
+    expect(installed).toMatchObject({ setting_sources: ['project'] });
+    const ids = [{}, { mode: 'installed' as const }, { permission_mode: 'plan' }, { allowed_tools: ['Read'] }, { setting_sources: ['project' as const] }].map((o) => JSON.stringify(createClaudeEngine({ type: 'claude', ...o }).identity()));
+    expect(new Set(ids).size).toBe(5);
   });
 });
 
