@@ -45,11 +45,22 @@ export function registerLintCommand(program: Command, deps: CliDeps, setCode: (c
 // Lint output for people: one finding a block, `file:line: severity rule: message` then the fix hint,
 // and a closing line with the suite's shape (tasks, negative controls, grid coverage) and the counts —
 // METHOD.md's report starts with the eval set's shape, so lint states it even when all is well.
+// A rule that fires on many tasks (positional ids across a whole case file, say) shows its first few
+// findings and a count, so it cannot bury the others; --json keeps every one.
+const SHOWN_PER_RULE = 5;
+
 export function renderLint(r: LintResult): string {
   const lines: string[] = [];
+  const seen = new Map<string, number>();
   for (const f of r.findings) {
+    const n = (seen.get(f.rule) ?? 0) + 1;
+    seen.set(f.rule, n);
+    if (n > SHOWN_PER_RULE) continue;
     lines.push(`${f.file}:${f.line}: ${f.severity} ${f.rule}: ${f.message}`);
     lines.push(`  hint: ${f.hint}`);
+  }
+  for (const [rule, n] of seen) {
+    if (n > SHOWN_PER_RULE) lines.push(`… and ${n - SHOWN_PER_RULE} more ${rule} findings (whet lint --json lists every one)`);
   }
   const grid = r.grid
     ? `grid ${Object.entries(r.grid.dimensions)

@@ -6,7 +6,7 @@
 // so with tokens in one global order (rarest first) the first |s| − ⌈t·|s|⌉ + 1 tokens of the two sets
 // must share a token. Only pairs sharing a prefix token are verified; the result is exact.
 import type { Finding, Rule } from './types.js';
-import { taskLine } from './types.js';
+import { placeLabel, taskPlace } from './types.js';
 import { words } from './text.js';
 
 export interface SimilarPair {
@@ -64,13 +64,13 @@ export const duplicatesRule: Rule = (ctx) => {
     const first = tasks[p.a]!;
     const second = tasks[p.b]!;
     const how = p.similarity === 1 ? 'has the same words as' : `is ${p.similarity.toFixed(2)} similar to`;
+    const at = taskPlace(ctx, second);
     out.push({
-      file: ctx.file,
-      line: taskLine(ctx, second.index),
+      ...at,
       severity: 'warning',
       rule: 'duplicate-prompt',
       task: second.id,
-      message: `prompt of "${second.id}" ${how} "${first.id}" (line ${taskLine(ctx, first.index)})`,
+      message: `prompt of "${second.id}" ${how} "${first.id}" (${placeLabel(at, taskPlace(ctx, first))})`,
       hint: 'a copy counts one case twice: drop it, or make it a different case (another cell, persona or edge)',
     });
   }

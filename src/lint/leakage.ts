@@ -8,7 +8,7 @@
 //     few-shot → warning (a skill may legitimately name a heading it asks for; a long answer is suspicious).
 import { readFileSync } from 'node:fs';
 import type { Finding, LintContext, Rule } from './types.js';
-import { judgePath, taskLine } from './types.js';
+import { judgePath, taskPlace } from './types.js';
 import { excerpt, findRun, haystack, normalise, sharedShingle, SHINGLE, type Haystack } from './text.js';
 
 /** Shorter prompts ("hi", "summarise this") occur everywhere; finding them proves nothing. */
@@ -56,13 +56,13 @@ export const leakageRule: Rule = (ctx) => {
   const sources: Source[] = [...ctx.skill.map((hay) => ({ hay, what: 'skill' as const, label: hay.name })), ...judgeSources(ctx)];
   if (sources.length === 0) return out;
   for (const t of ctx.suite.tasks) {
-    const tline = taskLine(ctx, t.index);
-    const where = `task "${t.id}" (${ctx.file}:${tline})`;
+    const place = taskPlace(ctx, t);
+    const where = `task "${t.id}" (${place.file}:${place.line})`;
     const promptLong = normalise(t.prompt).length >= MIN_PROMPT_CHARS;
     for (const s of sources) {
       // A skill leak is fixed in the suite or the skill: point at the task. A few-shot leak is fixed in
       // the judge spec: point at the few-shot.
-      const at = (line: number) => (s.what === 'skill' ? { file: ctx.file, line: tline } : { file: s.hay.name, line });
+      const at = (line: number) => (s.what === 'skill' ? place : { file: s.hay.name, line });
       const whole = promptLong ? findRun(s.hay, t.prompt) : undefined;
       if (whole !== undefined) {
         const inSkill = s.what === 'skill';

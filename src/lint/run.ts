@@ -52,7 +52,15 @@ export function lintSuite(o: LintRunOptions, cwd: string): LintResult {
   const suite = loadSuite(suitePath);
   const located = loadYaml(suite.path, suiteSchema, 'task suite');
   const file = displayPath(suite.path, cwd);
-  const base = { suite, raw: located.value, file, lineOf: located.lineOf, options: { similarity, allowNoNegatives: o.allowNoNegatives ?? false } };
+  const casesFile = located.value.intents ? displayPath(resolve(suite.dir, located.value.intents.cases), cwd) : undefined;
+  const base = {
+    suite,
+    raw: located.value,
+    file,
+    ...(casesFile !== undefined ? { casesFile } : {}),
+    lineOf: located.lineOf,
+    options: { similarity, allowNoNegatives: o.allowNoNegatives ?? false },
+  };
   const specs = loadSuiteJudgeSpecs(base, o.judges ?? [], cwd);
   const skillDir = findSkill(o.skill, suite.dir, cwd);
   const exclude = new Set([suite.path, ...specs.specs.map((s) => s.loaded.path)]);

@@ -7,7 +7,7 @@
 // result, baseline and lesson keyed by the old id points at another case (METHOD.md §4: ids are stable,
 // never reused or renumbered).
 import type { Finding, LintContext, Rule } from './types.js';
-import { taskLine } from './types.js';
+import { taskPlace } from './types.js';
 
 /** Empty cells listed one by one; past this the rest are counted in one finding. */
 export const MAX_EMPTY_CELLS_LISTED = 50;
@@ -33,10 +33,10 @@ export const gridRule: Rule = (ctx) => {
   const dims = Object.keys(grid);
   const covered = new Set<string>();
   for (const t of ctx.suite.tasks) {
-    const line = taskLine(ctx, t.index);
+    const place = taskPlace(ctx, t);
     if (!t.cell) {
       if (!t.negative) {
-        out.push({ file: ctx.file, line, severity: 'warning', rule: 'grid-no-cell', task: t.id, message: `task "${t.id}" has no cell on the declared grid`, hint: `add cell: {${dims.map((d) => `${d}: …`).join(', ')}}` });
+        out.push({ ...place, severity: 'warning', rule: 'grid-no-cell', task: t.id, message: `task "${t.id}" has no cell on the declared grid`, hint: `add cell: {${dims.map((d) => `${d}: …`).join(', ')}}` });
       }
       continue;
     }
@@ -55,7 +55,7 @@ export const gridRule: Rule = (ctx) => {
     const missing = dims.filter((d) => t.cell?.[d] === undefined);
     if (missing.length > 0) {
       valid = false;
-      out.push({ file: ctx.file, line, severity: 'warning', rule: 'grid-partial-cell', task: t.id, message: `task "${t.id}" has no value for grid dimension${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`, hint: 'place the task on every dimension so its cell is known' });
+      out.push({ ...place, severity: 'warning', rule: 'grid-partial-cell', task: t.id, message: `task "${t.id}" has no value for grid dimension${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`, hint: 'place the task on every dimension so its cell is known' });
     }
     if (valid) covered.add(cellKey(dims, t.cell));
   }
@@ -117,9 +117,10 @@ export const idsRule: Rule = (ctx) => {
   const out: Finding[] = [];
   for (const t of ctx.suite.tasks) {
     if (!looksPositional(t.id)) continue;
+    const place = taskPlace(ctx, t);
     out.push({
-      file: ctx.file,
-      line: ctx.lineOf(['tasks', t.index, 'id']),
+      file: place.file,
+      line: place.file === ctx.file ? ctx.lineOf(['tasks', t.index, 'id']) : place.line,
       severity: 'warning',
       rule: 'id-positional',
       task: t.id,

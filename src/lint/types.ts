@@ -1,7 +1,7 @@
 // What lint rules see and what they report. Each finding carries its place (`file:line`), a severity
 // (errors fail `whet lint` with exit 1, warnings do not), the rule that found it, and a fix hint — a
 // finding without a way forward only teaches people to ignore the linter.
-import type { Suite, SuiteInput } from '../config/suite-schema.js';
+import type { Suite, SuiteInput, Task } from '../config/suite-schema.js';
 import type { LoadedJudgeSpec } from '../judges/spec-schema.js';
 import type { Haystack } from './text.js';
 
@@ -33,6 +33,8 @@ export interface LintContext {
   raw: SuiteInput;
   /** Display path of the suite file. */
   file: string;
+  /** Display path of the intent case file, when the suite has `intents:` (its cases are tasks too). */
+  casesFile?: string;
   lineOf(path: (string | number)[]): number;
   options: LintOptions;
   /** Text files of the skill under test, each searchable. */
@@ -49,6 +51,23 @@ export function judgePath(ctx: Pick<LintContext, 'raw'>, taskIndex: number, k: n
   return t?.judges ? ['tasks', taskIndex, 'judges', k] : ['tasks', taskIndex, 'judge'];
 }
 
-export function taskLine(ctx: LintContext, taskIndex: number): number {
-  return ctx.lineOf(['tasks', taskIndex]);
+export interface Place {
+  file: string;
+  line: number;
+}
+
+/**
+ * Where a task is written, so a finding points where the fix goes: its entry under `tasks:`, or, for a
+ * case of the suite's `intents:`, its line in the case file.
+ */
+export function taskPlace(ctx: LintContext, t: Pick<Task, 'id' | 'index'>): Place {
+  const fromCases = ctx.casesFile !== undefined && t.index >= (ctx.raw.tasks?.length ?? 0);
+  const c = fromCases ? ctx.suite.intents?.cases.get(t.id) : undefined;
+  if (c && ctx.casesFile !== undefined) return { file: ctx.casesFile, line: c.line };
+  return { file: ctx.file, line: ctx.lineOf(['tasks', t.index]) };
+}
+
+/** `line N` beside a place in the same file, `file:N` beside one elsewhere. */
+export function placeLabel(here: Place, there: Place): string {
+  return here.file === there.file ? `line ${there.line}` : `${there.file}:${there.line}`;
 }

@@ -87,3 +87,30 @@ tasks:
     ]);
   });
 });
+
+describe('findings on an intent suite', () => {
+  it('point at the case’s line in the case file, not at the suite’s intents: line', () => {
+    const dir = tempDir();
+    write(join(dir, 'catalog.json'), JSON.stringify({ capabilities: [{ id: 'message.send', description: 'Post a message to a chat channel.', systems: ['slack'], parameters: { type: 'object', properties: { text: { type: 'string' } } } }] }));
+    const c = (id: string, utterance: string, behavior = 'call') =>
+      JSON.stringify({ id, kind: 'direct', utterance, context: {}, expect: { behavior, capability: behavior === 'call' ? 'message.send' : null } });
+    write(
+      join(dir, 'cases.jsonl'),
+      [
+        c('post-standup', 'Tell the team channel that standup moves to ten tomorrow morning'),
+        '',
+        c('post-standup-again', 'tell the team channel that standup moves to ten tomorrow morning'),
+        c('case-7', 'Delete every message in the incident channel right now please', 'refuse'),
+      ].join('\n') + '\n',
+    );
+    write(join(dir, 'suite.yaml'), 'skill_id: s\nversion: "1.0"\nintents:\n  cases: cases.jsonl\n  catalog: catalog.json\n');
+    write(join(dir, 'SKILL.md'), '# Chat\nExample: Delete every message in the incident channel right now please\n');
+    const r = lintSuite({ suite: 'suite.yaml' }, dir);
+    const shown = r.findings.filter((f) => f.rule !== 'grid-none').map((f) => `${f.file}:${f.line} ${f.rule} ${f.message}`);
+    expect(shown).toEqual([
+      'cases.jsonl:3 duplicate-prompt prompt of "post-standup-again" has the same words as "post-standup" (line 1)',
+      'cases.jsonl:4 id-positional id "case-7" is a position, not a name: renumbering after an insert or delete would attach old results to another case',
+      'cases.jsonl:4 leak-prompt-in-skill the prompt of task "case-7" (cases.jsonl:4) appears verbatim in SKILL.md:2',
+    ]);
+  });
+});

@@ -157,6 +157,19 @@ describe('ids and judge configuration', () => {
     expect(brief(fs, 'id-positional')).toEqual(['5 warning id "task-1" is a position, not a name: renumbering after an insert or delete would attach old results to another case']);
   });
 
+  it('shows the first five findings of a rule and counts the rest; --json keeps every one', async () => {
+    const tasks = Array.from({ length: 8 }, (_, i) => `  - id: t${i + 1}\n    negative: true\n    prompt: Question number ${i + 1} about refunds\n    judge: {type: contains, expected: [hi]}\n`).join('');
+    const { dir } = lint(`skill_id: s\nversion: "1.0"\ntasks:\n${tasks}`);
+    const text = (await runWhet(['lint', 'tasks.yaml'], { cwd: dir })).stdout;
+    expect(text.match(/warning id-positional/g)).toHaveLength(5);
+    expect(text).toContain('tasks.yaml:20: warning id-positional: id "t5"');
+    expect(text).not.toContain('id "t6"');
+    expect(text).toContain('… and 3 more id-positional findings (whet lint --json lists every one)');
+    expect(text).toMatch(/0 errors, 9 warnings/);
+    const json = JSON.parse((await runWhet(['lint', 'tasks.yaml', '--json'], { cwd: dir })).stdout) as { findings: Finding[] };
+    expect(json.findings.filter((f) => f.rule === 'id-positional')).toHaveLength(8);
+  });
+
   it('refuses an llm-rubric judge with both rubric and spec at load, and errors on a spec that does not load', async () => {
     const dir = tempDir();
     write(join(dir, 'j.yaml'), 'name: j\nlabels: {PASS: ok, FAIL: bad}\ntemperature: 0.7\nfew_shots:\n  - {output: a, label: PASS, reasoning: r}\n  - {output: b, label: FAIL, reasoning: r}\n');
