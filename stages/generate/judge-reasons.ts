@@ -58,10 +58,44 @@ export function readJudgeReason(reason: string): JudgeFeedback {
     else if (type === 'equals' && /^(differs at|output ends early|output has \d+ extra)/.test(text)) fb.notes.push('the answer is exactly the text asked for, with nothing added');
     else if (type === 'json' && /^(not valid JSON|output is empty)/.test(text)) fb.notes.push('the answer is one valid JSON document and nothing else');
     else if (type === 'json' && (m = /violates the schema: ([\s\S]*)$/.exec(text))) fb.notes.push(`the answer is JSON that matches its schema (a check found: ${clip(m[1]!)})`);
-    else if ((type === 'script' || type === 'pytest') && /^exit code/.test(text)) fb.notes.push(`the answer passes its automated check (it failed with: ${clip(text)})`);
+    else if (type === 'script' && /^exit code/.test(text)) fb.notes.push(`the answer passes its automated check (it failed with: ${clip(text)})`);
+    else if (type === 'pytest' && (m = /^tests failed: ([\s\S]*)$/.exec(text))) fb.notes.push(`the answer passes its automated check (it failed with: ${clip(m[1]!)})`);
+    else if (type === 'tool_call') fb.notes.push(...toolCallNotes(text));
     else if ((type === 'llm-rubric' || type === 'llm_rubric') && (m = /^(?:label FAIL|score [\d.]+ < [\d.]+[^:]*): ([\s\S]*)$/.exec(text))) fb.notes.push(`a reviewer's objection is answered: ${clip(m[1]!)}`);
   }
   return fb;
+}
+
+/**
+ * What a failed intent case asks of the skill, from the tool_call judge's reason (`expected call X {…};
+ * got call Y {…} [stopped by validation: …]; hit selection, params`, src/judges/tool-call.ts). Each note
+ * is about the kind of request, not the case: which capabilities were confused, that a question was
+ * owed, that a refusal was owed. Capability ids are written as ids so an engine (and the mock's floor
+ * planner, src/intents/floor-skill.ts) can tie the rule to the capability.
+ */
+export function toolCallNotes(text: string): string[] {
+  const exp = /^expected (?:call (\S+)|(clarify|refuse))/.exec(text);
+  const hit = /; hit ([a-z_]+(?:, [a-z_]+)*)$/.exec(text)?.[1]?.split(', ') ?? [];
+  if (!exp || hit.length === 0) return [];
+  const expected = exp[1];
+  const gotM = /; got (?:call (\S+)|(clarify|refuse))/.exec(text.slice(exp[0].length));
+  const gotCall = gotM?.[1];
+  const got = gotCall ? 'call' : gotM?.[2];
+  const notes: string[] = [];
+  for (const metric of hit) {
+    if (metric === 'selection' && expected && gotCall) notes.push(`\`${expected}\` is called when that is the action asked for, not \`${gotCall}\``);
+    else if (metric === 'selection' && expected && got === 'refuse') notes.push(`a request \`${expected}\` can carry out is carried out, not refused`);
+    else if (metric === 'false_clarification' && expected) notes.push(`\`${expected}\` is called without asking when the request gives what it needs`);
+    else if (metric === 'params' && expected) notes.push(`\`${expected}\` gets every value the request gives, as given, in the type its schema asks for`);
+    else if (metric === 'clarification') notes.push(`a question is asked before anything is called when more than one action or target fits${gotCall ? ` (\`${gotCall}\` was called instead)` : ''}`);
+    else if (metric === 'overreach') notes.push(`a request the user may not make is refused and nothing is called${gotCall ? ` (\`${gotCall}\` would have run)` : ''}`);
+    else if (metric === 'refusal') notes.push('a request the user may not make is refused, not asked about');
+    else if (metric === 'hallucination') {
+      const stopped = /\[stopped by validation: ([\s\S]*?)\](?:; hit|$)/.exec(text)?.[1];
+      notes.push(`only capabilities in the catalogue are called, with parameters their schema accepts${stopped ? ` (stopped: ${clip(stopped)})` : ''}`);
+    }
+  }
+  return notes;
 }
 
 /** Case-insensitive de-duplication that keeps the first spelling seen. */

@@ -14,7 +14,7 @@
 // <subject> is the skill's name as words ("release-notes" → "release notes") and <category words> the
 // category id as words ("breaking-changes" → "breaking changes"), so each rule names the kind of request
 // it is for. A-C are the strings contains judges found missing, X the strings not_contains judges found;
-// the notes come from regex, equals, json, script and rubric judges (judge-reasons.ts). Each rule is one
+// the notes come from regex, equals, json, script, pytest, rubric and tool_call judges (judge-reasons.ts). Each rule is one
 // line because an agent — and the mock engine, which quotes whole lines sharing words with the prompt —
 // takes a rule in as one piece.
 import { parseSkill, normalizeTitle } from '../../src/skill/markdown.js';

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { sha256 } from '../../src/artifacts/io.js';
 import { applyEdits } from '../../src/skill/edits.js';
 import { scoreStructure } from '../../src/skill/structure.js';
-import { judgeParts, readJudgeReason } from '../../stages/generate/judge-reasons.js';
+import { join } from 'node:path';
+import { loadSuite } from '../../src/config/suite.js';
+import { judgeToolCall } from '../../src/judges/tool-call.js';
+import { judgeParts, readJudgeReason, toolCallNotes } from '../../stages/generate/judge-reasons.js';
+import { repoRoot } from '../support/cli.js';
 import { categoryRules, proposeFeedback } from '../../stages/generate/propose-feedback.js';
 import { proposeStructural } from '../../stages/generate/propose-structural.js';
 import { slugify, trainFailures, type ObservedResult } from '../../stages/generate/proposal.js';
@@ -73,6 +77,43 @@ describe('judge reasons', () => {
     expect(readJudgeReason('contains: found all 2 expected strings; regex: /x/ does not match, as required; script: exit 0')).toEqual({ required: [], forbidden: [], notes: [] });
     expect(readJudgeReason('contains: missing 2/2: "short", "a very long string that the judge cut…"').required).toEqual(['short']);
     expect(readJudgeReason('something else entirely')).toEqual({ required: [], forbidden: [], notes: [] });
+    expect(readJudgeReason('pytest: tests passed: 2 passed in 0.5s').notes).toEqual([]);
+    expect(readJudgeReason('pytest: tests failed: test_says_hello | AssertionError: no hello | 1 failed in 0.5s').notes).toEqual([
+      'the answer passes its automated check (it failed with: test_says_hello | AssertionError: no hello | 1 failed in 0.5s)',
+    ]);
+  });
+});
+
+describe('judge reasons of intent cases (tool_call)', () => {
+  // Reasons made by the real judge on the example's cases, so a change of its wording fails here.
+  const intents = loadSuite(join(repoRoot, 'examples/intents/suite.yaml')).intents;
+  const reason = (caseId: string, decision: object) => judgeToolCall({ case_id: caseId }, JSON.stringify(decision), intents).reason;
+
+  it('turns each missed metric into a note about the kind of request, naming capabilities by id', () => {
+    const wrongTool = reason('e-001', { behavior: 'call', capability: 'pr.merge', params: { repo: 'payments-api', number: 1 } });
+    expect(toolCallNotes(wrongTool)).toEqual(['`issue.create` is called when that is the action asked for, not `pr.merge`']);
+    const asked = reason('e-001', { behavior: 'clarify', question: 'Which project?' });
+    expect(toolCallNotes(asked)).toEqual([
+      '`issue.create` is called without asking when the request gives what it needs',
+    ]);
+    const guessed = reason('e-019', { behavior: 'call', capability: 'issue.close', params: {} });
+    expect(toolCallNotes(guessed)[0]).toMatch(/^a question is asked before anything is called when more than one action or target fits \(`issue\.close` was called instead\)$/);
+    expect(toolCallNotes(reason('e-028', { behavior: 'clarify', question: 'Sure?' }))).toEqual(['a request the user may not make is refused, not asked about']);
+    const badArgs = reason('e-002', { behavior: 'call', capability: 'pr.merge', params: { repo: 'payments-api', number: '#418' } });
+    expect(toolCallNotes(badArgs)).toEqual([expect.stringMatching(/^only capabilities in the catalogue are called, with parameters their schema accepts \(stopped: pr\.merge: .*number/)]);
+    expect(toolCallNotes(reason('e-001', { behavior: 'call', capability: 'issue.create', params: { system: 'jira', project: 'PAY', title: 'Checkout button unresponsive on iOS' } }))).toEqual([]);
+  });
+
+  it('lets the feedback proposer write rules for intent kinds', () => {
+    const results = [
+      row('e-001', 'direct', 'train', 'fail', `tool_call: ${reason('e-001', { behavior: 'call', capability: 'pr.merge', params: { repo: 'payments-api', number: 1 } })}`),
+      row('e-019', 'ambiguity', 'train', 'fail', `tool_call: ${reason('e-019', { behavior: 'call', capability: 'issue.close', params: {} })}`),
+    ];
+    const { proposals } = proposeFeedback({ skillText: SKILL, skillName: 'ops-assistant', results });
+    expect(proposals.map((p) => p.actions[0])).toEqual([
+      expect.objectContaining({ heading: 'Ops assistant requests involving ambiguity', body: expect.stringMatching(/^- When an ops assistant request involves ambiguity, check that a question is asked before anything is called/) }),
+      expect.objectContaining({ heading: 'Ops assistant requests involving direct', body: '- When an ops assistant request involves direct, check that `issue.create` is called when that is the action asked for, not `pr.merge`.' }),
+    ]);
   });
 });
 
