@@ -53,7 +53,7 @@ export function anthropicRequestBody(cfg: AnthropicEngineConfig, request: Engine
   const body: MessageBody = {
     model: cfg.model,
     max_tokens: request.maxTokens ?? cfg.max_tokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
-    messages: [{ role: 'user', content: request.prompt }],
+    messages: [...(request.history ?? []).map((t) => ({ role: t.role, content: t.content })), { role: 'user', content: request.prompt }],
   };
   const system = composeSystem(request);
   if (system !== undefined) body.system = system;

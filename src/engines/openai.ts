@@ -47,6 +47,7 @@ export function openaiRequestBody(cfg: OpenAIEngineConfig, request: EngineReques
   const messages: ChatBody['messages'] = [];
   const system = composeSystem(request);
   if (system !== undefined) messages.push({ role: 'system', content: system });
+  for (const t of request.history ?? []) messages.push({ role: t.role, content: t.content });
   messages.push({ role: 'user', content: request.prompt });
   const body: ChatBody = { model: cfg.model, messages };
   const temperature = request.temperature ?? cfg.temperature;

@@ -40,6 +40,16 @@ export interface EngineRequest {
   tools?: ToolSpec[];
   /** `auto` (default), `none`, `required` (some tool), or one named tool. */
   toolChoice?: ToolChoice;
+  /**
+   * Earlier turns of the conversation, sent before `prompt` as real chat turns (HTTP engines only), so a
+   * multi-turn intent case reaches the model the way a runtime would send it.
+   */
+  history?: ChatTurn[];
+}
+
+export interface ChatTurn {
+  role: 'user' | 'assistant';
+  content: string;
 }
 
 /** A provider-neutral tool definition; `input_schema` is a JSON Schema object. */

@@ -5,8 +5,9 @@
 //                             extended by the skill (floor-skill.ts): deterministic, and the skill matters.
 //   openai, anthropic         the catalogue as native tools plus the ask_clarification / refuse
 //                             pseudo-tools (model-tools.ts), the skill in the system prompt (the engines
-//                             put it there), the utterance as the user turn; the tool calls are read
-//                             into a decision by model-tools' reader.
+//                             put it there), the case's history as real earlier turns and the utterance
+//                             as the last user turn — the same messages `whet intents` sends; the tool
+//                             calls are read into a decision by model-tools' reader.
 //   command, claude, codex    the `whetstone.intents/1` JSON request (command-engine.ts) plus a `skill`
 //                             field (the SKILL.md text, or null) as the prompt; stdout (whole, or its last
 //                             line) is the decision JSON. The skill travels only inside the JSON: it is not
@@ -47,14 +48,13 @@ export async function decideIntent(a: IntentDecideInput): Promise<EngineResult> 
   if (TOOL_ENGINES.has(a.engine.type)) {
     const toolset = buildToolSet(entries);
     const conv = conversation(c.context, c.utterance);
-    const earlier = conv.turns.slice(0, -1).map((t) => `${t.role}: ${t.content}`);
-    const system = earlier.length > 0 ? `${conv.system}\n\nEarlier turns:\n${earlier.join('\n')}` : conv.system;
     const res = await a.engine.run(
       {
         kind: 'task',
         prompt: c.utterance,
         skill: a.skill,
-        system,
+        system: conv.system,
+        history: conv.turns.slice(0, -1),
         tools: toolset.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters })),
         toolChoice: 'auto',
         taskId: c.id,

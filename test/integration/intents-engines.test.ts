@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
+import { createEngine } from '../../src/engines/index.js';
+import { decideIntent } from '../../src/evaluation/intent-decide.js';
 import { catalogFromEntries } from '../../src/intents/catalog.js';
 import { createIntentEngine } from '../../src/intents/engine-spec.js';
 import { scoreIntentRun } from '../../src/intents/metrics.js';
@@ -137,6 +139,21 @@ describe('openai engine (Chat Completions wire format)', () => {
     expect(msgs.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
     expect(msgs[0]!.content).toContain('"project": "PAY"');
     expect(msgs[0]!.content).not.toContain('history');
+  });
+
+  it('sends the same messages and tools from the improvement loop as from whet intents (the runtime path)', async () => {
+    const history = [{ role: 'user', content: 'we use PAY' }, { role: 'assistant', content: 'Noted.' }];
+    const c: IntentCase = { id: 'o2', kind: 'multi_turn', utterance: 'file a ticket', context: { project: 'PAY', history }, expect: { behavior: 'call', capability: 'issue.create', params: {} }, line: 1 };
+    await engine().decide(request(c.id, c.utterance, c.context), { timeoutMs: 10_000 });
+    const harness = srv.seen[srv.seen.length - 1]!.body;
+    const loopEngine = createEngine({ type: 'openai', model: 'test-model', base_url: `${srv.base}/v1`, api_key_env: 'T_KEY', max_retries: 0 }, { env: { T_KEY: 'sk-test' } });
+    const r = await decideIntent({ engine: loopEngine, intentCase: c, intents: { cases: new Map([[c.id, c]]), catalog }, timeoutMs: 10_000 });
+    expect(r.ok).toBe(true);
+    const loop = srv.seen[srv.seen.length - 1]!.body;
+    expect(loop.messages).toEqual(harness.messages);
+    expect((loop.messages as { role: string }[]).map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(loop.tools).toEqual(harness.tools);
+    expect(loop.tool_choice).toBe(harness.tool_choice);
   });
 
   it('reads pseudo-tools, plain text, broken arguments and invented tools', async () => {

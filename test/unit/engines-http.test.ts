@@ -49,6 +49,20 @@ describe('system text and request bodies', () => {
   });
 });
 
+describe('earlier turns', () => {
+  it('go between the system text and the prompt as real turns, in both wire formats', () => {
+    const history = [{ role: 'user' as const, content: 'we use PAY' }, { role: 'assistant' as const, content: 'Noted.' }];
+    expect(openaiRequestBody(oa, req({ history })).messages).toEqual([
+      { role: 'system', content: skill.text },
+      { role: 'user', content: 'we use PAY' },
+      { role: 'assistant', content: 'Noted.' },
+      { role: 'user', content: 'P' },
+    ]);
+    expect(anthropicRequestBody(an, req({ history })).messages).toEqual([...history, { role: 'user', content: 'P' }]);
+    expect(anthropicRequestBody(an, req()).messages).toEqual([{ role: 'user', content: 'P' }]);
+  });
+});
+
 describe('response readers', () => {
   it('openai: content parts, missing usage, and unreadable bodies', () => {
     expect(readChatCompletion({ choices: [{ message: { content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] } }] })).toEqual({ ok: true, output: 'ab', tool_calls: [], usage: {} });
