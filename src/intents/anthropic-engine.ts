@@ -52,7 +52,7 @@ export function createAnthropicIntentEngine(spec: string, model: string, opts: M
         if (!decision) return { error: { kind: 'parse', message: 'the reply has neither a tool_use block nor text' }, usage, duration_ms: elapsed() };
         return { decision, usage, duration_ms: elapsed() };
       } catch (err) {
-        return { error: modelError(err, o.signal), duration_ms: elapsed() };
+        return { error: modelError(err, o.signal, apiKey), duration_ms: elapsed() };
       }
     },
   };

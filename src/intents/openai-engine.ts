@@ -6,6 +6,7 @@
 // is read back through model-tools.ts. Temperature 0 so reruns repeat; the SDK retries 429/5xx and
 // honours retry-after. A failed request is an error for that case, never a wrong decision.
 import type OpenAI from 'openai';
+import { redact } from '../engines/http-common.js';
 import { UsageError } from '../errors.js';
 import { buildToolSet, conversation, parseArgs, readReply, type RawToolCall } from './model-tools.js';
 import type { CaseRun, IntentEngine, IntentErrorKind } from './types.js';
@@ -15,12 +16,16 @@ export interface ModelEngineOptions {
   maxRetries?: number;
 }
 
-export function modelError(err: unknown, signal: AbortSignal | undefined): { kind: IntentErrorKind; message: string } {
+/**
+ * A failed request as a case error. The key is cut out of the message first: a server (or proxy) that
+ * echoes the Authorization header in its error body would otherwise put it into the report and --json.
+ */
+export function modelError(err: unknown, signal: AbortSignal | undefined, apiKey: string): { kind: IntentErrorKind; message: string } {
   if (signal?.aborted) return { kind: 'aborted', message: 'aborted' };
   const e = err as { name?: string; status?: number; message?: string };
-  if (e?.name?.includes('Timeout')) return { kind: 'timeout', message: e.message ?? 'request timed out' };
+  if (e?.name?.includes('Timeout')) return { kind: 'timeout', message: redact(e.message ?? 'request timed out', [apiKey]) };
   const status = typeof e?.status === 'number' ? `HTTP ${e.status}: ` : '';
-  return { kind: 'http', message: `${status}${(e?.message ?? String(err)).replace(/\s+/g, ' ').slice(0, 300)}` };
+  return { kind: 'http', message: `${status}${redact(e?.message ?? String(err), [apiKey]).replace(/\s+/g, ' ').slice(0, 300)}` };
 }
 
 export function createOpenAiIntentEngine(spec: string, model: string, opts: ModelEngineOptions): IntentEngine {
@@ -64,7 +69,7 @@ export function createOpenAiIntentEngine(spec: string, model: string, opts: Mode
         if (!decision) return { error: { kind: 'parse', message: 'the reply has neither a tool call nor text' }, usage, duration_ms: elapsed() };
         return { decision, usage, duration_ms: elapsed() };
       } catch (err) {
-        return { error: modelError(err, o.signal), duration_ms: elapsed() };
+        return { error: modelError(err, o.signal, apiKey), duration_ms: elapsed() };
       }
     },
   };
