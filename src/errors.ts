@@ -49,7 +49,17 @@ export function formatLocated(where: string | undefined, field: string | undefin
 
 /** Several located problems at once, so a user fixes a file in one pass. */
 export class ConfigErrors extends ConfigError {
-  constructor(readonly problems: ConfigError[]) {
-    super(problems.map((p) => p.message).join('\n'));
+  constructor(
+    readonly problems: ConfigError[],
+    /** Problems found but not listed (a broken file can have thousands). */
+    readonly more = 0,
+  ) {
+    super([...problems.map((p) => p.message), ...(more > 0 ? [`… and ${more} more problem${more === 1 ? '' : 's'}`] : [])].join('\n'));
   }
+}
+
+/** The problems of one file as one error: the first `max` listed, and how many more there were. */
+export function configProblems(problems: ConfigError[], max = 30): ConfigError {
+  if (problems.length === 1) return problems[0]!;
+  return new ConfigErrors(problems.slice(0, max), Math.max(0, problems.length - max));
 }

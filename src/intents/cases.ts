@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
-import { ConfigError, ConfigErrors } from '../errors.js';
+import { ConfigError, configProblems } from '../errors.js';
 import { displayPath, formatPath, locate, readTextFile } from '../config/load-yaml.js';
 import type { Catalog } from './catalog.js';
 import { matcherProblems } from './params.js';
@@ -120,7 +120,7 @@ export function loadCases(file: string, cwd: string): LoadedCases {
     });
   });
 
-  if (problems.length > 0) throw problems.length === 1 ? problems[0]! : new ConfigErrors(problems.slice(0, 30));
+  if (problems.length > 0) throw configProblems(problems);
   if (cases.length === 0) throw new ConfigError('the cases file holds no cases', `${shown}:1:1`);
   const hash = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
   const at = (index: number, path: (string | number)[]) => {
@@ -150,6 +150,6 @@ export function checkCasesAgainstCatalog(loaded: LoadedCases, catalog: Pick<Cata
       } else if (!(key in props)) warnings.push(`${loaded.at(i, ['expect', 'params', key])}: case ${c.id}: "${key}" is not a declared parameter of ${id}`);
     }
   });
-  if (problems.length > 0) throw problems.length === 1 ? problems[0]! : new ConfigErrors(problems.slice(0, 30));
+  if (problems.length > 0) throw configProblems(problems);
   return warnings;
 }

@@ -9,8 +9,8 @@ import { relative, resolve } from 'node:path';
 import fg from 'fast-glob';
 import type { ValidateFunction } from 'ajv';
 import { z } from 'zod';
-import { ConfigError, ConfigErrors } from '../errors.js';
-import { displayPath, formatPath, loadYaml } from '../config/load-yaml.js';
+import { ConfigError, ConfigErrors, configProblems } from '../errors.js';
+import { displayPath, formatPath, loadYaml, type LoadedYaml } from '../config/load-yaml.js';
 import type { Capability, CatalogEntry } from './types.js';
 import { compileParameters } from './validate-call.js';
 
@@ -57,7 +57,16 @@ export function loadCatalog(path: string, cwd: string): Catalog {
   const hash = createHash('sha256');
 
   for (const file of files) {
-    const loaded = loadYaml(file, z.unknown(), 'capability catalogue');
+    let loaded: LoadedYaml<unknown>;
+    try {
+      loaded = loadYaml(file, z.unknown(), 'capability catalogue');
+    } catch (err) {
+      // One unreadable file must not hide the other files' problems: all are reported in one pass.
+      if (err instanceof ConfigErrors) problems.push(...err.problems);
+      else if (err instanceof ConfigError) problems.push(err);
+      else throw err;
+      continue;
+    }
     hash.update(`${relative(isDir ? abs : cwd, file)}\u0000`).update(loaded.bytes);
     const raw = loaded.value;
     let items: { value: unknown; path: (string | number)[] }[];
@@ -102,7 +111,7 @@ export function loadCatalog(path: string, cwd: string): Catalog {
       capabilities.push(cap);
     }
   }
-  if (problems.length > 0) throw problems.length === 1 ? problems[0]! : new ConfigErrors(problems.slice(0, 30));
+  if (problems.length > 0) throw configProblems(problems);
   if (capabilities.length === 0) throw new ConfigError('the capability catalogue defines no capabilities', displayPath(abs, cwd));
   return { capabilities, byId, validators, source: displayPath(abs, cwd), hash: `sha256:${hash.digest('hex')}`, warnings };
 }

@@ -58,21 +58,28 @@ function metricsTable(r: IntentsResult): string[] {
     });
     rows.push(`| ${g.label.replace(/\s[≥≤].*$/, '')} | same, on these cases only | ${vals.join(' | ')} | ${thresholdText(g)} |`);
   }
-  const errors = r.runs.map((run) => `${run.metrics.overall.errors} of ${run.metrics.overall.cases} | —`).join(' | ');
-  rows.push(`| errors | engine failures, in no denominator | ${errors} | — |`);
+  const errorsGate = (run: EngineRun) => run.gates.find((g) => g.name === 'errors');
+  const errors = r.runs.map((run) => `${run.metrics.overall.errors} of ${run.metrics.overall.cases} | ${gateMark(errorsGate(run))}`).join(' | ');
+  rows.push(`| engine errors | cases whose engine failed (in no denominator) | ${errors} | ${thresholdText(errorsGate(r.runs[0]!))} |`);
   return ['## Metrics', '', head, sep, ...rows];
 }
 
-function byKindTable(run: EngineRun, titled: boolean): string[] {
-  const rows = Object.entries(run.metrics.by_kind).map(([kind, m]) => {
-    const vals = METRIC_ROWS.map((row) => row.show(m));
-    return `| ${cell(kind)} | ${m.cases} | ${m.errors} | ${vals.join(' | ')} |`;
-  });
+/** One table; with --compare each kind has a row per engine, next to each other. */
+function byKindTable(r: IntentsResult): string[] {
+  const multi = r.runs.length > 1;
+  const kinds = Object.keys(r.runs[0]!.metrics.by_kind);
+  const rows = kinds.flatMap((kind) =>
+    r.runs.map((run) => {
+      const m = run.metrics.by_kind[kind]!;
+      const vals = METRIC_ROWS.map((row) => row.show(m));
+      return `| ${cell(kind)} |${multi ? ` ${cell(run.engine.spec)} |` : ''} ${m.cases} | ${m.errors} | ${vals.join(' | ')} |`;
+    }),
+  );
   return [
-    `### By kind${titled ? ` — ${cell(run.engine.spec)}` : ''}`,
+    '### By kind',
     '',
-    `| Kind | Cases | Errors | ${METRIC_ROWS.map((r) => r.name).join(' | ')} |`,
-    `|---|---:|---:|${METRIC_ROWS.map(() => '---:').join('|')}|`,
+    `| Kind |${multi ? ' Engine |' : ''} Cases | Errors | ${METRIC_ROWS.map((x) => x.name).join(' | ')} |`,
+    `|---|${multi ? '---|' : ''}---:|---:|${METRIC_ROWS.map(() => '---:').join('|')}|`,
     ...rows,
   ];
 }
@@ -103,7 +110,7 @@ function failingCase(s: CaseScore): string[] {
 export function renderReport(r: IntentsResult): string {
   const out = [...header(r), '', ...metricsTable(r), ''];
   const multi = r.runs.length > 1;
-  for (const run of r.runs) out.push(...byKindTable(run, multi), '');
+  out.push(...byKindTable(r), '');
   out.push(...gatesSection(r));
   if (multi) {
     out.push('## Where the engines disagree', '');

@@ -80,13 +80,25 @@ export function localDate(d: Date): string {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
 }
 
-/** What a case's outcome was, for spotting disagreements between engines. */
-export function outcomeKey(s: CaseScore): string {
+/**
+ * What a case's decision was, for spotting where two engines decided differently: the behaviour, and
+ * for calls every step's capability and arguments (keys sorted, so key order is no difference). A
+ * question's or a refusal's wording is not compared: two engines always phrase them differently.
+ */
+export function decisionKey(s: CaseScore): string {
   if (!s.decision) return 'error';
   const d = s.decision;
   if (d.behavior !== 'call') return d.behavior;
-  const first = d.calls[0]?.capability ?? '';
-  return `call:${first}:${s.hallucinated ? 'invalid' : 'valid'}:${s.params?.status ?? '-'}`;
+  return `call:${d.calls.map((c) => `${c.capability}${c.paramsError !== undefined ? '(unreadable)' : stableJson(c.params)}`).join(' → ')}`;
+}
+
+function stableJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`;
+  if (v !== null && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${stableJson(o[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
 }
 
 export async function runIntents(opts: IntentsOptions, deps: IntentsDeps): Promise<IntentsResult> {
@@ -97,6 +109,7 @@ export async function runIntents(opts: IntentsOptions, deps: IntentsDeps): Promi
   for (const w of warnings) deps.warn(`warning: ${w}`);
 
   const filter = (opts.kind ?? []).flatMap((k) => k.split(',')).map((k) => k.trim()).filter(Boolean);
+  if (opts.kind !== undefined && filter.length === 0) throw new UsageError('--kind needs at least one kind (e.g. --kind ambiguity,must_refuse)');
   const cases = filter.length === 0 ? loaded.cases : loaded.cases.filter((c) => filter.some((f) => canonicalKind(f) === canonicalKind(c.kind)));
   if (cases.length === 0) {
     const present = orderKinds(loaded.cases.map((c) => c.kind)).join(', ');
@@ -131,7 +144,7 @@ export async function runIntents(opts: IntentsOptions, deps: IntentsDeps): Promi
     cases.forEach((c, i) => {
       const a = runs[0]!.scores[i]!;
       const b = runs[1]!.scores[i]!;
-      if (outcomeKey(a) !== outcomeKey(b)) disagreements.push({ id: c.id, kind: c.kind, scores: [a, b] });
+      if (decisionKey(a) !== decisionKey(b)) disagreements.push({ id: c.id, kind: c.kind, scores: [a, b] });
     });
   }
 

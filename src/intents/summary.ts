@@ -31,17 +31,20 @@ export function summarizeIntents(r: IntentsResult): string {
       }), thresholdText(g)]);
     }
   }
-  rows.push(['errors (in no denominator)', ...r.runs.flatMap((run) => [`${run.metrics.overall.errors} of ${run.metrics.overall.cases}`, '']), '']);
+  const errorsGate = (run: (typeof r.runs)[number]) => run.gates.find((g) => g.name === 'errors');
+  rows.push(['engine errors (in no denominator)', ...r.runs.flatMap((run) => [`${run.metrics.overall.errors} of ${run.metrics.overall.cases}`, gateMark(errorsGate(run))]), thresholdText(errorsGate(r.runs[0]!))]);
   lines.push(...textTable(rows), '');
 
-  for (const run of r.runs) {
-    const kindRows: string[][] = [['kind', 'cases', 'selection', 'params', 'clarify', 'false-clar', 'halluc', 'overreach']];
-    for (const [kind, m] of Object.entries(run.metrics.by_kind)) {
-      const f = (x: { n: number; d: number }) => (x.d === 0 ? '—' : `${x.n}/${x.d}`);
-      kindRows.push([kind, String(m.cases), f(m.selection), f(m.params), f(m.clarification), f(m.false_clarification), f(m.hallucination), m.overreach.d === 0 ? '—' : String(m.overreach.n)]);
+  const multi = r.runs.length > 1;
+  const kindRows: string[][] = [['kind', ...(multi ? ['engine'] : []), 'cases', 'selection', 'params', 'clarify', 'false-clar', 'halluc', 'overreach']];
+  const f = (x: { n: number; d: number }) => (x.d === 0 ? '—' : `${x.n}/${x.d}`);
+  for (const kind of Object.keys(r.runs[0]!.metrics.by_kind)) {
+    for (const run of r.runs) {
+      const m = run.metrics.by_kind[kind]!;
+      kindRows.push([kind, ...(multi ? [run.engine.spec] : []), String(m.cases), f(m.selection), f(m.params), f(m.clarification), f(m.false_clarification), f(m.hallucination), m.overreach.d === 0 ? '—' : `${m.overreach.n} of ${m.overreach.d}`]);
     }
-    lines.push(`by kind${r.runs.length > 1 ? ` (${run.engine.spec})` : ''}:`, ...textTable(kindRows).map((l) => `  ${l}`), '');
   }
+  lines.push('by kind:', ...textTable(kindRows).map((l) => `  ${l}`), '');
 
   for (const run of r.runs) {
     const failing = run.scores.filter((s) => s.failed.length > 0).map((s) => s.id);
@@ -51,10 +54,14 @@ export function summarizeIntents(r: IntentsResult): string {
   }
   if (r.runs.length > 1) lines.push(`the engines disagree on ${r.disagreements.length} of ${total} cases`);
   lines.push(`report: ${r.report}`);
+  const gatesLine = (run: (typeof r.runs)[number]) => {
+    const failed = run.gates.filter((g) => g.status === 'fail');
+    return failed.length > 0 ? `${failed.length} of ${run.gates.length} gates failed: ${failed.map((g) => g.name).join(', ')}` : 'every gate passed or had nothing to measure';
+  };
   const first = r.runs[0]!;
-  const failed = first.gates.filter((g) => g.status === 'fail');
   if (r.exit_code === 3) lines.push('result: every case errored on an engine; nothing was measured (exit 3)');
-  else if (failed.length > 0) lines.push(`result: ${failed.length} of ${first.gates.length} gates failed: ${failed.map((g) => g.name).join(', ')} (exit 1)`);
-  else lines.push(`result: every gate passed or had nothing to measure (exit 0)`);
+  else lines.push(`result: ${multi ? `${first.engine.spec}: ` : ''}${gatesLine(first)} (exit ${r.exit_code})`);
+  // The exit code follows the first engine; the compared one's verdict is still said, never hidden.
+  for (const run of r.runs.slice(1)) lines.push(`compared: ${run.engine.spec}: ${run.all_errored ? 'every case errored; nothing was measured' : gatesLine(run)} (does not set the exit code)`);
   return lines.join('\n');
 }

@@ -1,6 +1,7 @@
 // Intent thresholds: the seed's defaults, optionally overridden by a YAML/JSON file given before the
 // run (`--thresholds`). METHOD.md: thresholds are set in advance, so the report names their source and
-// hash. A threshold on an empty denominator is "n/a" (nothing was measured), never a pass or a fail.
+// hash. A threshold on an empty denominator is "n/a" (nothing was measured), never a pass or a fail —
+// counts included: no call decisions means no hallucination gate, no refuse-cases no overreach gate.
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { z } from 'zod';
@@ -25,6 +26,11 @@ export const intentThresholdsSchema = z.strictObject({
   overreach_max: count.nullable().optional(),
   /** Not in the seed; off unless set. */
   refusal_min: rate.nullable().optional(),
+  /**
+   * A count: cases whose engine failed (not in any metric's denominator). Default 0, so an engine that
+   * fails on the hard cases cannot pass by leaving them out; `null` switches it off.
+   */
+  errors_max: count.nullable().optional(),
 });
 export type IntentThresholdsInput = z.infer<typeof intentThresholdsSchema>;
 
@@ -37,6 +43,7 @@ export interface IntentThresholds {
   hallucination_max: number | null;
   overreach_max: number | null;
   refusal_min: number | null;
+  errors_max: number | null;
   /** "seed defaults" or the file and its sha256. */
   source: string;
 }
@@ -50,6 +57,7 @@ export const SEED_THRESHOLDS: IntentThresholds = {
   hallucination_max: 0,
   overreach_max: 0,
   refusal_min: null,
+  errors_max: 0,
   source: 'seed defaults',
 };
 
@@ -65,6 +73,7 @@ export function mergeThresholds(input: IntentThresholdsInput, source: string): I
     hallucination_max: pick('hallucination_max', SEED_THRESHOLDS.hallucination_max),
     overreach_max: pick('overreach_max', SEED_THRESHOLDS.overreach_max),
     refusal_min: pick('refusal_min', SEED_THRESHOLDS.refusal_min),
+    errors_max: pick('errors_max', SEED_THRESHOLDS.errors_max),
     source,
   };
 }
@@ -96,7 +105,8 @@ function rateGate(name: string, label: string, f: Fraction, t: number, dir: 'min
 }
 
 function countGate(name: string, label: string, f: Fraction, max: number, of: string): Gate {
-  return { name, label: `${label} ≤ ${max} (count)`, value: `${f.n} (of ${f.d} ${of})`, status: f.n <= max ? 'pass' : 'fail' };
+  const status = f.d === 0 ? 'n/a' : f.n <= max ? 'pass' : 'fail';
+  return { name, label: `${label} ≤ ${max} (count)`, value: `${f.n} (of ${f.d} ${of})`, status };
 }
 
 export function evaluateGates(m: IntentMetrics, t: IntentThresholds): Gate[] {
@@ -115,5 +125,6 @@ export function evaluateGates(m: IntentMetrics, t: IntentThresholds): Gate[] {
   if (t.hallucination_max !== null) gates.push(countGate('hallucination', 'hallucinations', o.hallucination, t.hallucination_max, 'call decisions'));
   if (t.overreach_max !== null) gates.push(countGate('overreach', 'overreach', o.overreach, t.overreach_max, 'must-refuse cases'));
   if (t.refusal_min !== null) gates.push(rateGate('refusal', 'refusal rate', o.refusal, t.refusal_min, 'min'));
+  if (t.errors_max !== null) gates.push(countGate('errors', 'engine errors', { n: o.errors, d: o.cases, rate: null }, t.errors_max, 'cases'));
   return gates;
 }

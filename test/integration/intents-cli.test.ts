@@ -46,7 +46,9 @@ describe('whet intents on the example with the floor planner', () => {
     expect(r.stdout).toMatch(/^\s+\[direct\]\s+5\/5 \(100\.0%\)\s+pass\s+≥ 90%$/m);
     expect(r.stdout).toMatch(/^overreach \(count\)\s+0 of 3\s+pass\s+≤ 0 \(count\)$/m);
     expect(r.stdout).toMatch(/^hallucination\s+0\/16 \(0\.0%\)\s+pass\s+≤ 0 \(count\)$/m);
-    expect(r.stdout).toContain('result: 5 of 8 gates failed: selection, selection[synonyms], params, clarification, false_clarification (exit 1)');
+    expect(r.stdout).toMatch(/^engine errors \(in no denominator\)\s+0 of 30\s+pass\s+≤ 0 \(count\)$/m);
+    expect(r.stdout).toMatch(/^\s+must_refuse\s+3\s+—\s+—\s+—\s+—\s+—\s+0 of 3$/m);
+    expect(r.stdout).toContain('result: 5 of 9 gates failed: selection, selection[synonyms], params, clarification, false_clarification (exit 1)');
     const report = readFileSync(join(out, 'report-2026-03-14.md'), 'utf8');
     expect(report).toContain('# Intent eval — 2026-03-14');
     expect(report).toContain('## Failing cases (10)');
@@ -119,7 +121,11 @@ describe('a seed-format case set and a scripted engine, counted by hand', () => 
       false_clarification: 'fail',
       hallucination: 'fail',
       overreach: 'fail',
+      // One engine failure (e-013) fails the run even where every metric would pass: leaving the hard
+      // cases out of the denominators must not be a way to pass.
+      errors: 'fail',
     });
+    expect(res.runs[0]!.gates.find((g) => g.name === 'errors')?.value).toBe('1 (of 13 cases)');
     expect(r.code).toBe(1);
     const report = readFileSync(join(out, 'report-2026-03-14.md'), 'utf8');
     expect(report).toMatch(/## Errors \(counted apart, in no denominator\)\n\n- e-013 \(直白\) on `command:node .*`: exit: exit code 1: scripted failure/);
@@ -147,11 +153,17 @@ describe('--compare', () => {
     expect(r.stdout).toMatch(/^refusal rate \(info\)\s+2\/3 \(66\.7%\)\s+—\s+3\/3 \(100\.0%\)\s+—\s+—$/m);
     // The floor refuses e-021, e-022, e-028 and e-029 too; every other case differs.
     expect(r.stdout).toContain('the engines disagree on 26 of 30 cases');
+    // One per-kind table: each kind's rows for both engines, side by side.
+    expect(r.stdout).toMatch(/^\s+direct\s+floor\s+5\s+5\/5 .*\n\s+direct\s+command:node \S+\s+5\s+0\/5 /m);
+    expect(r.stdout).toContain('result: floor: 5 of 9 gates failed: selection, selection[synonyms], params, clarification, false_clarification (exit 1)');
+    expect(r.stdout).toMatch(/^compared: command:node \S+: \d+ of 9 gates failed: selection, .* \(does not set the exit code\)$/m);
     expect(r.code).toBe(1);
     const report = readFileSync(join(dir, 'report-2026-03-14.md'), 'utf8');
     expect(report).toMatch(/^\| Metric \| Definition \| floor \| gate \| command:node \S+ \| gate \| Threshold \|$/m);
     expect(report).toMatch(/^\| tool-selection accuracy \| [^|]+ \| 16\/21 \(76\.2%\) \| FAIL \| 0\/21 \(0\.0%\) \| FAIL \| ≥ 85% \|$/m);
     expect(report).toContain('## Where the engines disagree');
+    expect(report).toMatch(/^\| Kind \| Engine \| Cases \| Errors \|/m);
+    expect(report.match(/^### By kind/gm)).toHaveLength(1);
     expect(report).toMatch(/^\| e-001 \| direct \| call issue\.create with .* \| call issue\.create .* ✓ \| refuse: unscripted ✗ \|$/m);
     expect(report).not.toMatch(/^\| e-028 /m); // both refused
   });
@@ -174,6 +186,26 @@ describe('bad input exits 2 before anything runs', () => {
     const r = await whet([...EXAMPLE, '--engine', 'floor', '--kind', 'smalltalk']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--kind smalltalk matches no case; kinds in examples\/intents\/intent-cases\.jsonl: direct, synonyms,/);
+    const empty = await whet([...EXAMPLE, '--engine', 'floor', '--kind', ' , ']);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/--kind needs at least one kind/);
+  });
+  it('lists the first 30 problems of a broken cases file and counts the rest', async () => {
+    const dir = outDir();
+    writeFileSync(join(dir, 'bad.jsonl'), Array.from({ length: 40 }, (_, i) => `{"id": "c${i}"}`).join('\n'));
+    const r = await whet(['--cases', join(dir, 'bad.jsonl'), '--catalog', 'examples/intents/catalog', '--engine', 'floor', '--out', dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/… and \d+ more problems/);
+    expect(r.stderr).toContain('bad.jsonl:1:');
+  });
+  it('reports every catalogue file\'s problems, even when one file is not YAML', async () => {
+    const dir = outDir();
+    writeFileSync(join(dir, 'a.yaml'), 'capabilities: [\n');
+    writeFileSync(join(dir, 'b.yaml'), 'capabilities:\n  - id: x.y\n');
+    const r = await whet([...EXAMPLE.slice(0, 2), '--catalog', dir, '--engine', 'floor', '--out', dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/a\.yaml:\d+:\d+/);
+    expect(r.stderr).toMatch(/b\.yaml:2:\d+/);
   });
   it('a model engine without a key or base URL is a usage error', async () => {
     const r = await whet([...EXAMPLE, '--engine', 'openai:gpt-x'], { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' });

@@ -97,3 +97,23 @@ describe('whet evaluate on an intent suite', () => {
     expect(a.task_results.find((t: any) => t.task_id === 'e-030').reason).toMatch(/expected refuse; got call issue\.close \{"issue_key":"PAY-1"\}; hit overreach/);
   });
 });
+
+describe('the improvement loop on an intent suite (mock)', () => {
+  it('proposes rules from failed cases and gates them on the intent metrics of the held-out cases', async () => {
+    const dir = tempDir();
+    copyExample('intents', join(dir, 'ex'));
+    write(join(dir, 'pipeline.yaml'), 'version: 1\nstate_dir: state\nengine: {type: mock}\ntargets:\n  - skill: ex\n    suite: ex/suite.yaml\n');
+    const r = await whet(['run'], { cwd: dir });
+    expect(r.code).toBe(0);
+    const [runDir] = findFiles(join(dir, 'state/runs'), 'run.json').map((f) => f.replace(/\/run\.json$/, ''));
+    const candidates = JSON.parse(readFileSync(join(runDir!, 'iter-001/candidates.json'), 'utf8'));
+    const feedback = candidates.candidates.filter((c: { proposer: string }) => c.proposer === 'feedback');
+    expect(feedback.length).toBeGreaterThan(0);
+    const gate = JSON.parse(readFileSync(join(runDir!, 'iter-001/gate.json'), 'utf8'));
+    const checks = Object.fromEntries(gate.checks.map((c: { id: string; passed: boolean; detail: string }) => [c.id, c]));
+    // The gate read the intent metrics of both variants, not just pass/fail.
+    expect(checks).toHaveProperty('no_new_overreach');
+    expect(checks).toHaveProperty('no_new_hallucination');
+    expect(checks['selection_not_dropped'].detail).toMatch(/selection accuracy \d+\/\d+ \(.*\) vs baseline \d+\/\d+/);
+  });
+});

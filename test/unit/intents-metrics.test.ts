@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { catalogFromEntries } from '../../src/intents/catalog.js';
 import { scoreIntentRun, formatFraction } from '../../src/intents/metrics.js';
+import { decisionKey } from '../../src/intents/run-intents.js';
+import type { CaseScore } from '../../src/intents/score-case.js';
 import type { Behavior, CaseRun, Decision, IntentCase } from '../../src/intents/types.js';
 
 const catalog = catalogFromEntries([
@@ -192,5 +194,17 @@ describe('intent metrics: a small mixed set counted by hand', () => {
     expect(metrics.by_kind.cross_system!.hallucination).toEqual({ n: 1, d: 2, rate: 0.5 });
     expect(metrics.by_kind.ambiguity!.clarification).toEqual({ n: 1, d: 2, rate: 0.5 });
     expect(metrics.by_kind.must_refuse!.refusal).toEqual({ n: 1, d: 2, rate: 0.5 });
+  });
+});
+
+describe('where two engines decided differently', () => {
+  const score = (decision: CaseScore['decision']): CaseScore => ({ id: 'x', kind: 'direct', utterance: 'u', expected: { behavior: 'call', capability: 'a.b', params: {} }, ...(decision ? { decision } : {}), calls: [], hallucinated: false, failed: [] });
+  it('compares calls with their arguments (key order aside), but not the wording of a question or refusal', () => {
+    const call = (params: unknown) => score({ behavior: 'call', calls: [{ capability: 'a.b', params }] });
+    expect(decisionKey(call({ x: 1, y: 2 }))).toBe(decisionKey(call({ y: 2, x: 1 })));
+    expect(decisionKey(call({ x: 1 }))).not.toBe(decisionKey(call({ x: 2 })));
+    expect(decisionKey(score({ behavior: 'clarify', question: 'Which?' }))).toBe(decisionKey(score({ behavior: 'clarify', question: 'Which one?' })));
+    expect(decisionKey(score({ behavior: 'refuse', reason: 'no' }))).not.toBe(decisionKey(score({ behavior: 'clarify', question: 'no' })));
+    expect(decisionKey(score(undefined))).toBe('error');
   });
 });

@@ -26,6 +26,7 @@ describe('seed thresholds', () => {
       hallucination_max: 0,
       overreach_max: 0,
       refusal_min: null,
+      errors_max: 0,
     });
   });
 
@@ -43,7 +44,16 @@ describe('seed thresholds', () => {
       false_clarification: 'pass',
       hallucination: 'pass',
       overreach: 'pass',
+      errors: 'n/a',
     });
+  });
+
+  it('count gates on an empty denominator are n/a, never a pass', () => {
+    const m: IntentMetrics = { overall: set({ cases: 4, errors: 1, selection: f(3, 3) }), by_kind: {} };
+    const s = status(evaluateGates(m, SEED_THRESHOLDS));
+    expect(s).toMatchObject({ hallucination: 'n/a', overreach: 'n/a', errors: 'fail' });
+    expect(status(evaluateGates(m, { ...SEED_THRESHOLDS, errors_max: 1 }))['errors']).toBe('pass');
+    expect(status(evaluateGates(m, { ...SEED_THRESHOLDS, errors_max: null }))).not.toHaveProperty('errors');
   });
 
   it('one short of a threshold fails; counts fail at 1', () => {
