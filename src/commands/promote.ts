@@ -8,6 +8,7 @@ import { rollbackRun } from '../state/promote.js';
 import { appendEvent } from '../state/events.js';
 import { listRuns } from '../inspect/status.js';
 import { stateLayout } from '../state/layout.js';
+import { UsageError } from '../errors.js';
 import type { CliDeps, SetCode } from './deps.js';
 import { stateDirOf } from './state-dir.js';
 
@@ -15,7 +16,13 @@ interface Opts {
   config?: string;
   stateRoot?: string;
   json?: boolean;
+  iteration?: number;
 }
+
+const iterationArg = (v: string): number => {
+  if (!/^[1-9]\d*$/.test(v)) throw new UsageError(`--iteration must be a positive whole number, not "${v}"`);
+  return Number(v);
+};
 
 const who = () => {
   try {
@@ -68,14 +75,15 @@ export function registerPromoteCommands(program: Command, deps: CliDeps, _setCod
       .argument('<candidate>', 'candidate id')
       .option('-c, --config <file>', 'pipeline config')
       .option('--state-root <dir>', 'state directory')
+      .option('--iteration <n>', 'the iteration the candidate waits in (ids repeat across iterations)', iterationArg)
       .action(async (run: string, cand: string, o: Opts) => {
         const stateDir = await stateDirOf(deps, o);
         const runId = resolveRun(stateDir, run);
         const lock = await acquireStateLock(stateDir, `whet review ${verdict} ${runId} ${cand}`);
         try {
           const ctx = await openRun({ cwd: deps.cwd, env: deps.env, now: deps.now, log: (l) => deps.stderr(`${l}\n`) }, { stateDir, runId });
-          const g = await review(ctx, cand, verdict, who());
-          deps.stdout(`${cand}: ${g.decision} — ${g.reason}\n`);
+          const r = await review(ctx, cand, verdict, who(), o.iteration);
+          deps.stdout(`${cand} (iteration ${r.iteration}): ${r.gate.decision} — ${r.gate.reason}\n`);
         } finally {
           await lock.release();
         }

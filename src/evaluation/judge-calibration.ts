@@ -1,10 +1,15 @@
 // Which model-graded judges of a suite are calibrated against human labels, and the pass rate corrected
 // for each calibrated judge's errors (Rogan–Gladen). A calibration belongs to the exact bytes of a judge
-// spec; an inline rubric has no spec and so can never be calibrated.
-import { readCalibration } from '../calibrate/store.js';
+// spec; an inline rubric has no spec and so can never be calibrated. It also belongs to the engine that
+// answered: a judge is its spec and its model, so a calibration made on another engine (above all the
+// offline mock, which grades by word overlap) says nothing about the judge that grades this run.
+import { canonicalJson } from '../artifacts/io.js';
+import { readCalibration, type CalibrationRecord } from '../calibrate/store.js';
 import type { Suite } from '../config/suite-schema.js';
 import { fixtureInside } from '../config/suite.js';
-import { loadJudgeSpec } from '../judges/spec.js';
+import { createEngine } from '../engines/index.js';
+import type { Engine } from '../engines/types.js';
+import { loadJudgeSpec, type LoadedJudgeSpec } from '../judges/spec.js';
 import { roganGladen } from '../stats/index.js';
 
 export interface JudgeCalibration {
@@ -22,7 +27,34 @@ export interface JudgeCalibration {
   corrected_pass_rate?: number | null;
 }
 
-export function judgeCalibrations(suite: Suite, stateDir: string): JudgeCalibration[] {
+type EngineId = { type: string; identity: Record<string, unknown> };
+
+/**
+ * The engine that grades with this spec in a run whose judge engine is `runJudge`, chosen as the spec
+ * judge chooses it: a mock run stays on the mock, else the spec's own engine, else the run's judge engine.
+ */
+function gradingEngine(spec: LoadedJudgeSpec, runJudge: EngineId | undefined): EngineId | undefined {
+  if (runJudge?.type === 'mock' || !spec.spec.engine) return runJudge;
+  try {
+    const e = createEngine(spec.spec.engine, { suiteDir: spec.dir });
+    return { type: e.type, identity: e.identity() };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why the record does not describe the engine that grades now, or undefined when it does. */
+function engineMismatch(rec: CalibrationRecord, grading: EngineId | undefined): string | undefined {
+  const made = rec.judge.engine;
+  if (!grading) return made.mock ? 'calibrated with the mock engine, and the engine that grades in this run is unknown' : undefined;
+  if (made.mock && grading.type !== 'mock') return `calibrated with the mock engine, but ${grading.type} grades in this run: calibrate it again with its real engine`;
+  if (canonicalJson(made.identity) !== canonicalJson(grading.identity)) return `calibrated with another engine (${made.type}) than the one that grades in this run (${grading.type}): calibrate it again with that engine`;
+  return undefined;
+}
+
+/** `judgeEngine` is the run's judge engine (undefined when the run has none), whose identity calibrations must match. */
+export function judgeCalibrations(suite: Suite, stateDir: string, judgeEngine?: Pick<Engine, 'type' | 'identity'>): JudgeCalibration[] {
+  const runJudge = judgeEngine ? { type: judgeEngine.type, identity: judgeEngine.identity() } : undefined;
   const groups = new Map<string, { spec?: string; tasks: string[] }>();
   for (const t of suite.tasks) {
     for (const j of t.judges) {
@@ -44,6 +76,11 @@ export function judgeCalibrations(suite: Suite, stateDir: string): JudgeCalibrat
     const rec = spec ? readCalibration(stateDir, spec.hash) : undefined;
     if (!spec || !rec) {
       out.push({ judge: g.spec, spec_hash: spec?.hash ?? null, tasks: g.tasks, calibrated: false, thresholds_met: null, detail: 'no calibration for this exact spec (run whet calibrate --answer-key … --judge …)' });
+      continue;
+    }
+    const mismatch = engineMismatch(rec, gradingEngine(spec, runJudge));
+    if (mismatch) {
+      out.push({ judge: g.spec, spec_hash: spec.hash, tasks: g.tasks, calibrated: false, thresholds_met: null, detail: mismatch });
       continue;
     }
     const passIsPositive = rec.positive === 'PASS';

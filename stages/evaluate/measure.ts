@@ -105,7 +105,7 @@ export function standaloneFromMeasured(p: Prepared, skill: LoadedSkill, m: Measu
     minPassRate: p.cfg.standaloneMinPassRate,
     cache: m.cache,
   });
-  const cals = judgeCalibrations(p.suite, p.stateDir);
+  const cals = judgeCalibrations(p.suite, p.stateDir, p.judgeEngine);
   if (cals.length) artifact.judge_calibration = withCorrectedRates(cals, artifact.task_results, p.suite);
   return artifact;
 }

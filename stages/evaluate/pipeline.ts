@@ -86,7 +86,7 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
         measured: { candidate: candMeasured, baseline: { summary: baseSummary, tallies: base.outcome.tallies } },
       });
     }
-    const cals = judgeCalibrations(p.suite, p.stateDir);
+    const cals = judgeCalibrations(p.suite, p.stateDir, p.judgeEngine);
     if (cals.length) artifact.judge_calibration = withCorrectedRates(cals, artifact.candidate_results, p.suite);
     const inIter = join(iterDir, 'evaluation.json');
     await writeArtifact(inIter, pipelineEvaluation, artifact);

@@ -101,8 +101,10 @@ export function decide(f: GateFacts): GateDecision {
     detail: `exact McNemar on held-out p = ${h.p_value} ${significant ? '<' : '≥'} ${t.significance}${t.require_significance ? '' : ' (informational: require_significance is off)'}`,
   });
   const cals = e.judge_calibration ?? [];
-  const unfit = cals.filter((c) => !c.calibrated || c.thresholds_met === false);
   const mode = t.require_calibrated_judges ?? 'warn';
+  // A record with no thresholds says how the judge did but not that it did well enough: requiring
+  // calibration "within thresholds" (block) cannot be met by it.
+  const unfit = cals.filter((c) => !c.calibrated || c.thresholds_met === false || (mode === 'block' && c.thresholds_met === null));
   checks.push({
     id: 'judges_calibrated',
     passed: mode !== 'block' || unfit.length === 0,
@@ -142,7 +144,7 @@ export function intentChecks(e: PipelineEvaluation): Check[] {
     {
       id: 'no_new_hallucination',
       passed: c.hallucination.n <= b.hallucination.n,
-      detail: `hallucinated calls ${c.hallucination.n}/${c.hallucination.d} vs baseline ${b.hallucination.n}/${b.hallucination.d}; must not grow`,
+      detail: `hallucinations ${c.hallucination.n} of ${c.hallucination.d} call decisions vs baseline ${b.hallucination.n} of ${b.hallucination.d}; must not grow`,
     },
     {
       id: 'selection_not_dropped',

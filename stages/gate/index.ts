@@ -2,52 +2,22 @@
 // registered at run start, decides on the held-out evidence, and on `keep` applies the candidate (backup
 // first, then atomic replacement). A crash after applying and before gate.json is written is recognised
 // on the next run (the target already equals the candidate and the backup exists) and not refused.
-import { existsSync } from 'node:fs';
 import { HANDOFF } from '../../src/artifacts/envelope.js';
-import { readArtifact, sha256File, writeArtifact } from '../../src/artifacts/io.js';
-import { thresholdsDiff, thresholdsHash, type Thresholds } from '../../src/config/thresholds.js';
+import { sha256File, writeArtifact } from '../../src/artifacts/io.js';
+import type { Thresholds } from '../../src/config/thresholds.js';
 import type { LoopContext, StageOutcome } from '../../src/loop/context.js';
 import { iterationPaths } from '../../src/loop/paths.js';
 import { readSkill } from '../../src/skill/read.js';
 import { appendEvent } from '../../src/state/events.js';
 import { applyVariant, readBackup } from '../../src/state/promote.js';
-import { rankingArtifact } from '../discriminate/schema.js';
-import { pipelineEvaluation } from '../evaluate/schema.js';
-import { candidatesArtifact } from '../generate/schema.js';
 import { decide } from './decide.js';
-import { gateArtifact, type Check, type GateArtifact } from './schema.js';
+import { gatherIntegrity } from './integrity.js';
+import { gateArtifact, type GateArtifact } from './schema.js';
 
 export async function run(ctx: LoopContext): Promise<StageOutcome> {
   const paths = iterationPaths(ctx.runDir, ctx.iteration);
-  const evaluation = readArtifact(paths.evaluation, pipelineEvaluation, 'evaluation');
-  const ranking = readArtifact(paths.ranking, rankingArtifact, 'ranking');
-  const candidates = readArtifact(paths.candidates, candidatesArtifact, 'candidates');
-  const cand = candidates.candidates.find((c) => c.id === evaluation.candidate_id);
+  const { evaluation, cand, variantDir, alreadyApplied, checks: integrity } = gatherIntegrity(ctx, ctx.iteration);
   const registered = ctx.manifest.thresholds as unknown as Thresholds;
-  const current = ctx.config.thresholds;
-
-  const variantDir = cand ? `${paths.dir}/${cand.variant_path}` : undefined;
-  const targetNow = readSkill(ctx.manifest.target.skill_dir).contentHash;
-  const variantHash = variantDir && existsSync(variantDir) ? readSkill(variantDir).contentHash : undefined;
-  const alreadyApplied = readBackup(ctx.stateDir, ctx.runId, ctx.iteration) !== undefined && targetNow === variantHash;
-  const integrity: Check[] = [
-    { id: 'ranking_unchanged', passed: evaluation.inputs['ranking.json'] === sha256File(paths.ranking), detail: 'ranking.json is the one the evaluation read' },
-    { id: 'candidates_unchanged', passed: ranking.inputs['candidates.json'] === sha256File(paths.candidates), detail: 'candidates.json is the one the ranking read' },
-    { id: 'candidate_known', passed: cand !== undefined, detail: `candidate ${evaluation.candidate_id} is in candidates.json` },
-    { id: 'variant_unchanged', passed: variantHash === evaluation.inputs.candidate, detail: `the variant on disk is the one evaluated (${variantHash ?? 'missing'})` },
-    {
-      id: 'target_unchanged',
-      passed: targetNow === evaluation.inputs.target || alreadyApplied,
-      detail: targetNow === evaluation.inputs.target || alreadyApplied ? 'the target is byte-identical to what was evaluated' : `the target was edited after it was evaluated (now ${targetNow.slice(0, 19)}…, evaluated ${evaluation.inputs.target?.slice(0, 19)}…)`,
-    },
-  ];
-  const diff = thresholdsDiff(registered, current);
-  integrity.push({
-    id: 'thresholds_registered',
-    passed: ctx.manifest.thresholds_sha256 === thresholdsHash(current),
-    detail: diff.length ? `thresholds changed since the run started: ${diff.join('; ')} — start a new run to use new thresholds` : 'thresholds are the ones set before results',
-  });
-
   const d = decide({ evaluation, thresholds: registered, category: cand?.category ?? 'other', risk: cand?.risk ?? 'high', integrity });
   let applied: GateArtifact['applied'];
   if (d.decision === 'keep' && variantDir) {

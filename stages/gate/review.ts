@@ -1,23 +1,34 @@
-// A person's decision on a candidate the gate held for review. Approval applies it under the same checks
-// the gate makes (the target and the variant unchanged since evaluation, the thresholds the registered
-// ones); the held gate.json moves to superseded/ and a new one records who decided and when.
+// A person's decision on a candidate the gate held for review. Approval applies it under the checks the
+// gate makes (the same integrity list: artifacts, variant, target, registered thresholds); the held
+// gate.json moves to superseded/ and a new one records who decided and when. The decision is also
+// recorded as the iteration's lesson, because generate and discriminate learn only from
+// memory/lessons.jsonl: a rejection left as "pending_review" there would be proposed again next run.
 import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { readArtifact, writeArtifact } from '../../src/artifacts/io.js';
-import { thresholdsHash } from '../../src/config/thresholds.js';
 import { UsageError } from '../../src/errors.js';
 import type { LoopContext } from '../../src/loop/context.js';
 import { iterationPaths } from '../../src/loop/paths.js';
 import { iterations } from '../../src/runner/next-step.js';
 import { readSkill } from '../../src/skill/read.js';
 import { appendEvent } from '../../src/state/events.js';
-import { applyVariant } from '../../src/state/promote.js';
-import { pipelineEvaluation } from '../evaluate/schema.js';
+import { stateLayout } from '../../src/state/layout.js';
+import { applyVariant, readBackup } from '../../src/state/promote.js';
+import { rankingArtifact } from '../discriminate/schema.js';
+import { pipelineEvaluation, standaloneEvaluation } from '../evaluate/schema.js';
 import { candidatesArtifact } from '../generate/schema.js';
+import { buildLesson } from '../learn/lesson.js';
+import { recordLesson } from '../learn/lessons-store.js';
+import { gatherIntegrity } from './integrity.js';
 import { gateArtifact, type GateArtifact } from './schema.js';
 
-export function findPending(runDir: string, candidateId?: string): { iteration: number; gate: GateArtifact }[] {
-  const out: { iteration: number; gate: GateArtifact }[] = [];
+export interface Pending {
+  iteration: number;
+  gate: GateArtifact;
+}
+
+export function findPending(runDir: string, candidateId?: string): Pending[] {
+  const out: Pending[] = [];
   for (const n of iterations(runDir)) {
     const p = iterationPaths(runDir, n).gate;
     if (!existsSync(p)) continue;
@@ -27,44 +38,83 @@ export function findPending(runDir: string, candidateId?: string): { iteration: 
   return out;
 }
 
-export async function review(ctx: LoopContext, candidateId: string, verdict: 'approve' | 'reject', who: string): Promise<GateArtifact> {
-  const [found] = findPending(ctx.runDir, candidateId);
-  if (!found) throw new UsageError(`no candidate "${candidateId}" is waiting for review in run ${ctx.runId} (see whet review list)`);
+/**
+ * The one held candidate a review decides. Candidate ids restart at cand-01 in every iteration, so the
+ * same id can wait in several iterations with different contents; guessing one would apply or reject
+ * something the person did not look at.
+ */
+export function pickPending(ctx: LoopContext, candidateId: string, iteration?: number): Pending {
+  const all = findPending(ctx.runDir, candidateId);
+  const matches = iteration === undefined ? all : all.filter((p) => p.iteration === iteration);
+  if (matches.length === 0) {
+    const where = iteration === undefined ? '' : ` in iteration ${iteration}`;
+    const elsewhere = all.length ? ` (it waits in iteration ${all.map((p) => p.iteration).join(', ')})` : '';
+    throw new UsageError(`no candidate "${candidateId}" is waiting for review${where} in run ${ctx.runId}${elsewhere} (see whet review list)`);
+  }
+  if (matches.length > 1) {
+    const list = matches.map((p) => `iteration ${p.iteration}: ${p.gate.reason}`).join('; ');
+    throw new UsageError(`candidate "${candidateId}" waits for review in ${matches.length} iterations of run ${ctx.runId} — ${list}; choose one with --iteration N`);
+  }
+  return matches[0]!;
+}
+
+async function approved(ctx: LoopContext, found: Pending, who: string, at: string): Promise<GateArtifact> {
+  const g = gatherIntegrity(ctx, found.iteration);
+  const broken = g.checks.filter((c) => !c.passed);
+  if (broken.length || !g.variantDir) {
+    throw new UsageError(`cannot approve ${found.gate.candidate_id} (iteration ${found.iteration}): ${broken.map((c) => c.detail).join('; ')}`);
+  }
+  // A crash after applying and before the new gate.json: the backup is there and the target is the variant.
+  const m = g.alreadyApplied
+    ? readBackup(ctx.stateDir, ctx.runId, found.iteration)!
+    : await applyVariant({ stateDir: ctx.stateDir, runId: ctx.runId, iteration: found.iteration, targetDir: ctx.manifest.target.skill_dir, variantDir: g.variantDir, now: ctx.now() });
+  return {
+    ...found.gate,
+    created_at: at,
+    decision: 'keep',
+    verdict: 'keep',
+    reason: `approved in review by ${who}; ${found.gate.reason}`,
+    checks: [...g.checks, ...found.gate.checks.filter((c) => c.id !== 'review' && !g.checks.some((x) => x.id === c.id)), { id: 'review', passed: true, detail: `approved by ${who} at ${at}` }],
+    applied: {
+      target: ctx.manifest.target.skill_dir,
+      backup: `backups/${ctx.runId}/iter-${String(found.iteration).padStart(3, '0')}`,
+      sha256_before: g.evaluation.inputs.target!,
+      sha256_after: readSkill(ctx.manifest.target.skill_dir).contentHash,
+      files: m.files.map((f) => f.path),
+    },
+  };
+}
+
+/** Replaces the iteration's lesson (recorded by learn as pending_review) with the person's decision. */
+async function recordDecision(ctx: LoopContext, iteration: number, gate: GateArtifact, at: string): Promise<void> {
+  const paths = iterationPaths(ctx.runDir, iteration);
+  const lesson = buildLesson({
+    runId: ctx.runId,
+    iteration,
+    target: ctx.manifest.target.skill_dir,
+    at,
+    baseline: readArtifact(paths.baseline, standaloneEvaluation, 'baseline'),
+    candidates: readArtifact(paths.candidates, candidatesArtifact, 'candidates'),
+    ranking: readArtifact(paths.ranking, rankingArtifact, 'ranking'),
+    evaluation: readArtifact(paths.evaluation, pipelineEvaluation, 'evaluation'),
+    gate,
+  });
+  await recordLesson(stateLayout.lessons(ctx.stateDir), lesson);
+}
+
+export async function review(ctx: LoopContext, candidateId: string, verdict: 'approve' | 'reject', who: string, iteration?: number): Promise<{ gate: GateArtifact; iteration: number }> {
+  const found = pickPending(ctx, candidateId, iteration);
   const paths = iterationPaths(ctx.runDir, found.iteration);
   const at = ctx.now().toISOString();
-  let next: GateArtifact;
-  if (verdict === 'reject') {
-    next = { ...found.gate, created_at: at, decision: 'reject', verdict: 'reject', reason: `rejected in review by ${who}`, checks: [...found.gate.checks, { id: 'review', passed: false, detail: `rejected by ${who} at ${at}` }] };
-  } else {
-    const evaluation = readArtifact(paths.evaluation, pipelineEvaluation, 'evaluation');
-    const cand = readArtifact(paths.candidates, candidatesArtifact, 'candidates').candidates.find((c) => c.id === candidateId)!;
-    const variantDir = join(paths.dir, cand.variant_path);
-    const problems: string[] = [];
-    if (readSkill(ctx.manifest.target.skill_dir).contentHash !== evaluation.inputs.target) problems.push('the target changed since this candidate was evaluated; evaluate it again in a new run');
-    if (readSkill(variantDir).contentHash !== evaluation.inputs.candidate) problems.push('the candidate’s variant changed since it was evaluated');
-    if (ctx.manifest.thresholds_sha256 !== thresholdsHash(ctx.config.thresholds)) problems.push('pipeline.yaml’s thresholds differ from the ones registered for this run');
-    if (problems.length) throw new UsageError(`cannot approve ${candidateId}: ${problems.join('; ')}`);
-    const m = await applyVariant({ stateDir: ctx.stateDir, runId: ctx.runId, iteration: found.iteration, targetDir: ctx.manifest.target.skill_dir, variantDir, now: ctx.now() });
-    next = {
-      ...found.gate,
-      created_at: at,
-      decision: 'keep',
-      verdict: 'keep',
-      reason: `approved in review by ${who}; ${found.gate.reason}`,
-      checks: [...found.gate.checks.filter((c) => c.id !== 'review'), { id: 'review', passed: true, detail: `approved by ${who} at ${at}` }],
-      applied: {
-        target: ctx.manifest.target.skill_dir,
-        backup: `backups/${ctx.runId}/iter-${String(found.iteration).padStart(3, '0')}`,
-        sha256_before: evaluation.inputs.target!,
-        sha256_after: readSkill(ctx.manifest.target.skill_dir).contentHash,
-        files: m.files.map((f) => f.path),
-      },
-    };
-  }
+  const next: GateArtifact =
+    verdict === 'reject'
+      ? { ...found.gate, created_at: at, decision: 'reject', verdict: 'reject', reason: `rejected in review by ${who}`, checks: [...found.gate.checks, { id: 'review', passed: false, detail: `rejected by ${who} at ${at}` }] }
+      : await approved(ctx, found, who, at);
   const dest = join(paths.dir, 'superseded', at.replace(/[:.]/g, '-'));
   mkdirSync(dest, { recursive: true });
   renameSync(paths.gate, join(dest, 'gate.json'));
   await writeArtifact(paths.gate, gateArtifact, next);
+  await recordDecision(ctx, found.iteration, next, at);
   appendEvent(ctx.runDir, { event: 'review', iteration: found.iteration, candidate: candidateId, decision: next.decision, by: who }, ctx.now());
-  return next;
+  return { gate: next, iteration: found.iteration };
 }

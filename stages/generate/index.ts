@@ -13,7 +13,7 @@ import { scoreStructure } from '../../src/skill/structure.js';
 import { appendEvent } from '../../src/state/events.js';
 import { stateLayout } from '../../src/state/layout.js';
 import { standaloneEvaluation } from '../evaluate/schema.js';
-import { lessonsFor, readLessons, rejectedContents } from '../learn/lessons-store.js';
+import { lessonsFor, pendingContents, readLessons, rejectedContents } from '../learn/lessons-store.js';
 import { materialise, supersedeVariants } from './materialise.js';
 import { proposeFeedback } from './propose-feedback.js';
 import { proposeStructural } from './propose-structural.js';
@@ -54,7 +54,7 @@ export async function run(ctx: LoopContext, deps: GenerateDeps = {}): Promise<St
   if (loop.proposers.includes('llm')) llm = await runLlmProposer(ctx, target.text, baseline, lessons, deps);
   errors.push(...llm.errors);
 
-  const sel = selectCandidates({ groups: [feedback, llm.proposals, structural], targetText: target.text, rejected: rejectedContents(lessons), cap: loop.candidatesPerIteration });
+  const sel = selectCandidates({ groups: [feedback, llm.proposals, structural], targetText: target.text, rejected: rejectedContents(lessons), pending: pendingContents(lessons, ctx.runId), cap: loop.candidatesPerIteration });
   errors.push(...sel.errors);
   skipped.push(...sel.skipped);
 

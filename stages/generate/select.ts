@@ -10,7 +10,7 @@
 //
 // Left out, each with its reason (candidates.json `skipped`): a proposal whose actions do not apply (a
 // proposer error, not a crash), one that changes nothing, one whose resulting SKILL.md was evaluated on
-// this target before and rejected (lessons), one identical to an earlier candidate, and any over the cap.
+// this target before and rejected (lessons), one waiting for review in this run, one identical to an earlier candidate, and any over the cap.
 import { sha256 } from '../../src/artifacts/io.js';
 import { applyEdits } from '../../src/skill/edits.js';
 import type { Lesson } from '../learn/schema.js';
@@ -22,6 +22,8 @@ export interface SelectInput {
   targetText: string;
   /** SKILL.md content hashes already rejected on this target, with the lesson that says so. */
   rejected: ReadonlyMap<string, Lesson>;
+  /** SKILL.md content hashes waiting for a person's review in this run. */
+  pending?: ReadonlyMap<string, Lesson>;
   cap: number;
 }
 
@@ -71,6 +73,11 @@ export function selectCandidates(input: SelectInput): Selection {
     const lesson = input.rejected.get(contentSha);
     if (lesson) {
       skip(`this exact SKILL.md was evaluated on this target in run ${lesson.run_id} iteration ${lesson.iteration} and rejected: ${lesson.why}`);
+      continue;
+    }
+    const held = input.pending?.get(contentSha);
+    if (held) {
+      skip(`this exact SKILL.md (${held.candidate_id}) waits for review from iteration ${held.iteration} of this run: whet review approve|reject ${held.run_id} ${held.candidate_id} --iteration ${held.iteration}`);
       continue;
     }
     const twin = seen.get(contentSha);

@@ -45,6 +45,17 @@ export function rejectedContents(lessons: readonly Lesson[]): Map<string, Lesson
   return out;
 }
 
+/**
+ * Content hashes held for review in run `runId`. The target does not change while a candidate waits, so
+ * the next iteration would propose the same content again and spend a full evaluation to hold it twice.
+ * Only this run's: a hold from an abandoned run must not block a content forever.
+ */
+export function pendingContents(lessons: readonly Lesson[], runId: string): Map<string, Lesson> {
+  const out = new Map<string, Lesson>();
+  for (const l of lessons) if (l.decision === 'pending_review' && l.run_id === runId && l.content_sha256) out.set(l.content_sha256, l);
+  return out;
+}
+
 /** The lesson's meaning without its timestamp: two records of the same outcome compare equal. */
 const sameLesson = (a: Lesson, b: Lesson) => canonicalJson({ ...a, at: '' }) === canonicalJson({ ...b, at: '' });
 

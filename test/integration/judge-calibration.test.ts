@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot, tempDir, whet, write } from '../support/cli.js';
+import { loadSuite } from '../../src/config/suite.js';
+import { judgeCalibrations } from '../../src/evaluation/judge-calibration.js';
 
 describe('calibrated judges in evaluations', () => {
   it('reports whether each model-graded judge is calibrated, with the judge-corrected pass rate', async () => {
@@ -27,5 +29,14 @@ describe('calibrated judges in evaluations', () => {
     expect(typeof q.pass_sensitivity).toBe('number');
     expect(q.observed_pass_rate).toBeDefined();
     expect('corrected_pass_rate' in q).toBe(true);
+    // The calibration was made on the mock engine: it says nothing about a real judge grading the same spec.
+    const suite = loadSuite(join(dir, 'skill/tasks.yaml'));
+    const real = { type: 'claude', identity: () => ({ type: 'claude', model: 'haiku' }) };
+    expect(judgeCalibrations(suite, join(dir, 'state'), real).find((c) => c.judge === 'judges/q.yaml')).toMatchObject({
+      calibrated: false,
+      detail: expect.stringMatching(/calibrated with the mock engine, but claude grades in this run/),
+    });
+    const mock = { type: 'mock', identity: () => ({ type: 'mock', rules: 'mock/1' }) };
+    expect(judgeCalibrations(suite, join(dir, 'state'), mock).find((c) => c.judge === 'judges/q.yaml')).toMatchObject({ calibrated: true });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decide, holdoutComparison } from '../../stages/gate/decide.js';
+import { decide, holdoutComparison, intentChecks } from '../../stages/gate/decide.js';
 import { THRESHOLD_DEFAULTS, thresholdsDiff, thresholdsHash } from '../../src/config/thresholds.js';
 import type { PipelineEvaluation } from '../../stages/evaluate/schema.js';
 
@@ -89,6 +89,40 @@ describe('gate decision', () => {
     expect(warn.checks.find((c) => c.id === 'judges_calibrated')!.detail).toMatch(/no calibration \(warn: /);
     const block = decide(facts(e, { thresholds: { ...THRESHOLD_DEFAULTS, require_calibrated_judges: 'block' } }));
     expect(block.decision).toBe('reject');
+  });
+
+  const keepable = [res('a-1', true, 'train'), res('b-1', true, 'train'), res('b-2', true, 'holdout'), res('c-1', true, 'holdout'), res('d-1', false, 'holdout')];
+  const withCal = (cal: Partial<NonNullable<PipelineEvaluation['judge_calibration']>[number]>) =>
+    ({ ...evaluation(keepable, base), judge_calibration: [{ judge: 'judges/q.yaml', spec_hash: null, tasks: ['b-2'], calibrated: true, thresholds_met: true, detail: 'calibrated on 80 labelled outputs', ...cal }] }) as PipelineEvaluation;
+  const block = { thresholds: { ...THRESHOLD_DEFAULTS, require_calibrated_judges: 'block' as const } };
+
+  it('under block, rejects a judge calibrated but missing its thresholds', () => {
+    const d = decide(facts(withCal({ thresholds_met: false, detail: 'thresholds missed' }), block));
+    expect(d.decision).toBe('reject');
+    expect(d.checks.find((c) => c.id === 'judges_calibrated')).toMatchObject({ passed: false, detail: 'judges/q.yaml: thresholds missed' });
+    expect(decide(facts(withCal({})), block).decision).toBe('keep');
+  });
+
+  it('under block, a calibration with no thresholds is not calibrated within thresholds; under warn it only warns', () => {
+    const e = withCal({ thresholds_met: null, detail: 'thresholds not set' });
+    const d = decide(facts(e, block));
+    expect(d.decision).toBe('reject');
+    expect(d.checks.find((c) => c.id === 'judges_calibrated')).toMatchObject({ passed: false, detail: 'judges/q.yaml: thresholds not set' });
+    expect(decide(facts(e)).decision).toBe('keep');
+  });
+
+  it('rejects a category dropping more than the tolerance, naming it', () => {
+    const e = evaluation(keepable, base, { per_category: { b: { delta: 0.5 }, c: { delta: -0.3 } } as never });
+    const d = decide(facts(e));
+    expect(d.decision).toBe('reject');
+    expect(d.checks.find((c) => c.id === 'category_tolerance')).toEqual({ id: 'category_tolerance', passed: false, detail: 'categories dropping more than 0.25: c -0.3000' });
+    expect(decide(facts(e, { thresholds: { ...THRESHOLD_DEFAULTS, category_tolerance: 0.3 } })).decision).toBe('keep');
+  });
+
+  it('labels hallucinations as counts of call decisions', () => {
+    const m = (n: number) => ({ overall: { overreach: { n: 0, d: 2 }, hallucination: { n, d: 9 }, selection: { n: 5, d: 5, rate: 1 } } });
+    const e = { evaluation: { candidate: { intent_metrics: m(2) }, baseline: { intent_metrics: m(1) } } } as unknown as PipelineEvaluation;
+    expect(intentChecks(e).find((c) => c.id === 'no_new_hallucination')).toEqual({ id: 'no_new_hallucination', passed: false, detail: 'hallucinations 2 of 9 call decisions vs baseline 1 of 9; must not grow' });
   });
 
   it('shows a threshold change as set-before versus now, and hashes thresholds canonically', () => {
