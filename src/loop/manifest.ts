@@ -10,6 +10,20 @@ export const loopManifest = runManifest.extend({
   config: z.object({ path: z.string().nullable(), sha256: z.string() }),
   thresholds: z.record(z.string(), z.unknown()),
   thresholds_sha256: z.string(),
+  /** The other decision-relevant settings and each task's split (src/config/registered.ts); absent in runs
+   * started before they were registered, which are then checked on their thresholds only. */
+  settings: z
+    .object({
+      eval_threshold: z.number(),
+      baseline_min_pass_rate: z.number(),
+      standalone_min_pass_rate: z.number(),
+      holdout_ratio: z.number(),
+      max_iterations: z.number(),
+      plateau_window: z.number(),
+      splits: z.record(z.string(), z.enum(['train', 'holdout'])),
+    })
+    .optional(),
+  settings_sha256: z.string().optional(),
   mock: z.boolean(),
   /** The iteration the run is in (the newest iter-NNN folder). */
   iteration: z.number().int().min(1),

@@ -1,12 +1,13 @@
-// Starting a loop run (registering what it improves and its thresholds) and opening an existing run for
-// a stage. Both read pipeline.yaml; opening compares nothing — the gate does, so the refusal names the
-// difference where the decision is made.
+// Starting a loop run (registering what it improves, its thresholds and its other decision settings) and
+// opening an existing run for a stage. Both read pipeline.yaml; opening compares nothing — the runner
+// does, before it moves or writes anything (src/runner/preflight.ts).
 import { existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readArtifact } from '../artifacts/io.js';
 import { loadPipeline, type PipelineConfig } from '../config/pipeline.js';
 import { loadSuite } from '../config/suite.js';
 import { thresholdsHash } from '../config/thresholds.js';
+import { registeredSettings, settingsHash } from '../config/registered.js';
 import { UsageError } from '../errors.js';
 import { readSkill, skillFileOf } from '../skill/read.js';
 import { appendEvent } from '../state/events.js';
@@ -50,6 +51,7 @@ export async function planRun(e: LoopEnv, o: { configPath?: string; stateRoot?: 
   const now = e.now();
   const runId = newRunId(stateDir, suite.skillId, now);
   const runDir = stateLayout.runDir(stateDir, runId);
+  const settings = registeredSettings(cfg, suite.tasks);
   const manifest: LoopManifest = {
     schema: 'whetstone.run/1',
     run_id: runId,
@@ -62,6 +64,8 @@ export async function planRun(e: LoopEnv, o: { configPath?: string; stateRoot?: 
     config: { path: cfg.path ?? null, sha256: cfg.hash || 'none' },
     thresholds: { ...cfg.thresholds } as Record<string, unknown>,
     thresholds_sha256: thresholdsHash(cfg.thresholds),
+    settings,
+    settings_sha256: settingsHash(settings),
     mock: o.mock ?? false,
     iteration: 1,
   };
@@ -71,7 +75,7 @@ export async function planRun(e: LoopEnv, o: { configPath?: string; stateRoot?: 
 /** Writes the run's manifest: from here on its thresholds are registered. */
 export async function createRun(plan: RunPlan, now: Date): Promise<void> {
   await writeRunManifest(plan.runDir, plan.manifest);
-  appendEvent(plan.runDir, { event: 'run_started', target: plan.manifest.target.skill_path, thresholds_sha256: plan.manifest.thresholds_sha256 }, now);
+  appendEvent(plan.runDir, { event: 'run_started', target: plan.manifest.target.skill_path, thresholds_sha256: plan.manifest.thresholds_sha256, settings_sha256: plan.manifest.settings_sha256 }, now);
 }
 
 /** planRun + createRun, for callers that already hold the state lock (tests, stage programs). */

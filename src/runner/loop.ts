@@ -12,10 +12,10 @@ import { openRun, type LoopEnv } from '../loop/open.js';
 import { appendEvent } from '../state/events.js';
 import { acquireStateLock } from '../state/lock.js';
 import { writeRunManifest } from '../state/runs.js';
-import { iterations, nextStep, type Step } from './next-step.js';
-import { supersedeFrom } from './supersede.js';
-import { thresholdsDiff, thresholdsHash, type Thresholds } from '../config/thresholds.js';
-import { UsageError } from '../errors.js';
+import { StateError } from '../errors.js';
+import { nextStep, type Step } from './next-step.js';
+import { planCall, statusAfter } from './preflight.js';
+import { quarantine, supersedeFrom } from './supersede.js';
 import { Budget, usedInRun } from '../evaluation/budget.js';
 
 export interface LoopResult {
@@ -42,8 +42,9 @@ export async function runStep(ctx: LoopContext, step: Step, candidate?: string):
 }
 
 /**
- * Runs `runId` until it ends (or, with `only`, runs that one stage of the current iteration). `from`
- * first moves the current iteration's artifacts from that stage on to superseded/.
+ * Runs `runId` until it ends (or, with `only`, runs that one stage of the newest iteration). `from`
+ * first moves the newest iteration's artifacts from that stage on to superseded/. Every refusal comes
+ * before anything is moved or written (preflight.ts).
  */
 export async function driveRun(e: LoopEnv, o: { stateDir: string; runId: string; from?: Step; only?: Step; lockHeld?: boolean }): Promise<LoopResult> {
   const lock = o.lockHeld ? undefined : await acquireStateLock(o.stateDir, `whet ${o.only ?? 'run'} (${o.runId})`);
@@ -52,38 +53,33 @@ export async function driveRun(e: LoopEnv, o: { stateDir: string; runId: string;
     let ctx = await openRun(e, { stateDir: o.stateDir, runId: o.runId });
     const limits = ctx.config.budgets;
     if (!Budget.unlimited(limits)) ctx = { ...ctx, budget: new Budget(limits, { ...usedInRun(ctx.runDir), startedAt: Date.parse(ctx.manifest.created_at) }, () => e.now().getTime()) };
-    const redo = o.from ?? o.only;
-    refuseChangedThresholds(ctx, redo ?? (() => {
-      const n = nextStep(ctx.runDir);
-      return n.kind === 'step' ? n.step : 'gate';
-    })());
-    if (redo) {
-      // Redo within the newest iteration that exists (a finished iteration's next step is the next one).
-      const its = iterations(ctx.runDir);
-      const it = its[its.length - 1] ?? 1;
-      const moved = supersedeFrom({ stateDir: o.stateDir, runId: o.runId, runDir: ctx.runDir, iteration: it, from: redo, now: e.now(), only: o.only !== undefined });
-      if (moved.length) e.log(`moved ${moved.join(', ')} of iteration ${it} to superseded/`);
-      appendEvent(ctx.runDir, { event: 'redo', from: redo, iteration: it, superseded: moved }, e.now());
+    const plan = planCall(ctx, o.from ?? o.only);
+    if (plan.kind === 'redo') {
+      const moved = supersedeFrom({ runDir: ctx.runDir, iteration: plan.iteration, from: plan.step, now: e.now() });
+      if (moved.length) e.log(`moved ${moved.join(', ')} of iteration ${plan.iteration} to superseded/`);
+      appendEvent(ctx.runDir, { event: 'redo', from: plan.step, iteration: plan.iteration, superseded: moved }, e.now());
+    } else if (plan.next.invalid.length) {
+      const moved = quarantine(ctx.runDir, plan.next.iteration, plan.next.invalid.map((i) => i.path), e.now());
+      for (const i of plan.next.invalid) e.log(`whet: warning: ${i.error}; moved it to superseded/ and continuing from the newest valid artifact`);
+      appendEvent(ctx.runDir, { event: 'invalid_artifacts_superseded', iteration: plan.next.iteration, superseded: moved }, e.now());
     }
-    await writeRunManifest(ctx.runDir, { ...ctx.manifest, status: 'running', updated_at: e.now().toISOString() });
+    let marked = false;
     for (;;) {
       const next = nextStep(ctx.runDir);
       if (next.kind === 'end') {
-        const status = next.status === 'done' ? 'completed' : next.status === 'aborted' ? 'failed' : 'running';
-        await writeRunManifest(ctx.runDir, { ...ctx.manifest, status, updated_at: e.now().toISOString() });
+        await writeRunManifest(ctx.runDir, { ...ctx.manifest, status: statusAfter(next), updated_at: e.now().toISOString() });
         appendEvent(ctx.runDir, { event: 'run_ended', status: next.status, reason: next.reason }, e.now());
         return { status: next.status, reason: next.reason, outcomes };
       }
-      if (o.only && next.step !== o.only) {
-        return { status: 'stepped', reason: `${o.only} is not what runs next (next: ${next.step}, iteration ${next.iteration})`, outcomes };
-      }
+      // preflight.ts made sure the redone stage is what runs next; anything else is a bug, not a redo.
+      if (o.only && next.step !== o.only) throw new StateError(`${o.only} is not what runs next (next: ${next.step}, iteration ${next.iteration})`);
       if (e.signal?.aborted) return interrupted(ctx, e, outcomes);
-      if (next.iteration !== ctx.manifest.iteration) {
-        const manifest = { ...ctx.manifest, iteration: next.iteration, updated_at: e.now().toISOString() };
+      if (!marked || next.iteration !== ctx.manifest.iteration) {
+        const manifest = { ...ctx.manifest, status: 'running' as const, iteration: next.iteration, updated_at: e.now().toISOString() };
         await writeRunManifest(ctx.runDir, manifest);
         ctx = { ...ctx, manifest };
+        marked = true;
       }
-      refuseChangedThresholds(ctx, next.step);
       const stageCtx = { ...ctx, iteration: next.iteration };
       const started = performance.now();
       appendEvent(ctx.runDir, { event: 'stage_started', stage: next.step, iteration: next.iteration }, e.now());
@@ -92,13 +88,19 @@ export async function driveRun(e: LoopEnv, o: { stateDir: string; runId: string;
         outcome = await runStep(stageCtx, next.step, next.kind === 'step' ? next.candidate : undefined);
       } catch (err) {
         appendEvent(ctx.runDir, { event: 'stage_failed', stage: next.step, iteration: next.iteration, error: (err as Error).message }, e.now());
+        // No process carries the run on: resume picks it up from its artifacts.
+        await writeRunManifest(ctx.runDir, { ...ctx.manifest, status: 'incomplete', updated_at: e.now().toISOString() }).catch(() => undefined);
         throw err;
       }
       if (outcome === 'interrupted') return interrupted(ctx, e, outcomes, stageCtx.budget?.exhausted);
       appendEvent(ctx.runDir, { event: 'stage_finished', stage: next.step, iteration: next.iteration, verdict: outcome.verdict, ms: Math.round(performance.now() - started) }, e.now());
       e.log(`[iter ${next.iteration}] ${outcome.summary}`);
       outcomes.push({ step: next.step, iteration: next.iteration, outcome });
-      if (o.only) return { status: 'stepped', reason: outcome.summary, outcomes };
+      if (o.only) {
+        // A stage run on a finished run must leave it finished (or say what is left), never "running".
+        await writeRunManifest(ctx.runDir, { ...ctx.manifest, status: statusAfter(nextStep(ctx.runDir)), updated_at: e.now().toISOString() });
+        return { status: 'stepped', reason: outcome.summary, outcomes };
+      }
     }
   } finally {
     await lock?.release();
@@ -111,14 +113,4 @@ async function interrupted(ctx: LoopContext, e: LoopEnv, outcomes: LoopResult['o
   appendEvent(ctx.runDir, { event: status, ...(budget ? { reason: budget } : {}) }, e.now());
   const reason = budget ? `budget exhausted (${budget}); raise it in pipeline.yaml, then: whet resume ${ctx.runId}` : `interrupted; continue with: whet resume ${ctx.runId}`;
   return { status, reason, outcomes };
-}
-
-/**
- * Thresholds were registered when the run started. The gate records its own refusal (with the
- * difference) in gate.json; any other stage refuses here, before anything is written or moved.
- */
-function refuseChangedThresholds(ctx: LoopContext, step: Step): void {
-  if (step === 'gate' || ctx.manifest.thresholds_sha256 === thresholdsHash(ctx.config.thresholds)) return;
-  const diff = thresholdsDiff(ctx.manifest.thresholds as unknown as Thresholds, ctx.config.thresholds);
-  throw new UsageError(`run ${ctx.runId} refuses to continue: its thresholds changed since it started (${diff.join('; ')}); restore them, or start a new run to use new thresholds`);
 }

@@ -4,7 +4,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { z } from 'zod';
 import { readArtifact } from '../artifacts/io.js';
-import { StateError } from '../errors.js';
 import { iterationPaths } from '../loop/paths.js';
 
 export const STEPS = ['baseline', 'generate', 'discriminate', 'evaluate', 'gate', 'learn'] as const;
@@ -49,25 +48,49 @@ const STEP_OF: Record<string, Step> = {
   learn: 'learn',
 };
 
-export function nextStep(runDir: string): Next {
+export type Handoff = z.infer<typeof handoff>;
+
+/** The handoff fields of an artifact, or the reason it cannot be read back. */
+export function readHandoff(file: string, step: Step): Handoff | Error {
+  try {
+    return readArtifact(file, handoff, `${step} artifact`);
+  } catch (err) {
+    return err as Error;
+  }
+}
+
+/** What runs after the artifact `step` wrote in iteration `n` with handoff `h`. */
+export function decideAfter(step: Step, h: Handoff, n: number): Next {
+  if (step === 'learn' && h.next_step === 'generate') return { kind: 'step', step: 'baseline', iteration: n + 1 };
+  if (h.next_step === 'done') return { kind: 'end', status: 'done', iteration: n, reason: h.reason ?? 'the learner stopped the loop' };
+  if (h.next_step === 'abort') return { kind: 'end', status: 'aborted', iteration: n, reason: `${step}: ${h.reason ?? h.verdict}` };
+  const next = STEP_OF[h.next_step];
+  if (!next) return { kind: 'end', status: 'review', iteration: n, reason: `${step} handed over to ${h.next_owner} (${h.next_step})` };
+  if (next === 'evaluate') {
+    if (!h.selected) return { kind: 'step', step: 'learn', iteration: n };
+    return { kind: 'step', step: next, iteration: n, candidate: h.selected };
+  }
+  return { kind: 'step', step: next, iteration: n };
+}
+
+/**
+ * The next step from the newest VALID artifact of the newest iteration. Newer artifacts that cannot be
+ * read back are listed in `invalid` (the runner moves them to superseded/ before going on); deciding from
+ * them would strand the run, ignoring them silently would hide a damaged state directory.
+ */
+export function nextStep(runDir: string): Next & { invalid: { path: string; error: string }[] } {
   const its = iterations(runDir);
   const n = its[its.length - 1] ?? 1;
-  const newest = newestArtifact(runDir, n);
-  if (!newest) return { kind: 'step', step: 'baseline', iteration: n };
-  let h: z.infer<typeof handoff>;
-  try {
-    h = readArtifact(newest.path, handoff, `${newest.step} artifact`);
-  } catch (err) {
-    throw new StateError(`cannot tell what runs next: ${(err as Error).message}`);
+  const p = iterationPaths(runDir, n);
+  const invalid: { path: string; error: string }[] = [];
+  for (const w of [...WRITTEN_BY].reverse()) {
+    if (!existsSync(p[w.file])) continue;
+    const h = readHandoff(p[w.file], w.step);
+    if (h instanceof Error) {
+      invalid.push({ path: p[w.file], error: h.message });
+      continue;
+    }
+    return { ...decideAfter(w.step, h, n), invalid };
   }
-  if (newest.step === 'learn' && h.next_step === 'generate') return { kind: 'step', step: 'baseline', iteration: n + 1 };
-  if (h.next_step === 'done') return { kind: 'end', status: 'done', iteration: n, reason: h.reason ?? 'the learner stopped the loop' };
-  if (h.next_step === 'abort') return { kind: 'end', status: 'aborted', iteration: n, reason: `${newest.step}: ${h.reason ?? h.verdict}` };
-  const step = STEP_OF[h.next_step];
-  if (!step) return { kind: 'end', status: 'review', iteration: n, reason: `${newest.step} handed over to ${h.next_owner} (${h.next_step})` };
-  if (step === 'evaluate') {
-    if (!h.selected) return { kind: 'step', step: 'learn', iteration: n };
-    return { kind: 'step', step, iteration: n, candidate: h.selected };
-  }
-  return { kind: 'step', step, iteration: n };
+  return { kind: 'step', step: 'baseline', iteration: n, invalid };
 }

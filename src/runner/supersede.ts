@@ -1,11 +1,12 @@
 // Redoing part of an iteration never deletes: the artifacts from the redone stage on move to
-// iter-NNN/superseded/<time>/ where they stay readable.
-import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+// iter-NNN/superseded/<time>/ where they stay readable. So do artifacts that cannot be read back (a
+// truncated write from a full disk), so the run can go on from the newest valid one.
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { iterationPaths } from '../loop/paths.js';
 import { readBackup } from '../state/promote.js';
-import { STEPS, type Step } from './next-step.js';
+import { decideAfter, readHandoff, STEPS, type Step } from './next-step.js';
 
 const FILE_OF: Record<Step, keyof ReturnType<typeof iterationPaths>> = {
   baseline: 'baseline',
@@ -16,36 +17,51 @@ const FILE_OF: Record<Step, keyof ReturnType<typeof iterationPaths>> = {
   learn: 'learning',
 };
 
-/** The step that would run after moving `from` and later artifacts away (checked before moving anything). */
+/**
+ * The step that would run after moving `from` and later artifacts away (checked before moving anything);
+ * undefined when the earlier artifacts end the iteration. Invalid earlier artifacts are skipped, as
+ * nextStep skips them.
+ */
 export function stepAfterSuperseding(runDir: string, iteration: number, from: Step): Step | undefined {
   const p = iterationPaths(runDir, iteration);
-  const earlier = STEPS.slice(0, STEPS.indexOf(from)).reverse();
-  const newest = earlier.find((s) => existsSync(p[FILE_OF[s]] as string));
-  if (!newest) return 'baseline';
-  const h = JSON.parse(readFileSync(p[FILE_OF[newest]] as string, 'utf8')) as { next_step?: string; selected?: string | null };
-  const map: Record<string, Step> = { generate: 'generate', discriminate: 'discriminate', evaluate: 'evaluate', gate_decision: 'gate', learn: 'learn' };
-  const step = h.next_step ? map[h.next_step] : undefined;
-  return step === 'evaluate' && !h.selected ? 'learn' : step;
+  for (const s of STEPS.slice(0, STEPS.indexOf(from)).reverse()) {
+    const file = p[FILE_OF[s]] as string;
+    if (!existsSync(file)) continue;
+    const h = readHandoff(file, s);
+    if (h instanceof Error) continue;
+    const next = decideAfter(s, h, iteration);
+    return next.kind === 'step' ? next.step : undefined;
+  }
+  return 'baseline';
 }
 
-export function supersedeFrom(a: { stateDir: string; runId: string; runDir: string; iteration: number; from: Step; now: Date; only?: boolean }): string[] {
+/** Refuses, before anything moves, a redo that would leave a promoted candidate in place unexplained. */
+export function refuseRedoAfterPromotion(a: { stateDir: string; runId: string; runDir: string; iteration: number; from: Step }): void {
   const p = iterationPaths(a.runDir, a.iteration);
-  const later = STEPS.slice(STEPS.indexOf(a.from));
-  if (a.only) {
-    const would = stepAfterSuperseding(a.runDir, a.iteration, a.from);
-    if (would !== a.from) throw new UsageError(`iteration ${a.iteration} cannot run ${a.from} now: its artifacts lead to ${would ?? 'the end of the iteration'} (nothing was moved)`);
-  }
   if (STEPS.indexOf(a.from) < STEPS.indexOf('gate') && readBackup(a.stateDir, a.runId, a.iteration) && existsSync(p.gate)) {
     throw new UsageError(`iteration ${a.iteration} already promoted its candidate; roll it back first (whet rollback ${a.runId}) before redoing ${a.from}`);
   }
-  const dest = join(p.dir, 'superseded', a.now.toISOString().replace(/[:.]/g, '-'));
+}
+
+function moveAway(dir: string, files: string[], now: Date): string[] {
+  const dest = join(dir, 'superseded', now.toISOString().replace(/[:.]/g, '-'));
   const moved: string[] = [];
-  for (const step of later) {
-    const file = p[FILE_OF[step]] as string;
+  for (const file of files) {
     if (!existsSync(file)) continue;
     mkdirSync(dest, { recursive: true });
     renameSync(file, join(dest, basename(file)));
     moved.push(basename(file));
   }
   return moved;
+}
+
+/** Moves the artifacts of `from` and later stages of the iteration to superseded/ (checks come first). */
+export function supersedeFrom(a: { runDir: string; iteration: number; from: Step; now: Date }): string[] {
+  const p = iterationPaths(a.runDir, a.iteration);
+  return moveAway(p.dir, STEPS.slice(STEPS.indexOf(a.from)).map((s) => p[FILE_OF[s]] as string), a.now);
+}
+
+/** Moves artifacts that could not be read back to superseded/ (they stay there for a person to look at). */
+export function quarantine(runDir: string, iteration: number, files: string[], now: Date): string[] {
+  return moveAway(iterationPaths(runDir, iteration).dir, files, now);
 }

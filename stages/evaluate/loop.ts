@@ -24,7 +24,7 @@ export function evaluateContext(ctx: LoopContext, options: EvaluateOptions): Eva
     lockHeld: true,
     budget: ctx.budget,
     ...(ctx.progressOut ? { progressOut: ctx.progressOut } : {}),
-    options: { taskSuite: ctx.manifest.suite.path, stateRoot: ctx.stateDir, mock: ctx.manifest.mock, config: ctx.manifest.config.path ?? undefined, ...options },
+    options: { taskSuite: ctx.manifest.suite.path, stateRoot: ctx.stateDir, mock: ctx.manifest.mock, config: ctx.manifest.config.path ?? undefined, splits: ctx.manifest.settings?.splits, ...options },
   };
 }
 

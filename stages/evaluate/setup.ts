@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import { loadPipeline, type PipelineConfig } from '../../src/config/pipeline.js';
 import { loadSuite } from '../../src/config/suite.js';
-import { assignSplits } from '../../src/config/split.js';
+import { withFrozenSplits } from '../../src/config/registered.js';
 import type { Suite } from '../../src/config/suite-schema.js';
 import { parseDuration } from '../../src/config/duration.js';
 import { countCalls, createEngine, type Engine } from '../../src/engines/index.js';
@@ -33,6 +33,8 @@ export interface EvaluateOptions {
   output?: string;
   concurrency?: number;
   config?: string;
+  /** Internal: each task's split as a loop run registered it (a later holdout_ratio cannot move tasks). */
+  splits?: Record<string, 'train' | 'holdout'>;
   /** Internal: an engine that overrides the config's (a target's own engine). */
   engine?: EngineConfig;
 }
@@ -84,7 +86,7 @@ export async function prepare(ctx: EvaluateContext): Promise<Prepared> {
   }
   const cfg = await loadPipeline(o.config, ctx.cwd);
   const loaded = loadSuite(resolve(ctx.cwd, o.taskSuite), { defaultTimeoutMs: cfg.taskTimeoutMs });
-  const suite = { ...loaded, tasks: assignSplits(loaded.tasks, cfg.loop.holdoutRatio) };
+  const suite = { ...loaded, tasks: withFrozenSplits(loaded.tasks, o.splits, cfg.loop.holdoutRatio) };
 
   const configured = o.engine ?? cfg.engine;
   const engineCfg = o.mock ? { type: 'mock' as const, ...(configured?.type === 'mock' ? configured : {}) } : configured;

@@ -1,7 +1,7 @@
 // The llm proposer wired to the run, apart from its prompt logic (propose-llm.ts): which engine writes
 // the proposals (or why none can), the train failures with their requests, and the calls it cost. A task
 // counts as train only when both baseline.json and the suite (split as the evaluator splits it) say so.
-import { assignSplits } from '../../src/config/split.js';
+import { withFrozenSplits } from '../../src/config/registered.js';
 import { loadSuite } from '../../src/config/suite.js';
 import type { EngineConfig } from '../../src/config/engine-schema.js';
 import { countCalls, createEngine, type Engine } from '../../src/engines/index.js';
@@ -25,7 +25,7 @@ export function llmFailures(ctx: Pick<LoopContext, 'manifest' | 'config'>, basel
   const failed = trainFailures(baseline.task_results);
   if (failed.length === 0) return [];
   const loaded = loadSuite(ctx.manifest.suite.path, { defaultTimeoutMs: ctx.config.taskTimeoutMs });
-  const tasks = new Map(assignSplits(loaded.tasks, ctx.config.loop.holdoutRatio).map((t) => [t.id, t]));
+  const tasks = new Map(withFrozenSplits(loaded.tasks, ctx.manifest.settings?.splits, ctx.config.loop.holdoutRatio).map((t) => [t.id, t]));
   const out: LlmFailure[] = [];
   for (const r of failed) {
     const task = tasks.get(r.task_id);

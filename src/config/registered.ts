@@ -1,0 +1,77 @@
+// Settings outside `thresholds:` that still decide verdicts: which candidates reach evaluation, when a
+// baseline or a standalone evaluation fails, which tasks are held out, when the loop stops. They are
+// registered in run.json beside the thresholds for the same reason (METHOD.md step 6): a value changed
+// after results were seen — eval_threshold lowered until a rejected candidate passes, a holdout_ratio
+// that moves the candidate's own train task into the held-out set — would decide by hindsight.
+import { canonicalJson, sha256 } from '../artifacts/io.js';
+import type { PipelineConfig } from './pipeline.js';
+import type { Task } from './suite-schema.js';
+import { loadSuite } from './suite.js';
+import { assignSplits } from './split.js';
+
+export type Split = 'train' | 'holdout';
+
+export interface RegisteredSettings {
+  eval_threshold: number;
+  baseline_min_pass_rate: number;
+  standalone_min_pass_rate: number;
+  holdout_ratio: number;
+  max_iterations: number;
+  plateau_window: number;
+  /** Each task's split at run start: frozen, so no later change can move a task between splits. */
+  splits: Record<string, Split>;
+}
+
+export function registeredSettings(cfg: PipelineConfig, tasks: readonly Task[]): RegisteredSettings {
+  const splits: Record<string, Split> = {};
+  for (const t of assignSplits([...tasks], cfg.loop.holdoutRatio)) splits[t.id] = t.split ?? 'train';
+  return {
+    eval_threshold: cfg.evalThreshold,
+    baseline_min_pass_rate: cfg.baselineMinPassRate,
+    standalone_min_pass_rate: cfg.standaloneMinPassRate,
+    holdout_ratio: cfg.loop.holdoutRatio,
+    max_iterations: cfg.loop.maxIterations,
+    plateau_window: cfg.loop.plateauWindow,
+    splits,
+  };
+}
+
+/** The settings pipeline.yaml and the suite would give a run now (to compare with the registered ones). */
+export function currentSettings(cfg: PipelineConfig, suitePath: string): RegisteredSettings {
+  return registeredSettings(cfg, loadSuite(suitePath, { defaultTimeoutMs: cfg.taskTimeoutMs }).tasks);
+}
+
+export function settingsHash(s: RegisteredSettings): string {
+  return sha256(canonicalJson(s));
+}
+
+const WHERE: Record<Exclude<keyof RegisteredSettings, 'splits'>, string> = {
+  eval_threshold: 'evaluate.eval_threshold',
+  baseline_min_pass_rate: 'evaluate.baseline_min_pass_rate',
+  standalone_min_pass_rate: 'evaluate.standalone_min_pass_rate',
+  holdout_ratio: 'loop.holdout_ratio',
+  max_iterations: 'loop.max_iterations',
+  plateau_window: 'loop.plateau_window',
+};
+
+/** Lines describing what changed, in the same words as the thresholds' difference. */
+export function settingsDiff(registered: RegisteredSettings, current: RegisteredSettings): string[] {
+  const out: string[] = [];
+  for (const k of Object.keys(WHERE) as (keyof typeof WHERE)[]) {
+    const a = JSON.stringify(registered[k]);
+    const b = JSON.stringify(current[k]);
+    if (a !== b) out.push(`${WHERE[k]}: ${a} (set before results) → ${b} (pipeline.yaml now)`);
+  }
+  const ids = [...new Set([...Object.keys(registered.splits ?? {}), ...Object.keys(current.splits)])].sort();
+  const moved = ids.filter((id) => registered.splits?.[id] !== current.splits[id]);
+  // A long list buries the cause (usually the ratio line above); a few ids are enough to act on.
+  for (const id of moved.slice(0, 5)) out.push(`split of task ${id}: ${registered.splits?.[id] ?? 'absent'} (set before results) → ${current.splits[id] ?? 'absent'} (suite now)`);
+  if (moved.length > 5) out.push(`… and ${moved.length - 5} more task(s) whose split differs`);
+  return out;
+}
+
+/** Tasks with the split frozen at run start; a task the run did not register gets the ratio's split. */
+export function withFrozenSplits(tasks: Task[], frozen: Record<string, Split> | undefined, holdoutRatio: number): Task[] {
+  const assigned = assignSplits(tasks, holdoutRatio);
+  return frozen ? assigned.map((t) => ({ ...t, split: frozen[t.id] ?? t.split })) : assigned;
+}
