@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
+import { findCandidate, formatCandidates, iterationsWith } from '../inspect/candidates-view.js';
 import { formatRun, runView } from '../inspect/run-view.js';
 import { formatStatus, listRuns } from '../inspect/status.js';
 import { iterationPaths } from '../loop/paths.js';
@@ -64,12 +65,21 @@ export function registerInspectCommands(program: Command, deps: CliDeps, _setCod
       const file = STAGE_FILES[stage];
       if (!file) throw new UsageError(`unknown stage "${stage}"; one of ${Object.keys(STAGE_FILES).join(', ')}`);
       const its = iterations(runDir);
-      const n = o.iteration ? Number(o.iteration) : its[its.length - 1];
+      // Default to the newest iteration that has this artifact: a run that stopped after learn has no gate
+      // (or evaluation) in its last iteration, and "show me the gate" means the last gate there was.
+      const have = iterationsWith(runDir, file);
+      const n = o.iteration !== undefined ? iterationOpt(o.iteration) : have[have.length - 1];
       const path = n ? iterationPaths(runDir, n)[file] : undefined;
-      if (!path || !existsSync(path)) throw new UsageError(`run ${runId} has no ${file}.json in iteration ${n ?? '-'}`);
+      if (!path || !existsSync(path)) {
+        const where = have.length ? `; iteration(s) with one: ${have.join(', ')}` : ` in any of its ${its.length} iteration(s)`;
+        throw new UsageError(`run ${runId} has no ${file}.json${o.iteration !== undefined ? ` in iteration ${n}` : ''}${where}`);
+      }
       const text = readFileSync(path, 'utf8');
-      if (o.json) deps.stdout(text.endsWith('\n') ? text : `${text}\n`);
-      else deps.stdout(`${formatRun({ manifest: undefined, iterations: [pick(runView(runDir).iterations.find((v) => v.iteration === n)!, file)] })}\n${path}\n`);
+      if (o.json) return deps.stdout(text.endsWith('\n') ? text : `${text}\n`);
+      const newest = its[its.length - 1];
+      const note = o.iteration === undefined && n !== newest ? `(iteration ${n}: the newest with a ${file}.json; the run has ${its.length})\n` : '';
+      const body = file === 'candidates' ? formatCandidates(JSON.parse(text), n!) : formatRun({ manifest: undefined, iterations: [pick(runView(runDir).iterations.find((v) => v.iteration === n)!, file)] });
+      deps.stdout(`${note}${body}\n${path}\n`);
     });
 
   program
@@ -77,22 +87,38 @@ export function registerInspectCommands(program: Command, deps: CliDeps, _setCod
     .description('a candidate’s unified diff against the target')
     .argument('<run>', 'run id')
     .argument('<candidate>', 'candidate id')
+    .option('--iteration <n>', 'which iteration’s candidate (ids recur across iterations; default: the newest that has it)')
     .option('-c, --config <file>', 'pipeline config')
     .option('--state-root <dir>', 'state directory')
+    .option('--json', 'JSON: the iteration, the candidate’s id, title, category, risk, diff and the iterations that have it')
     .action(async (run: string, cand: string, o: Opts) => {
       const stateDir = await stateDirOf(deps, o);
-      const runDir = stateLayout.runDir(stateDir, resolveRun(stateDir, run));
-      for (const n of iterations(runDir).reverse()) {
-        const p = iterationPaths(runDir, n).candidates;
-        if (!existsSync(p)) continue;
-        const c = (JSON.parse(readFileSync(p, 'utf8')).candidates as { id: string; diff: string }[]).find((x) => x.id === cand);
-        if (c) {
-          deps.stdout(c.diff.endsWith('\n') || c.diff === '' ? c.diff : `${c.diff}\n`);
-          return;
-        }
+      const runId = resolveRun(stateDir, run);
+      const runDir = stateLayout.runDir(stateDir, runId);
+      const wanted = o.iteration !== undefined ? iterationOpt(o.iteration) : undefined;
+      const found = findCandidate(runDir, cand, wanted);
+      if (!found) {
+        const elsewhere = wanted !== undefined ? findCandidate(runDir, cand) : undefined;
+        throw new UsageError(`no candidate "${cand}" in run ${runId}${wanted !== undefined ? ` iteration ${wanted}` : ''}${elsewhere ? `; it is in iteration(s) ${elsewhere.all.join(', ')}` : ''}`);
       }
-      throw new UsageError(`no candidate "${cand}" in run ${run}`);
+      const c = found.candidate;
+      const diff = String(c.diff ?? '');
+      if (o.json) {
+        const out = { run: runId, iteration: found.iteration, iterations: found.all, id: c.id, title: c.title, category: c.category, risk: c.risk, diff_stats: c.diff_stats, diff };
+        return deps.stdout(`${JSON.stringify(out, null, 2)}\n`);
+      }
+      // On stderr, so stdout stays a patch that applies as it is.
+      const others = found.all.filter((n) => n !== found.iteration);
+      deps.stderr(`whet diff: ${c.id} of iteration ${found.iteration}${others.length ? ` (also in iteration(s) ${others.join(', ')}: pass --iteration N)` : ''}\n`);
+      deps.stdout(diff.endsWith('\n') || diff === '' ? diff : `${diff}\n`);
     });
+}
+
+/** --iteration N: a positive whole number, or a usage error (Number('') would quietly be 0). */
+function iterationOpt(v: string): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v.trim()) || n < 1) throw new UsageError(`--iteration must be a positive whole number, not "${v}"`);
+  return n;
 }
 
 /** The part of an iteration view one stage is about. */

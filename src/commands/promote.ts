@@ -17,6 +17,7 @@ interface Opts {
   stateRoot?: string;
   json?: boolean;
   iteration?: number;
+  force?: boolean;
 }
 
 const iterationArg = (v: string): number => {
@@ -39,13 +40,19 @@ export function registerPromoteCommands(program: Command, deps: CliDeps, _setCod
     .argument('<run>', 'run id')
     .option('-c, --config <file>', 'pipeline config')
     .option('--state-root <dir>', 'state directory')
+    .option('--force', 'restore even over files edited after the keep (their edited bytes are copied aside first)')
     .action(async (run: string, o: Opts) => {
       const stateDir = await stateDirOf(deps, o);
       const runId = resolveRun(stateDir, run);
       const lock = await acquireStateLock(stateDir, `whet rollback ${runId}`);
       try {
-        const r = await rollbackRun(stateDir, runId);
-        appendEvent(stateLayout.runDir(stateDir, runId), { event: 'rollback', restored: r.restored }, deps.now());
+        const r = await rollbackRun(stateDir, runId, { force: o.force === true, now: deps.now() });
+        if (r.restored.length === 0) {
+          deps.stdout(`run ${runId}: the target is already as before the run (${r.unchanged.join(', ')}); nothing to restore\n`);
+          return;
+        }
+        appendEvent(stateLayout.runDir(stateDir, runId), { event: 'rollback', restored: r.restored, overwritten: r.overwritten, forced: r.overwritten.length > 0 }, deps.now());
+        for (const f of r.overwritten) deps.stderr(`whet: overwrote a later edit of ${f.path}${f.saved_to ? `; the edited file was copied to ${f.saved_to}` : ' (it had been removed)'}\n`);
         for (const f of r.restored) deps.stdout(`restored ${f.path}${f.sha256 ? ` (${f.sha256})` : ' (removed: the run created it)'}\n`);
       } finally {
         await lock.release();

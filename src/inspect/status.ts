@@ -23,6 +23,25 @@ export interface RunStatus {
   engine_calls: number | null;
   /** Totals over every results file of the run (what budgets count). */
   totals: { engine_calls: number; cost_usd: number };
+  /** When `whet rollback` last undid this run's promotions (its kept decisions no longer hold), else null. */
+  rolled_back_at: string | null;
+}
+
+/** The newest rollback event of a run, from events.jsonl (a torn last line is skipped). */
+function rolledBackAt(runDir: string): string | null {
+  const file = stateLayout.events(runDir);
+  if (!existsSync(file)) return null;
+  let at: string | null = null;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (!line.includes('"rollback"')) continue;
+    try {
+      const e = JSON.parse(line) as { event?: string; at?: string };
+      if (e.event === 'rollback') at = e.at ?? at;
+    } catch {
+      // A line cut short by a crash says nothing reliable.
+    }
+  }
+  return at;
 }
 
 export function listRuns(stateDir: string, now: Date): RunStatus[] {
@@ -55,6 +74,7 @@ export function listRuns(stateDir: string, now: Date): RunStatus[] {
         const u = usedInRun(runDir);
         return { engine_calls: u.calls, cost_usd: Math.round(u.cost * 1e6) / 1e6 };
       })(),
+      rolled_back_at: rolledBackAt(runDir),
     };
     if (m.mode === 'loop') {
       const its = iterations(runDir);
@@ -90,7 +110,8 @@ export function formatStatus(runs: RunStatus[]): string {
     .map((r) => {
       const what = r.mode === 'loop' ? `iteration ${r.iteration ?? '-'}, last ${r.last_stage ?? '-'}, decisions ${r.decisions.join(' ') || '-'}, next ${r.next}` : `verdict ${r.verdict ?? '-'}${r.engine_calls !== null ? `, ${r.engine_calls} engine calls` : ''}`;
       const cost = r.totals.cost_usd ? `, $${r.totals.cost_usd.toFixed(4)}` : '';
-      return `${r.run_id}  ${r.mode}  ${r.status}  ${r.target}\n    ${what}; ${r.totals.engine_calls} engine calls in all${cost}; ${formatDuration(r.age_ms)} ago`;
+      const rolled = r.rolled_back_at ? `\n    rolled back ${r.rolled_back_at}: the target was restored to what it was before this run` : '';
+      return `${r.run_id}  ${r.mode}  ${r.status}${r.rolled_back_at ? ' (rolled back)' : ''}  ${r.target}\n    ${what}; ${r.totals.engine_calls} engine calls in all${cost}; ${formatDuration(r.age_ms)} ago${rolled}`;
     })
     .join('\n');
 }

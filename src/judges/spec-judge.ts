@@ -3,8 +3,9 @@
 // contract gets one retry with the problem named, then the judge reports an error (never a verdict).
 // The engine is given the output and, when known, its task — nothing else about the item, so a human
 // label, an id or a category can never reach the judge (METHOD.md: never let the judge see human labels).
-// The spec's temperature cannot be sent yet: EngineRequest has no temperature field. It is validated at
-// load time (≤ 0.2) and recorded, and goes into the request once engines accept it.
+// The spec's temperature (validated ≤ 0.2 at load, 0 when unset) goes into every request and overrides the
+// engine's configured one: a judge engine shared with tasks may well run at 0.7, and a judge must repeat
+// its judgements whatever engine it is pointed at.
 import type { JudgeSpec } from '../config/suite-schema.js';
 import { createEngine } from '../engines/index.js';
 import type { Engine, EngineRequest, Usage } from '../engines/types.js';
@@ -46,6 +47,7 @@ export function specRequest(loaded: LoadedJudgeSpec, input: Pick<SpecJudgeInput,
     // Real engines read only `prompt`; the mock grades the output against the PASS definition.
     grading: { rubric: loaded.spec.labels.PASS, output: input.output },
     timeoutMs: input.timeoutMs,
+    temperature: loaded.spec.temperature,
   };
   if (input.taskId !== undefined) req.taskId = input.taskId;
   return req;

@@ -7,7 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Option, type Command } from 'commander';
 import type { CliDeps, SetCode } from '../commands/deps.js';
-import { loadPipeline } from '../config/pipeline.js';
+import { loadPipeline, type PipelineConfig } from '../config/pipeline.js';
 import { UsageError } from '../errors.js';
 import { DEFAULT_AT, describeRuns, nextRuns, parseCron } from './cron.js';
 import { installCrontab, removeCrontab, type ProcEnv } from './crontab.js';
@@ -35,7 +35,13 @@ async function targetOf(deps: CliDeps, o: Opts, opts: { allowSeconds?: boolean }
   const configPath = resolve(deps.cwd, o.config ?? 'pipeline.yaml');
   if (!existsSync(configPath)) throw new UsageError(`no pipeline config at ${configPath}: the nightly job needs one (pass -c FILE)`);
   const cfg = await loadPipeline(configPath, deps.cwd);
-  return { projectDir: dirname(configPath), configPath, stateDir: cfg.stateDir, whetArgv: whetArgv(), cron: parseCron(o.at, opts) };
+  return { projectDir: dirname(configPath), configPath, stateDir: cfg.stateDir, whetArgv: whetArgv(), cron: parseCron(o.at, opts), keyEnvs: keyEnvsOf(cfg) };
+}
+
+/** The key variables the config's API engines read (their api_key_env), so the CI workflow can pass them. */
+function keyEnvsOf(cfg: PipelineConfig): string[] {
+  const engines = [cfg.engine, cfg.judgeEngine, cfg.loop.generatorEngine, ...cfg.targets.map((t) => t.engine)];
+  return engines.flatMap((e) => (e && (e.type === 'openai' || e.type === 'anthropic') && e.api_key_env ? [e.api_key_env] : []));
 }
 
 /** The next three runs as comment lines, in local time and UTC (GitHub reads its cron in UTC). */
@@ -54,8 +60,8 @@ function printText(deps: CliDeps, t: ScheduleTarget, via: Via): string {
   return `${head}\n# OnCalendar=${u.onCalendar}\n# file: ${join(dir, `${u.name}.service`)}\n${u.service}\n# file: ${join(dir, `${u.name}.timer`)}\n${u.timer}`;
 }
 
-const common = (c: Command, withAt = true) => {
-  if (withAt) c.option('--at <cron>', 'when, as a cron expression (five fields, or @daily …)', DEFAULT_AT);
+const common = (c: Command) => {
+  c.option('--at <cron>', 'when, as a cron expression (five fields, or @daily …)', DEFAULT_AT);
   return c
     .addOption(new Option('--via <scheduler>', 'cron, systemd (user timer) or github (Actions workflow)').choices(VIAS).default('cron'))
     .option('-c, --config <file>', 'pipeline config the nightly job uses (default: ./pipeline.yaml)');
@@ -87,8 +93,10 @@ export function registerScheduleCommand(program: Command, deps: CliDeps, setCode
     }
   });
 
-  common(schedule.command('remove').description('remove exactly what install wrote, nothing else'), false).action(async (o: Opts) => {
-    const t = await targetOf(deps, { ...o, at: DEFAULT_AT });
+  // --at is accepted so the synopsis's `remove --at …` (the install line with its verb changed) works; the
+  // entry is found by its project marker, so whatever schedule install wrote is removed, at any time of day.
+  common(schedule.command('remove').description('remove exactly what install wrote, nothing else (--at is checked, not needed)')).action(async (o: Opts) => {
+    const t = await targetOf(deps, o);
     if (o.via === 'cron') {
       const n = await removeCrontab(pe(), t.projectDir);
       deps.stdout(n ? `crontab: whetstone entry for ${t.projectDir} removed\n` : `crontab: no whetstone entry for ${t.projectDir}; nothing removed\n`);

@@ -1,8 +1,10 @@
 // The nightly job as a GitHub Actions workflow: a schedule trigger with the cron expression (which GitHub
-// reads in UTC), the state directory carried from one night to the next with actions/cache (saved under a
-// new key each run and restored by prefix, because a cache entry is immutable once written), `npm ci`
-// then `npx whet nightly`, and the night's reports uploaded as an artifact even when a drift alert makes
-// the nightly step fail (exit 1), since that is exactly when someone will want to read them.
+// reads in UTC), the state directory carried from one night to the next, `npm ci` then `npx whet nightly`,
+// and the night's reports uploaded as an artifact. A drift alert makes the nightly step fail (exit 1), and
+// that is exactly the night the trend must keep and someone will want to read: so the state is restored
+// and saved by the split actions/cache/restore + actions/cache/save with `if: always()` (the combined
+// actions/cache saves only after a successful job), under a new key each run (an entry is immutable once
+// written) restored by prefix, and the upload runs `if: always()` too.
 import { join, relative, sep } from 'node:path';
 import { UsageError } from '../errors.js';
 import { marker, type ScheduleTarget } from './units.js';
@@ -18,12 +20,23 @@ function inRepo(repoRoot: string, p: string): string | undefined {
 
 const sh = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
+/** Keys every run needs even when the config names none: the CLI engines (claude, codex) read these too. */
+const DEFAULT_KEY_ENVS = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY'];
+
+/** The job's env block: each key variable read from the repository secret of the same name. */
+function envBlock(keyEnvs: readonly string[] = []): string {
+  const names = [...new Set([...keyEnvs, ...DEFAULT_KEY_ENVS])];
+  return names.map((n) => `      ${n}: \${{ secrets.${n} }}`).join('\n');
+}
+
 export function githubWorkflow(t: ScheduleTarget, repoRoot: string): string {
   const project = inRepo(repoRoot, t.projectDir) ?? '.';
   const config = inRepo(t.projectDir, t.configPath) ?? t.configPath;
   const state = inRepo(repoRoot, t.stateDir);
   // The cache and the upload name paths inside the checkout; a state directory elsewhere would be lost.
   if (!state) throw new UsageError(`the state directory ${t.stateDir} is outside the repository ${repoRoot}: set state_dir in the config to a folder inside it`);
+  // run_attempt too: a re-run of a failed night would otherwise collide with the key its first attempt saved.
+  const key = 'whetstone-state-${{ github.run_id }}-${{ github.run_attempt }}';
   return `${marker(t.projectDir)}
 # The schedule below is read by GitHub in UTC.
 name: whetstone nightly
@@ -40,6 +53,11 @@ jobs:
   nightly:
     runs-on: ubuntu-latest
     timeout-minutes: 120
+    # Engine API keys, each from the repository secret of the same name (Settings → Secrets and variables →
+    # Actions). Add one for every api_key_env your pipeline.yaml names; a mock-only config needs none, and an
+    # unset secret is passed as an empty value, which whet treats as not set.
+    env:
+${envBlock(t.keyEnvs)}
     defaults:
       run:
         working-directory: ${JSON.stringify(project)}
@@ -49,10 +67,10 @@ jobs:
         with:
           node-version: 20
       - name: Restore the state directory of earlier nights
-        uses: actions/cache@v4
+        uses: actions/cache/restore@v4
         with:
           path: ${JSON.stringify(state)}
-          key: whetstone-state-\${{ github.run_id }}
+          key: ${key}
           restore-keys: |
             whetstone-state-
       - run: npm ci
@@ -71,5 +89,11 @@ jobs:
             ${state}/nightly/
             ${project === '.' ? '' : `${project}/`}whetstone-report.html
           if-no-files-found: warn
+      - name: Save the state directory, the alerting nights too
+        if: always()
+        uses: actions/cache/save@v4
+        with:
+          path: ${JSON.stringify(state)}
+          key: ${key}
 `;
 }

@@ -16,6 +16,8 @@ export interface ScheduleTarget {
   whetArgv: string[];
   /** Five-field cron expression, validated. */
   cron: string;
+  /** Environment variables the config's API engines read their keys from (the CI workflow passes them). */
+  keyEnvs?: string[];
 }
 
 export const marker = (projectDir: string) => `# whetstone nightly ${projectDir}`;

@@ -1,13 +1,13 @@
 // Promotion and its undo. A kept candidate is applied file by file: the target's current bytes are copied
 // to backups/<run>/iter-NNN/ first (with a manifest of hashes), then each file is replaced atomically.
 // Rollback restores the earliest backup of every file the run touched, byte for byte, and removes files
-// the run created.
+// the run created — but only over what the run itself left there (see rollbackRun).
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import fg from 'fast-glob';
 import { z } from 'zod';
-import { StateError } from '../errors.js';
+import { StateError, UsageError } from '../errors.js';
 import { writeFileAtomically, writeJsonAtomically } from './atomic.js';
 import { stateLayout } from './layout.js';
 
@@ -61,10 +61,28 @@ export function readBackup(stateDir: string, runId: string, iteration: number): 
 export interface RollbackResult {
   restored: { path: string; sha256: string | null }[];
   iterations: number[];
+  /** Files that already were as before the run (a second rollback, or a hand revert): left alone. */
+  unchanged: string[];
+  /** With --force: files edited after the keep, and where their edited bytes were copied before restoring. */
+  overwritten: { path: string; saved_to: string | null }[];
 }
 
-/** Restores every file the run changed to its state before the run's first change to it. */
-export async function rollbackRun(stateDir: string, runId: string): Promise<RollbackResult> {
+/** A file the run left one way and someone changed since. */
+interface Drift {
+  path: string;
+  now: string | null;
+  left: string;
+  iteration: number;
+}
+
+const short = (h: string | null) => (h ? `${h.slice(0, 19)}…` : 'absent');
+
+/**
+ * Restores every file the run changed to its state before the run's first change to it. A file that is
+ * no longer what the run's last change left (a hand edit after the keep) is refused unless `force`,
+ * since restoring would silently destroy that edit; forced, the edited bytes are copied aside first.
+ */
+export async function rollbackRun(stateDir: string, runId: string, opts: { force?: boolean; now?: Date } = {}): Promise<RollbackResult> {
   const root = stateLayout.backups(stateDir, runId);
   if (!existsSync(root)) throw new StateError(`run ${runId} has no backups: nothing was promoted in it`);
   const iterations = readdirSync(root)
@@ -72,26 +90,57 @@ export async function rollbackRun(stateDir: string, runId: string): Promise<Roll
     .map((d) => Number(d.slice(5)))
     .sort((x, y) => x - y);
   const original = new Map<string, { iteration: number; existed: boolean; sha: string | null; targetDir: string }>();
+  const left = new Map<string, { iteration: number; sha: string }>();
   for (const it of iterations) {
     const m = readBackup(stateDir, runId, it);
     if (!m) continue;
-    for (const f of m.files) if (!original.has(f.path)) original.set(f.path, { iteration: it, existed: f.existed, sha: f.sha256_before, targetDir: m.target_dir });
+    for (const f of m.files) {
+      if (!original.has(f.path)) original.set(f.path, { iteration: it, existed: f.existed, sha: f.sha256_before, targetDir: m.target_dir });
+      left.set(f.path, { iteration: it, sha: f.sha256_after });
+    }
   }
-  // Verify every backup before touching anything: a rollback either happens whole or not at all.
+  // Verify every backup and the target before touching anything: a rollback either happens whole or not at all.
   const bytesOf = new Map<string, Buffer>();
+  const unchanged: string[] = [];
+  const drift: Drift[] = [];
   for (const [rel, o] of original) {
+    const target = join(o.targetDir, rel);
+    const now = existsSync(target) ? sha(readFileSync(target)) : null;
+    if (now === o.sha) {
+      unchanged.push(rel);
+      continue;
+    }
+    const after = left.get(rel)!;
+    if (now !== after.sha) drift.push({ path: rel, now, left: after.sha, iteration: after.iteration });
     if (!o.existed) continue;
     const bytes = readFileSync(join(backupDir(stateDir, runId, o.iteration), 'files', rel));
     if (sha(bytes) !== o.sha) throw new StateError(`backup of ${rel} in ${relative(stateDir, root)} is damaged (hash mismatch); nothing was restored`);
     bytesOf.set(rel, bytes);
   }
+  if (drift.length && !opts.force) {
+    const what = drift.map((d) => `${d.path} ${d.now ? 'changed' : 'was removed'} after the keep of iteration ${d.iteration} (now ${short(d.now)}, the run left ${short(d.left)})`);
+    throw new UsageError(`not rolling back run ${runId}: ${what.join('; ')}. Restoring would overwrite that edit; nothing was changed. Pass --force to restore anyway (the edited file is copied into ${relative(stateDir, join(root, 'overwritten'))}/ first)`);
+  }
+  const overwritten: RollbackResult['overwritten'] = [];
+  const aside = join(root, 'overwritten', (opts.now ?? new Date()).toISOString().replace(/[:.]/g, '-'));
+  for (const d of drift) {
+    const target = join(original.get(d.path)!.targetDir, d.path);
+    if (!d.now) {
+      overwritten.push({ path: d.path, saved_to: null });
+      continue;
+    }
+    mkdirSync(dirname(join(aside, d.path)), { recursive: true });
+    copyFileSync(target, join(aside, d.path));
+    overwritten.push({ path: d.path, saved_to: join(aside, d.path) });
+  }
   const restored: RollbackResult['restored'] = [];
   for (const [rel, o] of original) {
+    if (unchanged.includes(rel)) continue;
     const target = join(o.targetDir, rel);
     const bytes = bytesOf.get(rel);
     if (bytes) await writeFileAtomically(target, bytes);
     else rmSync(target, { force: true });
     restored.push({ path: rel, sha256: o.sha });
   }
-  return { restored, iterations };
+  return { restored, iterations, unchanged, overwritten };
 }

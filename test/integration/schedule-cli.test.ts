@@ -3,10 +3,11 @@
 // install is idempotent, remove gives back a pre-existing crontab byte for byte and touches nothing else,
 // refusals write nothing, and `schedule run` never starts a second run while one is still going.
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { unitName } from '../../src/schedule/units.js';
-import { fixturesBin, tempDir, write } from '../support/cli.js';
+import { fixturesBin, readJson, repoRoot, tempDir, write } from '../support/cli.js';
 import { runCommand } from '../fixtures/report/cli.js';
 
 function project() {
@@ -43,7 +44,9 @@ describe('whet schedule --via cron (fake crontab)', () => {
     expect(moved.stdout).toContain('replaced');
     expect(p.table()!.match(/# whetstone nightly/g)).toHaveLength(1);
     expect(p.table()).toContain('\n45 4 * * * mkdir');
-    const removed = await runCommand(['schedule', 'remove'], { cwd: p.cwd, env: p.env });
+    // The synopsis's `remove --at …`: accepted, and it removes the entry install wrote at another time too.
+    const removed = await runCommand(['schedule', 'remove', '--at', '0 3 * * *'], { cwd: p.cwd, env: p.env });
+    expect(removed.code, removed.stderr).toBe(0);
     expect(removed.stdout).toContain('removed');
     expect(p.table()).toBe(original);
     const again = await runCommand(['schedule', 'remove'], { cwd: p.cwd, env: p.env });
@@ -144,9 +147,31 @@ describe('whet schedule --via github', () => {
     expect(existsSync(wf)).toBe(false);
     expect((await runCommand(['schedule', 'install', '--via', 'github'], { cwd: p.cwd, env: p.env })).stdout).toContain(`${wf} written`);
     expect(readFileSync(wf, 'utf8')).toContain("npx whet nightly -c 'pipeline.yaml'");
+    // No API engine in this config: only the default key variables are passed.
+    expect(readFileSync(wf, 'utf8')).not.toContain('GATEWAY_KEY');
     expect((await runCommand(['schedule', 'install', '--via', 'github'], { cwd: p.cwd, env: p.env })).stdout).toContain(`${wf} unchanged`);
-    expect((await runCommand(['schedule', 'remove', '--via', 'github'], { cwd: p.cwd, env: p.env })).stdout).toContain(`${wf} removed`);
+    expect((await runCommand(['schedule', 'remove', '--via', 'github', '--at', '0 3 * * *'], { cwd: p.cwd, env: p.env })).stdout).toContain(`${wf} removed`);
     expect(existsSync(wf)).toBe(false);
+  });
+});
+
+describe('whet schedule --via github, engine keys', () => {
+  it('passes the key variable each API engine of the config names, from secrets', async () => {
+    const p = project();
+    mkdirSync(join(p.dir, '.git'));
+    write(join(p.cwd, 'pipeline.yaml'), 'state_dir: state\nengine: {type: openai, model: m, api_key_env: GATEWAY_KEY}\njudge_engine: {type: anthropic, model: j, api_key_env: JUDGE_KEY}\n');
+    const r = await runCommand(['schedule', 'print', '--via', 'github'], { cwd: p.cwd, env: p.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('GATEWAY_KEY: ${{ secrets.GATEWAY_KEY }}');
+    expect(r.stdout).toContain('JUDGE_KEY: ${{ secrets.JUDGE_KEY }}');
+  });
+
+  it('checks --at on remove like install does, before touching anything', async () => {
+    const p = project();
+    const bad = await runCommand(['schedule', 'remove', '--at', '0 25 * * *'], { cwd: p.cwd, env: p.env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/hour/);
+    expect(p.calls()).toBe('');
   });
 });
 
@@ -179,5 +204,29 @@ describe('whet schedule run', () => {
     expect(none.stderr).toMatch(/no pipeline config/);
     const bad = await runCommand(['schedule', 'run', '--at', 'every night'], { cwd: p.cwd, env: p.env });
     expect(bad.code).toBe(2);
-  });
+
+    // The built CLI, as a user runs it: the runner starts whet nightly through whetArgv(), which names dist/.
+    write(join(p.cwd, 'skills/notes/SKILL.md'), '# Notes\nAlways cite the ticket number.\n');
+    write(join(p.cwd, 'skills/notes/tasks.yaml'), 'skill_id: notes\nversion: "1.0"\ntasks:\n  - {id: n1, prompt: "note", judge: {type: contains, expected: ["ticket number"]}}\n');
+    write(join(p.cwd, 'pipeline.yaml'), `state_dir: state\nengine: {type: command, command: ["${join(fixturesBin, 'echo-agent')}"]}\ntargets: [{skill: "skills/*/SKILL.md"}]\n`);
+    const nightlyDir = join(p.cwd, 'state', 'nightly');
+    expect(existsSync(nightlyDir)).toBe(false);
+    const child = spawn(process.execPath, [join(repoRoot, 'dist/src/cli.js'), 'schedule', 'run', '--at', '* * * * * *'], { cwd: p.cwd, env: p.env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
+    const reports = () => (existsSync(nightlyDir) ? readdirSync(nightlyDir).filter((f) => /^\d{4}-\d{2}-\d{2}\.json$/.test(f)) : []);
+    const deadline = Date.now() + 25_000;
+    // Wait for a finished run, not just a started one, so the report is whole when it is read.
+    while (!/finished in .*exit 0/.test(stderr) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    child.kill('SIGINT');
+    const code = await exited;
+    expect(stderr).toMatch(/starting: .*dist\/src\/cli\.js nightly -c .*pipeline\.yaml/);
+    expect(reports()).toHaveLength(1);
+    expect(readJson(join(nightlyDir, reports()[0]!))).toMatchObject({ alert: false });
+    expect(code, stderr).toBe(0);
+    expect(stdout).toMatch(/schedule stopped: \d+ run\(s\) started, \d+ finished/);
+  }, 40_000);
 });

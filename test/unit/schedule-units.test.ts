@@ -87,25 +87,56 @@ describe('systemd units', () => {
 });
 
 describe('GitHub Actions workflow', () => {
-  it('schedules whet nightly with the cron, carries the state with actions/cache and uploads the reports', () => {
+  type Step = { uses?: string; run?: string; with?: Record<string, string>; if?: string };
+  const workflow = (over: Partial<ScheduleTarget> = {}) => {
     const repo = tempDir('whet-repo-');
     mkdirSync(join(repo, '.git'));
-    const wf = githubWorkflow(target(join(repo, 'evals'), { cron: '15 2 * * *' }), repo);
+    const wf = githubWorkflow(target(join(repo, 'evals'), { cron: '15 2 * * *', ...over }), repo);
+    return { repo, wf, y: parseYaml(wf) };
+  };
+
+  it('schedules whet nightly with the cron, restores the state before it and uploads the reports', () => {
+    const { repo, wf, y } = workflow();
     expect(wf.split('\n')[0]).toBe(`# whetstone nightly ${join(repo, 'evals')}`);
-    const y = parseYaml(wf);
     expect(y.on.schedule).toEqual([{ cron: '15 2 * * *' }]);
     const job = y.jobs.nightly;
     expect(job.defaults.run['working-directory']).toBe('evals');
-    const steps = job.steps as { uses?: string; run?: string; with?: Record<string, string>; if?: string }[];
-    const at = (pred: (s: (typeof steps)[number]) => boolean) => steps.findIndex(pred);
-    const cache = steps[at((s) => s.uses?.startsWith('actions/cache@') ?? false)]!;
-    expect(cache.with).toMatchObject({ path: 'evals/state', 'restore-keys': 'whetstone-state-\n' });
-    expect(cache.with!.key).toContain('${{ github.run_id }}');
-    expect(at((s) => s.run?.trim() === 'npm ci')).toBeLessThan(at((s) => s.run?.includes("npx whet nightly -c 'pipeline.yaml'") ?? false));
-    expect(at((s) => s.uses?.startsWith('actions/cache@') ?? false)).toBeLessThan(at((s) => s.run?.includes('npx whet nightly') ?? false));
+    const steps = job.steps as Step[];
+    const at = (pred: (s: Step) => boolean) => steps.findIndex(pred);
+    const nightly = at((s) => s.run?.includes("npx whet nightly -c 'pipeline.yaml'") ?? false);
+    expect(at((s) => s.run?.trim() === 'npm ci')).toBeLessThan(nightly);
+    const restore = at((s) => s.uses === 'actions/cache/restore@v4');
+    expect(restore).toBeGreaterThanOrEqual(0);
+    expect(restore).toBeLessThan(nightly);
+    expect(steps[restore]!.with).toMatchObject({ path: 'evals/state', 'restore-keys': 'whetstone-state-\n' });
     const upload = steps[at((s) => s.uses?.startsWith('actions/upload-artifact@') ?? false)]!;
     expect(upload.if).toBe('always()');
     expect(upload.with!.path).toContain('evals/state/nightly/');
     expect(() => githubWorkflow(target(join(repo, 'evals'), { stateDir: '/var/whet' }), repo)).toThrow(/outside the repository/);
+  });
+
+  it('saves the state even when a drift alert fails the job, under a key unique to the run and attempt', () => {
+    const steps = workflow().y.jobs.nightly.steps as Step[];
+    // The combined actions/cache saves only after a successful job: the alerting night would be lost.
+    expect(steps.filter((s) => s.uses?.startsWith('actions/cache@'))).toEqual([]);
+    const restore = steps.findIndex((s) => s.uses === 'actions/cache/restore@v4');
+    const nightly = steps.findIndex((s) => s.run?.includes('npx whet nightly') ?? false);
+    const save = steps.findIndex((s) => s.uses === 'actions/cache/save@v4');
+    expect(save).toBeGreaterThan(nightly);
+    expect(steps[save]!.if).toBe('always()');
+    expect(steps[save]!.with).toEqual({ path: 'evals/state', key: steps[restore]!.with!.key });
+    expect(steps[save]!.with!.key).toBe('whetstone-state-${{ github.run_id }}-${{ github.run_attempt }}');
+    expect(steps[save]!.with!.key.startsWith('whetstone-state-')).toBe(true);
+  });
+
+  it('passes the engine API keys from secrets, the ones the config names first', () => {
+    const { wf, y } = workflow({ keyEnvs: ['MY_GATEWAY_KEY'] });
+    expect(y.jobs.nightly.env).toEqual({
+      MY_GATEWAY_KEY: '${{ secrets.MY_GATEWAY_KEY }}',
+      OPENAI_API_KEY: '${{ secrets.OPENAI_API_KEY }}',
+      ANTHROPIC_API_KEY: '${{ secrets.ANTHROPIC_API_KEY }}',
+    });
+    expect(wf).toMatch(/# Engine API keys, each from the repository secret of the same name/);
+    expect(Object.keys(workflow().y.jobs.nightly.env)).toEqual(['OPENAI_API_KEY', 'ANTHROPIC_API_KEY']);
   });
 });

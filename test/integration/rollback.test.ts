@@ -1,0 +1,70 @@
+// `whet rollback` after a keep, when someone edited the target since: refused (exit 2, nothing changed)
+// naming what differs, unless --force, which copies the edited bytes aside before restoring. `whet status`
+// shows a run that was rolled back.
+import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { appendFileSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { copyExample, snapshotTree, tempDir, whet, write } from '../support/cli.js';
+
+const sha = (f: string) => createHash('sha256').update(readFileSync(f)).digest('hex');
+
+async function keptRun(): Promise<{ dir: string; runId: string; skill: string; original: string }> {
+  const dir = tempDir('whet-rollback-');
+  copyExample('release-notes', join(dir, 'release-notes'));
+  write(
+    join(dir, 'pipeline.yaml'),
+    `state_dir: state
+engine: {type: mock}
+targets: [{skill: release-notes, suite: release-notes/tasks.yaml}]
+loop: {max_iterations: 1, plateau_window: 2, candidates_per_iteration: 3, proposers: [feedback, structural]}
+thresholds: {min_delta: 0, max_new_failures: 0}
+`,
+  );
+  const skill = join(dir, 'release-notes/SKILL.md');
+  const original = sha(skill);
+  const r = await whet(['run'], { cwd: dir });
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stdout).toMatch(/gate: KEEP/);
+  expect(sha(skill)).not.toBe(original);
+  return { dir, runId: readdirSync(join(dir, 'state/runs')).sort().pop()!, skill, original };
+}
+
+describe('whet rollback over a later hand edit', () => {
+  it('refuses with exit 2, changing nothing, and says which file differs from what the run left', async () => {
+    const { dir, runId, skill } = await keptRun();
+    appendFileSync(skill, '\nA rule added by hand after the keep.\n');
+    const edited = readFileSync(skill);
+    const before = snapshotTree(join(dir, 'state'));
+    const r = await whet(['rollback', runId], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/not rolling back run .*: SKILL\.md changed after the keep of iteration 1 \(now sha256:[0-9a-f]{12}…, the run left sha256:[0-9a-f]{12}…\)/);
+    expect(r.stderr).toMatch(/nothing was changed\. Pass --force/);
+    expect(readFileSync(skill).equals(edited)).toBe(true);
+    expect(snapshotTree(join(dir, 'state'))).toEqual(before);
+    const status = await whet(['status'], { cwd: dir });
+    expect(status.stdout).not.toContain('rolled back');
+  }, 60_000);
+
+  it('restores with --force, keeping a copy of the edited file, and status shows the run was rolled back', async () => {
+    const { dir, runId, skill, original } = await keptRun();
+    appendFileSync(skill, '\nA rule added by hand after the keep.\n');
+    const edited = readFileSync(skill);
+    const r = await whet(['rollback', runId, '--force'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(sha(skill)).toBe(original);
+    const saved = /the edited file was copied to (\S+)\n/.exec(r.stderr)?.[1];
+    expect(saved).toBeDefined();
+    expect(readFileSync(saved!).equals(edited)).toBe(true);
+    const status = await whet(['status'], { cwd: dir });
+    expect(status.stdout).toContain(`${runId}  loop  completed (rolled back)  `);
+    expect(status.stdout).toMatch(/\n {4}rolled back \d{4}-\d{2}-\d{2}T[^:]+:\d{2}:\d{2}\.\d{3}Z: the target was restored/);
+    const json = JSON.parse((await whet(['status', '--json'], { cwd: dir })).stdout);
+    expect(json.find((x: any) => x.run_id === runId).rolled_back_at).toMatch(/^\d{4}-/);
+    // A second rollback finds the target already restored and changes nothing.
+    const again = await whet(['rollback', runId], { cwd: dir });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain('already as before the run');
+    expect(sha(skill)).toBe(original);
+  }, 60_000);
+});
