@@ -29,7 +29,7 @@ export async function baselineAll(
   o: { config?: string; stateRoot?: string; force?: boolean; mock?: boolean },
 ): Promise<{ cfg: PipelineConfig; stateDir: string; results: TargetBaseline[]; interrupted: boolean }> {
   const cfg = await loadPipeline(o.config, e.cwd);
-  const targets = expandTargets(cfg);
+  const targets = expandTargets(cfg, e.log);
   if (targets.length === 0) throw new UsageError(`no targets in ${cfg.path ?? 'pipeline.yaml'}: add "targets:" (a skill folder, SKILL.md, or a glob)`);
   const stateDir = o.stateRoot ? resolve(e.cwd, o.stateRoot) : cfg.stateDir;
   const shared = pLimit(cfg.concurrency);
