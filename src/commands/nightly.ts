@@ -43,7 +43,7 @@ export function registerNightlyCommands(program: Command, deps: CliDeps, setCode
   targetsCommand('nightly', 'baseline of every target + dated report + trend + drift check; exit 1 on a significant drop').action(async (o: Opts) => {
       const r = await runNightly(env(), o);
       if (r === 'interrupted') return setCode(130);
-      deps.stdout(o.json ? `${JSON.stringify({ date: r.date, file: r.file, alert: r.alert, targets: r.targets.map((t) => ({ ...t.summary, drift: t.drift })) }, null, 2)}\n` : `${r.markdown}\nwritten: ${r.file}\n`);
+      deps.stdout(o.json ? `${JSON.stringify({ date: r.date, file: r.file, alert: r.alert, targets: r.targets.map((t) => ({ label: t.label, ...t.summary, drift: t.drift })) }, null, 2)}\n` : `${r.markdown}\nwritten: ${r.file}\n`);
       setCode(r.alert ? 1 : 0);
     });
 
