@@ -6,6 +6,7 @@ import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { canonicalJson, sha256, writeArtifact } from '../artifacts/io.js';
 import { InternalError } from '../errors.js';
+import { localDate } from '../intents/run-intents.js';
 import { writeFileAtomically } from '../state/atomic.js';
 import { baselineAll, type BaselineEnv, type TargetBaseline } from './baseline.js';
 import { compareNights } from './drift.js';
@@ -38,7 +39,8 @@ export async function runNightly(e: BaselineEnv, o: { config?: string; stateRoot
   const { cfg, stateDir, results, interrupted } = await baselineAll(e, o);
   if (interrupted) return 'interrupted';
   const now = e.now();
-  const date = now.toISOString().slice(0, 10);
+  // The day the person reading the report lives in, not UTC's: a 01:00 run in UTC+2 belongs to today.
+  const date = localDate(now);
   const dir = nightlyDir(stateDir);
   let name = `${date}`;
   for (let n = 2; existsSync(join(dir, `${name}.json`)); n++) name = `${date}-${n}`;

@@ -86,4 +86,19 @@ describe('whet nightly targets and history', () => {
     expect(day({ ...file, targets: [{ ...file.targets[0], drift: { ...file.targets[0].drift, engine_failed: 'no' } }] })).toBe(false);
   });
 
+  it('names the nightly file for the local date, not the UTC one', async () => {
+    const dir = project();
+    const tz = process.env.TZ;
+    process.env.TZ = 'Pacific/Auckland'; // UTC+13 in November: 12:00Z on the 1st is 01:00 on the 2nd there
+    try {
+      const late = await whet(['nightly', '--json'], { cwd: dir, now: () => new Date('2026-11-01T12:00:00Z') });
+      expect(late.code, late.stderr).toBe(0);
+      expect(JSON.parse(late.stdout).date).toBe('2026-11-02');
+      expect(readJson(join(dir, 'state/nightly/2026-11-02.json')).date).toBe('2026-11-02');
+    } finally {
+      if (tz === undefined) delete process.env.TZ;
+      else process.env.TZ = tz;
+    }
+  });
+
 });
