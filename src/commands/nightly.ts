@@ -21,7 +21,7 @@ interface Opts {
 }
 
 export function registerNightlyCommands(program: Command, deps: CliDeps, setCode: SetCode): void {
-  const env = () => ({ cwd: deps.cwd, env: deps.env, now: deps.now, log: (l: string) => deps.stderr(`${l}\n`), signal: deps.signal });
+  const env = () => ({ cwd: deps.cwd, env: deps.env, now: deps.now, log: (l: string) => deps.stderr(`${l}\n`), signal: deps.signal, ...(deps.tty ? { progressOut: deps.stderr } : {}) });
   const targetsCommand = (name: string, description: string) =>
     program
       .command(name)

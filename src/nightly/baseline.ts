@@ -15,6 +15,8 @@ export interface BaselineEnv {
   now: () => Date;
   log: (line: string) => void;
   signal?: AbortSignal;
+  /** Raw terminal writes for the progress bar; absent when stderr is not a TTY. */
+  progressOut?: (s: string) => void;
 }
 
 export interface TargetBaseline {
@@ -47,6 +49,7 @@ export async function baselineAll(
           signal: e.signal,
           lockHeld: true,
           limiter,
+          ...(e.progressOut ? { progressOut: e.progressOut } : {}),
           options: { standalone: true, taskSuite: t.suitePath, skillPath: t.skillDir, stateRoot: stateDir, config: cfg.path, force: o.force, mock: o.mock, engine: t.engine },
         });
         if (r.interrupted) {

@@ -101,4 +101,11 @@ describe('whet nightly targets and history', () => {
     }
   });
 
+  it('draws the progress bar on a terminal only', async () => {
+    const dir = project();
+    const tty = await whet(['baseline', '--force'], { cwd: dir, tty: true });
+    expect(tty.stderr).toMatch(/\r\x1b\[2Kbaseline \[#+\] 4\/4 pass 4 fail 0 error 0/);
+    const pipe = await whet(['baseline', '--force'], { cwd: dir });
+    expect(pipe.stderr).not.toContain('\r\x1b[2K');
+  });
 });
