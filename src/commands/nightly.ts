@@ -7,7 +7,7 @@ import { baselineAll } from '../nightly/baseline.js';
 import { runNightly } from '../nightly/nightly.js';
 import { prune } from '../nightly/prune.js';
 import { acquireStateLock } from '../state/lock.js';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import type { CliDeps, SetCode } from './deps.js';
 
 interface Opts {
@@ -21,7 +21,7 @@ interface Opts {
 }
 
 export function registerNightlyCommands(program: Command, deps: CliDeps, setCode: SetCode): void {
-  const env = () => ({ cwd: deps.cwd, env: deps.env, now: deps.now, log: (l: string) => deps.stderr(`${l}\n`), signal: deps.signal });
+  const env = () => ({ cwd: deps.cwd, env: deps.env, now: deps.now, log: (l: string) => deps.stderr(`${l}\n`), signal: deps.signal, ...(deps.tty ? { progressOut: deps.stderr } : {}) });
   const targetsCommand = (name: string, description: string) =>
     program
       .command(name)
@@ -34,15 +34,16 @@ export function registerNightlyCommands(program: Command, deps: CliDeps, setCode
   targetsCommand('baseline', 'standalone evaluation of every target in the config, cached by content + TTL').action(async (o: Opts) => {
       const r = await baselineAll(env(), o);
       if (r.interrupted) return setCode(130);
-      const rows = r.results.map((t) => ({ target: t.target.skillDir, run_id: t.run_id, verdict: t.artifact.verdict, pass_rate: t.artifact.evaluation.pass_rate, engine_calls: t.artifact.evaluation.engine_calls, cache_hit: t.artifact.evaluation.cache.hit }));
-      deps.stdout(o.json ? `${JSON.stringify(rows, null, 2)}\n` : `${rows.map((x) => `${x.target}: pass rate ${x.pass_rate.toFixed(4)}, verdict ${x.verdict}, ${x.engine_calls} engine calls${x.cache_hit ? ' (cached)' : ''}`).join('\n')}\n`);
+      const repeated = (d: string) => r.results.filter((x) => x.target.skillDir === d).length > 1;
+      const rows = r.results.map((t) => ({ target: t.target.skillDir, suite: t.target.suitePath, target_key: t.target.key, run_id: t.run_id, verdict: t.artifact.verdict, pass_rate: t.artifact.evaluation.pass_rate, engine_calls: t.artifact.evaluation.engine_calls, cache_hit: t.artifact.evaluation.cache.hit }));
+      deps.stdout(o.json ? `${JSON.stringify(rows, null, 2)}\n` : `${rows.map((x) => `${x.target}${repeated(x.target) ? ` [suite ${basename(x.suite)}]` : ''}: pass rate ${x.pass_rate.toFixed(4)}, verdict ${x.verdict}, ${x.engine_calls} engine calls${x.cache_hit ? ' (cached)' : ''}`).join('\n')}\n`);
       setCode(r.results.every((t) => t.artifact.verdict === 'pass') ? 0 : 1);
     });
 
   targetsCommand('nightly', 'baseline of every target + dated report + trend + drift check; exit 1 on a significant drop').action(async (o: Opts) => {
       const r = await runNightly(env(), o);
       if (r === 'interrupted') return setCode(130);
-      deps.stdout(o.json ? `${JSON.stringify({ date: r.date, file: r.file, alert: r.alert, targets: r.targets.map((t) => ({ ...t.summary, drift: t.drift })) }, null, 2)}\n` : `${r.markdown}\nwritten: ${r.file}\n`);
+      deps.stdout(o.json ? `${JSON.stringify({ date: r.date, file: r.file, alert: r.alert, targets: r.targets.map((t) => ({ label: t.label, ...t.summary, drift: t.drift })) }, null, 2)}\n` : `${r.markdown}\nwritten: ${r.file}\n`);
       setCode(r.alert ? 1 : 0);
     });
 

@@ -1,9 +1,11 @@
 // The targets of pipeline.yaml, expanded: a skill folder, a SKILL.md, or a glob of either
 // (`skills/*/SKILL.md`, expanded with fast-glob and sorted), each with its suite — the one the target
 // names, else tasks.yaml or task_suite.yaml beside the skill — and its own engine when it overrides one.
+// A target is skill + suite + engine (its `key`); only exact duplicates collapse.
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import fg from 'fast-glob';
+import { canonicalJson, sha256 } from '../artifacts/io.js';
 import { ConfigError } from '../errors.js';
 import type { EngineConfig } from './engine-schema.js';
 import type { PipelineConfig } from './pipeline.js';
@@ -13,6 +15,13 @@ export interface ResolvedTarget {
   skillDir: string;
   suitePath: string;
   engine?: EngineConfig;
+  /** What the target is — skill, suite and engine override — so one skill measured two ways is two targets. */
+  key: string;
+}
+
+/** A stable id of skill + suite + engine override: the same three always give the same key. */
+export function targetKey(skillDir: string, suitePath: string, engine: EngineConfig | undefined): string {
+  return sha256(canonicalJson({ skill: resolve(skillDir), suite: resolve(suitePath), engine: engine ?? null })).slice('sha256:'.length, 'sha256:'.length + 16);
 }
 
 /** The suite of a skill: the one named, else tasks.yaml or task_suite.yaml beside SKILL.md. */
@@ -22,7 +31,7 @@ export function suiteFor(skillDir: string, named?: string): string {
   throw new ConfigError(`no task suite for ${skillDir}: add tasks.yaml beside SKILL.md or name "suite:" in the target`);
 }
 
-export function expandTargets(cfg: PipelineConfig): ResolvedTarget[] {
+export function expandTargets(cfg: PipelineConfig, warn: (line: string) => void = () => undefined): ResolvedTarget[] {
   const out: ResolvedTarget[] = [];
   for (const t of cfg.targets) {
     const isGlob = fg.isDynamicPattern(relative(cfg.dir, t.skill));
@@ -32,9 +41,16 @@ export function expandTargets(cfg: PipelineConfig): ResolvedTarget[] {
       const skillDir = existsSync(p) && statSync(p).isDirectory() ? p : dirname(p);
       if (!existsSync(join(skillDir, 'SKILL.md'))) throw new ConfigError(`target ${p} has no SKILL.md`, cfg.path);
       // A suite named for a glob target would be shared by every match; resolve it per skill instead.
-      out.push({ skillDir, suitePath: suiteFor(skillDir, isGlob ? undefined : t.suite), engine: t.engine });
+      const suitePath = resolve(suiteFor(skillDir, isGlob ? undefined : t.suite));
+      out.push({ skillDir: resolve(skillDir), suitePath, engine: t.engine, key: targetKey(skillDir, suitePath, t.engine) });
     }
   }
+  // Only an exact duplicate (a glob and a folder naming the same skill, suite and engine) collapses: the same
+  // skill with another suite or engine is a different measurement and must not be dropped silently.
   const seen = new Set<string>();
-  return out.filter((t) => (seen.has(t.skillDir) ? false : (seen.add(t.skillDir), true))).map((t) => ({ ...t, skillDir: resolve(t.skillDir) }));
+  return out.filter((t) => {
+    if (!seen.has(t.key)) return seen.add(t.key), true;
+    warn(`warning: target ${relative(cfg.dir, t.skillDir) || '.'} (suite ${relative(cfg.dir, t.suitePath)}) is listed more than once in ${cfg.path ?? 'pipeline.yaml'}; evaluating it once`);
+    return false;
+  });
 }

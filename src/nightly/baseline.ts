@@ -15,6 +15,8 @@ export interface BaselineEnv {
   now: () => Date;
   log: (line: string) => void;
   signal?: AbortSignal;
+  /** Raw terminal writes for the progress bar; absent when stderr is not a TTY. */
+  progressOut?: (s: string) => void;
 }
 
 export interface TargetBaseline {
@@ -29,7 +31,7 @@ export async function baselineAll(
   o: { config?: string; stateRoot?: string; force?: boolean; mock?: boolean },
 ): Promise<{ cfg: PipelineConfig; stateDir: string; results: TargetBaseline[]; interrupted: boolean }> {
   const cfg = await loadPipeline(o.config, e.cwd);
-  const targets = expandTargets(cfg);
+  const targets = expandTargets(cfg, e.log);
   if (targets.length === 0) throw new UsageError(`no targets in ${cfg.path ?? 'pipeline.yaml'}: add "targets:" (a skill folder, SKILL.md, or a glob)`);
   const stateDir = o.stateRoot ? resolve(e.cwd, o.stateRoot) : cfg.stateDir;
   const shared = pLimit(cfg.concurrency);
@@ -47,6 +49,7 @@ export async function baselineAll(
           signal: e.signal,
           lockHeld: true,
           limiter,
+          ...(e.progressOut ? { progressOut: e.progressOut } : {}),
           options: { standalone: true, taskSuite: t.suitePath, skillPath: t.skillDir, stateRoot: stateDir, config: cfg.path, force: o.force, mock: o.mock, engine: t.engine },
         });
         if (r.interrupted) {

@@ -1,101 +1,106 @@
 // Tonight against the previous night of the same target: a paired test on the tasks both nights judged
-// (exact McNemar), per-category changes, new failures of tasks marked critical, and what changed in
-// between (skill, suite, engine — from the content hashes), because that tells the user where to look.
+// (exact McNemar), per-category changes on those same paired tasks, new failures of tasks marked critical,
+// and what changed in between (skill, suite, engine, judge engine, evaluation settings — from the hashes),
+// because that tells the user where to look. A night that judged nothing is an engine failure, not a drop.
 import { mcnemarExact } from '../stats/index.js';
+import type { DriftReport, EvalSettings, NightRecord, NightRecordRead, NightTask } from './schema.js';
 
-export interface NightTask {
-  task_id: string;
-  status: 'pass' | 'fail' | 'error';
-  category: string;
-  critical?: boolean;
+export type { DriftReport, NightRecord, NightTask } from './schema.js';
+
+export interface Changes {
+  skill: boolean;
+  suite: boolean;
+  engine: boolean;
+  judge_engine?: boolean;
+  /** Settings that differ, each named with its before and after, e.g. "pass_k 1 → 3". */
+  settings?: string[];
 }
 
-export interface NightRecord {
-  target: string;
-  pass_rate: number;
-  skill_sha256: string;
-  suite_sha256: string;
-  engine_sha256: string;
-  tasks: NightTask[];
-}
+const joinWords = (xs: string[]) => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
 
-export interface DriftReport {
-  compared_with: string | null;
-  tasks_compared: number;
-  fixes: string[];
-  regressions: string[];
-  p_value: number | null;
-  pass_rate_change: number | null;
-  per_category: Record<string, { before: number; after: number; change: number }>;
-  critical_failures: string[];
-  changed: { skill: boolean; suite: boolean; engine: boolean } | null;
-  cause: string;
-  alert: boolean;
-  reasons: string[];
-}
-
-export function describeChange(c: { skill: boolean; suite: boolean; engine: boolean }): string {
-  const changed = (Object.keys(c) as (keyof typeof c)[]).filter((k) => c[k]);
-  const same = (Object.keys(c) as (keyof typeof c)[]).filter((k) => !c[k]);
-  if (changed.length === 0) return 'nothing changed (same skill, suite and engine configuration): the model behind the engine may have changed';
-  const join = (xs: string[]) => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
-  return `${join(changed)} changed${same.length ? `, ${join(same)} unchanged` : ''}`;
-}
-
-function rates(tasks: NightTask[]): Map<string, { pass: number; judged: number }> {
-  const m = new Map<string, { pass: number; judged: number }>();
-  for (const t of tasks) {
-    if (t.status === 'error') continue;
-    const r = m.get(t.category) ?? { pass: 0, judged: 0 };
-    r.judged++;
-    if (t.status === 'pass') r.pass++;
-    m.set(t.category, r);
+export function describeChange(c: Changes): string {
+  const core = (['skill', 'suite', 'engine'] as const).filter((k) => c[k]);
+  const same = (['skill', 'suite', 'engine'] as const).filter((k) => !c[k]);
+  // The judge engine and the settings are named only when they changed, so the usual statement stays short.
+  const extra = [...(c.judge_engine ? ['judge engine'] : []), ...(c.settings?.length ? [`evaluation settings (${c.settings.join(', ')})`] : [])];
+  if (core.length === 0 && extra.length === 0) {
+    return 'nothing changed (same skill, suite, engine, judge engine and evaluation settings): the model behind the engine may have changed';
   }
-  return m;
+  return `${joinWords([...core, ...extra])} changed${same.length ? `, ${joinWords(same)} unchanged` : ''}`;
 }
 
-export function compareNights(tonight: NightRecord, previous: (NightRecord & { label: string }) | undefined, significance: number): DriftReport {
+const fmtMs = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`);
+
+/** The evaluation settings that differ between two nights; a night recorded before settings were kept differs in none. */
+export function settingsChanged(before: EvalSettings | undefined, after: EvalSettings): string[] {
+  if (!before) return [];
+  const out: string[] = [];
+  if (before.pass_k !== after.pass_k) out.push(`pass_k ${before.pass_k} → ${after.pass_k}`);
+  if (before.task_timeout_ms !== after.task_timeout_ms) out.push(`task timeout ${fmtMs(before.task_timeout_ms)} → ${fmtMs(after.task_timeout_ms)}`);
+  return out;
+}
+
+function engineFailure(tasks: NightTask[]): string | undefined {
+  const judged = tasks.filter((t) => t.status !== 'error').length;
+  if (judged > 0) return undefined;
+  const errors = tasks.length - judged;
+  return `engine failed: nothing was judged (${errors} of ${tasks.length} task(s) errored), so this night says nothing about the skill; check the engine with whet doctor`;
+}
+
+export function compareNights(tonight: NightRecord, previous: (NightRecordRead & { label: string }) | undefined, significance: number): DriftReport {
+  const failed = engineFailure(tonight.tasks);
+  const base = { fixes: [], regressions: [], critical_failures: [], engine_failed: !!failed, alert: !!failed, reasons: failed ? [failed] : [] };
   if (!previous) {
-    return { compared_with: null, tasks_compared: 0, fixes: [], regressions: [], p_value: null, pass_rate_change: null, per_category: {}, critical_failures: [], changed: null, cause: 'first night for this target', alert: false, reasons: [] };
+    return { ...base, compared_with: null, tasks_compared: 0, p_value: null, pass_rate_change: null, per_category: {}, changed: null, cause: 'first night for this target' };
   }
   const before = new Map(previous.tasks.map((t) => [t.task_id, t]));
   const fixes: string[] = [];
   const regressions: string[] = [];
   const critical: string[] = [];
-  let compared = 0;
+  const cats = new Map<string, { tasks: number; before: number; after: number }>();
+  let passBefore = 0;
+  let passAfter = 0;
   for (const t of tonight.tasks) {
     const b = before.get(t.task_id);
     if (!b || b.status === 'error' || t.status === 'error') continue;
-    compared++;
+    const c = cats.get(t.category) ?? { tasks: 0, before: 0, after: 0 };
+    c.tasks++;
+    if (b.status === 'pass') (c.before++, passBefore++);
+    if (t.status === 'pass') (c.after++, passAfter++);
+    cats.set(t.category, c);
     if (b.status === 'pass' && t.status === 'fail') {
       regressions.push(t.task_id);
       if (t.critical) critical.push(t.task_id);
     }
     if (b.status === 'fail' && t.status === 'pass') fixes.push(t.task_id);
   }
-  const p = mcnemarExact(regressions.length, fixes.length).pValue;
-  const rb = rates(previous.tasks);
-  const ra = rates(tonight.tasks);
+  const compared = [...cats.values()].reduce((n, c) => n + c.tasks, 0);
+  // Categories of either night that have no paired task are shown as n/a rather than as 0%.
+  const allCats = new Set([...previous.tasks, ...tonight.tasks].map((t) => t.category));
   const per_category: DriftReport['per_category'] = {};
-  for (const cat of [...new Set([...rb.keys(), ...ra.keys()])].sort()) {
-    const x = rb.get(cat);
-    const y = ra.get(cat);
-    const b = x && x.judged ? x.pass / x.judged : 0;
-    const a = y && y.judged ? y.pass / y.judged : 0;
-    per_category[cat] = { before: round4(b), after: round4(a), change: round4(a - b) };
+  for (const cat of [...allCats].sort()) {
+    const c = cats.get(cat);
+    per_category[cat] = c ? { tasks: c.tasks, before: round4(c.before / c.tasks), after: round4(c.after / c.tasks), change: round4((c.after - c.before) / c.tasks) } : { tasks: 0, before: null, after: null, change: null };
   }
-  const changed = { skill: tonight.skill_sha256 !== previous.skill_sha256, suite: tonight.suite_sha256 !== previous.suite_sha256, engine: tonight.engine_sha256 !== previous.engine_sha256 };
-  const change = round4(tonight.pass_rate - previous.pass_rate);
-  const reasons: string[] = [];
+  const p = mcnemarExact(regressions.length, fixes.length).pValue;
+  const changed = {
+    skill: tonight.skill_sha256 !== previous.skill_sha256,
+    suite: tonight.suite_sha256 !== previous.suite_sha256,
+    engine: tonight.engine_sha256 !== previous.engine_sha256,
+    judge_engine: previous.judge_engine_sha256 !== undefined && tonight.judge_engine_sha256 !== previous.judge_engine_sha256,
+    settings: settingsChanged(previous.settings, tonight.settings),
+  };
+  const reasons = [...base.reasons];
   if (regressions.length > fixes.length && p < significance) reasons.push(`significant drop: ${regressions.length} task(s) regressed vs ${fixes.length} fixed, exact McNemar p = ${Number(p.toPrecision(4))} < ${significance}`);
   if (critical.length) reasons.push(`critical task(s) newly failing: ${critical.join(', ')}`);
   return {
+    ...base,
     compared_with: previous.label,
     tasks_compared: compared,
     fixes,
     regressions,
-    p_value: Number(p.toPrecision(6)),
-    pass_rate_change: change,
+    p_value: compared ? Number(p.toPrecision(6)) : null,
+    pass_rate_change: compared ? round4((passAfter - passBefore) / compared) : null,
     per_category,
     critical_failures: critical,
     changed,

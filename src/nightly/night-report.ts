@@ -1,33 +1,56 @@
-// nightly/<date>.md: drift alerts first (what dropped, how sure, and what changed since the last night),
-// then every target's numbers with their counts and intervals.
-import type { NightTarget } from './nightly.js';
+// nightly/<date>.md: engine failures and drift alerts first (what dropped, how sure, and what changed since
+// the last night), then every target's numbers with their counts and intervals and its last nights.
+import type { TrendRow } from './history.js';
+import type { NightTarget } from './schema.js';
 
 const pct = (x: number) => x.toFixed(4);
+const rate = (x: number | null) => (x === null ? 'n/a' : pct(x));
+const signed = (x: number | null) => (x === null ? 'n/a' : `${x >= 0 ? '+' : ''}${pct(x)}`);
+/** A pass rate over no judged task is not 0%: it is unknown. */
+const judgedRate = (r: { pass_rate: number; passed: number; failed: number }) => (r.passed + r.failed === 0 ? 'n/a' : pct(r.pass_rate));
 
-export function formatNight(date: string, targets: NightTarget[]): string {
+function trendTable(rows: TrendRow[]): string[] {
+  return [
+    '',
+    '| night | pass rate | judged | errors |',
+    '|---|---:|---:|---:|',
+    ...[...rows].reverse().map((r) => `| ${r.night} | ${judgedRate(r)} | ${r.passed}/${r.passed + r.failed} | ${r.errors} |`),
+  ];
+}
+
+export function formatNight(date: string, targets: NightTarget[], trends: Map<string, TrendRow[]> = new Map()): string {
   const out: string[] = [`# Nightly baseline — ${date}`, ''];
-  const alerts = targets.filter((t) => t.drift.alert);
-  if (alerts.length) {
+  const failed = targets.filter((t) => t.drift.engine_failed);
+  if (failed.length) {
+    out.push('## ⚠ Engine failed', '');
+    for (const t of failed) out.push(`- **${t.label}**: ${t.drift.reasons[0]}.`);
+    out.push('');
+  }
+  const drops = targets.filter((t) => t.drift.reasons.length > (t.drift.engine_failed ? 1 : 0));
+  if (drops.length) {
     out.push('## ⚠ Drift alert', '');
-    for (const t of alerts) {
-      out.push(`- **${t.target}**: ${t.drift.reasons.join('; ')}.`);
+    for (const t of drops) {
+      out.push(`- **${t.label}**: ${t.drift.reasons.slice(t.drift.engine_failed ? 1 : 0).join('; ')}.`);
       out.push(`  Since ${t.drift.compared_with}: ${t.drift.cause}.`);
     }
     out.push('');
-  } else out.push('No drift alert.', '');
+  }
+  if (!failed.length && !drops.length) out.push('No drift alert.', '');
   for (const t of targets) {
     const s = t.summary;
-    out.push(`## ${t.target}`, '');
-    out.push(`- pass rate ${pct(s.pass_rate)} (${s.passed}/${s.passed + s.failed} judged), 95% CI [${s.ci95.low.toFixed(2)}, ${s.ci95.high.toFixed(2)}]; errors ${s.errors}`);
+    out.push(`## ${t.label}`, '');
+    out.push(`- pass rate ${judgedRate(s)} (${s.passed}/${s.passed + s.failed} judged), 95% CI [${s.ci95.low.toFixed(2)}, ${s.ci95.high.toFixed(2)}]; errors ${s.errors}`);
     out.push(`- engine calls tonight: ${s.engine_calls}${s.engine_calls === 0 ? ' (baseline cache: nothing changed)' : ''}; run ${t.run_id}`);
     const d = t.drift;
     if (d.compared_with) {
-      out.push(`- compared with ${d.compared_with} on ${d.tasks_compared} tasks: fixed ${d.fixes.length}, regressed ${d.regressions.length}, exact McNemar p = ${d.p_value}; pass rate change ${d.pass_rate_change! >= 0 ? '+' : ''}${pct(d.pass_rate_change!)}`);
+      out.push(`- compared with ${d.compared_with} on ${d.tasks_compared} task(s) judged both nights: fixed ${d.fixes.length}, regressed ${d.regressions.length}, exact McNemar p = ${d.p_value ?? 'n/a'}; pass rate change ${signed(d.pass_rate_change)}`);
       out.push(`- what changed: ${d.cause}`);
       if (d.regressions.length) out.push(`- regressed: ${d.regressions.join(', ')}`);
       const cats = Object.entries(d.per_category).filter(([, c]) => c.change !== 0);
-      if (cats.length) out.push(`- categories: ${cats.map(([k, c]) => `${k} ${pct(c.before)} → ${pct(c.after)}`).join('; ')}`);
+      if (cats.length) out.push(`- categories (tasks judged both nights): ${cats.map(([k, c]) => `${k} ${rate(c.before)} → ${rate(c.after)} (${c.tasks})`).join('; ')}`);
     } else out.push(`- ${d.cause}`);
+    const rows = trends.get(t.target_key);
+    if (rows?.length) out.push(...trendTable(rows));
     out.push('');
   }
   return out.join('\n');

@@ -14,6 +14,7 @@ import { learningArtifact } from '../../stages/learn/schema.js';
 import { calibrationRecordSchema } from '../calibrate/store.js';
 import type { CliDeps, SetCode } from '../commands/deps.js';
 import { loopManifest } from '../loop/manifest.js';
+import { historyLine, nightlyDay, NIGHTLY_SCHEMA } from '../nightly/schema.js';
 import { writeFileAtomically } from '../state/atomic.js';
 import { runManifest } from '../state/runs.js';
 import { reportModel, REPORT_SCHEMA } from './model-schema.js';
@@ -37,6 +38,8 @@ export const ARTIFACT_SCHEMAS: ArtifactSchema[] = [
   { name: 'gate', title: 'whetstone.gate/1', file: 'runs/<run>/iter-NNN/gate.json', schema: gateArtifact },
   { name: 'learning', title: 'whetstone.learning/1', file: 'runs/<run>/iter-NNN/learning.json', schema: learningArtifact },
   { name: 'calibration', title: 'whetstone.calibration/1', file: 'calibrations/<sha256>.json', schema: calibrationRecordSchema },
+  { name: 'nightly', title: NIGHTLY_SCHEMA, file: 'nightly/<date>.json', schema: nightlyDay },
+  { name: 'nightly-history', title: 'whetstone nightly history line', file: 'nightly/history.jsonl (one JSON object per line)', schema: historyLine },
   { name: 'report', title: REPORT_SCHEMA, file: 'output of whet report --format json', schema: reportModel },
 ];
 
@@ -50,7 +53,7 @@ export function jsonSchemaOf(a: ArtifactSchema): Record<string, unknown> {
 export function registerSchemasCommand(program: Command, deps: CliDeps, _setCode: SetCode): void {
   program
     .command('schemas')
-    .description('JSON Schema of every artifact (run, evaluation, candidates, ranking, gate, learning, calibration, report)')
+    .description('JSON Schema of every artifact (run, evaluation, candidates, ranking, gate, learning, calibration, nightly, nightly history, report)')
     .option('--out <dir>', 'write <name>.schema.json files into this folder instead of printing')
     .action(async (o: { out?: string }) => {
       if (!o.out) {

@@ -23,12 +23,12 @@ function setEngine(dir: string, engine: string): void {
 describe('whet nightly', () => {
   it('makes 0 engine calls and raises no alert when nothing changed', async () => {
     const dir = project(`{type: command, command: ["${echo}"]}`);
-    const night1 = await whet(['nightly', '--json'], { cwd: dir, now: () => new Date('2026-11-01T03:00:00Z') });
+    const night1 = await whet(['nightly', '--json'], { cwd: dir, now: () => new Date(2026, 10, 1, 3) });
     expect(night1.code, night1.stderr).toBe(0);
     const a = JSON.parse(night1.stdout);
     expect(a.targets.map((t: any) => t.target.split('/').pop())).toEqual(['notes', 'other']);
     expect(a.targets[0]).toMatchObject({ engine_calls: 10, pass_rate: 1 });
-    const night2 = await whet(['nightly', '--json'], { cwd: dir, now: () => new Date('2026-11-02T03:00:00Z') });
+    const night2 = await whet(['nightly', '--json'], { cwd: dir, now: () => new Date(2026, 10, 2, 3) });
     expect(night2.code).toBe(0);
     const b = JSON.parse(night2.stdout);
     expect(b.alert).toBe(false);
@@ -41,10 +41,10 @@ describe('whet nightly', () => {
 
   it('raises a drift alert naming the cause when the engine changed over a week, and exits 1', async () => {
     const dir = project(`{type: command, command: ["${echo}"]}`);
-    expect((await whet(['nightly'], { cwd: dir, now: () => new Date('2026-11-01T03:00:00Z') })).code).toBe(0);
+    expect((await whet(['nightly'], { cwd: dir, now: () => new Date(2026, 10, 1, 3) })).code).toBe(0);
     // A week later the engine answers without the skill's guidance.
     setEngine(dir, `{type: command, command: ["${echo}"], skill_delivery: none}`);
-    const r = await whet(['nightly'], { cwd: dir, now: () => new Date('2026-11-08T03:00:00Z') });
+    const r = await whet(['nightly'], { cwd: dir, now: () => new Date(2026, 10, 8, 3) });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/## ⚠ Drift alert/);
     expect(r.stdout).toMatch(/significant drop: 10 task\(s\) regressed vs 0 fixed, exact McNemar p = 0\.001953 < 0\.05/);

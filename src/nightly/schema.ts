@@ -1,0 +1,109 @@
+// The shapes `whet nightly` writes: nightly/<date>.json (one record per target with its drift report) and
+// the lines of nightly/history.jsonl. Both are validated before they are written and published by
+// `whet schemas`, so a dashboard can read a state directory without whetstone. The *Read variants accept
+// files written before targets had a key and before the judge engine and settings were recorded.
+import { z } from 'zod';
+
+export const NIGHTLY_SCHEMA = 'whetstone.nightly/1';
+
+export const nightTask = z.object({
+  task_id: z.string(),
+  status: z.enum(['pass', 'fail', 'error']),
+  category: z.string(),
+  critical: z.boolean().optional(),
+});
+
+/** Evaluation settings that change results without changing the skill, the suite or the engine. */
+export const evalSettings = z.object({ pass_k: z.number().int(), task_timeout_ms: z.number() });
+
+export const nightRecord = z.object({
+  /** The skill folder. */
+  target: z.string(),
+  /** skill + suite + engine override (config/targets.ts): what history lines are matched by. */
+  target_key: z.string(),
+  /** The skill folder, plus the suite and key when the same skill is measured more than one way. */
+  label: z.string(),
+  suite: z.string(),
+  pass_rate: z.number(),
+  skill_sha256: z.string(),
+  suite_sha256: z.string(),
+  engine_sha256: z.string(),
+  judge_engine_sha256: z.string(),
+  settings: evalSettings,
+  tasks: z.array(nightTask),
+});
+
+const rateOrNull = z.number().nullable();
+
+export const driftReport = z.object({
+  compared_with: z.string().nullable(),
+  /** Tasks judged (not errored) on both nights: every comparison below is over these only. */
+  tasks_compared: z.number().int(),
+  fixes: z.array(z.string()),
+  regressions: z.array(z.string()),
+  p_value: z.number().nullable(),
+  /** On the paired tasks; null when no task was judged on both nights. */
+  pass_rate_change: rateOrNull,
+  per_category: z.record(z.string(), z.object({ tasks: z.number().int(), before: rateOrNull, after: rateOrNull, change: rateOrNull })),
+  critical_failures: z.array(z.string()),
+  /** Tonight nothing was judged (every task errored): the engine failed, which says nothing about the skill. */
+  engine_failed: z.boolean(),
+  changed: z
+    .object({ skill: z.boolean(), suite: z.boolean(), engine: z.boolean(), judge_engine: z.boolean(), settings: z.array(z.string()) })
+    .nullable(),
+  cause: z.string(),
+  alert: z.boolean(),
+  reasons: z.array(z.string()),
+});
+
+export const historySummary = z.object({
+  target: z.string(),
+  target_key: z.string(),
+  suite: z.string(),
+  run_id: z.string(),
+  pass_rate: z.number(),
+  passed: z.number(),
+  failed: z.number(),
+  errors: z.number(),
+  ci95: z.object({ low: z.number(), high: z.number() }),
+  per_category: z.record(z.string(), z.object({ passed: z.number(), failed: z.number(), pass_rate: z.number() })),
+  skill_sha256: z.string(),
+  suite_sha256: z.string(),
+  engine_sha256: z.string(),
+  judge_engine_sha256: z.string(),
+  settings: evalSettings,
+  engine: z.record(z.string(), z.unknown()),
+  engine_calls: z.number(),
+});
+
+export const historyLine = historySummary.extend({
+  date: z.string(),
+  /** The day file this line belongs to, relative to nightly/. */
+  file: z.string(),
+  drift: z.object({ alert: z.boolean(), reason: z.string() }),
+});
+
+export const nightTarget = nightRecord.extend({ run_id: z.string(), summary: historySummary, drift: driftReport });
+
+export const nightlyDay = z.object({
+  schema: z.literal(NIGHTLY_SCHEMA),
+  /** The local date the night ran on. */
+  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  created_at: z.string(),
+  alert: z.boolean(),
+  targets: z.array(nightTarget),
+});
+
+const legacy = { target_key: z.string().optional(), suite: z.string().optional(), judge_engine_sha256: z.string().optional(), settings: evalSettings.optional() };
+export const historyLineRead = historyLine.extend(legacy);
+export const nightRecordRead = nightRecord.extend({ ...legacy, label: z.string().optional() });
+
+export type NightTask = z.infer<typeof nightTask>;
+export type EvalSettings = z.infer<typeof evalSettings>;
+export type NightRecord = z.infer<typeof nightRecord>;
+export type NightRecordRead = z.infer<typeof nightRecordRead>;
+export type DriftReport = z.infer<typeof driftReport>;
+export type HistoryLine = z.infer<typeof historyLine>;
+export type HistoryLineRead = z.infer<typeof historyLineRead>;
+export type NightTarget = z.infer<typeof nightTarget>;
+export type NightlyDay = z.infer<typeof nightlyDay>;
