@@ -27,5 +27,11 @@ describe('calibrated judges in evaluations', () => {
     expect(typeof q.pass_sensitivity).toBe('number');
     expect(q.observed_pass_rate).toBeDefined();
     expect('corrected_pass_rate' in q).toBe(true);
+    expect(q.record).toMatchObject({ engine: { type: 'mock', mock: true }, n: expect.any(Number) });
+
+    // The printed summary has the calibration line, the corrected rate beside the raw one, and the mock marked.
+    const printed = (await whet(args.filter((a) => a !== '--json'), { cwd: dir })).stdout;
+    expect(printed).toMatch(/judges\/q\.yaml \(1 task\): calibrated on \d+ labelled outputs, .*offline mock engine.*not agreement with people; raw \d\.\d{4} \(\d\/1\) → corrected /);
+    expect(printed).toMatch(/inline rubric \(1 task\): not calibrated — inline rubrics cannot be calibrated/);
   });
 });
