@@ -132,7 +132,7 @@ export function buildReportModel(inp: ReportInputs): ReportModel {
       iterations: inp.iterations.map((i) => i.n),
     },
     suite: suiteShapeOf(inp.suite, inp.suiteProblem, tasks, str(at(m, 'suite', 'path')) ?? str(ev?.task_suite) ?? null),
-    judges: judgesOf(inp.calibrations, inp.suite?.specHashes ?? []),
+    judges: judgesOf(ev, inp.calibrations, inp.suite?.specHashes ?? []),
     thresholds: thresholdsOf(m, ev, chosen?.gate),
     gate: gateOf(chosen),
     verdict: verdictOf(ev),
