@@ -2,7 +2,7 @@
 // sentences every renderer can print: the eval set's shape, the answer key's size and each judge's four
 // figures with the positive class and the bias reading with counts, the thresholds set in advance, which
 // gate checks passed or failed, the system's rate, the top failure category, and what was fed back.
-import { f4, plural } from './format.js';
+import { f4, plural, rateText } from './format.js';
 import type { CalibrationView, ModelGraded, ReportModel } from './model-schema.js';
 
 const frac = (f: { count: number; of: number }) => `${f.count}/${f.of} (${f.of ? f4(f.count / f.of) : 'n/a'})`;
@@ -52,6 +52,9 @@ export function evidenceItems(m: ReportModel): string[] {
   if (p) {
     const base = r ? `; baseline ${f4(r.summary.pass_rate)} (${r.summary.passed}/${r.summary.judged})` : '';
     out.push(`${p.label}: ${f4(p.summary.pass_rate)} (${p.summary.passed}/${p.summary.judged}) 95% CI [${f4(p.summary.ci95.low)}, ${f4(p.summary.ci95.high)}], ${p.summary.errors} error(s)${base}`);
+  }
+  for (const sp of m.system.per_split) {
+    out.push(`split ${sp.split}: ${p?.role ?? 'primary'} ${rateText(sp.primary)}${r ? `; ${r.role} ${rateText(sp.reference)}` : ''}`);
   }
   const top = m.system.top_failure_category;
   out.push(`top failure category: ${top ? `${top.category} (${top.failed}/${top.judged} failed, ${top.role})` : 'none'}`);

@@ -3,7 +3,7 @@
 // artifacts goes through esc(): task prompts, reasons and diffs are user data.
 import { esc } from './html-charts.js';
 import { biasText, calibratedText, MOCK_CALIBRATION, rawText } from './evidence.js';
-import { f4, pValue } from './format.js';
+import { f4, pValue, rateText, signed } from './format.js';
 import type { CalibrationView, ReportModel } from './model-schema.js';
 
 export function pairedTable(m: ReportModel): string {
@@ -18,6 +18,18 @@ export function pairedTable(m: ReportModel): string {
 </table>
 <p>${p.tasks_compared} tasks compared, ${p.excluded_errors} excluded for errors. ${esc(p.method)}: <span data-testid="paired-p">p = ${pValue(p.p_value)}</span>.
 Fixed${list(p.fixes)}; regressed${list(p.regressions)}.</p>`;
+}
+
+/** Train and held out side by side, each variant's rate with its counts and interval. */
+export function splitTable(m: ReportModel): string {
+  const s = m.system;
+  if (!s.per_split.length) return '';
+  const two = s.primary && s.reference;
+  const head = `<tr><th>split</th><th>${esc(s.primary?.role ?? '')}</th>${two ? `<th>${esc(s.reference!.role)}</th><th>delta</th>` : ''}</tr>`;
+  const rows = s.per_split
+    .map((c) => `<tr data-testid="split-row" data-split="${esc(c.split)}" data-rate="${f4(c.primary?.pass_rate)}"><td>${esc(c.split)}</td><td>${rateText(c.primary)}</td>${two ? `<td>${rateText(c.reference)}</td><td>${signed(c.delta)}</td>` : ''}</tr>`)
+    .join('');
+  return `<h3>Per split (train and held out)</h3><table data-testid="split-table">${head}${rows}</table>`;
 }
 
 /** Each model-graded judge the evaluation ran: calibrated or not, the corrected pass rate beside the raw one. */

@@ -163,6 +163,8 @@ export const reportModel = z.object({
     primary: variant.nullable(),
     reference: variant.nullable(),
     per_category: z.array(z.object({ category: z.string(), primary: rate.nullable(), reference: rate.nullable(), delta: z.number().nullable() })),
+    /** train and held out side by side: the generator sees train failures only, the gate decides on held out. */
+    per_split: z.array(z.object({ split: z.string(), primary: rate.nullable(), reference: rate.nullable(), delta: z.number().nullable() })),
     paired: z
       .object({
         tasks_compared: z.number().int(),
