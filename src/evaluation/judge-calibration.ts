@@ -24,7 +24,37 @@ export interface JudgeCalibration {
   fail_specificity?: number;
   /** Over the tasks this judge alone decides: observed pass rate and the judge-corrected one. */
   observed_pass_rate?: number;
+  observed_passed?: number;
+  observed_judged?: number;
   corrected_pass_rate?: number | null;
+  /**
+   * The calibration this evaluation used, copied in: the store keeps only a spec's latest calibration, so
+   * a report made after a recalibration must read these figures, not the store's, to show what was used.
+   */
+  record?: CalibrationSnapshot;
+}
+
+export type CalibrationSnapshot = Pick<CalibrationRecord, 'created_at' | 'positive' | 'n' | 'counts' | 'tpr' | 'tnr' | 'accuracy' | 'precision' | 'bias' | 'small_sample'> & {
+  answer_key: { items: number };
+  /** mock: the offline engine judged the answer key, so the figures demonstrate the tool, not agreement with people. */
+  engine: { type: string; mock: boolean };
+};
+
+function snapshotOf(r: CalibrationRecord): CalibrationSnapshot {
+  return {
+    created_at: r.created_at,
+    positive: r.positive,
+    n: r.n,
+    answer_key: { items: r.answer_key.items },
+    counts: r.counts,
+    tpr: r.tpr,
+    tnr: r.tnr,
+    accuracy: r.accuracy,
+    precision: r.precision,
+    bias: r.bias,
+    small_sample: r.small_sample,
+    engine: { type: r.judge.engine.type, mock: r.judge.engine.mock },
+  };
 }
 
 type EngineId = { type: string; identity: Record<string, unknown> };
@@ -92,9 +122,10 @@ export function judgeCalibrations(suite: Suite, stateDir: string, judgeEngine?: 
       tasks: g.tasks,
       calibrated: rec.errors === 0,
       thresholds_met: rec.thresholds_met,
-      detail: `calibrated on ${rec.n} labelled outputs (${rec.created_at}); thresholds ${rec.thresholds_met === null ? 'not set' : rec.thresholds_met ? 'met' : 'missed'}`,
+      detail: `calibrated on ${rec.n} labelled outputs (${rec.created_at})${rec.judge.engine.mock ? ' judged by the offline mock engine: it demonstrates the tool, it is not agreement with people' : ''}; thresholds ${rec.thresholds_met === null ? 'not set' : rec.thresholds_met ? 'met' : 'missed'}`,
       ...(sens !== null ? { pass_sensitivity: sens } : {}),
       ...(spec_ !== null ? { fail_specificity: spec_ } : {}),
+      record: snapshotOf(rec),
     });
   }
   return out;
@@ -108,9 +139,10 @@ export function withCorrectedRates(cals: JudgeCalibration[], results: { task_id:
     if (c.pass_sensitivity === undefined || c.fail_specificity === undefined) return c;
     const judged = c.tasks.filter((id) => only.has(id) && (status.get(id) === 'pass' || status.get(id) === 'fail'));
     if (judged.length === 0) return c;
-    const observed = judged.filter((id) => status.get(id) === 'pass').length / judged.length;
+    const passed = judged.filter((id) => status.get(id) === 'pass').length;
+    const observed = passed / judged.length;
     const corrected = roganGladen(observed, c.pass_sensitivity, c.fail_specificity);
-    return { ...c, observed_pass_rate: round4(observed), corrected_pass_rate: Number.isNaN(corrected) ? null : round4(corrected) };
+    return { ...c, observed_pass_rate: round4(observed), observed_passed: passed, observed_judged: judged.length, corrected_pass_rate: Number.isNaN(corrected) ? null : round4(corrected) };
   });
 }
 

@@ -2,8 +2,8 @@
 // diff with added and removed lines coloured, and the task table with its status filter. All text from
 // artifacts goes through esc(): task prompts, reasons and diffs are user data.
 import { esc } from './html-charts.js';
-import { biasText } from './evidence.js';
-import { f4, pValue } from './format.js';
+import { biasText, calibratedText, MOCK_CALIBRATION, rawText } from './evidence.js';
+import { f4, pValue, rateText, signed } from './format.js';
 import type { CalibrationView, ReportModel } from './model-schema.js';
 
 export function pairedTable(m: ReportModel): string {
@@ -20,6 +20,29 @@ export function pairedTable(m: ReportModel): string {
 Fixed${list(p.fixes)}; regressed${list(p.regressions)}.</p>`;
 }
 
+/** Train and held out side by side, each variant's rate with its counts and interval. */
+export function splitTable(m: ReportModel): string {
+  const s = m.system;
+  if (!s.per_split.length) return '';
+  const two = s.primary && s.reference;
+  const head = `<tr><th>split</th><th>${esc(s.primary?.role ?? '')}</th>${two ? `<th>${esc(s.reference!.role)}</th><th>delta</th>` : ''}</tr>`;
+  const rows = s.per_split
+    .map((c) => `<tr data-testid="split-row" data-split="${esc(c.split)}" data-rate="${f4(c.primary?.pass_rate)}"><td>${esc(c.split)}</td><td>${rateText(c.primary)}</td>${two ? `<td>${rateText(c.reference)}</td><td>${signed(c.delta)}</td>` : ''}</tr>`)
+    .join('');
+  return `<h3>Per split (train and held out)</h3><table data-testid="split-table">${head}${rows}</table>`;
+}
+
+/** Each model-graded judge the evaluation ran: calibrated or not, the corrected pass rate beside the raw one. */
+export function modelGradedTable(m: ReportModel): string {
+  const g = m.judges.model_graded;
+  if (!g.length) return '';
+  const rows = g
+    .map((x) => `<tr data-testid="model-graded" data-judge="${esc(x.judge)}" data-calibrated="${x.calibrated}" data-mock="${x.engine_mock === true}"><td>${esc(x.judge)}</td><td>${x.tasks}</td><td>${esc(calibratedText(x))}</td><td>${rawText(x)}</td><td data-testid="corrected">${f4(x.corrected_pass_rate)}</td></tr>`)
+    .join('');
+  return `<p>Model-graded judges; pass rate over the tasks each judge alone decides, raw and corrected for the judge's errors (Rogan–Gladen).</p>
+<table data-testid="model-graded-table"><tr><th>judge</th><th>tasks</th><th>calibrated</th><th>raw pass rate</th><th>corrected pass rate</th></tr>${rows}</table>`;
+}
+
 /** Rows are the human label, columns the judge's; each cell named by its role under the positive class. */
 export function confusionMatrix(c: CalibrationView, i: number): string {
   const failPos = c.positive !== 'PASS';
@@ -30,7 +53,7 @@ export function confusionMatrix(c: CalibrationView, i: number): string {
     return `<td data-testid="cm-${name}" data-count="${c[name]}" class="${agree ? 'good' : 'bad'}"><b>${c[name]}</b> <small>${name.toUpperCase()}</small></td>`;
   };
   return `<figure class="cm" data-testid="confusion-matrix" data-judge="${esc(c.judge)}" data-index="${i}">
-<figcaption>${esc(c.judge)}${c.in_suite ? '' : ' <small>(not used by this suite)</small>'} — positive class <b>${esc(c.positive)}</b>, answer key ${c.answer_key_items}</figcaption>
+<figcaption>${esc(c.judge)}${c.in_suite ? '' : ' <small>(not used by this suite)</small>'} — positive class <b>${esc(c.positive)}</b>, answer key ${c.answer_key_items}</figcaption>${c.engine_mock ? `\n<p class="note" data-testid="mock-calibration">${esc(MOCK_CALIBRATION)}</p>` : ''}
 <table class="matrix"><tr><th></th><th>judge FAIL</th><th>judge PASS</th></tr>
 <tr><th>human FAIL</th>${cell('FAIL', 'FAIL')}${cell('FAIL', 'PASS')}</tr>
 <tr><th>human PASS</th>${cell('PASS', 'FAIL')}${cell('PASS', 'PASS')}</tr></table>

@@ -3,8 +3,8 @@
 // bias reading with the counts behind it. Calibration records are read leniently (another module writes
 // them; older or newer records may have more or fewer fields): counts may sit at the top level or under
 // `counts`, rates may be numbers or {count, of, rate}; whatever is missing is derived from the counts.
-import { at, int, isObj, num, obj, round4, str, type Json } from './inputs.js';
-import type { CalibrationView } from './model-schema.js';
+import { arr, at, bool, int, isObj, num, obj, round4, str, type Json } from './inputs.js';
+import type { CalibrationView, ModelGraded, ReportModel } from './model-schema.js';
 
 const hex = (h: string | undefined) => h?.replace(/^sha256:/i, '').toLowerCase();
 
@@ -70,11 +70,54 @@ export function calibrationView(rec: Json, suiteSpecHashes: string[]): Calibrati
     bias: { reading: str(at(rec, 'bias', 'reading')) ?? biasReading(wf, wp), wrongly_failed: wf, wrongly_passed: wp },
     small_sample: typeof rec.small_sample === 'boolean' ? rec.small_sample : Math.min(tp + fn, tn + fp) < 30,
     created_at: str(rec.created_at) ?? null,
+    engine_mock: bool(at(rec, 'judge', 'engine', 'mock')) ?? bool(at(rec, 'engine', 'mock')) ?? null,
   };
 }
 
-export function judgesOf(records: Json[], suiteSpecHashes: string[]): { calibrated: boolean; calibrations: CalibrationView[] } {
+function storeViews(records: Json[], suiteSpecHashes: string[]): CalibrationView[] {
   const views = records.flatMap((r) => calibrationView(r, suiteSpecHashes) ?? []);
   views.sort((a, b) => Number(b.in_suite) - Number(a.in_suite) || (a.judge < b.judge ? -1 : a.judge > b.judge ? 1 : 0) || (a.created_at ?? '').localeCompare(b.created_at ?? ''));
-  return { calibrated: views.length > 0, calibrations: views };
+  return views;
+}
+
+function modelGradedOf(e: Json): ModelGraded {
+  const passed = int(e.observed_passed);
+  const judged = int(e.observed_judged);
+  return {
+    judge: str(e.judge) ?? 'unnamed judge',
+    spec_hash: str(e.spec_hash) ?? null,
+    tasks: arr(e.tasks).length,
+    calibrated: bool(e.calibrated) ?? false,
+    engine_mock: bool(at(e, 'record', 'engine', 'mock')) ?? null,
+    thresholds_met: bool(e.thresholds_met) ?? null,
+    detail: str(e.detail) ?? '',
+    observed_pass_rate: num(e.observed_pass_rate) ?? null,
+    observed: passed !== undefined && judged !== undefined ? { count: passed, of: judged } : null,
+    corrected_pass_rate: num(e.corrected_pass_rate) ?? null,
+  };
+}
+
+/**
+ * Judge metrics as the evaluation recorded them when it ran: the store keeps only each spec's latest
+ * calibration, so reading it at report time would show figures the gate never used once a judge has been
+ * recalibrated. The store is the fallback only for evaluations that recorded none, and the report says so.
+ */
+export function judgesOf(ev: Json | undefined, records: Json[], suiteSpecHashes: string[]): ReportModel['judges'] {
+  if (ev && Array.isArray(ev.judge_calibration)) {
+    const recorded = arr(ev.judge_calibration).filter(isObj);
+    const calibrations = recorded.flatMap((e) => {
+      const rec = obj(e.record);
+      if (!rec || e.calibrated !== true) return [];
+      const v = calibrationView({ ...rec, judge: { name: str(e.judge), spec_hash: str(e.spec_hash), engine: obj(rec.engine) } }, suiteSpecHashes);
+      return v ? [{ ...v, in_suite: true }] : [];
+    });
+    const bare = recorded.filter((e) => e.calibrated === true && !obj(e.record)).length;
+    const note = `as the evaluation recorded them when it ran (the calibrations it used, whatever the state directory holds now)${bare ? `; ${bare} calibrated judge(s) were recorded without their figures (an older evaluation), so their confusion counts are not shown` : ''}`;
+    return { calibrated: calibrations.length > 0, calibrations, source: 'evaluation', source_note: note, model_graded: recorded.map(modelGradedOf) };
+  }
+  const views = storeViews(records, suiteSpecHashes);
+  const note = ev
+    ? "this evaluation recorded no judge calibration (no model-graded judge, or made by an older version): shown are the state directory's current calibration records, read at report time, which need not be the ones this run used"
+    : "no evaluation in this run: shown are the state directory's current calibration records, read at report time";
+  return { calibrated: views.length > 0, calibrations: views, source: 'state', source_note: note, model_graded: [] };
 }

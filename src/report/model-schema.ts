@@ -72,8 +72,25 @@ export const calibration = z.object({
   bias: z.object({ reading: z.string(), wrongly_failed: fraction, wrongly_passed: fraction }),
   small_sample: z.boolean(),
   created_at: z.string().nullable(),
+  /** true: the offline mock engine judged the answer key — a demonstration, not agreement with people; null: not recorded. */
+  engine_mock: z.boolean().nullable(),
 });
 export type CalibrationView = z.infer<typeof calibration>;
+
+export const modelGraded = z.object({
+  judge: z.string(),
+  spec_hash: z.string().nullable(),
+  tasks: z.number().int(),
+  calibrated: z.boolean(),
+  engine_mock: z.boolean().nullable(),
+  thresholds_met: z.boolean().nullable(),
+  detail: z.string(),
+  /** Over the tasks this judge alone decides; null when none was judged or the judge is uncalibrated. */
+  observed_pass_rate: z.number().nullable(),
+  observed: fraction.nullable(),
+  corrected_pass_rate: z.number().nullable(),
+});
+export type ModelGraded = z.infer<typeof modelGraded>;
 
 export const suiteShape = z.object({
   /** suite: read from the suite file; results: the file could not be read, so only what the results show. */
@@ -115,7 +132,15 @@ export const reportModel = z.object({
     iterations: z.array(z.number().int()),
   }),
   suite: suiteShape,
-  judges: z.object({ calibrated: z.boolean(), calibrations: z.array(calibration) }),
+  judges: z.object({
+    calibrated: z.boolean(),
+    calibrations: z.array(calibration),
+    /** evaluation: the calibrations the evaluation recorded and used; state: the state directory's current ones, read at report time. */
+    source: z.enum(['evaluation', 'state']),
+    source_note: z.string(),
+    /** Each model-graded judge of the evaluation: calibrated or not, and its judge-corrected pass rate beside the raw one. */
+    model_graded: z.array(modelGraded),
+  }),
   thresholds: z.object({
     /** true when the run registered them (with their hash) before any result existed. */
     registered: z.boolean(),
@@ -138,6 +163,8 @@ export const reportModel = z.object({
     primary: variant.nullable(),
     reference: variant.nullable(),
     per_category: z.array(z.object({ category: z.string(), primary: rate.nullable(), reference: rate.nullable(), delta: z.number().nullable() })),
+    /** train and held out side by side: the generator sees train failures only, the gate decides on held out. */
+    per_split: z.array(z.object({ split: z.string(), primary: rate.nullable(), reference: rate.nullable(), delta: z.number().nullable() })),
     paired: z
       .object({
         tasks_compared: z.number().int(),

@@ -105,6 +105,32 @@ function pairedOf(evaluationPaired: unknown, tasks: TaskRow[]): System['paired']
   };
 }
 
+const SPLIT_ORDER = ['train', 'holdout'];
+
+/**
+ * Per-split rates of both variants from the task table. A task without a split is "unassigned"; a run
+ * whose tasks carry no split at all has no rows, rather than one "unassigned" row repeating the total.
+ */
+export function splitsOf(tasks: TaskRow[], system: Pick<System, 'primary' | 'reference'>): System['per_split'] {
+  if (!tasks.some((t) => t.split)) return [];
+  const names = [...new Set(tasks.map((t) => t.split ?? 'unassigned'))].sort((a, b) => {
+    const ia = SPLIT_ORDER.indexOf(a);
+    const ib = SPLIT_ORDER.indexOf(b);
+    return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib) || a.localeCompare(b);
+  });
+  const rateFor = (list: TaskRow[], pick: (t: TaskRow) => Outcome | null) => {
+    const os = list.map(pick).filter((o): o is Outcome => o !== null);
+    return os.length ? rateOf(os.filter((o) => o.status === 'pass').length, os.filter((o) => o.status === 'fail').length, os.filter((o) => o.status === 'error').length) : null;
+  };
+  return names.map((split) => {
+    const list = tasks.filter((t) => (t.split ?? 'unassigned') === split);
+    const p = system.primary ? rateFor(list, (t) => t.primary) : null;
+    const r = system.reference ? rateFor(list, (t) => t.reference) : null;
+    const delta = p?.pass_rate != null && r?.pass_rate != null ? round4(p.pass_rate - r.pass_rate) : null;
+    return { split, primary: p, reference: r, delta };
+  });
+}
+
 /** System metrics and the task table from the primary variant and, when there is one, its reference. */
 export function systemOf(primary: Measured | undefined, reference: Measured | undefined, evaluationPaired?: unknown): { system: System; tasks: TaskRow[] } {
   const pRows = new Map((primary?.rows ?? []).map((r) => [r.task_id, r]));
@@ -150,6 +176,7 @@ export function systemOf(primary: Measured | undefined, reference: Measured | un
       primary: primary ? variantOf(primary) : null,
       reference: reference ? variantOf(reference) : null,
       per_category,
+      per_split: [],
       paired: reference && primary ? pairedOf(evaluationPaired, tasks) : null,
       errors,
       top_failure_category: top,

@@ -4,7 +4,7 @@ import { arr, at, bool, int, isObj, num, obj, str, type IterationInputs, type Js
 import { judgesOf } from './model-judges.js';
 import { REPORT_SCHEMA, type ReportModel } from './model-schema.js';
 import { suiteShapeOf } from './model-suite.js';
-import { isPipeline, resultRows, systemOf, type Measured } from './model-system.js';
+import { isPipeline, resultRows, splitsOf, systemOf, type Measured } from './model-system.js';
 import { loopRows, trendOf } from './model-trend.js';
 
 /** The iteration a loop report is about: the one asked for, else the newest that evaluated a candidate, else the newest. */
@@ -103,8 +103,13 @@ export function buildReportModel(inp: ReportInputs): ReportModel {
     notes.push(`iteration ${chosen.n} evaluated no candidate: the figures below are the baseline's alone`);
   }
   const { system, tasks } = systemOf(measured.primary, measured.reference, at(ev, 'evaluation', 'paired'));
-  const prompts = new Map((inp.suite?.tasks ?? []).map((t) => [t.id, t.prompt]));
-  for (const t of tasks) t.prompt = prompts.get(t.task_id) ?? null;
+  const fromSuite = new Map((inp.suite?.tasks ?? []).map((t) => [t.id, t]));
+  for (const t of tasks) {
+    t.prompt = fromSuite.get(t.task_id)?.prompt ?? null;
+    // Results written before tasks carried their split still have it in the suite file.
+    t.split ??= fromSuite.get(t.task_id)?.split ?? null;
+  }
+  system.per_split = splitsOf(tasks, system);
 
   const engineType = str(at(ev, 'engine', 'type')) ?? str(at(m, 'engine', 'type'));
   const mock = bool(at(ev, 'engine', 'mock')) ?? (engineType === 'mock' || bool(m?.mock) === true);
@@ -132,7 +137,7 @@ export function buildReportModel(inp: ReportInputs): ReportModel {
       iterations: inp.iterations.map((i) => i.n),
     },
     suite: suiteShapeOf(inp.suite, inp.suiteProblem, tasks, str(at(m, 'suite', 'path')) ?? str(ev?.task_suite) ?? null),
-    judges: judgesOf(inp.calibrations, inp.suite?.specHashes ?? []),
+    judges: judgesOf(ev, inp.calibrations, inp.suite?.specHashes ?? []),
     thresholds: thresholdsOf(m, ev, chosen?.gate),
     gate: gateOf(chosen),
     verdict: verdictOf(ev),

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { evidenceItems } from './evidence.js';
 import { f4, rateText, signed } from './format.js';
 import { categoryChart, esc, trendChart } from './html-charts.js';
-import { confusionMatrix, diffBlock, FILTER_SCRIPT, pairedTable, STYLE, taskTable } from './html-parts.js';
+import { confusionMatrix, diffBlock, FILTER_SCRIPT, modelGradedTable, pairedTable, splitTable, STYLE, taskTable } from './html-parts.js';
 import type { ReportModel, Variant } from './model-schema.js';
 
 const CSP = `default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-${createHash('sha256').update(FILTER_SCRIPT).digest('base64')}'; base-uri 'none'; form-action 'none'`;
@@ -34,6 +34,7 @@ function systemSection(m: ReportModel): string {
 <table data-testid="category-table"><tr><th>category</th><th>${esc(s.primary?.role ?? '')}</th>${s.reference ? `<th>${esc(s.reference.role)}</th><th>delta</th>` : ''}</tr>${s.per_category
     .map((c) => `<tr data-category="${esc(c.category)}"><td>${esc(c.category)}</td><td>${rateText(c.primary)}</td>${s.reference ? `<td>${rateText(c.reference)}</td><td>${signed(c.delta)}</td>` : ''}</tr>`)
     .join('')}</table>
+${splitTable(m)}
 <h3>Paired comparison (same tasks)</h3>${pairedTable(m)}
 <h3>Errors (apart from failures)</h3>${errors}
 <p data-testid="top-failure">Top failure category: ${top ? `<b>${esc(top.category)}</b> — ${top.failed} of ${top.judged} judged tasks failed (${top.role})` : 'none (no task failed)'}.</p>`,
@@ -42,10 +43,11 @@ function systemSection(m: ReportModel): string {
 
 function judgeSection(m: ReportModel): string {
   const j = m.judges;
+  const source = `<p data-testid="judge-source" data-source="${j.source}">Source: ${esc(j.source_note)}.</p>`;
   const body = j.calibrated
     ? `<p>Agreement with a hand-labelled answer key; every figure is under the positive class named beside it.</p>${j.calibrations.map(confusionMatrix).join('\n')}`
-    : `<p data-testid="no-calibration">No judge is calibrated: there is no calibration record in this state directory, so the judges' agreement with people is unmeasured.</p>`;
-  return section('judges', 'Judge metrics (agreement with people)', body);
+    : `<p data-testid="no-calibration">No judge is calibrated: ${j.source === 'evaluation' ? 'the evaluation used no calibrated judge' : 'there is no calibration record in this state directory'}, so the judges' agreement with people is unmeasured.</p>`;
+  return section('judges', 'Judge metrics (agreement with people)', `${source}${modelGradedTable(m)}${body}`);
 }
 
 function suiteSection(m: ReportModel): string {

@@ -50,6 +50,16 @@ function properties(m: ReportModel, v: Variant): string[] {
   if (m.thresholds.sha256) props.push(['whetstone.thresholds_sha256', m.thresholds.sha256]);
   if (m.gate) props.push(['whetstone.gate', m.gate.decision]);
   if (m.system.paired) props.push(['whetstone.mcnemar_p', pValue(m.system.paired.p_value)]);
+  for (const sp of m.system.per_split) {
+    const r = v.role === m.system.reference?.role ? sp.reference : sp.primary;
+    if (r) props.push([`whetstone.split.${sp.split}.pass_rate`, `${f4(r.pass_rate)} (${r.passed}/${r.judged}) ${f4(r.ci95.low)}..${f4(r.ci95.high)}`]);
+  }
+  // Judge calibration belongs to the evaluation, not to one variant, but CI tools show only suite properties.
+  for (const g of m.judges.model_graded) {
+    const k = `whetstone.judge.${g.judge}`;
+    props.push([`${k}.calibrated`, g.calibrated ? `yes${g.engine_mock ? ' (mock engine: not agreement with people)' : ''}` : 'no']);
+    if (g.calibrated) props.push([`${k}.raw_pass_rate`, f4(g.observed_pass_rate)], [`${k}.corrected_pass_rate`, f4(g.corrected_pass_rate)]);
+  }
   return props.map(([k, val]) => `      <property name="${xmlAttr(k)}" value="${xmlAttr(val)}"/>`);
 }
 

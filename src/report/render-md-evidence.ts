@@ -2,7 +2,7 @@
 // eval set's shape, the judges' agreement with people (METHOD.md step 5, with the positive class named
 // next to every figure), and the closing evidence list a reviewer reads instead of a verdict word.
 import { f4, mdTable, mdText, plural } from './format.js';
-import { biasLine, evidenceItems } from './evidence.js';
+import { biasLine, calibratedText, evidenceItems, MOCK_CALIBRATION, rawText } from './evidence.js';
 import type { ReportModel } from './model-schema.js';
 
 const EMPTY_CELLS_LISTED = 12;
@@ -32,11 +32,17 @@ export function mdSuite(m: ReportModel): string[] {
 export function mdJudges(m: ReportModel): string[] {
   const out = ['## Judge metrics (agreement with people)', ''];
   const j = m.judges;
+  out.push(`Source: ${mdText(j.source_note)}.`, '');
+  if (j.model_graded.length) {
+    out.push('Model-graded judges of this evaluation; pass rate over the tasks each judge alone decides, raw and corrected for the judge\'s errors (Rogan–Gladen).', '');
+    out.push(mdTable(['judge', 'tasks', 'calibrated', 'raw pass rate', 'corrected pass rate'], j.model_graded.map((g) => [mdText(g.judge), String(g.tasks), mdText(calibratedText(g)), rawText(g), f4(g.corrected_pass_rate)])), '');
+  }
   if (!j.calibrated) {
     const kinds = m.suite.judge_types.map((t) => t.type).join(', ');
+    const where = j.source === 'evaluation' ? 'the evaluation used no calibrated judge' : 'there is no calibration record in this state directory';
     return [
       ...out,
-      `No judge is calibrated: there is no calibration record in this state directory, so the judges' agreement with people is unmeasured${kinds ? ` (this suite's judges: ${kinds})` : ''}. Hand-label an answer key and run \`whet calibrate\` before trusting a model-graded judge at scale.`,
+      `No judge is calibrated: ${where}, so the judges' agreement with people is unmeasured${kinds ? ` (this suite's judges: ${kinds})` : ''}. Hand-label an answer key and run \`whet calibrate\` before trusting a model-graded judge at scale.`,
       '',
     ];
   }
@@ -44,10 +50,11 @@ export function mdJudges(m: ReportModel): string[] {
   out.push(
     mdTable(
       ['judge', 'used here', 'positive', 'answer key', 'TP', 'TN', 'FP', 'FN', 'TPR', 'TNR', 'accuracy', 'precision'],
-      j.calibrations.map((c) => [mdText(c.judge), c.in_suite ? 'yes' : 'no', c.positive, String(c.answer_key_items), String(c.tp), String(c.tn), String(c.fp), String(c.fn), f4(c.tpr), f4(c.tnr), f4(c.accuracy), f4(c.precision)]),
+      j.calibrations.map((c) => [`${mdText(c.judge)}${c.engine_mock ? ' (mock engine)' : ''}`, c.in_suite ? 'yes' : 'no', c.positive, String(c.answer_key_items), String(c.tp), String(c.tn), String(c.fp), String(c.fn), f4(c.tpr), f4(c.tnr), f4(c.accuracy), f4(c.precision)]),
     ),
     '',
   );
+  for (const c of j.calibrations) if (c.engine_mock) out.push(`- ${mdText(c.judge)}: ${MOCK_CALIBRATION}`);
   for (const c of j.calibrations) out.push(`- bias: ${mdText(biasLine(c))}${c.small_sample ? ' — small sample (under 30 in a class): read the counts, not the rates' : ''}`);
   return [...out, ''];
 }

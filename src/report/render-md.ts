@@ -68,6 +68,12 @@ function system(m: ReportModel): string[] {
   out.push('### Per category', '');
   const head = two ? ['category', s.primary!.role, s.reference!.role, 'delta'] : ['category', s.primary?.role ?? 'variant'];
   out.push(mdTable(head, s.per_category.map((c) => (two ? [c.category, rateText(c.primary), rateText(c.reference), signed(c.delta)] : [c.category, rateText(c.primary)]))), '');
+  if (s.per_split.length) {
+    out.push('### Per split (train and held out)', '');
+    out.push('The generator sees train failures only; the gate decides on the held-out split.', '');
+    const splitHead = two ? ['split', s.primary!.role, s.reference!.role, 'delta'] : ['split', s.primary?.role ?? 'variant'];
+    out.push(mdTable(splitHead, s.per_split.map((c) => (two ? [c.split, rateText(c.primary), rateText(c.reference), signed(c.delta)] : [c.split, rateText(c.primary)]))), '');
+  }
   if (s.paired) {
     const p = s.paired;
     out.push('### Paired comparison (same tasks)', '');

@@ -42,6 +42,24 @@ function failures(results: StandaloneEvaluation['task_results'], max = 10): stri
   return lines;
 }
 
+type JudgeCal = NonNullable<EvaluationArtifact['judge_calibration']>[number];
+
+/** One line per model-graded judge: calibrated or not, and the judge-corrected rate beside the raw one. */
+export function judgeLines(cals: JudgeCal[] | undefined): string[] {
+  if (!cals?.length) return [];
+  return [
+    'model-graded judges (pass rate over the tasks each judge alone decides, raw → corrected for its errors, Rogan–Gladen):',
+    ...cals.map((c) => {
+      const who = `  ${c.judge} (${c.tasks.length} task${c.tasks.length === 1 ? '' : 's'}): `;
+      if (!c.calibrated) return `${who}not calibrated — ${c.detail}`;
+      const r = c.record;
+      const on = r ? `calibrated on ${r.n} labelled outputs, ${r.created_at}${r.engine.mock ? ', judged by the offline mock engine: this demonstrates the tool, it is not agreement with people' : ''}` : 'calibrated';
+      const raw = c.observed_pass_rate === undefined ? 'no task judged by it alone' : `raw ${f4(c.observed_pass_rate)}${c.observed_judged ? ` (${c.observed_passed}/${c.observed_judged})` : ''} → corrected ${c.corrected_pass_rate == null ? 'n/a (the judge is no better than chance)' : f4(c.corrected_pass_rate)}`;
+      return `${who}${on}; ${raw}`;
+    }),
+  ];
+}
+
 function cacheLine(c: StandaloneEvaluation['evaluation']['cache'] | undefined): string {
   if (!c) return '';
   if (!c.used) return 'cache: off';
@@ -65,6 +83,7 @@ export function formatEvaluation(a: EvaluationArtifact, artifactPath: string): s
     }
     for (const [s, r] of Object.entries(e.per_split)) out.push(rateLine(`split ${s.padEnd(8)} `, r));
     if (e.intent_metrics) out.push(intentLine(e.intent_metrics.overall));
+    out.push(...judgeLines(a.judge_calibration));
     if (e.trigger) out.push(`skill triggered: ${e.trigger.triggered}/${e.trigger.should} when it should (${e.trigger.trigger_rate ?? 'n/a'}), ${e.trigger.false_triggered}/${e.trigger.should_not} when it should not (${e.trigger.false_trigger_rate ?? 'n/a'})`);
     out.push(...failures(a.task_results));
     out.push('', `verdict: ${a.verdict} — ${a.reason ?? ''}`, usageLine(e), cacheLine(e.cache));
@@ -86,6 +105,7 @@ export function formatEvaluation(a: EvaluationArtifact, artifactPath: string): s
       out.push('by category (candidate vs baseline):');
       for (const [c, r] of cats) out.push(`  ${c.padEnd(20)} ${counts(r.candidate)} vs ${counts(r.baseline)} (${r.delta >= 0 ? '+' : ''}${f4(r.delta)})`);
     }
+    out.push(...judgeLines(a.judge_calibration));
     out.push(...failures(a.candidate_results));
     out.push('', `verdict: ${a.verdict} — ${a.reason ?? ''}`);
     if (e.candidate) out.push(`candidate: ${usageLine(e.candidate)}`);

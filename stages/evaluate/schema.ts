@@ -3,6 +3,7 @@
 // candidate_results[].task_id/passed/score, next_step "gate_decision") and adds what honesty needs.
 import { z } from 'zod';
 import { envelope } from '../../src/artifacts/envelope.js';
+import { calibrationRecordSchema } from '../../src/calibrate/store.js';
 import { safeId } from '../../src/config/suite-schema.js';
 import { intentMetricsSchema } from '../../src/evaluation/intent-metrics.js';
 
@@ -86,6 +87,10 @@ export const cacheInfo = z.object({
 
 const engineInfo = z.object({ type: z.string(), identity: z.record(z.string(), z.unknown()), mock: z.boolean() });
 
+const calibrationSnapshot = calibrationRecordSchema
+  .pick({ created_at: true, positive: true, n: true, counts: true, tpr: true, tnr: true, accuracy: true, precision: true, bias: true, small_sample: true })
+  .extend({ answer_key: z.object({ items: z.number().int() }), engine: z.object({ type: z.string(), mock: z.boolean() }) });
+
 const common = envelope.extend({
   schema: z.literal('whetstone.evaluation/1'),
   stage: z.literal('evaluated'),
@@ -110,7 +115,11 @@ const common = envelope.extend({
         pass_sensitivity: z.number().optional(),
         fail_specificity: z.number().optional(),
         observed_pass_rate: z.number().optional(),
+        observed_passed: z.number().int().optional(),
+        observed_judged: z.number().int().optional(),
         corrected_pass_rate: z.number().nullable().optional(),
+        /** The calibration used, as it was then (the store keeps only the latest). */
+        record: calibrationSnapshot.optional(),
       }),
     )
     .optional(),

@@ -126,6 +126,15 @@ describe('the HTML report in headless Chromium', () => {
     expect(await added.evaluate((e) => getComputedStyle(e).backgroundColor)).toBe('rgb(220, 252, 231)');
   });
 
+  it('shows train and held out side by side with the candidate’s counts from evaluation.json', async () => {
+    for (const split of ['train', 'holdout']) {
+      const rows = evaluation.candidate_results.filter((t: { split?: string; status: string }) => t.split === split && t.status !== 'error');
+      const passed = rows.filter((t: { status: string }) => t.status === 'pass').length;
+      const text = await page.locator(`[data-testid="split-row"][data-split="${split}"]`).innerText();
+      expect(text).toContain(`(${passed}/${rows.length})`);
+    }
+  });
+
   it('filters the task table by status with its own script', async () => {
     const rows = page.getByTestId('task-row');
     const visible = () => rows.evaluateAll((els) => els.filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => e.getAttribute('data-task')));

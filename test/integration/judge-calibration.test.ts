@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot, tempDir, whet, write } from '../support/cli.js';
 import { loadSuite } from '../../src/config/suite.js';
@@ -38,5 +38,23 @@ describe('calibrated judges in evaluations', () => {
     });
     const mock = { type: 'mock', identity: () => ({ type: 'mock', rules: 'mock/1' }) };
     expect(judgeCalibrations(suite, join(dir, 'state'), mock).find((c) => c.judge === 'judges/q.yaml')).toMatchObject({ calibrated: true });
+    expect(q.record).toMatchObject({ engine: { type: 'mock', mock: true }, n: expect.any(Number) });
+
+    // The printed summary has the calibration line, the corrected rate beside the raw one, and the mock marked.
+    const printed = (await whet(args.filter((a) => a !== '--json'), { cwd: dir })).stdout;
+    expect(printed).toMatch(/judges\/q\.yaml \(1 task\): calibrated on \d+ labelled outputs, .*offline mock engine.*not agreement with people; raw \d\.\d{4} \(\d\/1\) → corrected /);
+    expect(printed).toMatch(/inline rubric \(1 task\): not calibrated — inline rubrics cannot be calibrated/);
+
+    // A recalibration after the run must not change what the run's report says the judge was.
+    const calDir = join(dir, 'state/calibrations');
+    const file = join(calDir, readdirSync(calDir).find((f) => f.endsWith('.json'))!);
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), created_at: '2099-01-01T00:00:00.000Z' }));
+    const report = JSON.parse((await whet(['report', '--format', 'json', '--state-root', 'state'], { cwd: dir })).stdout);
+    expect(report.judges.source).toBe('evaluation');
+    expect(report.judges.calibrations).toEqual([expect.objectContaining({ judge: 'judges/q.yaml', created_at: q.record.created_at, engine_mock: true })]);
+    expect(report.judges.model_graded.map((g: any) => [g.judge, g.calibrated, g.corrected_pass_rate])).toEqual([
+      ['judges/q.yaml', true, q.corrected_pass_rate],
+      ['inline rubric', false, null],
+    ]);
   });
 });

@@ -86,7 +86,8 @@ describe('whet report on a loop run', () => {
     writeFileSync(join(state, 'nightly', 'history.jsonl'), [historyLine('2026-11-28', target, 6, 4), historyLine('2026-11-29', target, 8, 2, true, 'pass rate rose'), historyLine('2026-11-29', '/elsewhere', 1, 1)].map((l) => JSON.stringify(l)).join('\n') + '\n{oops\n');
     const r = await runCommand(['report'], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('| release-notes-rubric | no | FAIL | 80 | 44 | 21 | 9 | 6 | 0.8800 | 0.7000 | 0.8125 | 0.8302 |');
+    expect(r.stdout).toContain('| release-notes-rubric (mock engine) | no | FAIL | 80 | 44 | 21 | 9 | 6 | 0.8800 | 0.7000 | 0.8125 | 0.8302 |');
+    expect(r.stdout).toContain("shown are the state directory's current calibration records, read at report time");
     expect(r.stdout).toContain('## Nightly trend');
     expect(r.stdout).toContain('| 2026-11-29 | 0.8000 (8/10) | [0.1000, 0.9000] | **alert**: pass rate rose |');
     expect(r.stdout).not.toContain('(1/2)');

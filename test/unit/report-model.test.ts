@@ -96,7 +96,7 @@ describe('report model: judge metrics', () => {
     const m = buildReportModel(inputs({ evaluation: standalone(rows), calibrations: [anchorCalibration(), anchorCalibration(hash)], suite: { path: 's', tasks: [], specHashes: [hash] } }));
     expect(m.judges.calibrated).toBe(true);
     expect(m.judges.calibrations.map((c) => c.in_suite)).toEqual([true, false]);
-    expect(buildReportModel(inputs({ evaluation: standalone(rows) })).judges).toEqual({ calibrated: false, calibrations: [] });
+    expect(buildReportModel(inputs({ evaluation: standalone(rows) })).judges).toMatchObject({ calibrated: false, calibrations: [], source: 'state', model_graded: [] });
   });
 });
 

@@ -35,7 +35,7 @@ describe('markdown report', () => {
   });
 
   it('gives each judge’s four metrics with the positive class, the answer key and the bias with counts', () => {
-    expect(md).toContain('| release-notes-rubric | no | FAIL | 80 | 44 | 21 | 9 | 6 | 0.8800 | 0.7000 | 0.8125 | 0.8302 |');
+    expect(md).toContain('| release-notes-rubric (mock engine) | no | FAIL | 80 | 44 | 21 | 9 | 6 | 0.8800 | 0.7000 | 0.8125 | 0.8302 |');
     expect(md).toContain('harsh — wrongly failed 9/30 (0.3000) against wrongly passed 6/50 (0.1200)');
     expect(md).toContain(`hash \`sha256:${'c'.repeat(64)}\``);
     expect(md).toContain('| new_failures | **failed** | 1 task(s) that passed now fail; at most 0 |');
