@@ -1,0 +1,30 @@
+// What the README promises and the code holds: `npm run demo` (the README's first command, after the
+// install) runs the loop with the documented outcome, and the loop settings and structure dimensions the
+// README lists are exactly the ones the code has, so the documentation cannot silently fall behind.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { pipelineSchema } from '../../src/config/pipeline.js';
+import { DIMENSION_RULES } from '../../src/skill/structure.js';
+import { repoRoot } from '../support/cli.js';
+
+const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+
+describe('README', () => {
+  it('npm run demo keeps one candidate on held-out evidence, rejects another, and stops on a plateau', () => {
+    const r = spawnSync(process.execPath, [join(repoRoot, 'dist/scripts/demo.js')], { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/gate: KEEP cand-\S+ — held-out gain \+0\.\d+ with no new failures/);
+    expect(r.stdout).toMatch(/gate: REJECT cand-\S+ — held-out delta/);
+    expect(r.stdout).toMatch(/run done: stopped by plateau/);
+  });
+
+  it('lists every loop setting and every structure dimension the code has', () => {
+    const loop = pipelineSchema.shape.loop.unwrap();
+    const keys = Object.keys(loop.shape);
+    const table = readme.slice(readme.indexOf('### Loop settings'), readme.indexOf('## Measuring honestly'));
+    for (const key of keys) expect(table, `loop.${key}`).toContain(`| \`${key}\``);
+    for (const id of Object.keys(DIMENSION_RULES)) expect(table, id).toContain(`| \`${id}\``);
+  });
+});
