@@ -22,9 +22,18 @@
 //     Claude Code finds its login, and `--setting-sources project` (settingSources) keeps the user's own
 //     skills, CLAUDE.md and hooks out of the run.
 //
-// Flags, in this order: --model M, --max-turns N, --permission-mode P, --allowedTools a,b,… (comma-
-// joined; in installed mode `Skill` is appended when the list lacks it, since an allow-list without it
-// would keep the skill from ever loading), --setting-sources s,…, then extra_args verbatim.
+// Both modes pass `--no-session-persistence`: with HOME passed through, every `claude -p` would otherwise
+// save its transcript under ~/.claude/projects/<cwd-slug>/, one new folder per temporary workspace per
+// task. The flag is in Claude Code 2.x's CLI reference ("sessions will not be saved to disk and cannot be
+// resumed", print mode only; also forwarded by claude_runner's --no-persist, and the fix proposed in
+// promptdriven/pdd issue #310). It is not in identity: it changes what is kept, not what is answered.
+// Not verified against a live 2.x binary here; a CLI too old to know it fails every call with "unknown
+// option", which shows up at once as exit errors.
+//
+// Flags, in this order: --no-session-persistence, --model M, --max-turns N, --permission-mode P,
+// --allowedTools a,b,… (comma-joined; in installed mode `Skill` is appended when the list lacks it, since an
+// allow-list without it would keep the skill from ever loading),
+// --setting-sources s,…, then extra_args verbatim.
 import type { ClaudeEngineConfig } from '../config/engine-schema.js';
 import { explainClaudeExit, parseClaudeStdout } from './claude-result.js';
 import { explainClaudeStreamExit, parseClaudeStream } from './claude-stream.js';
@@ -44,6 +53,7 @@ export function claudeArgv(cfg: ClaudeEngineConfig): string[] {
   const installed = cfg.mode === 'installed';
   const argv = [cfg.bin ?? 'claude', '-p', '--output-format', installed ? 'stream-json' : 'json'];
   if (installed) argv.push('--verbose');
+  argv.push('--no-session-persistence');
   if (cfg.model !== undefined) argv.push('--model', cfg.model);
   if (cfg.max_turns !== undefined) argv.push('--max-turns', String(cfg.max_turns));
   if (cfg.permission_mode !== undefined) argv.push('--permission-mode', cfg.permission_mode);

@@ -1,5 +1,5 @@
 // The claude engine against the fake `claude` in test/fixtures/bin (put first on PATH for these tests).
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,7 +32,7 @@ interface LogEntry {
 let scratch: string;
 let logFile: string;
 const saved: Record<string, string | undefined> = {};
-const touched = ['PATH', 'FAKE_CLAUDE_MODE', 'FAKE_CLAUDE_LOG', 'FAKE_CLAUDE_RESULT', 'CLAUDECODE'];
+const touched = ['PATH', 'HOME', 'FAKE_CLAUDE_MODE', 'FAKE_CLAUDE_LOG', 'FAKE_CLAUDE_RESULT', 'CLAUDECODE'];
 
 function readLog(): LogEntry[] {
   if (!existsSync(logFile)) return [];
@@ -86,6 +86,8 @@ beforeEach(() => {
   process.env['PATH'] = `${BIN}${delimiter}${process.env['PATH'] ?? ''}`;
   logFile = join(scratch, `log-${++counter}.jsonl`);
   process.env['FAKE_CLAUDE_LOG'] = logFile;
+  // A scratch HOME, so a regression that lets the fake save transcripts never lands in the real ~/.claude.
+  process.env['HOME'] = join(scratch, 'home');
   delete process.env['FAKE_CLAUDE_MODE'];
   delete process.env['FAKE_CLAUDE_RESULT'];
 });
@@ -102,7 +104,15 @@ describe('claude engine: a successful run', () => {
     const r = await engine.run(req());
     expect(r.error).toBeUndefined();
     const [entry] = readLog();
-    expect(entry?.argv).toEqual(['-p', '--output-format', 'json', '--model', 'sonnet', '--max-turns', '3', '--allowedTools', 'Read']);
+    expect(entry?.argv).toEqual(['-p', '--output-format', 'json', '--no-session-persistence', '--model', 'sonnet', '--max-turns', '3', '--allowedTools', 'Read']);
+  });
+
+  it('leaves no session transcript under HOME (--no-session-persistence; the fake saves one without it)', async () => {
+    const home = join(scratch, `home-${counter}`);
+    mkdirSync(home);
+    const r = await createClaudeEngine({ type: 'claude' }, { env: { ...process.env, HOME: home } }).run(req());
+    expect(r.ok).toBe(true);
+    expect(readdirSync(home)).toEqual([]);
   });
 
   it('sends the skill prepended to the prompt on stdin', async () => {

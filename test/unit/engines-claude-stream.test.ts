@@ -21,7 +21,7 @@ const result = (over: object = {}) =>
 describe('installed mode argv and identity', () => {
   it('uses stream-json --verbose and appends Skill to an allow-list that lacks it', () => {
     const cfg = claudeEngineConfig.parse({ type: 'claude', mode: 'installed', allowed_tools: ['Read'] });
-    expect(claudeArgv(cfg)).toEqual(['claude', '-p', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Read,Skill', '--setting-sources', 'project']);
+    expect(claudeArgv(cfg)).toEqual(['claude', '-p', '--output-format', 'stream-json', '--verbose', '--no-session-persistence', '--allowedTools', 'Read,Skill', '--setting-sources', 'project']);
     expect(allowedTools({ ...cfg, allowed_tools: ['Skill(release-notes)', 'Read'] })).toEqual(['Skill(release-notes)', 'Read']);
     expect(allowedTools({ type: 'claude', allowed_tools: ['Read'] })).toEqual(['Read']);
     expect(allowedTools({ type: 'claude', mode: 'installed' })).toBeUndefined();
@@ -31,7 +31,7 @@ describe('installed mode argv and identity', () => {
     expect(settingSources({ type: 'claude', mode: 'installed' })).toEqual(['project']);
     expect(settingSources({ type: 'claude', mode: 'installed', setting_sources: ['user', 'project'] })).toEqual(['user', 'project']);
     expect(settingSources({ type: 'claude' })).toBeUndefined();
-    expect(claudeArgv({ type: 'claude', setting_sources: ['local'] })).toEqual(['claude', '-p', '--output-format', 'json', '--setting-sources', 'local']);
+    expect(claudeArgv({ type: 'claude', setting_sources: ['local'] })).toEqual(['claude', '-p', '--output-format', 'json', '--no-session-persistence', '--setting-sources', 'local']);
     const bad = claudeEngineConfig.safeParse({ type: 'claude', mode: 'installed', setting_sources: ['user'] });
     expect(bad.success).toBe(false);
     expect(bad.error?.issues[0]).toMatchObject({ path: ['setting_sources'], message: expect.stringMatching(/installed mode needs 'project'/) });
