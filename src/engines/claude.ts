@@ -31,8 +31,7 @@
 // option", which shows up at once as exit errors.
 //
 // Flags, in this order: --no-session-persistence, --model M, --max-turns N, --permission-mode P,
-// --allowedTools a,b,… (comma-joined; in installed mode `Skill` is appended when the list lacks it, since an
-// allow-list without it would keep the skill from ever loading),
+// --allowedTools a,b,… (comma-joined; in installed mode `Skill` is always allowed, see allowedTools),
 // --setting-sources s,…, then extra_args verbatim.
 import type { ClaudeEngineConfig } from '../config/engine-schema.js';
 import { explainClaudeExit, parseClaudeStdout } from './claude-result.js';
@@ -77,9 +76,13 @@ export function settingSources(cfg: ClaudeEngineConfig): string[] | undefined {
   return cfg.mode === 'installed' ? ['project'] : undefined;
 }
 
-/** The effective allow-list: the config's, plus `Skill` in installed mode. */
+/**
+ * The effective allow-list: the config's, plus `Skill` in installed mode — also when the config sets none,
+ * since headless mode cannot ask for permission and a denied Skill call means the skill never loads (the
+ * measurement would be of the permission setup, not the skill). It then appears in identity too.
+ */
 export function allowedTools(cfg: ClaudeEngineConfig): string[] | undefined {
-  if (!cfg.allowed_tools) return undefined;
+  if (!cfg.allowed_tools) return cfg.mode === 'installed' ? ['Skill'] : undefined;
   const tools = [...cfg.allowed_tools];
   if (cfg.mode === 'installed' && !tools.some((t) => t === 'Skill' || t.startsWith('Skill('))) tools.push('Skill');
   return tools;

@@ -12,6 +12,8 @@ import type { EngineErrorKind, EngineResult, ToolCall, Usage } from './types.js'
 export interface RunExtras {
   tool_calls?: ToolCall[];
   skill_triggered?: boolean;
+  /** A Skill call naming the installed skill was refused (permission denial or an is_error result). */
+  skill_denied?: boolean;
 }
 
 /** The last lines of stderr on one line, bounded, for error messages. */

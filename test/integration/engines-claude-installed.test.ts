@@ -198,6 +198,17 @@ describe('claude installed mode: reading the stream', () => {
     expect(r.tool_calls?.[0]).toMatchObject({ name: 'Skill', input: { skill: 'some-other-skill' } });
   });
 
+  it('a refused Skill call is skill_denied, not a trigger; with no allowed_tools Skill is still pre-approved', async () => {
+    const denied = await engine().run('stream', req(), { FAKE_CLAUDE_DENY_SKILL: '1' });
+    expect(denied).toMatchObject({ ok: true, skill_triggered: false, skill_denied: true });
+    expect(denied.tool_calls?.map((t) => t.name)).toEqual(['Skill']);
+    // The fake refuses a Skill call that --allowedTools does not pre-approve, as headless mode cannot ask.
+    const allowed = await engine().run('stream', req());
+    expect(allowed).toMatchObject({ ok: true, skill_triggered: true });
+    expect(allowed).not.toHaveProperty('skill_denied');
+    expect(readLog()[1]?.argv.slice(-4)).toEqual(['--allowedTools', 'Skill', '--setting-sources', 'project']);
+  });
+
   it('error_max_turns after triggering: exit error, and still says the skill was triggered', async () => {
     const r = await engine({ max_turns: 2 }).run('stream_max_turns', req());
     expect(r).toMatchObject({ ok: false, skill_triggered: true, error: { kind: 'exit' } });
