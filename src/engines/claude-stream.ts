@@ -26,7 +26,7 @@
 // as skill_denied (denied, or failed with is_error) — the measurement then says something about the
 // permission setup, not the skill's description.
 import { extractUsage } from './command.js';
-import { envelopeError } from './claude-result.js';
+import { envelopeError, withStatus } from './claude-result.js';
 import type { RunExtras, StdoutVerdict } from './invocation.js';
 import type { ToolCall, Usage } from './types.js';
 import { isRecord, clip } from './values.js';
@@ -140,7 +140,7 @@ export function parseClaudeStream(stdout: string, skillName: string | undefined)
   }
   const usage: Usage = extractUsage(stream.result);
   const why = envelopeError(stream.result);
-  if (why) return { ok: false, kind: 'exit', message: why, usage, extras };
+  if (why) return { ok: false, kind: 'exit', message: why, usage, extras, ...withStatus(stream.result) };
   if (typeof stream.result['result'] !== 'string') return { ok: false, kind: 'parse', message: 'Claude Code result has no "result" string', usage, extras };
   return { ok: true, output: stream.result['result'], usage, extras };
 }
@@ -154,5 +154,6 @@ export function explainClaudeStreamExit(stdout: string, skillName: string | unde
     message: envelopeError(stream.result) ?? `claude printed a result with subtype ${subtype} but exited non-zero`,
     usage: extractUsage(stream.result),
     extras: extrasOf(stream, skillName),
+    ...withStatus(stream.result),
   };
 }

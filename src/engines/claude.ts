@@ -30,11 +30,15 @@
 // Not verified against a live 2.x binary here; a CLI too old to know it fails every call with "unknown
 // option", which shows up at once as exit errors.
 //
+// A run that ends in an API error with a retryable api_error_status (429, 5xx, 529) is run again, in a
+// fresh workspace, with retry.ts's backoff (claude-retry.ts); error.status carries the status.
+//
 // Flags, in this order: --no-session-persistence, --model M, --max-turns N, --permission-mode P,
 // --allowedTools a,b,… (comma-joined; in installed mode `Skill` is always allowed, see allowedTools),
 // --setting-sources s,…, then extra_args verbatim.
 import type { ClaudeEngineConfig } from '../config/engine-schema.js';
 import { explainClaudeExit, parseClaudeStdout } from './claude-result.js';
+import { runWithApiRetries, type CliRetryOptions } from './claude-retry.js';
 import { explainClaudeStreamExit, parseClaudeStream } from './claude-stream.js';
 import { childEnv, composePrompt, SKILL_SEPARATOR } from './command.js';
 import { executeInvocation, failure, type CommandInvocation } from './invocation.js';
@@ -88,7 +92,8 @@ export function allowedTools(cfg: ClaudeEngineConfig): string[] | undefined {
   return tools;
 }
 
-export function createClaudeEngine(cfg: ClaudeEngineConfig, opts: { env?: NodeJS.ProcessEnv } = {}): Engine {
+/** `retry`: the API-error retry policy and its clock (tests); the default is retry.ts's. */
+export function createClaudeEngine(cfg: ClaudeEngineConfig, opts: { env?: NodeJS.ProcessEnv; retry?: Omit<CliRetryOptions, 'signal'> } = {}): Engine {
   const argv = claudeArgv(cfg);
   const installed = cfg.mode === 'installed';
   // Fields added after the seed appear only when set, so existing configs keep their identity (and
@@ -133,12 +138,16 @@ export function createClaudeEngine(cfg: ClaudeEngineConfig, opts: { env?: NodeJS
     type: 'claude',
     identity: () => structuredClone(identity),
     async run(request: EngineRequest, runOpts?: { signal?: AbortSignal }): Promise<EngineResult> {
-      const started = performance.now();
-      try {
-        return await withWorkspace(async (ws) => executeInvocation(await invocation(request, await ws.tempDir('whet-claude-'), runOpts?.signal)));
-      } catch (err) {
-        return failure('spawn', `cannot prepare a claude run: ${err instanceof Error ? err.message : String(err)}`, performance.now() - started);
-      }
+      const once = async (): Promise<EngineResult> => {
+        const started = performance.now();
+        try {
+          return await withWorkspace(async (ws) => executeInvocation(await invocation(request, await ws.tempDir('whet-claude-'), runOpts?.signal)));
+        } catch (err) {
+          return failure('spawn', `cannot prepare a claude run: ${err instanceof Error ? err.message : String(err)}`, performance.now() - started);
+        }
+      };
+      // A rate limit or an overloaded API (api_error_status 429/5xx/529) is worth another run; see claude-retry.ts.
+      return runWithApiRetries(once, { ...opts.retry, ...(runOpts?.signal ? { signal: runOpts.signal } : {}) });
     },
   };
 }

@@ -106,6 +106,9 @@ describe('reading stream-json', () => {
 
   it('explains a non-zero exit from the result message, or not at all', () => {
     expect(explainClaudeStreamExit([init, result({ is_error: true, api_error_status: 529, result: 'Overloaded' })].join('\n'), 's')?.message).toMatch(/529.*Overloaded/);
+    // The status travels with the error, so claude-retry.ts can tell an overloaded API from a broken run.
+    expect(explainClaudeStreamExit([init, result({ is_error: true, api_error_status: 529, result: 'Overloaded' })].join('\n'), 's')?.status).toBe(529);
+    expect(parseClaudeStream([init, result({ is_error: true, api_error_status: 429, result: 'Rate limit' })].join('\n'), 's')).toMatchObject({ ok: false, status: 429 });
     expect(explainClaudeStreamExit(init, 's')).toBeUndefined();
   });
 });
