@@ -88,13 +88,24 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<number> {
 export async function main(argv: string[]): Promise<never> {
   const ac = new AbortController();
   let interrupts = 0;
+  let terminated = false;
   process.on('SIGINT', () => {
     // First Ctrl-C: stop at the next task boundary and write what is done. Second: leave now.
     if (++interrupts > 1) process.exit(130);
     process.stderr.write('whet: stopping after the tasks in flight (Ctrl-C again to quit now)\n');
     ac.abort();
   });
-  const code = await runCli(argv, {
+  // SIGTERM (timeout(1), systemd, CI cancellation, kill) is the first Ctrl-C: the abort reaches every
+  // engine call, whose agent process trees are killed, and the run is recorded as interrupted. Without
+  // a handler Node would die at once and leave the agents (and their children) running. 143 = 128 + 15,
+  // what a shell reports for a process ended by SIGTERM.
+  process.on('SIGTERM', () => {
+    if (terminated || ++interrupts > 1) process.exit(143);
+    terminated = true;
+    process.stderr.write('whet: terminated; stopping the tasks in flight\n');
+    ac.abort();
+  });
+  const runCode = await runCli(argv, {
     cwd: process.cwd(),
     env: process.env,
     now: () => new Date(),
@@ -107,7 +118,7 @@ export async function main(argv: string[]): Promise<never> {
   if (statsFile) writeFileSync(statsFile, JSON.stringify({ max_rss_kb: process.resourceUsage().maxRSS, uptime_ms: Math.round(process.uptime() * 1000) }));
   // Let stdout drain before exiting (a pipe may still hold the summary).
   await new Promise<void>((r) => (process.stdout.writableLength === 0 ? r() : process.stdout.once('drain', () => r())));
-  process.exit(code);
+  process.exit(terminated ? 143 : runCode);
 }
 
 const invokedDirectly = (() => {

@@ -19,7 +19,11 @@ type EngineCfg = Record<string, unknown> & { type: string };
 const DEFAULT_KEY: Record<string, string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
 const DEFAULT_URL: Record<string, string> = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com' };
 
-async function checkProgram(label: string, program: string, deps: CliDeps, out: Finding[]): Promise<void> {
+// claude prints "2.1.44 (Claude Code)", codex "codex-cli 0.58.0": a version number, or this is not the agent
+// CLI (a wrapper script or a stub that ignored --version and answered something else).
+const VERSION_NUMBER = /\d+\.\d+/;
+
+async function checkProgram(label: string, program: string, deps: CliDeps, out: Finding[], agentCli = false): Promise<void> {
   const path = findProgram(program, deps.env, deps.cwd);
   if (!path) {
     out.push({ engine: label, check: 'program', ok: false, detail: `${program} is not on PATH (install it, or set the full path in pipeline.yaml)` });
@@ -27,18 +31,38 @@ async function checkProgram(label: string, program: string, deps: CliDeps, out: 
   }
   const v = await runProcess({ argv: [path, '--version'], env: deps.env, cwd: deps.cwd, timeoutMs: 10_000 });
   const version = (v.stdout || v.stderr).trim().split('\n')[0] ?? '';
-  out.push({ engine: label, check: 'program', ok: v.exitCode === 0, detail: v.exitCode === 0 ? `${path} (${version || 'no version printed'})` : `${path} --version failed: ${v.spawnError ?? `exit ${v.exitCode}`}` });
+  if (v.exitCode !== 0) {
+    out.push({ engine: label, check: 'program', ok: false, detail: `${path} --version failed: ${v.spawnError ?? `exit ${v.exitCode}`}` });
+  } else if (agentCli && !VERSION_NUMBER.test(version)) {
+    const shown = version.length > 80 ? `${version.slice(0, 80)}…` : version;
+    out.push({ engine: label, check: 'program', ok: false, detail: `${path} --version printed no version number (${shown ? `"${shown}"` : 'nothing'}): is it the ${program} CLI?` });
+  } else {
+    out.push({ engine: label, check: 'program', ok: true, detail: `${path} (${version || 'no version printed'})` });
+  }
 }
 
-async function checkEndpoint(label: string, url: string, out: Finding[]): Promise<void> {
+/** Why fetch failed: undici's "fetch failed" hides the reason in `cause` (ECONNREFUSED, ENOTFOUND, …). */
+export function fetchFailure(err: unknown, timeoutMs: number): string {
+  if (err instanceof Error && err.name === 'AbortError') return `no answer within ${timeoutMs / 1000} s`;
+  const cause = err instanceof Error ? (err as Error & { cause?: unknown }).cause : undefined;
+  if (!(cause instanceof Error)) return err instanceof Error ? err.message : String(err);
+  // Connecting to every address of a name fails as an AggregateError whose own message is empty.
+  const first = cause instanceof AggregateError ? (cause.errors.find((e): e is Error => e instanceof Error) ?? cause) : cause;
+  const code = (cause as Error & { code?: unknown }).code ?? (first as Error & { code?: unknown }).code;
+  const message = first.message || cause.message;
+  const parts = [typeof code === 'string' ? code : undefined, message && !(typeof code === 'string' && message === code) ? message : undefined].filter(Boolean);
+  return parts.length ? `${(err as Error).message}: ${parts.join(' — ')}` : (err as Error).message;
+}
+
+async function checkEndpoint(label: string, url: string, out: Finding[], timeoutMs = 5000): Promise<void> {
   const ac = new AbortController();
-  const timer = setTimeout(() => ac.abort(), 5000);
+  const timer = setTimeout(() => ac.abort(), timeoutMs);
   try {
     const res = await fetch(url, { method: 'GET', signal: ac.signal });
     // Any HTTP answer (even 401/404) proves the endpoint is reachable; the key is checked separately.
     out.push({ engine: label, check: 'endpoint', ok: true, detail: `${url} answered HTTP ${res.status}` });
   } catch (err) {
-    out.push({ engine: label, check: 'endpoint', ok: false, detail: `${url} is not reachable: ${(err as Error).message}` });
+    out.push({ engine: label, check: 'endpoint', ok: false, detail: `${url} is not reachable: ${fetchFailure(err, timeoutMs)}` });
   } finally {
     clearTimeout(timer);
   }
@@ -64,7 +88,7 @@ export async function doctor(deps: CliDeps, configPath?: string): Promise<Findin
         break;
       case 'claude':
       case 'codex':
-        await checkProgram(label, String(e.bin ?? e.type), deps, out);
+        await checkProgram(label, String(e.bin ?? e.type), deps, out, true);
         break;
       case 'openai':
       case 'anthropic': {

@@ -26,6 +26,11 @@ function findEnvelope(value: unknown): Record<string, unknown> | undefined {
 }
 
 
+export function withStatus(env: Record<string, unknown>): { status?: number } {
+  const status = apiErrorStatus(env);
+  return status === undefined ? {} : { status };
+}
+
 /** Why an envelope is an error, or undefined when it is a success. */
 export function envelopeError(env: Record<string, unknown>): string | undefined {
   const subtype = typeof env['subtype'] === 'string' ? env['subtype'] : undefined;
@@ -44,6 +49,12 @@ export function envelopeError(env: Record<string, unknown>): string | undefined 
   return details.length ? `${bits.join('')}: ${details.join(' — ')}` : bits.join('');
 }
 
+/** The provider's HTTP status behind an `is_error` envelope (`api_error_status`), when it names one. */
+export function apiErrorStatus(env: Record<string, unknown>): number | undefined {
+  const s = env['api_error_status'];
+  return env['is_error'] === true && typeof s === 'number' && Number.isInteger(s) ? s : undefined;
+}
+
 /** Reads Claude Code's `--output-format json` stdout from a run that exited 0. Pure; unit-tested. */
 export function parseClaudeStdout(stdout: string): StdoutVerdict {
   const parsed = parseJsonStdout(stdout);
@@ -52,7 +63,7 @@ export function parseClaudeStdout(stdout: string): StdoutVerdict {
   if (!env) return { ok: false, kind: 'parse', message: `stdout is JSON but not a Claude Code result (no "type": "result" object): "${clip(stdout, 200)}"` };
   const usage: Usage = extractUsage(env);
   const why = envelopeError(env);
-  if (why) return { ok: false, kind: 'exit', message: why, usage };
+  if (why) return { ok: false, kind: 'exit', message: why, usage, ...withStatus(env) };
   if (typeof env['result'] !== 'string') {
     return { ok: false, kind: 'parse', message: 'Claude Code result has no "result" string', usage };
   }
@@ -67,7 +78,7 @@ export function explainClaudeExit(stdout: string): { message: string; usage?: Us
   if (!env) return undefined;
   const usage = extractUsage(env);
   const why = envelopeError(env);
-  if (why) return { message: why, usage };
+  if (why) return { message: why, usage, ...withStatus(env) };
   const subtype = typeof env['subtype'] === 'string' ? env['subtype'] : 'missing';
   return { message: `claude printed a result with subtype ${subtype} but exited non-zero`, usage };
 }

@@ -18,8 +18,15 @@
 // per the tool's own description captured in ruanyf/weekly issue #8818) or as `command` (earlier
 // releases, {"command":"code-review"}). The skill counts as triggered when some Skill call names it —
 // exactly, or as the last `:`-separated part, ignoring a leading `/`. Subagent calls count too.
+// A call counts only when it went through: its tool_result arrived without `is_error` and the result
+// envelope's `permission_denials` ([{tool_name, tool_use_id, tool_input}], Agent SDK SDKPermissionDenial)
+// does not list it. Headless runs never prompt: a call without permission is answered at once with the
+// error result "Claude requested permissions to use Skill, but you haven't granted it yet." and the skill
+// never loads, so counting it would report a trigger that did not happen. Such a call is reported apart
+// as skill_denied (denied, or failed with is_error) — the measurement then says something about the
+// permission setup, not the skill's description.
 import { extractUsage } from './command.js';
-import { envelopeError } from './claude-result.js';
+import { envelopeError, withStatus } from './claude-result.js';
 import type { RunExtras, StdoutVerdict } from './invocation.js';
 import type { ToolCall, Usage } from './types.js';
 import { isRecord, clip } from './values.js';
@@ -28,8 +35,10 @@ export interface ClaudeStream {
   /** The final `type: "result"` message, when the stream has one. */
   result?: Record<string, unknown>;
   toolCalls: ToolCall[];
-  /** The skill names of every Skill tool call, as written. */
-  skillCalls: string[];
+  /** Every Skill tool call: the skill named, as written, and the call id when the stream gave one. */
+  skillCalls: { skill: string; id?: string }[];
+  /** tool_use_id → whether its tool_result had `is_error: true`. */
+  toolResults: Map<string, boolean>;
   messages: number;
   badLines: number;
   firstBadLine?: string;
@@ -39,7 +48,7 @@ export interface ClaudeStream {
 
 /** Splits and parses the stream; never throws. */
 export function readClaudeStream(stdout: string): ClaudeStream {
-  const stream: ClaudeStream = { toolCalls: [], skillCalls: [], messages: 0, badLines: 0 };
+  const stream: ClaudeStream = { toolCalls: [], skillCalls: [], toolResults: new Map(), messages: 0, badLines: 0 };
   for (const raw of stdout.split('\n')) {
     const line = raw.trim();
     if (!line) continue;
@@ -54,7 +63,9 @@ export function readClaudeStream(stdout: string): ClaudeStream {
     if (!isRecord(msg)) continue;
     stream.messages++;
     if (msg['type'] === 'result') stream.result = msg;
-    if (msg['type'] !== 'assistant' || !isRecord(msg['message']) || !Array.isArray(msg['message']['content'])) continue;
+    if (!isRecord(msg['message']) || !Array.isArray(msg['message']['content'])) continue;
+    if (msg['type'] === 'user') readToolResults(msg['message']['content'], stream.toolResults);
+    if (msg['type'] !== 'assistant') continue;
     for (const block of msg['message']['content']) {
       if (!isRecord(block) || block['type'] !== 'tool_use' || typeof block['name'] !== 'string') continue;
       const call: ToolCall = { name: block['name'], input: block['input'] };
@@ -62,24 +73,56 @@ export function readClaudeStream(stdout: string): ClaudeStream {
       stream.toolCalls.push(call);
       if (block['name'] === 'Skill' && isRecord(block['input'])) {
         const named = block['input']['skill'] ?? block['input']['command'];
-        if (typeof named === 'string') stream.skillCalls.push(named);
+        if (typeof named === 'string') stream.skillCalls.push(call.id === undefined ? { skill: named } : { skill: named, id: call.id });
       }
     }
   }
   return stream;
 }
 
-/** Whether one of the Skill calls names `skill` (exactly, plugin-qualified, or as a /slash command). */
-export function skillTriggered(skillCalls: readonly string[], skill: string): boolean {
-  return skillCalls.some((called) => {
-    const bare = called.trim().replace(/^\//, '');
-    return bare === skill || bare.split(':').pop() === skill;
-  });
+function readToolResults(content: unknown[], into: Map<string, boolean>): void {
+  for (const block of content) {
+    if (isRecord(block) && block['type'] === 'tool_result' && typeof block['tool_use_id'] === 'string') into.set(block['tool_use_id'], block['is_error'] === true);
+  }
+}
+
+/** Whether a Skill call's name means `skill` (exactly, plugin-qualified, or as a /slash command). */
+export function namesSkill(called: string, skill: string): boolean {
+  const bare = called.trim().replace(/^\//, '');
+  return bare === skill || bare.split(':').pop() === skill;
+}
+
+/** The tool_use ids the result envelope lists in `permission_denials`. */
+export function deniedIds(result: Record<string, unknown> | undefined): Set<string> {
+  const denials = result?.['permission_denials'];
+  if (!Array.isArray(denials)) return new Set();
+  return new Set(denials.flatMap((d) => (isRecord(d) && typeof d['tool_use_id'] === 'string' ? [d['tool_use_id']] : [])));
+}
+
+/**
+ * Whether `skill` was invoked and loaded (triggered), and whether a call naming it was refused (denied):
+ * listed in permission_denials, or answered with an is_error tool_result. A call with no result at all
+ * (the stream ended first) is neither.
+ */
+export function skillOutcome(stream: ClaudeStream, skill: string): { triggered: boolean; denied: boolean } {
+  const denied = deniedIds(stream.result);
+  let triggered = false;
+  let refused = false;
+  for (const call of stream.skillCalls) {
+    if (!namesSkill(call.skill, skill) || call.id === undefined) continue;
+    const isError = stream.toolResults.get(call.id);
+    if (denied.has(call.id) || isError === true) refused = true;
+    else if (isError === false) triggered = true;
+  }
+  return { triggered, denied: refused };
 }
 
 function extrasOf(stream: ClaudeStream, skillName: string | undefined): RunExtras {
   const extras: RunExtras = { tool_calls: stream.toolCalls };
-  if (skillName !== undefined) extras.skill_triggered = skillTriggered(stream.skillCalls, skillName);
+  if (skillName === undefined) return extras;
+  const outcome = skillOutcome(stream, skillName);
+  extras.skill_triggered = outcome.triggered;
+  if (outcome.denied) extras.skill_denied = true;
   return extras;
 }
 
@@ -97,7 +140,7 @@ export function parseClaudeStream(stdout: string, skillName: string | undefined)
   }
   const usage: Usage = extractUsage(stream.result);
   const why = envelopeError(stream.result);
-  if (why) return { ok: false, kind: 'exit', message: why, usage, extras };
+  if (why) return { ok: false, kind: 'exit', message: why, usage, extras, ...withStatus(stream.result) };
   if (typeof stream.result['result'] !== 'string') return { ok: false, kind: 'parse', message: 'Claude Code result has no "result" string', usage, extras };
   return { ok: true, output: stream.result['result'], usage, extras };
 }
@@ -111,5 +154,6 @@ export function explainClaudeStreamExit(stdout: string, skillName: string | unde
     message: envelopeError(stream.result) ?? `claude printed a result with subtype ${subtype} but exited non-zero`,
     usage: extractUsage(stream.result),
     extras: extrasOf(stream, skillName),
+    ...withStatus(stream.result),
   };
 }

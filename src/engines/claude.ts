@@ -22,11 +22,23 @@
 //     Claude Code finds its login, and `--setting-sources project` (settingSources) keeps the user's own
 //     skills, CLAUDE.md and hooks out of the run.
 //
-// Flags, in this order: --model M, --max-turns N, --permission-mode P, --allowedTools a,b,… (comma-
-// joined; in installed mode `Skill` is appended when the list lacks it, since an allow-list without it
-// would keep the skill from ever loading), --setting-sources s,…, then extra_args verbatim.
+// Both modes pass `--no-session-persistence`: with HOME passed through, every `claude -p` would otherwise
+// save its transcript under ~/.claude/projects/<cwd-slug>/, one new folder per temporary workspace per
+// task. The flag is in Claude Code 2.x's CLI reference ("sessions will not be saved to disk and cannot be
+// resumed", print mode only; also forwarded by claude_runner's --no-persist, and the fix proposed in
+// promptdriven/pdd issue #310). It is not in identity: it changes what is kept, not what is answered.
+// Not verified against a live 2.x binary here; a CLI too old to know it fails every call with "unknown
+// option", which shows up at once as exit errors.
+//
+// A run that ends in an API error with a retryable api_error_status (429, 5xx, 529) is run again, in a
+// fresh workspace, with retry.ts's backoff (claude-retry.ts); error.status carries the status.
+//
+// Flags, in this order: --no-session-persistence, --model M, --max-turns N, --permission-mode P,
+// --allowedTools a,b,… (comma-joined; in installed mode `Skill` is always allowed, see allowedTools),
+// --setting-sources s,…, then extra_args verbatim.
 import type { ClaudeEngineConfig } from '../config/engine-schema.js';
 import { explainClaudeExit, parseClaudeStdout } from './claude-result.js';
+import { runWithApiRetries, type CliRetryOptions } from './claude-retry.js';
 import { explainClaudeStreamExit, parseClaudeStream } from './claude-stream.js';
 import { childEnv, composePrompt, SKILL_SEPARATOR } from './command.js';
 import { executeInvocation, failure, type CommandInvocation } from './invocation.js';
@@ -44,6 +56,7 @@ export function claudeArgv(cfg: ClaudeEngineConfig): string[] {
   const installed = cfg.mode === 'installed';
   const argv = [cfg.bin ?? 'claude', '-p', '--output-format', installed ? 'stream-json' : 'json'];
   if (installed) argv.push('--verbose');
+  argv.push('--no-session-persistence');
   if (cfg.model !== undefined) argv.push('--model', cfg.model);
   if (cfg.max_turns !== undefined) argv.push('--max-turns', String(cfg.max_turns));
   if (cfg.permission_mode !== undefined) argv.push('--permission-mode', cfg.permission_mode);
@@ -67,15 +80,20 @@ export function settingSources(cfg: ClaudeEngineConfig): string[] | undefined {
   return cfg.mode === 'installed' ? ['project'] : undefined;
 }
 
-/** The effective allow-list: the config's, plus `Skill` in installed mode. */
+/**
+ * The effective allow-list: the config's, plus `Skill` in installed mode — also when the config sets none,
+ * since headless mode cannot ask for permission and a denied Skill call means the skill never loads (the
+ * measurement would be of the permission setup, not the skill). It then appears in identity too.
+ */
 export function allowedTools(cfg: ClaudeEngineConfig): string[] | undefined {
-  if (!cfg.allowed_tools) return undefined;
+  if (!cfg.allowed_tools) return cfg.mode === 'installed' ? ['Skill'] : undefined;
   const tools = [...cfg.allowed_tools];
   if (cfg.mode === 'installed' && !tools.some((t) => t === 'Skill' || t.startsWith('Skill('))) tools.push('Skill');
   return tools;
 }
 
-export function createClaudeEngine(cfg: ClaudeEngineConfig, opts: { env?: NodeJS.ProcessEnv } = {}): Engine {
+/** `retry`: the API-error retry policy and its clock (tests); the default is retry.ts's. */
+export function createClaudeEngine(cfg: ClaudeEngineConfig, opts: { env?: NodeJS.ProcessEnv; retry?: Omit<CliRetryOptions, 'signal'> } = {}): Engine {
   const argv = claudeArgv(cfg);
   const installed = cfg.mode === 'installed';
   // Fields added after the seed appear only when set, so existing configs keep their identity (and
@@ -120,12 +138,16 @@ export function createClaudeEngine(cfg: ClaudeEngineConfig, opts: { env?: NodeJS
     type: 'claude',
     identity: () => structuredClone(identity),
     async run(request: EngineRequest, runOpts?: { signal?: AbortSignal }): Promise<EngineResult> {
-      const started = performance.now();
-      try {
-        return await withWorkspace(async (ws) => executeInvocation(await invocation(request, await ws.tempDir('whet-claude-'), runOpts?.signal)));
-      } catch (err) {
-        return failure('spawn', `cannot prepare a claude run: ${err instanceof Error ? err.message : String(err)}`, performance.now() - started);
-      }
+      const once = async (): Promise<EngineResult> => {
+        const started = performance.now();
+        try {
+          return await withWorkspace(async (ws) => executeInvocation(await invocation(request, await ws.tempDir('whet-claude-'), runOpts?.signal)));
+        } catch (err) {
+          return failure('spawn', `cannot prepare a claude run: ${err instanceof Error ? err.message : String(err)}`, performance.now() - started);
+        }
+      };
+      // A rate limit or an overloaded API (api_error_status 429/5xx/529) is worth another run; see claude-retry.ts.
+      return runWithApiRetries(once, { ...opts.retry, ...(runOpts?.signal ? { signal: runOpts.signal } : {}) });
     },
   };
 }

@@ -12,6 +12,8 @@ import type { EngineErrorKind, EngineResult, ToolCall, Usage } from './types.js'
 export interface RunExtras {
   tool_calls?: ToolCall[];
   skill_triggered?: boolean;
+  /** A Skill call naming the installed skill was refused (permission denial or an is_error result). */
+  skill_denied?: boolean;
 }
 
 /** The last lines of stderr on one line, bounded, for error messages. */
@@ -37,7 +39,7 @@ export function snippet(s: string, max = 200): string {
 /** What a successful run's stdout means, decided by the engine. */
 export type StdoutVerdict =
   | { ok: true; output: string; usage: Usage; extras?: RunExtras }
-  | { ok: false; kind: 'parse' | 'exit'; message: string; usage?: Usage; extras?: RunExtras };
+  | { ok: false; kind: 'parse' | 'exit'; message: string; usage?: Usage; extras?: RunExtras; status?: number };
 
 /** One program run, fully decided: what to start, where, with what, and how to read its stdout. */
 export interface CommandInvocation {
@@ -53,11 +55,13 @@ export interface CommandInvocation {
    * Optional: for a run that exited non-zero, a more precise account found in stdout (Claude Code
    * reports API errors in its JSON on stdout with an empty stderr). Returns undefined when there is none.
    */
-  explainExit?(stdout: string): { message: string; usage?: Usage; extras?: RunExtras } | undefined;
+  explainExit?(stdout: string): { message: string; usage?: Usage; extras?: RunExtras; status?: number } | undefined;
 }
 
-export function failure(kind: EngineErrorKind, message: string, durationMs: number, usage: Usage = {}, extras: RunExtras = {}): EngineResult {
-  return { ok: false, output: '', usage, duration_ms: Math.max(0, Math.round(durationMs)), error: { kind, message }, ...extras };
+/** `status`: the provider's HTTP status behind the failure, when the program reported one (retry.ts reads it). */
+export function failure(kind: EngineErrorKind, message: string, durationMs: number, usage: Usage = {}, extras: RunExtras = {}, status?: number): EngineResult {
+  const error = status === undefined ? { kind, message } : { kind, message, status };
+  return { ok: false, output: '', usage, duration_ms: Math.max(0, Math.round(durationMs)), error, ...extras };
 }
 
 /** Runs one invocation and classifies the outcome. Never throws. */
@@ -92,11 +96,11 @@ export async function executeInvocation(inv: CommandInvocation): Promise<EngineR
   if (outcome.exitCode !== 0) {
     const how = outcome.signal ? `killed by ${outcome.signal}` : `exited with code ${outcome.exitCode}`;
     const precise = inv.explainExit?.(outcome.stdout);
-    if (precise) return failure('exit', withStderr(`${program} ${how}: ${precise.message}`, outcome.stderr), duration, precise.usage, precise.extras);
+    if (precise) return failure('exit', withStderr(`${program} ${how}: ${precise.message}`, outcome.stderr), duration, precise.usage, precise.extras, precise.status);
     return failure('exit', withStderr(`${program} ${how}`, outcome.stderr), duration);
   }
   const verdict = inv.parseStdout(outcome.stdout);
-  if (!verdict.ok) return failure(verdict.kind, withStderr(`${program}: ${verdict.message}`, outcome.stderr), duration, verdict.usage, verdict.extras);
+  if (!verdict.ok) return failure(verdict.kind, withStderr(`${program}: ${verdict.message}`, outcome.stderr), duration, verdict.usage, verdict.extras, verdict.status);
   return { ok: true, output: verdict.output, usage: verdict.usage, duration_ms: duration, ...verdict.extras };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
-import { readFileSync } from 'node:fs';
+import { chmodSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { fixturesBin, tempDir, whet, write } from '../support/cli.js';
@@ -56,5 +56,31 @@ describe('whet doctor', () => {
     } finally {
       server.close();
     }
+  });
+
+  it('shows the agent CLIs\' real version lines and says why an endpoint is unreachable', async () => {
+    // A port that was just free: nothing listens there any more, so connecting is refused.
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const dir = tempDir();
+    write(
+      join(dir, 'pipeline.yaml'),
+      `engine: {type: claude}\njudge_engine: {type: codex}\nloop: {generator_engine: {type: openai, model: m, base_url: "http://127.0.0.1:${port}/v1", api_key_env: DOCTOR_KEY}}\n`,
+    );
+    const env = { ...process.env, PATH: `${fixturesBin}:${process.env.PATH}`, DOCTOR_KEY: 'k' };
+    const r = await whet(['doctor'], { cwd: dir, env });
+    expect(r.stdout).toMatch(/\[ok\] engine \(claude\) program: .*\/claude \(2\.1\.44 \(Claude Code\)\)/);
+    expect(r.stdout).toMatch(/\[ok\] judge_engine \(codex\) program: .*\/codex \(codex-cli 0\.58\.0\)/);
+    expect(r.stdout).toMatch(new RegExp(`\\[MISSING\\] loop.generator_engine \\(openai\\) endpoint: .*not reachable: fetch failed: ECONNREFUSED — connect ECONNREFUSED 127\\.0\\.0\\.1:${port}`));
+    // A program that ignores --version and answers something else is not taken for the agent CLI.
+    const stub = join(dir, 'claude-stub');
+    write(stub, '#!/bin/sh\necho \'{"type":"result","result":"hi"}\'\n');
+    chmodSync(stub, 0o755);
+    write(join(dir, 'pipeline.yaml'), `engine: {type: claude, bin: "${stub}"}\n`);
+    const bad = await whet(['doctor'], { cwd: dir, env });
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toMatch(/\[MISSING\] engine \(claude\) program: .*claude-stub --version printed no version number/);
   });
 });

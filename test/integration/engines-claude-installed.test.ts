@@ -1,6 +1,7 @@
 // The claude engine in installed mode, against the fake `claude` (test/fixtures/bin, first on PATH): the skill
 // folder placed where Claude Code discovers project skills, the stream-json output read, the Skill tool call
 // detected — and the HOME side (a fake ~/.claude with a personal skill) left exactly as it was.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join, resolve } from 'node:path';
@@ -99,7 +100,7 @@ describe('claude installed mode: placing the skill', () => {
     expect(r.error).toBeUndefined();
     const [e] = readLog();
     expect(e?.argv).toEqual([
-      '-p', '--output-format', 'stream-json', '--verbose', '--model', 'sonnet', '--max-turns', '5',
+      '-p', '--output-format', 'stream-json', '--verbose', '--no-session-persistence', '--model', 'sonnet', '--max-turns', '5',
       '--permission-mode', 'acceptEdits', '--allowedTools', 'Read,Bash(git diff:*),Skill', '--setting-sources', 'project', '--debug',
     ]);
     expect(e?.stdin).toBe('Write release notes for: fix login bug');
@@ -122,7 +123,18 @@ describe('claude installed mode: placing the skill', () => {
     expect(e?.home).toBe(fakeHome);
     expect(e?.home_skills).toEqual([{ name: 'personal-skill', files: ['SKILL.md'] }]);
     expect(snapshot(fakeHome)).toEqual(before);
+    expect(existsSync(join(fakeHome, '.claude', 'projects'))).toBe(false);
     expect(existsSync(join(homedir(), '.claude', 'skills', NAME))).toBe(false);
+  });
+
+  it('the fake is a real witness: without --no-session-persistence it saves the transcript under HOME', () => {
+    const cwd = join(scratch, 'witness');
+    mkdirSync(cwd, { recursive: true });
+    const env = { ...process.env, HOME: fakeHome, FAKE_CLAUDE_MODE: 'ok' };
+    spawnSync(join(BIN, 'claude'), ['-p', '--output-format', 'json'], { cwd, env, input: 'hi' });
+    const slug = cwd.replace(/[^a-zA-Z0-9]/g, '-');
+    expect(readdirSync(join(fakeHome, '.claude', 'projects', slug))).toEqual(['0e639165-79b1-4bd4-bb0f-4cb4c15115d4.jsonl']);
+    rmSync(join(fakeHome, '.claude', 'projects'), { recursive: true });
   });
 
   it("keeps the user's own ~/.claude skills out of the run unless setting_sources lets them in", async () => {
@@ -184,6 +196,17 @@ describe('claude installed mode: reading the stream', () => {
     const r = await engine().run('stream', req(), { FAKE_CLAUDE_SKILL: 'some-other-skill' });
     expect(r.skill_triggered).toBe(false);
     expect(r.tool_calls?.[0]).toMatchObject({ name: 'Skill', input: { skill: 'some-other-skill' } });
+  });
+
+  it('a refused Skill call is skill_denied, not a trigger; with no allowed_tools Skill is still pre-approved', async () => {
+    const denied = await engine().run('stream', req(), { FAKE_CLAUDE_DENY_SKILL: '1' });
+    expect(denied).toMatchObject({ ok: true, skill_triggered: false, skill_denied: true });
+    expect(denied.tool_calls?.map((t) => t.name)).toEqual(['Skill']);
+    // The fake refuses a Skill call that --allowedTools does not pre-approve, as headless mode cannot ask.
+    const allowed = await engine().run('stream', req());
+    expect(allowed).toMatchObject({ ok: true, skill_triggered: true });
+    expect(allowed).not.toHaveProperty('skill_denied');
+    expect(readLog()[1]?.argv.slice(-4)).toEqual(['--allowedTools', 'Skill', '--setting-sources', 'project']);
   });
 
   it('error_max_turns after triggering: exit error, and still says the skill was triggered', async () => {

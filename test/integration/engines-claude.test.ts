@@ -1,5 +1,5 @@
 // The claude engine against the fake `claude` in test/fixtures/bin (put first on PATH for these tests).
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,7 +32,7 @@ interface LogEntry {
 let scratch: string;
 let logFile: string;
 const saved: Record<string, string | undefined> = {};
-const touched = ['PATH', 'FAKE_CLAUDE_MODE', 'FAKE_CLAUDE_LOG', 'FAKE_CLAUDE_RESULT', 'CLAUDECODE'];
+const touched = ['PATH', 'HOME', 'FAKE_CLAUDE_MODE', 'FAKE_CLAUDE_LOG', 'FAKE_CLAUDE_RESULT', 'FAKE_CLAUDE_FAILS', 'FAKE_CLAUDE_API_STATUS', 'CLAUDECODE'];
 
 function readLog(): LogEntry[] {
   if (!existsSync(logFile)) return [];
@@ -41,6 +41,8 @@ function readLog(): LogEntry[] {
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as LogEntry);
 }
+
+const fastRetry = { policy: { maxRetries: 2, maxWaitMs: 1000, baseDelayMs: 10, maxBackoffMs: 100 }, random: () => 0 };
 
 function mode(m: string): void {
   process.env['FAKE_CLAUDE_MODE'] = m;
@@ -86,8 +88,12 @@ beforeEach(() => {
   process.env['PATH'] = `${BIN}${delimiter}${process.env['PATH'] ?? ''}`;
   logFile = join(scratch, `log-${++counter}.jsonl`);
   process.env['FAKE_CLAUDE_LOG'] = logFile;
+  // A scratch HOME, so a regression that lets the fake save transcripts never lands in the real ~/.claude.
+  process.env['HOME'] = join(scratch, 'home');
   delete process.env['FAKE_CLAUDE_MODE'];
   delete process.env['FAKE_CLAUDE_RESULT'];
+  delete process.env['FAKE_CLAUDE_FAILS'];
+  delete process.env['FAKE_CLAUDE_API_STATUS'];
 });
 afterEach(() => {
   for (const k of touched) {
@@ -102,7 +108,15 @@ describe('claude engine: a successful run', () => {
     const r = await engine.run(req());
     expect(r.error).toBeUndefined();
     const [entry] = readLog();
-    expect(entry?.argv).toEqual(['-p', '--output-format', 'json', '--model', 'sonnet', '--max-turns', '3', '--allowedTools', 'Read']);
+    expect(entry?.argv).toEqual(['-p', '--output-format', 'json', '--no-session-persistence', '--model', 'sonnet', '--max-turns', '3', '--allowedTools', 'Read']);
+  });
+
+  it('leaves no session transcript under HOME (--no-session-persistence; the fake saves one without it)', async () => {
+    const home = join(scratch, `home-${counter}`);
+    mkdirSync(home);
+    const r = await createClaudeEngine({ type: 'claude' }, { env: { ...process.env, HOME: home } }).run(req());
+    expect(r.ok).toBe(true);
+    expect(readdirSync(home)).toEqual([]);
   });
 
   it('sends the skill prepended to the prompt on stdin', async () => {
@@ -215,13 +229,43 @@ describe('claude engine: failures are values', () => {
     expect(r.usage.cost_usd).toBe(0.0079825);
   });
 
-  it('is_error with subtype success and exit 0: exit error with the API status', async () => {
+  it('is_error with subtype success and exit 0: exit error with the API status, after retries for a 429', async () => {
     mode('api_error');
-    const r = await createClaudeEngine({ type: 'claude' }).run(req());
+    const sleeps: number[] = [];
+    const r = await createClaudeEngine({ type: 'claude' }, { retry: { ...fastRetry, sleep: async (ms) => void sleeps.push(ms) } }).run(req());
     expect(r.ok).toBe(false);
-    expect(r.error?.kind).toBe('exit');
-    expect(r.error?.message).toContain('429');
+    expect(r.error).toMatchObject({ kind: 'exit', status: 429 });
     expect(r.error?.message).toContain('Rate limit reached');
+    expect(r.error?.message).toContain('gave up after 3 attempts');
+    // retry.ts's exponential backoff (random 0 → no jitter): base, then twice the base.
+    expect(sleeps).toEqual([10, 20]);
+    expect(r.attempts).toBe(3);
+    expect(r.failed_attempts?.map((f) => f.status)).toEqual([429, 429, 429]);
+    expect(readLog()).toHaveLength(3);
+  });
+
+  it('a rate limit or an overloaded API is retried in a fresh run, and the retry can succeed', async () => {
+    mode('api_error');
+    process.env['FAKE_CLAUDE_FAILS'] = '1';
+    const r = await createClaudeEngine({ type: 'claude' }, { retry: fastRetry }).run(req());
+    expect(r).toMatchObject({ ok: true, output: 'fake answer', attempts: 2, failed_attempts: [{ kind: 'exit', status: 429, waited_ms: 10 }] });
+    const [first, second] = readLog();
+    expect(first?.cwd).not.toBe(second?.cwd);
+    for (const status of ['529', '500']) {
+      process.env['FAKE_CLAUDE_API_STATUS'] = status;
+      process.env['FAKE_CLAUDE_LOG'] = logFile = join(scratch, `log-${status}.jsonl`);
+      const again = await createClaudeEngine({ type: 'claude' }, { retry: fastRetry }).run(req());
+      expect(again).toMatchObject({ ok: true, attempts: 2, failed_attempts: [{ status: Number(status) }] });
+    }
+  });
+
+  it('a client error from the API (404) is not retried', async () => {
+    mode('api_error');
+    process.env['FAKE_CLAUDE_API_STATUS'] = '404';
+    const r = await createClaudeEngine({ type: 'claude' }, { retry: fastRetry }).run(req());
+    expect(r.error).toMatchObject({ kind: 'exit', status: 404 });
+    expect(r.attempts).toBeUndefined();
+    expect(readLog()).toHaveLength(1);
   });
 
   it('exit 1 with an error envelope on stdout and empty stderr: the envelope explains it', async () => {

@@ -20,8 +20,8 @@ const success = {
 };
 
 describe('claudeArgv', () => {
-  it('is claude -p --output-format json with nothing else by default', () => {
-    expect(claudeArgv(claudeEngineConfig.parse({ type: 'claude' }))).toEqual(['claude', '-p', '--output-format', 'json']);
+  it('is claude -p --output-format json --no-session-persistence with nothing else by default', () => {
+    expect(claudeArgv(claudeEngineConfig.parse({ type: 'claude' }))).toEqual(['claude', '-p', '--output-format', 'json', '--no-session-persistence']);
   });
 
   it('adds --model, --max-turns and extra_args in that order, and honours bin', () => {
@@ -33,7 +33,7 @@ describe('claudeArgv', () => {
       extra_args: ['--allowedTools', 'Read'],
     });
     expect(claudeArgv(cfg)).toEqual([
-      '/opt/claude/bin/claude', '-p', '--output-format', 'json', '--model', 'sonnet', '--max-turns', '4', '--allowedTools', 'Read',
+      '/opt/claude/bin/claude', '-p', '--output-format', 'json', '--no-session-persistence', '--model', 'sonnet', '--max-turns', '4', '--allowedTools', 'Read',
     ]);
   });
 });
