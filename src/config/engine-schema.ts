@@ -48,6 +48,12 @@ export const claudeEngineConfig = z.strictObject({
    * measurement; `[user, project, local]` is Claude Code's own default. Prepend mode passes it only
    * when set.
    */
+  /**
+   * `false` (default) passes `--no-session-persistence`, so runs leave no transcripts under
+   * ~/.claude/projects/; `true` lets Claude Code save them (and is the way out on a CLI release that
+   * mishandles the flag).
+   */
+  session_persistence: z.boolean().optional(),
   setting_sources: z
     .array(z.enum(['user', 'project', 'local']))
     .refine((a) => new Set(a).size === a.length, 'each source at most once')

@@ -22,6 +22,8 @@ const success = {
 describe('claudeArgv', () => {
   it('is claude -p --output-format json --no-session-persistence with nothing else by default', () => {
     expect(claudeArgv(claudeEngineConfig.parse({ type: 'claude' }))).toEqual(['claude', '-p', '--output-format', 'json', '--no-session-persistence']);
+    // The way out on a Claude Code release that mishandles the flag.
+    expect(claudeArgv(claudeEngineConfig.parse({ type: 'claude', session_persistence: true }))).toEqual(['claude', '-p', '--output-format', 'json']);
   });
 
   it('adds --model, --max-turns and extra_args in that order, and honours bin', () => {
