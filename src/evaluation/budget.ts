@@ -4,6 +4,7 @@
 // results files, so a resume counts what was spent before).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { log as logger } from '../log.js';
 
 export interface BudgetLimits {
   maxEngineCalls?: number;
@@ -16,10 +17,14 @@ export class Budget {
   private cost: number;
   exhausted: string | undefined;
 
+  private readonly uncosted = new Set<string>();
+
   constructor(
     private readonly limits: BudgetLimits,
     used: { calls: number; cost: number; startedAt: number },
     private readonly now: () => number = Date.now,
+    /** Where the one-time "cost budget cannot be enforced" warning goes (default: the diagnostic log). */
+    private readonly warn: (line: string) => void = (line) => logger.warn(line),
   ) {
     this.calls = used.calls;
     this.cost = used.cost;
@@ -41,8 +46,21 @@ export class Budget {
     return false;
   }
 
-  record(costUsd: number | undefined): void {
+  /** Gives back a reservation whose call was never made (aborted while queued). */
+  unstart(): void {
+    if (this.calls > 0) this.calls--;
+  }
+
+  /**
+   * Adds a finished call's cost. A call with no cost under a cost budget means the budget cannot see
+   * this engine's spending: said once per engine, since silently ignoring max_cost_usd is the worse outcome.
+   */
+  record(costUsd: number | undefined, engineType?: string): void {
     if (costUsd) this.cost += costUsd;
+    if (costUsd === undefined && this.limits.maxCostUsd !== undefined && engineType !== undefined && !this.uncosted.has(engineType)) {
+      this.uncosted.add(engineType);
+      this.warn(`warning: the ${engineType} engine reported no cost for a call, so max_cost_usd (${this.limits.maxCostUsd}) cannot be enforced for it; give it a price table (price: {input_per_mtok, output_per_mtok})`);
+    }
   }
 
   get used(): { calls: number; cost: number } {
@@ -54,10 +72,24 @@ export class Budget {
   }
 }
 
-/** Engine calls and cost already spent by a run: every line of its results files (superseded ones too: they were paid for). */
-export function usedInRun(runDir: string): { calls: number; cost: number } {
-  let calls = 0;
-  let cost = 0;
+export interface RunUsage {
+  calls: number;
+  cost: number;
+  input_tokens: number;
+  output_tokens: number;
+}
+
+/**
+ * Engine calls, cost and tokens already spent by a run: every line of its results files (task and judge
+ * calls; superseded lines too: they were paid for) and every generate artifact (the generator's calls).
+ */
+export function usedInRun(runDir: string): RunUsage {
+  const u: RunUsage = { calls: 0, cost: 0, input_tokens: 0, output_tokens: 0 };
+  const add = (x: { input_tokens?: number; output_tokens?: number; cost_usd?: number } | undefined) => {
+    u.cost += x?.cost_usd ?? 0;
+    u.input_tokens += x?.input_tokens ?? 0;
+    u.output_tokens += x?.output_tokens ?? 0;
+  };
   const walk = (dir: string) => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const p = join(dir, e.name);
@@ -66,16 +98,27 @@ export function usedInRun(runDir: string): { calls: number; cost: number } {
         for (const line of readFileSync(p, 'utf8').split('\n')) {
           if (!line.trim()) continue;
           try {
-            const l = JSON.parse(line) as { engine_calls?: number; usage?: { cost_usd?: number } };
-            calls += l.engine_calls ?? 1;
-            cost += l.usage?.cost_usd ?? 0;
+            const l = JSON.parse(line) as { engine_calls?: number; usage?: Usage; judge_usage?: Usage };
+            u.calls += l.engine_calls ?? 1;
+            add(l.usage);
+            add(l.judge_usage);
           } catch {
             // a torn last line was not a finished call
           }
+        }
+      } else if (e.name === 'candidates.json') {
+        try {
+          const c = JSON.parse(readFileSync(p, 'utf8')) as { engine_calls?: number; cost_usd?: number };
+          u.calls += c.engine_calls ?? 0;
+          u.cost += c.cost_usd ?? 0;
+        } catch {
+          // unreadable artifacts are reported by the stages that read them
         }
       }
     }
   };
   if (existsSync(runDir)) walk(runDir);
-  return { calls, cost };
+  return u;
 }
+
+type Usage = { input_tokens?: number; output_tokens?: number; cost_usd?: number };
