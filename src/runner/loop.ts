@@ -16,7 +16,7 @@ import { iterations, nextStep, type Step } from './next-step.js';
 import { supersedeFrom } from './supersede.js';
 import { thresholdsDiff, thresholdsHash, type Thresholds } from '../config/thresholds.js';
 import { UsageError } from '../errors.js';
-import { Budget, usedInRun } from '../evaluation/budget.js';
+import { Budget } from '../evaluation/budget.js';
 
 export interface LoopResult {
   status: 'done' | 'aborted' | 'review' | 'interrupted' | 'budget_exhausted' | 'stepped';
@@ -51,7 +51,7 @@ export async function driveRun(e: LoopEnv, o: { stateDir: string; runId: string;
   try {
     let ctx = await openRun(e, { stateDir: o.stateDir, runId: o.runId });
     const limits = ctx.config.budgets;
-    if (!Budget.unlimited(limits)) ctx = { ...ctx, budget: new Budget(limits, { ...usedInRun(ctx.runDir), startedAt: Date.parse(ctx.manifest.created_at) }, () => e.now().getTime()) };
+    if (!Budget.unlimited(limits)) ctx = { ...ctx, budget: Budget.forRun(limits, ctx.runDir, () => e.now().getTime(), e.log) };
     const redo = o.from ?? o.only;
     refuseChangedThresholds(ctx, redo ?? (() => {
       const n = nextStep(ctx.runDir);

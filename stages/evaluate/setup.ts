@@ -14,7 +14,7 @@ import { baselineCacheKey, type CacheKeyParts } from '../../src/evaluation/cache
 import { stateLayout } from '../../src/state/layout.js';
 import type { LoadedSkill } from '../../src/skill/read.js';
 import type { EvaluationArtifact } from './schema.js';
-import { Budget, usedInRun } from '../../src/evaluation/budget.js';
+import { Budget } from '../../src/evaluation/budget.js';
 import { configureEngine, engineTimeoutMs } from '../../src/evaluation/metered.js';
 
 export interface EvaluateOptions {
@@ -133,8 +133,8 @@ export function engineInfo(e: Engine | undefined) {
 }
 
 /** The budget an evaluation runs under: the caller's, or one for this run from pipeline.yaml. */
-export function budgetFor(ctx: EvaluateContext, p: Prepared, runDir: string, startedAt: string): Budget | undefined {
+export function budgetFor(ctx: EvaluateContext, p: Prepared, runDir: string): Budget | undefined {
   if (ctx.budget) return ctx.budget;
   if (Budget.unlimited(p.cfg.budgets)) return undefined;
-  return new Budget(p.cfg.budgets, { ...usedInRun(runDir), startedAt: Date.parse(startedAt) }, () => ctx.now().getTime(), ctx.log);
+  return Budget.forRun(p.cfg.budgets, runDir, () => ctx.now().getTime(), ctx.log);
 }

@@ -18,7 +18,7 @@ describe('generator calls under the run budget', () => {
     const p = await loopProject('loop:\n  proposers: [llm]\n');
     await evaluateLoopBaseline(p.ctx);
     const before = usedInRun(p.ctx.runDir);
-    const budget = new Budget({ maxEngineCalls: 1000 }, { ...before, startedAt: 0 });
+    const budget = new Budget({ maxEngineCalls: 1000 }, before);
     const { engine } = scriptedEngine([replyWith([proposal])]);
     await generate({ ...p.ctx, budget }, { generatorEngine: engine });
     expect(budget.used).toEqual({ calls: before.calls + 1, cost: before.cost + 0.01 });
@@ -30,7 +30,7 @@ describe('generator calls under the run budget', () => {
     const p = await loopProject('loop:\n  proposers: [llm]\n');
     await evaluateLoopBaseline(p.ctx);
     const used = usedInRun(p.ctx.runDir);
-    const budget = new Budget({ maxEngineCalls: used.calls }, { ...used, startedAt: 0 });
+    const budget = new Budget({ maxEngineCalls: used.calls }, used);
     const { engine, requests } = scriptedEngine([replyWith([proposal])]);
     expect(await generate({ ...p.ctx, budget }, { generatorEngine: engine })).toBe('interrupted');
     expect(requests).toHaveLength(0);

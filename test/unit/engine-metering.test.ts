@@ -43,7 +43,7 @@ describe('judge calls under the run budget', () => {
     const s = setup();
     const engine = scripted('command', () => ({ usage: { input_tokens: 10, output_tokens: 5, cost_usd: 0.01 } }));
     const judge = scripted('command', () => ({ output: GRADE, usage: { input_tokens: 100, output_tokens: 20, cost_usd: 0.02 } }));
-    const budget = new Budget({ maxEngineCalls: 3 }, { calls: 0, cost: 0, startedAt: 0 });
+    const budget = new Budget({ maxEngineCalls: 3 }, { calls: 0, cost: 0 });
     const out = await runVariant({ variant: 'baseline', suite: s.suite, engine, judgeEngine: judge, passK: 1, concurrency: 1, resultsFile: s.resultsFile, budget });
     expect(engine.requests).toHaveLength(2);
     expect(judge.requests).toHaveLength(1);
@@ -60,7 +60,7 @@ describe('judge calls under the run budget', () => {
     const s = setup();
     const engine = scripted('command', () => ({ usage: { cost_usd: 0.01 } }));
     const judge = scripted('command', () => ({ output: GRADE, usage: { cost_usd: 0.02 } }));
-    const budget = new Budget({ maxCostUsd: 0.025 }, { calls: 0, cost: 0, startedAt: 0 });
+    const budget = new Budget({ maxCostUsd: 0.025 }, { calls: 0, cost: 0 });
     const out = await runVariant({ variant: 'baseline', suite: s.suite, engine, judgeEngine: judge, passK: 1, concurrency: 1, resultsFile: s.resultsFile, budget });
     expect(engine.requests).toHaveLength(1);
     expect(out.budgetExhausted).toMatch(/cost: \$0\.0300/);
@@ -103,7 +103,7 @@ describe('cost of engines that report none', () => {
 
   it('warns once per engine that the cost budget cannot be enforced', async () => {
     const warnings: string[] = [];
-    const budget = new Budget({ maxCostUsd: 1 }, { calls: 0, cost: 0, startedAt: 0 }, Date.now, (l) => warnings.push(l));
+    const budget = new Budget({ maxCostUsd: 1 }, { calls: 0, cost: 0 }, Date.now, (l) => warnings.push(l));
     const codex = meterEngine(scripted('codex', () => ({ usage: { input_tokens: 5 } })), { budget });
     await codex.run({ kind: 'task', prompt: 'p', timeoutMs: 1000 });
     await codex.run({ kind: 'task', prompt: 'p', timeoutMs: 1000 });
