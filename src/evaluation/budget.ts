@@ -139,6 +139,19 @@ export function usedInRun(runDir: string): RunUsage {
             // a torn last line was not a finished call
           }
         }
+      } else if (e.name === 'events.jsonl' && dir === runDir) {
+        // A generate stage the budget interrupted wrote no candidates.json; its event keeps what it spent.
+        for (const line of readFileSync(p, 'utf8').split('\n')) {
+          if (!line.includes('"interrupted"') || !line.includes('"generate"')) continue;
+          try {
+            const ev = JSON.parse(line) as { event?: string; stage?: string; engine_calls?: number; cost_usd?: number };
+            if (ev.event !== 'interrupted' || ev.stage !== 'generate') continue;
+            u.calls += ev.engine_calls ?? 0;
+            u.cost += ev.cost_usd ?? 0;
+          } catch {
+            // a torn last line
+          }
+        }
       } else if (e.name === 'candidates.json') {
         try {
           const c = JSON.parse(readFileSync(p, 'utf8')) as { engine_calls?: number; cost_usd?: number };

@@ -36,4 +36,16 @@ describe('generator calls under the run budget', () => {
     expect(requests).toHaveLength(0);
     expect(existsSync(iterationPaths(p.ctx.runDir, 1).candidates)).toBe(false);
   });
+
+  it('calls made before the refusal stay counted for the resume', async () => {
+    const p = await loopProject('loop:\n  proposers: [llm]\n');
+    await evaluateLoopBaseline(p.ctx);
+    const used = usedInRun(p.ctx.runDir);
+    // One call allowed: the reply is unusable, and the retry is refused.
+    const budget = new Budget({ maxEngineCalls: used.calls + 1 }, used);
+    const { engine, requests } = scriptedEngine(['no json here', replyWith([proposal])]);
+    expect(await generate({ ...p.ctx, budget }, { generatorEngine: engine })).toBe('interrupted');
+    expect(requests).toHaveLength(1);
+    expect(usedInRun(p.ctx.runDir)).toMatchObject({ calls: used.calls + 1, cost: used.cost + 0.01 });
+  });
 });
