@@ -5,6 +5,7 @@ import { dirname, basename, extname, join, resolve } from 'node:path';
 import { loadPipeline } from '../config/pipeline.js';
 import { displayPath } from '../config/load-yaml.js';
 import { createEngine, type Engine } from '../engines/index.js';
+import { meterEngine } from '../evaluation/metered.js';
 import { UsageError } from '../errors.js';
 import { sha256File } from '../artifacts/io.js';
 import { writeFileAtomically } from '../state/atomic.js';
@@ -83,7 +84,8 @@ async function answerKeyMode(
   const pairsFile = o.out ? resolve(ctx.cwd, o.out) : join(dirname(keyFile), `${basename(keyFile, extname(keyFile))}.pairs.jsonl`);
   if (pairsFile === keyFile) throw new UsageError('--out names the answer key itself; the pairs go to another file');
   const cfg = await loadPipeline(o.config, ctx.cwd);
-  const engine = judgeEngine(o, spec, cfg.judgeEngine ?? cfg.engine, ctx);
+  // Metered for its concurrency slot: an HTTP judge's 429s must slow the calls that caused them.
+  const engine = meterEngine(judgeEngine(o, spec, cfg.judgeEngine ?? cfg.engine, ctx));
   const run = await runAnswerKey(spec, items, {
     engine,
     timeoutMs: o.timeoutMs ?? cfg.taskTimeoutMs,

@@ -10,6 +10,12 @@ export const mockEngineConfig = z.strictObject({
 /** How the skill reaches a command engine. */
 export const skillDelivery = z.enum(['prepend', 'env', 'none']);
 
+/** USD per million tokens; the cost of a call is input × input_per_mtok + output × output_per_mtok. */
+export const priceTable = z.strictObject({
+  input_per_mtok: z.number().min(0),
+  output_per_mtok: z.number().min(0),
+});
+
 export const commandEngineConfig = z.strictObject({
   type: z.literal('command'),
   /** Program and arguments; never run through a shell with user data spliced in. */
@@ -60,6 +66,8 @@ export const claudeEngineConfig = z.strictObject({
     .optional(),
   extra_args: z.array(z.string()).optional(),
   timeout_seconds: z.number().positive().optional(),
+  /** Used when the CLI reports tokens but no cost, so max_cost_usd can still see the spending. */
+  price: priceTable.optional(),
 }).superRefine((cfg, ctx) => {
   if (cfg.mode === 'installed' && cfg.setting_sources && !cfg.setting_sources.includes('project')) {
     ctx.addIssue({
@@ -81,12 +89,8 @@ export const codexEngineConfig = z.strictObject({
   skill_delivery: z.enum(['agents_md', 'prepend']).optional(),
   extra_args: z.array(z.string()).optional(),
   timeout_seconds: z.number().positive().optional(),
-});
-
-/** USD per million tokens; the cost of a call is input × input_per_mtok + output × output_per_mtok. */
-export const priceTable = z.strictObject({
-  input_per_mtok: z.number().min(0),
-  output_per_mtok: z.number().min(0),
+  /** codex reports tokens, never a cost: this prices its calls. */
+  price: priceTable.optional(),
 });
 
 /** Fields shared by the HTTP engines (retry policy, concurrency, key, price). */

@@ -2,8 +2,9 @@
 // boundary when one is reached — an attempt is only started while the budget allows it, so a budget of N
 // calls makes exactly N — and is resumable once the budget is raised (what it used is read back from its
 // results files, so a resume counts what was spent before).
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { log as logger } from '../log.js';
 
 export interface BudgetLimits {
   maxEngineCalls?: number;
@@ -16,33 +17,83 @@ export class Budget {
   private cost: number;
   exhausted: string | undefined;
 
+  private readonly uncosted = new Set<string>();
+
+  private readonly sessionStart: number;
+  private readonly activeBefore: number;
+  private readonly sessionKey: string;
+
   constructor(
     private readonly limits: BudgetLimits,
-    used: { calls: number; cost: number; startedAt: number },
+    /** What the run spent before this process; `activeMs` is the running time of its earlier sessions. */
+    used: { calls: number; cost: number; activeMs?: number },
     private readonly now: () => number = Date.now,
+    /** Where the one-time "cost budget cannot be enforced" warning goes (default: the diagnostic log). */
+    private readonly warn: (line: string) => void = (line) => logger.warn(line),
+    /** The run's active-time file (see activeTimeFile); absent: this session's time is not kept. */
+    private readonly timeFile?: string,
   ) {
     this.calls = used.calls;
     this.cost = used.cost;
-    this.deadline = limits.maxWallTimeMs !== undefined ? used.startedAt + limits.maxWallTimeMs : undefined;
+    this.activeBefore = used.activeMs ?? 0;
+    this.sessionStart = now();
+    this.sessionKey = `${new Date(this.sessionStart).toISOString()}#${process.pid}`;
   }
 
-  private readonly deadline: number | undefined;
+  /**
+   * The budget of a run directory. Wall time counts only the time processes spent running it, not the
+   * idle time between sessions: a run resumed a day later is not out of time before it starts.
+   */
+  static forRun(limits: BudgetLimits, runDir: string, now: () => number = Date.now, warn?: (line: string) => void): Budget {
+    const file = activeTimeFile(runDir);
+    return new Budget(limits, { ...usedInRun(runDir), activeMs: readActiveMs(file) }, now, warn, file);
+  }
+
+  /** Active time of the run so far: earlier sessions plus this one. */
+  get activeMs(): number {
+    return this.activeBefore + Math.max(0, this.now() - this.sessionStart);
+  }
+
+  /** Saves this session's running time, so a later session counts it (called at each call boundary). */
+  private keepTime(): void {
+    if (!this.timeFile || this.limits.maxWallTimeMs === undefined) return;
+    const sessions = readSessions(this.timeFile);
+    sessions[this.sessionKey] = Math.max(0, this.now() - this.sessionStart);
+    writeFileSync(`${this.timeFile}.tmp`, `${JSON.stringify({ sessions })}\n`);
+    renameSync(`${this.timeFile}.tmp`, this.timeFile);
+  }
 
   /** Reserves one engine call; false (and `exhausted` says why) when a limit is reached. */
   tryStart(): boolean {
     const l = this.limits;
     if (l.maxEngineCalls !== undefined && this.calls >= l.maxEngineCalls) this.exhausted = `engine calls: ${this.calls} of max_engine_calls ${l.maxEngineCalls} used`;
     else if (l.maxCostUsd !== undefined && this.cost >= l.maxCostUsd) this.exhausted = `cost: $${this.cost.toFixed(4)} of max_cost_usd ${l.maxCostUsd} spent`;
-    else if (this.deadline !== undefined && this.now() >= this.deadline) this.exhausted = `wall time: max_wall_time ${l.maxWallTimeMs} ms reached`;
+    else if (l.maxWallTimeMs !== undefined && this.activeMs >= l.maxWallTimeMs) this.exhausted = `wall time: max_wall_time ${l.maxWallTimeMs} ms of active time reached`;
     else {
       this.calls++;
+      this.keepTime();
       return true;
     }
+    this.keepTime();
     return false;
   }
 
-  record(costUsd: number | undefined): void {
+  /** Gives back a reservation whose call was never made (aborted while queued). */
+  unstart(): void {
+    if (this.calls > 0) this.calls--;
+  }
+
+  /**
+   * Adds a finished call's cost. A call with no cost under a cost budget means the budget cannot see
+   * this engine's spending: said once per engine, since silently ignoring max_cost_usd is the worse outcome.
+   */
+  record(costUsd: number | undefined, engineType?: string): void {
     if (costUsd) this.cost += costUsd;
+    this.keepTime();
+    if (costUsd === undefined && this.limits.maxCostUsd !== undefined && engineType !== undefined && !this.uncosted.has(engineType)) {
+      this.uncosted.add(engineType);
+      this.warn(`warning: the ${engineType} engine reported no cost for a call, so max_cost_usd (${this.limits.maxCostUsd}) cannot be enforced for it; give it a price table (price: {input_per_mtok, output_per_mtok})`);
+    }
   }
 
   get used(): { calls: number; cost: number } {
@@ -54,10 +105,24 @@ export class Budget {
   }
 }
 
-/** Engine calls and cost already spent by a run: every line of its results files (superseded ones too: they were paid for). */
-export function usedInRun(runDir: string): { calls: number; cost: number } {
-  let calls = 0;
-  let cost = 0;
+export interface RunUsage {
+  calls: number;
+  cost: number;
+  input_tokens: number;
+  output_tokens: number;
+}
+
+/**
+ * Engine calls, cost and tokens already spent by a run: every line of its results files (task and judge
+ * calls; superseded lines too: they were paid for) and every generate artifact (the generator's calls).
+ */
+export function usedInRun(runDir: string): RunUsage {
+  const u: RunUsage = { calls: 0, cost: 0, input_tokens: 0, output_tokens: 0 };
+  const add = (x: { input_tokens?: number; output_tokens?: number; cost_usd?: number } | undefined) => {
+    u.cost += x?.cost_usd ?? 0;
+    u.input_tokens += x?.input_tokens ?? 0;
+    u.output_tokens += x?.output_tokens ?? 0;
+  };
   const walk = (dir: string) => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const p = join(dir, e.name);
@@ -66,16 +131,59 @@ export function usedInRun(runDir: string): { calls: number; cost: number } {
         for (const line of readFileSync(p, 'utf8').split('\n')) {
           if (!line.trim()) continue;
           try {
-            const l = JSON.parse(line) as { engine_calls?: number; usage?: { cost_usd?: number } };
-            calls += l.engine_calls ?? 1;
-            cost += l.usage?.cost_usd ?? 0;
+            const l = JSON.parse(line) as { engine_calls?: number; usage?: Usage; judge_usage?: Usage };
+            u.calls += l.engine_calls ?? 1;
+            add(l.usage);
+            add(l.judge_usage);
           } catch {
             // a torn last line was not a finished call
           }
+        }
+      } else if (e.name === 'events.jsonl' && dir === runDir) {
+        // A generate stage the budget interrupted wrote no candidates.json; its event keeps what it spent.
+        for (const line of readFileSync(p, 'utf8').split('\n')) {
+          if (!line.includes('"interrupted"') || !line.includes('"generate"')) continue;
+          try {
+            const ev = JSON.parse(line) as { event?: string; stage?: string; engine_calls?: number; cost_usd?: number };
+            if (ev.event !== 'interrupted' || ev.stage !== 'generate') continue;
+            u.calls += ev.engine_calls ?? 0;
+            u.cost += ev.cost_usd ?? 0;
+          } catch {
+            // a torn last line
+          }
+        }
+      } else if (e.name === 'candidates.json') {
+        try {
+          const c = JSON.parse(readFileSync(p, 'utf8')) as { engine_calls?: number; cost_usd?: number };
+          u.calls += c.engine_calls ?? 0;
+          u.cost += c.cost_usd ?? 0;
+        } catch {
+          // unreadable artifacts are reported by the stages that read them
         }
       }
     }
   };
   if (existsSync(runDir)) walk(runDir);
-  return { calls, cost };
+  return u;
 }
+
+/** Where a run keeps its sessions' running time (max_wall_time counts active time only). */
+export function activeTimeFile(runDir: string): string {
+  return join(runDir, 'active-time.json');
+}
+
+function readSessions(file: string): Record<string, number> {
+  try {
+    const v = JSON.parse(readFileSync(file, 'utf8')) as { sessions?: Record<string, number> };
+    return v.sessions && typeof v.sessions === 'object' ? v.sessions : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The summed running time of a run's sessions, as far as they recorded it. */
+export function readActiveMs(file: string): number {
+  return Object.values(readSessions(file)).reduce((a, b) => a + (typeof b === 'number' ? b : 0), 0);
+}
+
+type Usage = { input_tokens?: number; output_tokens?: number; cost_usd?: number };

@@ -15,6 +15,7 @@ import { metricSet } from '../intents/metrics.js';
 import { scoreCase } from '../intents/score-case.js';
 import { scoreToolCallOutput } from '../judges/tool-call.js';
 import { decideIntent } from './intent-decide.js';
+import { addUsage as sumUsage, meterEngine, refusedByBudget, type MeteredEngine } from './metered.js';
 
 export interface VariantRunInput {
   variant: string;
@@ -72,6 +73,7 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
   for (const line of done.values()) {
     foldResult(tallies.get(line.task_id)!, line);
     addUsage(usage, line.usage);
+    if (line.judge_usage) addUsage(usage, line.judge_usage);
     durationsMs.push(line.duration_ms);
   }
 
@@ -89,23 +91,31 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
       interrupted = true;
       return;
     }
-    engineCalls++;
+    // The attempt reserved its first call above (so a budget of N calls starts exactly N attempts); any
+    // further call — a judge's, an intent retry — reserves its own, and every call holds an engine slot.
+    const engine = meterEngine(input.engine, { budget: input.budget, prepaid: 1 });
+    const judgeMeters: MeteredEngine[] = [];
+    const meter = (e: Engine) => {
+      const m = meterEngine(e, { budget: input.budget });
+      judgeMeters.push(m);
+      return m;
+    };
+    const judgeEngine = input.judgeEngine ? meter(input.judgeEngine) : undefined;
     // A tool_call task is answered through the runtime's decision path for this engine (intent-decide.ts).
     const caseId = task.judges.find((j) => j.type === 'tool_call')?.case_id;
     const intentCase = caseId !== undefined ? input.suite.intents?.cases.get(caseId) : undefined;
     const call = async () => {
-      // HTTP engines halve their limit on 429s and grow it back: hold one of their slots per call.
-      const release = input.engine.concurrency ? await input.engine.concurrency.acquire(input.signal) : undefined;
-      try {
-        if (intentCase && input.suite.intents) {
-          return await decideIntent({ engine: input.engine, intentCase, intents: input.suite.intents, skill: input.skill, timeoutMs: task.timeoutMs, signal: input.signal });
-        }
-        return await input.engine.run({ kind: 'task', prompt: task.prompt, skill: input.skill, taskId: task.id, timeoutMs: task.timeoutMs }, { signal: input.signal });
-      } finally {
-        release?.();
+      if (intentCase && input.suite.intents) {
+        return decideIntent({ engine, intentCase, intents: input.suite.intents, skill: input.skill, timeoutMs: task.timeoutMs, signal: input.signal });
       }
+      return engine.run({ kind: 'task', prompt: task.prompt, skill: input.skill, taskId: task.id, timeoutMs: task.timeoutMs }, { signal: input.signal });
     };
     const res = await (input.limiter ? input.limiter(call) : call());
+    engineCalls += Math.max(1, engine.calls());
+    if (refusedByBudget(res)) {
+      interrupted = true;
+      return;
+    }
     let line: ResultLine;
     if (!res.ok) {
       const error = res.error ?? { kind: 'exit', message: 'engine reported failure without a cause' };
@@ -117,8 +127,7 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
     } else {
       const results: JudgeResult[] = [];
       for (const spec of task.judges) {
-        const r = await runJudge(spec, { output: res.output, task, suiteDir: input.suite.dir, intents: input.suite.intents, judgeEngine: input.judgeEngine, timeoutMs: task.timeoutMs, signal: input.signal });
-        if (spec.type === 'llm-rubric' || spec.type === 'llm_rubric') judgeCalls++;
+        const r = await runJudge(spec, { output: res.output, task, suiteDir: input.suite.dir, intents: input.suite.intents, judgeEngine, meter, timeoutMs: task.timeoutMs, signal: input.signal });
         results.push(r);
       }
       if (task.shouldTrigger !== undefined) results.push(triggerJudge(task.shouldTrigger, res.skill_triggered));
@@ -129,8 +138,12 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
       line.reason = combined.error ? `judge error: ${combined.error}` : combined.reason;
       line.judges = results.map((r) => ({ type: r.type, passed: r.passed, score: r.score, reason: r.reason, ...(r.error ? { error: r.error } : {}) }));
       if (combined.error) line.error = { kind: 'judge', message: combined.error };
-      for (const r of results) if (r.usage) addUsage(usage, r.usage);
     }
+    // An intent retry is a second task call; the mock's intent path makes none but the attempt still counts one.
+    const judged = judgeMeters.reduce((n, m) => n + m.calls(), 0);
+    line.engine_calls = Math.max(1, engine.calls()) + judged;
+    if (judged) line.judge_usage = judgeMeters.reduce((u, m) => sumUsage(u, m.usage()), {});
+    judgeCalls += judged;
     if (intentCase && input.suite.intents) {
       // The attempt's share of the intent metrics; an engine failure counts as an error case, never a wrong decision.
       const scored = res.ok ? scoreToolCallOutput(res.output, intentCase.id, input.suite.intents) : undefined;
@@ -139,16 +152,19 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
     }
     if (res.skill_triggered !== undefined) line.skill_triggered = res.skill_triggered;
     if (res.tool_calls?.length) line.tool_calls = res.tool_calls.map((c) => c.name);
-    if (res.failed_attempts?.length) line.failed_attempts = res.failed_attempts.length;
+    if (res.failed_attempts?.length) line.failed_attempts = res.failed_attempts;
     if (input.signal?.aborted && line.status === 'error') {
       // Killed by our own abort: not a result, so leave no line and let the resume run it.
       interrupted = true;
       return;
     }
+    // A judge refused by the budget leaves an error line: it records what the attempt spent, and the
+    // resume redoes it. The run stops here either way.
+    if (input.budget?.exhausted) interrupted = true;
     log.append(line);
-    input.budget?.record(line.usage.cost_usd);
     foldResult(tallies.get(task.id)!, line);
     addUsage(usage, line.usage);
+    if (line.judge_usage) addUsage(usage, line.judge_usage);
     durationsMs.push(line.duration_ms);
     input.onAttempt?.(line);
   };

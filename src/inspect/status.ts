@@ -22,7 +22,7 @@ export interface RunStatus {
   age_ms: number;
   engine_calls: number | null;
   /** Totals over every results file of the run (what budgets count). */
-  totals: { engine_calls: number; cost_usd: number };
+  totals: { engine_calls: number; cost_usd: number; input_tokens: number; output_tokens: number };
   /** When `whet rollback` last undid this run's promotions (its kept decisions no longer hold), else null. */
   rolled_back_at: string | null;
 }
@@ -72,7 +72,7 @@ export function listRuns(stateDir: string, now: Date): RunStatus[] {
       engine_calls: null,
       totals: (() => {
         const u = usedInRun(runDir);
-        return { engine_calls: u.calls, cost_usd: Math.round(u.cost * 1e6) / 1e6 };
+        return { engine_calls: u.calls, cost_usd: Math.round(u.cost * 1e6) / 1e6, input_tokens: u.input_tokens, output_tokens: u.output_tokens };
       })(),
       rolled_back_at: rolledBackAt(runDir),
     };
@@ -111,7 +111,8 @@ export function formatStatus(runs: RunStatus[]): string {
       const what = r.mode === 'loop' ? `iteration ${r.iteration ?? '-'}, last ${r.last_stage ?? '-'}, decisions ${r.decisions.join(' ') || '-'}, next ${r.next}` : `verdict ${r.verdict ?? '-'}${r.engine_calls !== null ? `, ${r.engine_calls} engine calls` : ''}`;
       const cost = r.totals.cost_usd ? `, $${r.totals.cost_usd.toFixed(4)}` : '';
       const rolled = r.rolled_back_at ? `\n    rolled back ${r.rolled_back_at}: the target was restored to what it was before this run` : '';
-      return `${r.run_id}  ${r.mode}  ${r.status}${r.rolled_back_at ? ' (rolled back)' : ''}  ${r.target}\n    ${what}; ${r.totals.engine_calls} engine calls in all${cost}; ${formatDuration(r.age_ms)} ago${rolled}`;
+      const tokens = `, tokens ${r.totals.input_tokens} in / ${r.totals.output_tokens} out`;
+      return `${r.run_id}  ${r.mode}  ${r.status}${r.rolled_back_at ? ' (rolled back)' : ''}  ${r.target}\n    ${what}; ${r.totals.engine_calls} engine calls in all${tokens}${cost}; ${formatDuration(r.age_ms)} ago${rolled}`;
     })
     .join('\n');
 }

@@ -101,7 +101,7 @@ function engineFor(loaded: LoadedJudgeSpec, ctx: JudgeContext): Engine | undefin
     if (specEngines.size > 32) specEngines.clear();
     specEngines.set(key, engine);
   }
-  return engine;
+  return ctx.meter ? ctx.meter(engine) : engine;
 }
 
 /** The llm-rubric judge when it points at a spec file (resolved next to the suite, never outside it). */

@@ -13,6 +13,8 @@ export interface JudgeContext {
   intents?: SuiteIntents;
   /** Engine that answers llm-rubric judges; absent when none is configured. */
   judgeEngine?: Engine;
+  /** Wraps an engine a judge builds itself (a spec's own engine), so its calls count like the judge engine's. */
+  meter?: (engine: Engine) => Engine;
   /** Default timeout for judges that run something (script, pytest, llm-rubric). */
   timeoutMs: number;
   signal?: AbortSignal;

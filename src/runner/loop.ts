@@ -16,7 +16,7 @@ import { StateError } from '../errors.js';
 import { nextStep, type Step } from './next-step.js';
 import { planCall, statusAfter } from './preflight.js';
 import { quarantine, supersedeFrom } from './supersede.js';
-import { Budget, usedInRun } from '../evaluation/budget.js';
+import { Budget } from '../evaluation/budget.js';
 
 export interface LoopResult {
   status: 'done' | 'aborted' | 'review' | 'interrupted' | 'budget_exhausted' | 'stepped';
@@ -52,7 +52,7 @@ export async function driveRun(e: LoopEnv, o: { stateDir: string; runId: string;
   try {
     let ctx = await openRun(e, { stateDir: o.stateDir, runId: o.runId });
     const limits = ctx.config.budgets;
-    if (!Budget.unlimited(limits)) ctx = { ...ctx, budget: new Budget(limits, { ...usedInRun(ctx.runDir), startedAt: Date.parse(ctx.manifest.created_at) }, () => e.now().getTime()) };
+    if (!Budget.unlimited(limits)) ctx = { ...ctx, budget: Budget.forRun(limits, ctx.runDir, () => e.now().getTime(), e.log) };
     const plan = planCall(ctx, o.from ?? o.only);
     if (plan.kind === 'redo') {
       const moved = supersedeFrom({ runDir: ctx.runDir, iteration: plan.iteration, from: plan.step, now: e.now() });

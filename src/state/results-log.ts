@@ -35,8 +35,15 @@ export const resultLineSchema = z.object({
   skill_triggered: z.boolean().optional(),
   /** Names of the tools the agent called, in order. */
   tool_calls: z.array(z.string()).optional(),
-  /** Requests that failed and were retried (HTTP engines). */
-  failed_attempts: z.number().int().optional(),
+  /**
+   * Requests of this attempt that failed (HTTP engines), each with its cause, whether a retry then
+   * succeeded or not; the messages are redacted by the engine. Older logs hold only the count.
+   */
+  failed_attempts: z
+    .union([z.number().int(), z.array(z.object({ kind: z.string(), message: z.string(), status: z.number().optional(), waited_ms: z.number().optional() }))])
+    .optional(),
+  /** What this attempt's judge-engine calls (llm-rubric) used; budgets and totals count it with `usage`. */
+  judge_usage: z.object({ input_tokens: z.number().optional(), output_tokens: z.number().optional(), cost_usd: z.number().optional() }).optional(),
   /** tool_call tasks: this attempt's contribution to the intent metrics (src/evaluation/intent-metrics.ts). */
   intent: intentMetricSetSchema.optional(),
 });

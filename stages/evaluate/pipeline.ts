@@ -11,7 +11,6 @@ import { readSkill, skillFromText, type LoadedSkill } from '../../src/skill/read
 import { appendEvent } from '../../src/state/events.js';
 import { stateLayout } from '../../src/state/layout.js';
 import { acquireStateLock } from '../../src/state/lock.js';
-import { readRunManifestLenient } from '../../src/state/runs.js';
 import { measure } from './measure.js';
 import { judgeCalibrations, withCorrectedRates } from '../../src/evaluation/judge-calibration.js';
 import { pipelineEvaluation, rankingInput, type RankingInput } from './schema.js';
@@ -64,7 +63,7 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
       artifact = pipelineArtifact({ bits, candidateId: candidate.id, candidateScore: score, evalThreshold, baselineMinPassRate: p.cfg.baselineMinPassRate, skippedReason: `score ${score} < threshold ${evalThreshold}` });
     } else {
       // The baseline first: a broken suite is found before any candidate call is spent.
-      const budget = budgetFor(ctx, p, runDir, readRunManifestLenient(runDir)?.created_at ?? ctx.now().toISOString());
+      const budget = budgetFor(ctx, p, runDir);
       const base = await measure(p, ctx, { skill: target, variant: 'baseline', dir: iterDir, cacheable: true, budget });
       const baseSummary = summarizeVariant(base.outcome, p.passK);
       const baseBroken = base.outcome.interrupted || baseSummary.passed + baseSummary.failed === 0 || baseSummary.pass_rate < p.cfg.baselineMinPassRate;

@@ -14,7 +14,8 @@ import { baselineCacheKey, type CacheKeyParts } from '../../src/evaluation/cache
 import { stateLayout } from '../../src/state/layout.js';
 import type { LoadedSkill } from '../../src/skill/read.js';
 import type { EvaluationArtifact } from './schema.js';
-import { Budget, usedInRun } from '../../src/evaluation/budget.js';
+import { Budget } from '../../src/evaluation/budget.js';
+import { configureEngine, engineTimeoutMs } from '../../src/evaluation/metered.js';
 
 export interface EvaluateOptions {
   standalone?: boolean;
@@ -85,18 +86,19 @@ export async function prepare(ctx: EvaluateContext): Promise<Prepared> {
     if (ttlFromFlag === undefined) throw new UsageError(`--cache-ttl "${o.cacheTtl}" is not a duration (e.g. "12h", "7d")`);
   }
   const cfg = await loadPipeline(o.config, ctx.cwd);
-  const loaded = loadSuite(resolve(ctx.cwd, o.taskSuite), { defaultTimeoutMs: cfg.taskTimeoutMs });
-  const suite = { ...loaded, tasks: withFrozenSplits(loaded.tasks, o.splits, cfg.loop.holdoutRatio) };
-
   const configured = o.engine ?? cfg.engine;
   const engineCfg = o.mock ? { type: 'mock' as const, ...(configured?.type === 'mock' ? configured : {}) } : configured;
   if (!engineCfg) {
     throw new UsageError(`no engine configured: set "engine:" in ${cfg.path ?? 'pipeline.yaml'} (see README "Engines"), or pass --mock to use the offline mock engine`);
   }
-  const engine = countCalls(createEngine(engineCfg, { suiteDir: suite.dir, env: ctx.env }));
+  // The engine's own timeout_seconds is its tasks' default limit; a task's timeout_seconds still wins.
+  const loaded = loadSuite(resolve(ctx.cwd, o.taskSuite), { defaultTimeoutMs: engineTimeoutMs(engineCfg) ?? cfg.taskTimeoutMs });
+  const suite = { ...loaded, tasks: withFrozenSplits(loaded.tasks, o.splits, cfg.loop.holdoutRatio) };
+  const engine = configureEngine(countCalls(createEngine(engineCfg, { suiteDir: suite.dir, env: ctx.env })), engineCfg);
   const needsJudge = suite.tasks.some((t) => t.judges.some((j) => j.type === 'llm-rubric' || j.type === 'llm_rubric'));
   const judgeCfg = o.mock ? { type: 'mock' as const } : (cfg.judgeEngine ?? engineCfg);
-  const judgeEngine = needsJudge ? createEngine(judgeCfg, { suiteDir: suite.dir, env: ctx.env }) : undefined;
+  // Judge calls otherwise carry the task's limit; a judge engine's own timeout_seconds is about grading.
+  const judgeEngine = needsJudge ? configureEngine(createEngine(judgeCfg, { suiteDir: suite.dir, env: ctx.env }), judgeCfg, { overrideTimeout: true }) : undefined;
 
   const stateDir = resolve(ctx.cwd, o.stateRoot ?? cfg.stateDir);
   return {
@@ -133,8 +135,8 @@ export function engineInfo(e: Engine | undefined) {
 }
 
 /** The budget an evaluation runs under: the caller's, or one for this run from pipeline.yaml. */
-export function budgetFor(ctx: EvaluateContext, p: Prepared, runDir: string, startedAt: string): Budget | undefined {
+export function budgetFor(ctx: EvaluateContext, p: Prepared, runDir: string): Budget | undefined {
   if (ctx.budget) return ctx.budget;
   if (Budget.unlimited(p.cfg.budgets)) return undefined;
-  return new Budget(p.cfg.budgets, { ...usedInRun(runDir), startedAt: Date.parse(startedAt) }, () => ctx.now().getTime());
+  return Budget.forRun(p.cfg.budgets, runDir, () => ctx.now().getTime(), ctx.log);
 }

@@ -48,7 +48,7 @@ export async function runStandalone(ctx: EvaluateContext): Promise<StageResult> 
     appendEvent(runDir, { event: resumed ? 'resumed' : 'started', stage: 'evaluate', mode: 'standalone' }, now);
     if (resumed) ctx.log(`resuming run ${runId}`);
 
-    const budget = budgetFor(ctx, p, runDir, manifest.created_at);
+    const budget = budgetFor(ctx, p, runDir);
     const m = await measure(p, ctx, { skill, variant: 'baseline', dir: runDir, cacheable: true, budget });
     if (m.outcome.interrupted) {
       const exhausted = m.outcome.budgetExhausted;

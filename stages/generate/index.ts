@@ -24,7 +24,7 @@ import { selectCandidates } from './select.js';
 
 export type { GenerateDeps } from './run-llm.js';
 
-export async function run(ctx: LoopContext, deps: GenerateDeps = {}): Promise<StageOutcome> {
+export async function run(ctx: LoopContext, deps: GenerateDeps = {}): Promise<StageOutcome | 'interrupted'> {
   const paths = iterationPaths(ctx.runDir, ctx.iteration);
   const loop = ctx.config.loop;
   const target = readSkill(ctx.manifest.target.skill_dir);
@@ -52,6 +52,11 @@ export async function run(ctx: LoopContext, deps: GenerateDeps = {}): Promise<St
   }
   if (loop.proposers.includes('structural')) structural = proposeStructural(target.text);
   if (loop.proposers.includes('llm')) llm = await runLlmProposer(ctx, target.text, baseline, lessons, deps);
+  // A generator call refused by the budget: stop before writing candidates.json, so the resume asks again.
+  if (ctx.budget?.exhausted) {
+    appendEvent(ctx.runDir, { event: 'interrupted', stage: 'generate', iteration: ctx.iteration, engine_calls: llm.calls, cost_usd: llm.costUsd }, ctx.now());
+    return 'interrupted';
+  }
   errors.push(...llm.errors);
 
   const sel = selectCandidates({ groups: [feedback, llm.proposals, structural], targetText: target.text, rejected: rejectedContents(lessons), pending: pendingContents(lessons, ctx.runId), cap: loop.candidatesPerIteration });

@@ -4,7 +4,8 @@
 import { withFrozenSplits } from '../../src/config/registered.js';
 import { loadSuite } from '../../src/config/suite.js';
 import type { EngineConfig } from '../../src/config/engine-schema.js';
-import { countCalls, createEngine, type Engine } from '../../src/engines/index.js';
+import { createEngine, type Engine } from '../../src/engines/index.js';
+import { configureEngine, engineTimeoutMs, meterEngine } from '../../src/evaluation/metered.js';
 import type { LoopContext } from '../../src/loop/context.js';
 import type { StandaloneEvaluation } from '../evaluate/schema.js';
 import type { Lesson } from '../learn/schema.js';
@@ -49,13 +50,16 @@ export interface LlmRun {
 
 export async function runLlmProposer(ctx: LoopContext, text: string, baseline: StandaloneEvaluation, lessons: Lesson[], deps: GenerateDeps): Promise<LlmRun> {
   let engine = deps.generatorEngine;
+  let timeoutMs = ctx.config.taskTimeoutMs;
   if (!engine) {
     const choice = generatorEngineConfig(ctx);
     if ('skip' in choice) return { proposals: [], errors: [{ proposer: 'llm', message: choice.skip }], calls: 0, costUsd: 0 };
-    engine = createEngine(choice.cfg, { env: ctx.env });
+    engine = configureEngine(createEngine(choice.cfg, { env: ctx.env }), choice.cfg);
+    timeoutMs = engineTimeoutMs(choice.cfg) ?? timeoutMs;
   }
-  const counted = countCalls(engine);
+  // The generator's calls count against the run's budget and hold the engine's rate-limit slots like any other.
+  const counted = meterEngine(engine, { budget: ctx.budget });
   const input = { skillText: text, failures: llmFailures(ctx, baseline), lessons, max: ctx.config.loop.candidatesPerIteration };
-  const r = await proposeLlm(counted, input, { timeoutMs: ctx.config.taskTimeoutMs, signal: ctx.signal });
+  const r = await proposeLlm(counted, input, { timeoutMs, signal: ctx.signal });
   return { proposals: r.proposals, errors: r.errors, calls: counted.calls(), costUsd: r.costUsd };
 }

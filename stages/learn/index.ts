@@ -48,7 +48,12 @@ export async function run(ctx: LoopContext): Promise<StageOutcome> {
   if (proposed.count > 0) await writeFileAtomically(paths.proposedCases, proposed.text);
 
   const history = runHistory(ctx.runDir, ctx.manifest, ctx.iteration);
-  const totals = { engine_calls: history.engine_calls, cost_usd: history.cost_usd, wall_ms: Math.max(0, now.getTime() - Date.parse(ctx.manifest.created_at)) };
+  // Under a budget, the totals are what the budget counts (judge calls, superseded work and active time
+  // included), so the budget stop rule and the budget itself agree.
+  const b = ctx.budget;
+  const totals = b
+    ? { engine_calls: b.used.calls, cost_usd: Math.round(b.used.cost * 1e6) / 1e6, wall_ms: b.activeMs }
+    : { engine_calls: history.engine_calls, cost_usd: history.cost_usd, wall_ms: Math.max(0, now.getTime() - Date.parse(ctx.manifest.created_at)) };
   const evaluated = gate && evaluation && evaluation.candidate_id === gate.candidate_id ? (evaluation.inputs.candidate ?? null) : null;
   const stop = decideStop({
     iteration: ctx.iteration,

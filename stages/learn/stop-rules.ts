@@ -2,9 +2,9 @@
 // how good the last result was). Checked in this order; the first that fires is named in stop.rule:
 //
 //  max_iterations  this iteration ≥ loop.max_iterations.
-//  budget          the run so far has used at least a configured budget: engine calls (task engine,
-//                  generator and minibatch; judge calls are not engine calls), cost in USD, or wall time
-//                  since run.json's created_at. "At least", because another iteration would exceed it.
+//  budget          the run so far has used at least a configured budget: engine calls (task, judge,
+//                  generator and minibatch), cost in USD, or active wall time (the run's Budget
+//                  counters). "At least", because another iteration would exceed it.
 //  plateau         no `keep` in the last loop.plateau_window iterations (this one included); needs that
 //                  many iterations. pending_review is not a keep: the target did not change.
 //  oscillation     the candidate evaluated this iteration has the content the target had earlier in this

@@ -16,6 +16,7 @@ import { run as generate } from '../../stages/generate/index.js';
 import { run as learn } from '../../stages/learn/index.js';
 import { learningArtifact } from '../../stages/learn/schema.js';
 import { loopProject } from '../fixtures/stages/loop-project.js';
+import { Budget } from '../../src/evaluation/budget.js';
 import { replyWith, scriptedEngine } from '../fixtures/stages/scripted-engine.js';
 
 /** One iteration the way the runner drives it: baseline, generate, discriminate, evaluate + gate when selected, learn. */
@@ -96,6 +97,15 @@ describe('learn on a real run (release-notes, mock engine)', () => {
       // Nothing evaluated: the proposed cases come from the baseline's failures.
       expect(learning.proposed_cases.count).toBe(3);
     }
+  });
+
+  it('under a run budget, its totals and budget rule are the budget\'s own counters (judge and superseded calls included)', async () => {
+    const p = await loopProject('budgets:\n  max_engine_calls: 500\nevaluate:\n  eval_threshold: 9\n');
+    // 7 calls a previous session spent (say, superseded work): the budget counts them, the artifacts do not.
+    const budget = new Budget({ maxEngineCalls: 500 }, { calls: 7, cost: 0 });
+    const { learning } = await iterate({ ...p.ctx, budget });
+    expect(learning.totals.engine_calls).toBe(budget.used.calls);
+    expect(learning.totals.engine_calls).toBe(17);
   });
 
   it('stops on oscillation when a candidate would restore content the target had earlier in the run', async () => {
