@@ -97,7 +97,15 @@ export const codexEngineConfig = z.strictObject({
 const httpEngineFields = {
   model: z.string().min(1),
   /** Endpoint root, e.g. `http://localhost:11434/v1` (OpenAI-compatible) or `https://api.anthropic.com`. */
-  base_url: z.url({ protocol: /^https?$/ }).optional(),
+  /**
+   * The SDK appends the endpoint path (`/chat/completions`, `/v1/messages`) to this URL, so a query
+   * string would end up inside the path: Azure's classic `…/deployments/X?api-version=…` form is refused
+   * with the v1 form to use instead.
+   */
+  base_url: z
+    .url({ protocol: /^https?$/ })
+    .refine((u) => !u.includes('?'), 'must not carry a query string (for Azure OpenAI use https://<resource>.openai.azure.com/openai/v1)')
+    .optional(),
   /** Name of the environment variable holding the key (never the key itself). */
   api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').optional(),
   temperature: z.number().min(0).max(2).optional(),

@@ -141,10 +141,13 @@ describe('config, identity and the factory', () => {
     expect(engineConfig.parse({ type: 'anthropic', model: 'm', max_tokens: 1024 }).type).toBe('anthropic');
     expect(engineConfig.parse({ type: 'codex', model: 'gpt-5-codex', sandbox: 'read-only', skill_delivery: 'agents_md' }).type).toBe('codex');
     expect(engineConfig.parse({ type: 'claude', mode: 'installed', permission_mode: 'acceptEdits', allowed_tools: ['Read'] }).type).toBe('claude');
+    expect(engineConfig.parse({ type: 'openai', model: 'gpt-4o', base_url: 'https://r.openai.azure.com/openai/v1' }).type).toBe('openai');
     for (const bad of [
       { type: 'openai' },
       { type: 'openai', model: 'm', api_key: 'sk-inline' },
       { type: 'openai', model: 'm', base_url: 'ftp://x' },
+      // Azure's classic form: the SDK would append /chat/completions after the query string.
+      { type: 'openai', model: 'm', base_url: 'https://r.openai.azure.com/openai/deployments/gpt4o?api-version=2024-06-01' },
       { type: 'openai', model: 'm', api_key_env: 'not a name' },
       { type: 'anthropic', model: 'm', price: { input_per_mtok: 1 } },
       { type: 'claude', mode: 'symlinked' },
