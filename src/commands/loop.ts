@@ -10,7 +10,7 @@ import { acquireStateLock } from '../state/lock.js';
 import { stateLayout } from '../state/layout.js';
 import { writeFileAtomically } from '../state/atomic.js';
 import { join } from 'node:path';
-import type { CliDeps, SetCode } from './deps.js';
+import { numArg, type CliDeps, type SetCode } from './deps.js';
 import { stateDirOf } from './state-dir.js';
 
 interface LoopOpts {
@@ -21,7 +21,11 @@ interface LoopOpts {
   run?: string;
   from?: string;
   json?: boolean;
+  evalThreshold?: number;
 }
+
+const EVAL_THRESHOLD_HELP = 'candidates scored at or above this are evaluated (default: evaluate.eval_threshold); registered by a new run, refused when it differs from what an existing run registered';
+const threshold = (o: LoopOpts) => (o.evalThreshold === undefined ? {} : { evalThreshold: o.evalThreshold });
 
 function loopEnv(deps: CliDeps): LoopEnv {
   return { cwd: deps.cwd, env: deps.env, now: deps.now, log: (l) => deps.stderr(`${l}\n`), signal: deps.signal, ...(deps.tty ? { progressOut: deps.stderr } : {}) };
@@ -63,17 +67,18 @@ export function registerLoopCommands(program: Command, deps: CliDeps, setCode: S
     .option('--target <skill>', 'improve this skill instead of the config’s first target')
     .option('--from <stage>', `redo an existing run from a stage (${STEPS.join(', ')}); needs --run`)
     .option('--run <id>', 'the run to redo (with --from)')
+    .option('--eval-threshold <score>', EVAL_THRESHOLD_HELP, numArg('--eval-threshold'))
     .action(async (o: LoopOpts) => {
       const e = loopEnv(deps);
       if (o.from) {
         if (!(STEPS as readonly string[]).includes(o.from)) throw new UsageError(`--from must be one of ${STEPS.join(', ')}`);
         const stateDir = await stateDirOf(deps, o);
         const runId = resolveRun(stateDir, o.run);
-        await report(deps, stateDir, runId, await driveRun(e, { stateDir, runId, from: o.from as Step }), o.json, setCode);
+        await report(deps, stateDir, runId, await driveRun(e, { stateDir, runId, from: o.from as Step, ...threshold(o) }), o.json, setCode);
         return;
       }
       if (o.run) throw new UsageError('--run names an existing run: use it with --from, or use "whet resume RUN"');
-      const plan = await planRun(e, { configPath: o.config, stateRoot: o.stateRoot, mock: o.mock, targetSkill: o.target });
+      const plan = await planRun(e, { configPath: o.config, stateRoot: o.stateRoot, mock: o.mock, targetSkill: o.target, ...threshold(o) });
       const lock = await acquireStateLock(plan.stateDir, `whet run (${plan.manifest.run_id})`);
       try {
         await createRun(plan, deps.now());
@@ -95,15 +100,17 @@ export function registerLoopCommands(program: Command, deps: CliDeps, setCode: S
     });
 
   for (const step of ['generate', 'discriminate', 'gate', 'learn'] as const) {
-    common(program.command(step))
+    const cmd = common(program.command(step))
       .description(`run the ${step} stage of a run's current iteration on saved state (redoes it if it already ran)`)
-      .option('--run <id>', 'run id (default: the newest run)')
-      .action(async (o: LoopOpts) => {
-        const stateDir = await stateDirOf(deps, o);
-        const runId = resolveRun(stateDir, o.run);
-        const r = await driveRun(loopEnv(deps), { stateDir, runId, only: step });
-        if (r.outcomes.length === 0 && r.status === 'stepped') throw new UsageError(r.reason);
-        await report(deps, stateDir, runId, r, o.json, setCode);
-      });
+      .option('--run <id>', 'run id (default: the newest run)');
+    // Of these stages only discriminate reads the threshold.
+    if (step === 'discriminate') cmd.option('--eval-threshold <score>', EVAL_THRESHOLD_HELP, numArg('--eval-threshold'));
+    cmd.action(async (o: LoopOpts) => {
+      const stateDir = await stateDirOf(deps, o);
+      const runId = resolveRun(stateDir, o.run);
+      const r = await driveRun(loopEnv(deps), { stateDir, runId, only: step, ...threshold(o) });
+      if (r.outcomes.length === 0 && r.status === 'stepped') throw new UsageError(r.reason);
+      await report(deps, stateDir, runId, r, o.json, setCode);
+    });
   }
 }

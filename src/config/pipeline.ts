@@ -59,6 +59,14 @@ export const pipelineSchema = z.strictObject({
       holdout_ratio: z.number().min(0).max(0.9).optional(),
       /** Run the candidate and the baseline on this many train tasks before a full evaluation (0: off). */
       minibatch: z.number().int().min(0).optional(),
+      discriminate: z
+        .strictObject({
+          /** Ask an engine to rate each candidate (stages/discriminate/judge.ts); off by default. */
+          llm_judge: z.boolean().optional(),
+          /** Engine the llm judge asks; default: judge_engine, else the task engine. */
+          judge_engine: engineConfig.optional(),
+        })
+        .optional(),
     })
     .optional(),
   budgets: z
@@ -106,6 +114,8 @@ export interface PipelineConfig {
     generatorEngine?: EngineConfig;
     holdoutRatio: number;
     minibatch: number;
+    llmJudge: boolean;
+    llmJudgeEngine?: EngineConfig;
   };
   budgets: { maxEngineCalls?: number; maxCostUsd?: number; maxWallTimeMs?: number };
 }
@@ -149,6 +159,8 @@ function fromInput(v: PipelineInput, path: string | undefined, hash: string, dir
       generatorEngine: v.loop?.generator_engine,
       holdoutRatio: v.loop?.holdout_ratio ?? 0.3,
       minibatch: v.loop?.minibatch ?? 0,
+      llmJudge: v.loop?.discriminate?.llm_judge ?? false,
+      llmJudgeEngine: v.loop?.discriminate?.judge_engine,
     },
     budgets: { maxEngineCalls: v.budgets?.max_engine_calls, maxCostUsd: v.budgets?.max_cost_usd, maxWallTimeMs: v.budgets?.max_wall_time },
   };

@@ -54,13 +54,14 @@ const WHERE: Record<Exclude<keyof RegisteredSettings, 'splits'>, string> = {
   plateau_window: 'loop.plateau_window',
 };
 
-/** Lines describing what changed, in the same words as the thresholds' difference. */
-export function settingsDiff(registered: RegisteredSettings, current: RegisteredSettings): string[] {
+/** Lines describing what changed, in the same words as the thresholds' difference; `from` names where a
+ * current value came from when it is not pipeline.yaml (a flag). */
+export function settingsDiff(registered: RegisteredSettings, current: RegisteredSettings, from: Partial<Record<keyof typeof WHERE, string>> = {}): string[] {
   const out: string[] = [];
   for (const k of Object.keys(WHERE) as (keyof typeof WHERE)[]) {
     const a = JSON.stringify(registered[k]);
     const b = JSON.stringify(current[k]);
-    if (a !== b) out.push(`${WHERE[k]}: ${a} (set before results) → ${b} (pipeline.yaml now)`);
+    if (a !== b) out.push(`${WHERE[k]}: ${a} (set before results) → ${b} (${from[k] ?? 'pipeline.yaml'} now)`);
   }
   const ids = [...new Set([...Object.keys(registered.splits ?? {}), ...Object.keys(current.splits)])].sort();
   const moved = ids.filter((id) => registered.splits?.[id] !== current.splits[id]);

@@ -75,7 +75,7 @@ function answer(req: EngineRequest, indexOf: (s: string) => IndexedLine[]): stri
     .join('\n');
 }
 
-/** The mock grader: the share of the rubric's first distinct words that the output contains. */
+/** The mock grader: the share of the rubric's first distinct words that the output contains (×10 as a rating). */
 function grade(req: EngineRequest): string {
   const rubric = req.grading?.rubric ?? req.prompt;
   const output = req.grading?.output ?? '';
@@ -83,9 +83,11 @@ function grade(req: EngineRequest): string {
   const have = tokenize(output);
   const found = terms.filter((t) => have.has(t));
   const score = terms.length === 0 ? 0 : found.length / terms.length;
+  const why = `mock grader: ${found.length}/${terms.length} rubric terms present in the output`;
+  if (req.grading?.reply === 'rating') return JSON.stringify({ rating: Math.round(score * 100) / 10, reason: why });
   return JSON.stringify({
     score: Math.round(score * 10_000) / 10_000,
-    reason: `mock grader: ${found.length}/${terms.length} rubric terms present in the output`,
+    reason: why,
   });
 }
 

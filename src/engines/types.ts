@@ -25,7 +25,13 @@ export interface EngineRequest {
    * For judge calls: the rubric and the output being graded, as given to the grader. Real engines only
    * read `prompt`; the mock grades from these so its verdicts are predictable.
    */
-  grading?: { rubric: string; output: string };
+  grading?: {
+    rubric: string;
+    output: string;
+    /** The reply the caller parses: `score` {score 0–1, reason} (default, judges) or `rating` {rating 0–10,
+     * reason} (the discriminator's llm judge). */
+    reply?: 'score' | 'rating';
+  };
   /** For logs and for engines that name their workspace after the task. */
   taskId?: string;
   timeoutMs: number;

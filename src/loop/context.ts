@@ -18,6 +18,9 @@ export interface LoopContext {
   manifest: LoopManifest;
   /** pipeline.yaml as it is now (the gate compares its thresholds with the registered ones). */
   config: PipelineConfig;
+  /** Flags this call was given (they override pipeline.yaml in `config` and are compared with the
+   * registered settings like it; named so a refusal says where the differing value came from). */
+  flags?: { evalThreshold?: number };
   /** The iteration this stage works on. */
   iteration: number;
   /** Raw terminal writes for progress bars (absent when stderr is not a TTY). */

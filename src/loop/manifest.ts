@@ -24,6 +24,9 @@ export const loopManifest = runManifest.extend({
     })
     .optional(),
   settings_sha256: z.string().optional(),
+  /** Settings given as flags when the run started (`whet run --eval-threshold`): they were registered in
+   * place of pipeline.yaml's, so they stand in for pipeline.yaml's values for the rest of the run. */
+  flags: z.object({ eval_threshold: z.number().optional() }).optional(),
   mock: z.boolean(),
   /** The iteration the run is in (the newest iter-NNN folder). */
   iteration: z.number().int().min(1),

@@ -27,6 +27,15 @@ export interface LoopEnv {
   progressOut?: (s: string) => void;
 }
 
+export interface StartOptions {
+  configPath?: string;
+  stateRoot?: string;
+  mock?: boolean;
+  targetSkill?: string;
+  /** --eval-threshold: registered instead of evaluate.eval_threshold. */
+  evalThreshold?: number;
+}
+
 export interface RunPlan {
   cfg: PipelineConfig;
   manifest: LoopManifest;
@@ -38,8 +47,10 @@ export interface RunPlan {
  * Checks everything a new run needs (config, target, suite, engine) without writing anything, so bad
  * input leaves the state directory as it was.
  */
-export async function planRun(e: LoopEnv, o: { configPath?: string; stateRoot?: string; mock?: boolean; targetSkill?: string }): Promise<RunPlan> {
-  const cfg = await loadPipeline(o.configPath, e.cwd);
+export async function planRun(e: LoopEnv, o: StartOptions): Promise<RunPlan> {
+  const loaded = await loadPipeline(o.configPath, e.cwd);
+  // A flag is what the new run registers, in place of pipeline.yaml's value.
+  const cfg = o.evalThreshold === undefined ? loaded : { ...loaded, evalThreshold: o.evalThreshold };
   const target = o.targetSkill ? { skill: resolve(e.cwd, o.targetSkill), suite: undefined } : cfg.targets[0];
   if (!target) throw new UsageError(`no target to improve: add "targets:" to ${cfg.path ?? 'pipeline.yaml'} or pass --target SKILL_DIR`);
   if (!o.mock && !cfg.engine) throw new UsageError(`no engine configured: set "engine:" in ${cfg.path ?? 'pipeline.yaml'} or pass --mock`);
@@ -66,6 +77,7 @@ export async function planRun(e: LoopEnv, o: { configPath?: string; stateRoot?: 
     thresholds_sha256: thresholdsHash(cfg.thresholds),
     settings,
     settings_sha256: settingsHash(settings),
+    ...(o.evalThreshold === undefined ? {} : { flags: { eval_threshold: o.evalThreshold } }),
     mock: o.mock ?? false,
     iteration: 1,
   };
@@ -79,7 +91,7 @@ export async function createRun(plan: RunPlan, now: Date): Promise<void> {
 }
 
 /** planRun + createRun, for callers that already hold the state lock (tests, stage programs). */
-export async function startRun(e: LoopEnv, o: { configPath?: string; stateRoot?: string; mock?: boolean; targetSkill?: string }): Promise<RunPlan> {
+export async function startRun(e: LoopEnv, o: StartOptions): Promise<RunPlan> {
   const plan = await planRun(e, o);
   await createRun(plan, e.now());
   return plan;
@@ -108,9 +120,16 @@ export function resolveRun(stateDir: string, runId?: string): string {
   return loops[0];
 }
 
-export async function openRun(e: LoopEnv, o: { stateDir: string; runId: string; iteration?: number }): Promise<LoopContext> {
+/**
+ * `evalThreshold` is this call's --eval-threshold: it overrides pipeline.yaml here and the runner then
+ * compares it with the registered value (a different one is refused, never applied).
+ */
+export async function openRun(e: LoopEnv, o: { stateDir: string; runId: string; iteration?: number; evalThreshold?: number }): Promise<LoopContext> {
   const runDir = stateLayout.runDir(o.stateDir, o.runId);
   const manifest = readArtifact(stateLayout.runManifest(runDir), loopManifest, 'run manifest');
-  const config = await loadPipeline(manifest.config.path ?? undefined, e.cwd);
-  return { ...e, stateDir: o.stateDir, runId: o.runId, runDir, manifest, config, iteration: o.iteration ?? manifest.iteration };
+  const loaded = await loadPipeline(manifest.config.path ?? undefined, e.cwd);
+  const evalThreshold = o.evalThreshold ?? manifest.flags?.eval_threshold;
+  const config = evalThreshold === undefined ? loaded : { ...loaded, evalThreshold };
+  const flags = o.evalThreshold === undefined ? {} : { flags: { evalThreshold: o.evalThreshold } };
+  return { ...e, stateDir: o.stateDir, runId: o.runId, runDir, manifest, config, ...flags, iteration: o.iteration ?? manifest.iteration };
 }

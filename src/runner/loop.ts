@@ -46,11 +46,11 @@ export async function runStep(ctx: LoopContext, step: Step, candidate?: string):
  * first moves the newest iteration's artifacts from that stage on to superseded/. Every refusal comes
  * before anything is moved or written (preflight.ts).
  */
-export async function driveRun(e: LoopEnv, o: { stateDir: string; runId: string; from?: Step; only?: Step; lockHeld?: boolean }): Promise<LoopResult> {
+export async function driveRun(e: LoopEnv, o: { stateDir: string; runId: string; from?: Step; only?: Step; lockHeld?: boolean; evalThreshold?: number }): Promise<LoopResult> {
   const lock = o.lockHeld ? undefined : await acquireStateLock(o.stateDir, `whet ${o.only ?? 'run'} (${o.runId})`);
   const outcomes: LoopResult['outcomes'] = [];
   try {
-    let ctx = await openRun(e, { stateDir: o.stateDir, runId: o.runId });
+    let ctx = await openRun(e, { stateDir: o.stateDir, runId: o.runId, ...(o.evalThreshold === undefined ? {} : { evalThreshold: o.evalThreshold }) });
     const limits = ctx.config.budgets;
     if (!Budget.unlimited(limits)) ctx = { ...ctx, budget: Budget.forRun(limits, ctx.runDir, () => e.now().getTime(), e.log) };
     const plan = planCall(ctx, o.from ?? o.only);

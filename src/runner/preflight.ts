@@ -51,7 +51,8 @@ export function refuseChangedRegistrations(ctx: LoopContext): void {
   }
   // Runs started before these were registered have nothing to compare with.
   if (m.settings) {
-    const diff = settingsDiff(m.settings as RegisteredSettings, currentSettings(ctx.config, m.suite.path));
+    const from = ctx.flags?.evalThreshold === undefined ? {} : { eval_threshold: '--eval-threshold' };
+    const diff = settingsDiff(m.settings as RegisteredSettings, currentSettings(ctx.config, m.suite.path), from);
     if (diff.length) {
       lines.push(...diff);
       kinds.push('decision settings');

@@ -1,7 +1,8 @@
-// The discriminate stage: scores every candidate cheaply (score.ts), recommends one for evaluation, and
-// optionally pre-checks it on a few train tasks (minibatch.ts). Writes iter-NNN/ranking.json; the
+// The discriminate stage: scores every candidate cheaply (score.ts), optionally moves the scores by an llm
+// judge's rating (judge.ts), recommends one for evaluation, and optionally pre-checks it on a few train
+// tasks (minibatch.ts). Writes iter-NNN/ranking.json; the
 // evaluator acts next, or the learner when nothing is worth evaluating. Returns 'interrupted' (writing
-// nothing) when Ctrl-C stops the pre-check; its results are resumed on the next run.
+// nothing) when Ctrl-C stops the judge or the pre-check; pre-check results are resumed on the next run.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HANDOFF } from '../../src/artifacts/envelope.js';
@@ -13,15 +14,19 @@ import { readSkill } from '../../src/skill/read.js';
 import { scoreStructure } from '../../src/skill/structure.js';
 import { appendEvent } from '../../src/state/events.js';
 import { stateLayout } from '../../src/state/layout.js';
+import { standaloneEvaluation } from '../evaluate/schema.js';
 import { candidatesArtifact } from '../generate/schema.js';
 import { lessonsFor, readLessons } from '../learn/lessons-store.js';
 import { minibatchTasks, minibatchVerdict, prepareMinibatch, runOnTasks, type MinibatchResult } from './minibatch.js';
 import { rankingArtifact, type RankingArtifact, type ScoredCandidate } from './schema.js';
-import { countPlaceholders, pickNext, rankOrder, recommendation, scoreCandidate } from './score.js';
+import { runLlmJudge, type DiscriminateDeps, type JudgeRun } from './run-judge.js';
+import { applyJudge, countPlaceholders, pickNext, rankOrder, recommendation, scoreCandidate } from './score.js';
+
+export type { DiscriminateDeps } from './run-judge.js';
 
 export const HANDOFF_TO_LEARN = { next_step: 'learn', next_owner: 'learner' } as const;
 
-export async function run(ctx: LoopContext): Promise<StageOutcome | 'interrupted'> {
+export async function run(ctx: LoopContext, deps: DiscriminateDeps = {}): Promise<StageOutcome | 'interrupted'> {
   const paths = iterationPaths(ctx.runDir, ctx.iteration);
   const candidates = readArtifact(paths.candidates, candidatesArtifact, 'candidates');
   const target = readSkill(ctx.manifest.target.skill_dir);
@@ -33,19 +38,37 @@ export async function run(ctx: LoopContext): Promise<StageOutcome | 'interrupted
   const targetStructure = scoreStructure(target.text).total;
   const targetPlaceholders = countPlaceholders(target.text);
 
-  const scored = candidates.candidates.map((c, order) => {
+  const cheap = candidates.candidates.map((c) => {
     const file = join(paths.dir, c.variant_path, 'SKILL.md');
     const text = existsSync(file) ? readFileSync(file, 'utf8') : null;
+    const intact = text !== null && sha256(text) === c.content_sha256;
     const s = scoreCandidate({
       candidate: c,
       targetStructure,
       variantStructure: text === null ? null : scoreStructure(text).total,
       targetPlaceholders,
       variantPlaceholders: text === null ? 0 : countPlaceholders(text),
-      variantIntact: text !== null && sha256(text) === c.content_sha256,
+      variantIntact: intact,
       lessons,
     });
-    return { id: c.id, score: s.score, order, candidate: c, scored: s };
+    return { candidate: c, intact, scored: s };
+  });
+  // A broken variant has nothing trustworthy to rate: it keeps its score 0 and costs no call.
+  let judge: JudgeRun | undefined;
+  let baselineSha: string | undefined;
+  if (ctx.config.loop.llmJudge) {
+    const baseline = readArtifact(paths.baseline, standaloneEvaluation, 'baseline');
+    baselineSha = sha256File(paths.baseline);
+    judge = await runLlmJudge(ctx, baseline, cheap.filter((x) => x.intact).map((x) => x.candidate), deps);
+    if (judge.interrupted) {
+      appendEvent(ctx.runDir, { event: 'interrupted', stage: 'discriminate', iteration: ctx.iteration, engine_calls: judge.calls }, ctx.now());
+      return 'interrupted';
+    }
+  }
+  const scored = cheap.map(({ candidate: c, scored: cs }, order) => {
+    const j = judge?.judgements.get(c.id);
+    const s = j ? applyJudge(cs, j) : cs;
+    return { id: c.id, score: s.score, order, candidate: c, scored: s, judgement: j };
   });
   const ranked = rankOrder(scored);
   const threshold = ctx.config.evalThreshold;
@@ -53,8 +76,8 @@ export async function run(ctx: LoopContext): Promise<StageOutcome | 'interrupted
   const minibatch = new Map<string, MinibatchResult>();
   const notes = new Map<string, string>();
   let selected = pickNext(ranked, threshold, new Set());
-  let engineCalls = 0;
-  let costUsd = 0;
+  let engineCalls = judge?.calls ?? 0;
+  let costUsd = judge?.costUsd ?? 0;
 
   const n = ctx.config.loop.minibatch;
   if (selected && n > 0) {
@@ -100,6 +123,7 @@ export async function run(ctx: LoopContext): Promise<StageOutcome | 'interrupted
       category: r.candidate.category,
       risk: r.candidate.risk,
       variant_path: r.candidate.variant_path,
+      ...(r.judgement ? { llm_judge: r.judgement.ok ? { rating: r.judgement.rating, reason: r.judgement.reason, adjustment: r.scored.parts.llm_judge ?? 0 } : { error: r.judgement.error } } : {}),
       ...(mb ? { minibatch: { tasks: mb.tasks, candidate_passed: mb.candidate_passed, baseline_passed: mb.baseline_passed } } : {}),
       parts: r.scored.parts,
     };
@@ -120,7 +144,7 @@ export async function run(ctx: LoopContext): Promise<StageOutcome | 'interrupted
     run_id: ctx.runId,
     iteration: ctx.iteration,
     created_at: ctx.now().toISOString(),
-    inputs: { 'candidates.json': sha256File(paths.candidates), target: target.contentHash, lessons: lessonsRead.sha256 },
+    inputs: { 'candidates.json': sha256File(paths.candidates), target: target.contentHash, lessons: lessonsRead.sha256, ...(baselineSha ? { 'baseline.json': baselineSha } : {}) },
     verdict,
     ...handoff,
     target: { path: ctx.manifest.target.skill_dir },
@@ -129,17 +153,20 @@ export async function run(ctx: LoopContext): Promise<StageOutcome | 'interrupted
     selected,
     ...(reason ? { reason } : {}),
     target_structure: Math.round(targetStructure * 10_000) / 10_000,
+    ...(judge ? { llm_judge: { engine: judge.engine, engine_calls: judge.calls, cost_usd: judge.costUsd, errors: [...judge.judgements].flatMap(([id, j]) => (j.ok ? [] : [{ candidate: id, error: j.error }])) } } : {}),
     engine_calls: engineCalls,
     cost_usd: costUsd,
   };
   await writeArtifact(paths.ranking, rankingArtifact, artifact);
+  const judgeErrors = artifact.llm_judge?.errors ?? [];
+  for (const e of judgeErrors) ctx.log(`warning: llm judge gave no rating for ${e.candidate} (${e.error}); its cheap score stands`);
   appendEvent(ctx.runDir, { event: 'finished', stage: 'discriminate', iteration: ctx.iteration, verdict, selected, engine_calls: engineCalls }, ctx.now());
   const top = scoredCandidates.map((c) => `${c.id} ${c.score} ${c.recommendation}`).join(', ');
   return {
     artifactPath: paths.ranking,
     verdict,
     ...handoff,
-    summary: selected ? `discriminate: selected ${selected} (${top})` : `discriminate: nothing to evaluate — ${reason}`,
+    summary: `${selected ? `discriminate: selected ${selected} (${top})` : `discriminate: nothing to evaluate — ${reason}`}${judgeErrors.length ? `; llm judge error(s) on ${judgeErrors.map((e) => e.candidate).join(', ')}` : ''}`,
     engineCalls,
   };
 }

@@ -16,6 +16,8 @@ export const scoredCandidate = z.object({
   variant_path: z.string(),
   /** Optional pre-check on a few train tasks: candidate vs baseline passes. */
   minibatch: z.object({ tasks: z.array(z.string()), candidate_passed: z.number().int(), baseline_passed: z.number().int() }).optional(),
+  /** The optional llm judge's rating (its adjustment is parts.llm_judge), or why it gave none. */
+  llm_judge: z.union([z.object({ rating: z.number().min(0).max(10), reason: z.string(), adjustment: z.number() }), z.object({ error: z.string() })]).optional(),
   /** The score's parts, so the formula can be checked from the artifact (score.ts documents it). */
   parts: z.record(z.string(), z.number()).optional(),
 });
@@ -33,7 +35,16 @@ export const rankingArtifact = envelope.extend({
   reason: z.string().optional(),
   /** The target's structure score the gains were measured from. */
   target_structure: z.number().min(0).max(1).optional(),
-  /** Calls the minibatch pre-check made, and their cost (for the learner's budget totals). */
+  /** The llm judge, when loop.discriminate.llm_judge is on: its engine, its calls and every error. */
+  llm_judge: z
+    .object({
+      engine: z.string(),
+      engine_calls: z.number().int().min(0),
+      cost_usd: z.number().min(0),
+      errors: z.array(z.object({ candidate: safeId, error: z.string() })),
+    })
+    .optional(),
+  /** Calls the llm judge and the minibatch pre-check made, and their cost (for the learner's budget totals). */
   engine_calls: z.number().int().min(0).optional(),
   cost_usd: z.number().min(0).optional(),
 });

@@ -13,6 +13,11 @@
 //   − 1.5 if its category was rejected ≥ 2 times      lessons: what keeps failing on this target
 //          on this target                              ranks lower (one rejection can be bad luck)
 // ))
+// With loop.discriminate.llm_judge on, the judge's rating r (0–10; judge.ts) then moves the score by
+//   + clamp(−1.5, +1.5, 0.3 × (r − 5))               5 is neutral; the judge can lift or sink a candidate
+//                                                      by at most 1.5, so it reorders close calls but
+//                                                      cannot outweigh the evidence terms above
+// and the result is clamped to 0–10 again. A judge error leaves the cheap score as it was (reason shown).
 // With the default threshold 6.0 a feedback candidate answering one failure (6.5) is evaluated, and a
 // structural template with placeholders (about 5.6) is not; a closed code fence (no placeholder) is.
 import type { Lesson } from '../learn/schema.js';
@@ -36,6 +41,9 @@ export const WEIGHTS = {
   placeholders: -1,
   repeatedRejections: 2,
   lessonPenalty: -1.5,
+  judgeNeutral: 5,
+  judgePerPoint: 0.3,
+  judgeMax: 1.5,
 } as const;
 
 export interface ScoreFacts {
@@ -99,6 +107,14 @@ export function scoreCandidate(f: ScoreFacts): Scored {
   const total = Object.values(parts).reduce((s, x) => s + x, 0);
   const score = r2(Math.max(0, Math.min(10, total)));
   return { score, parts: Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, r2(v)])), reasons };
+}
+
+/** The cheap score moved by the llm judge's rating (bounded, see the formula above), or kept on an error. */
+export function applyJudge(s: Scored, j: { ok: true; rating: number; reason: string } | { ok: false; error: string }): Scored {
+  if (!j.ok) return { ...s, reasons: [...s.reasons, `llm judge error: ${j.error}; the cheap score stands`] };
+  const delta = r2(Math.max(-WEIGHTS.judgeMax, Math.min(WEIGHTS.judgeMax, WEIGHTS.judgePerPoint * (j.rating - WEIGHTS.judgeNeutral))));
+  const score = r2(Math.max(0, Math.min(10, s.score + delta)));
+  return { score, parts: { ...s.parts, llm_judge: delta }, reasons: [...s.reasons, `llm judge rated ${j.rating}/10 (${j.reason}): ${signed(delta)}`] };
 }
 
 export interface Ranked {

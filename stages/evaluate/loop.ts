@@ -53,7 +53,8 @@ export async function evaluateLoopBaseline(ctx: LoopContext): Promise<StageOutco
 
 export async function evaluateLoopCandidate(ctx: LoopContext, candidateId: string): Promise<StageOutcome | 'interrupted'> {
   const paths = iterationPaths(ctx.runDir, ctx.iteration);
-  const r = await runPipeline(evaluateContext(ctx, { input: paths.ranking, candidateId }));
+  // The run's threshold (registered; a flag's when the run started with one), not pipeline.yaml reread.
+  const r = await runPipeline(evaluateContext(ctx, { input: paths.ranking, candidateId, evalThreshold: ctx.config.evalThreshold }));
   if (r.interrupted) return 'interrupted';
   const a = r.artifact;
   const e = a.evaluation;

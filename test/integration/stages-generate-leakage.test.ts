@@ -5,10 +5,12 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readArtifact } from '../../src/artifacts/io.js';
+import { readArtifact, writeArtifact } from '../../src/artifacts/io.js';
 import { iterationPaths } from '../../src/loop/paths.js';
 import { evaluateLoopBaseline } from '../../stages/evaluate/loop.js';
 import { standaloneEvaluation } from '../../stages/evaluate/schema.js';
+import { run as discriminate } from '../../stages/discriminate/index.js';
+import { rankingArtifact } from '../../stages/discriminate/schema.js';
 import { run as generate } from '../../stages/generate/index.js';
 import { candidatesArtifact } from '../../stages/generate/schema.js';
 import { loopProject, repoRoot } from '../fixtures/stages/loop-project.js';
@@ -56,5 +58,30 @@ describe('no held-out leakage into generation', () => {
     for (const s of HELD_OUT) expect(written).not.toContain(s);
     // The feedback rule for category alpha came from the train failure alone.
     expect(written).toContain('When a widget notes request involves alpha, the answer includes \\"TRAIN-EXPECTED-ALPHA\\".');
+  });
+
+  it('keeps held-out tasks out of the discriminator’s llm judge prompts, even for a candidate claiming one', async () => {
+    const p = await loopProject('loop:\n  proposers: [feedback, structural]\n  candidates_per_iteration: 5\n  discriminate:\n    llm_judge: true\n', { skillText: fixture('leak-skill.md'), suiteText: fixture('leak-suite.yaml') });
+    const paths = iterationPaths(p.ctx.runDir, 1);
+    await evaluateLoopBaseline(p.ctx);
+    await generate(p.ctx);
+    // A candidate that claims a held-out failure (as a careless proposer might): the judge must still
+    // see only the train failure the run recorded.
+    const a = readArtifact(paths.candidates, candidatesArtifact);
+    const feedback = a.candidates.find((c) => c.answers.tasks?.includes('tr-alpha'))!;
+    feedback.answers.tasks = ['tr-alpha', 'ho-alpha', 'ho-gamma'];
+    await writeArtifact(paths.candidates, candidatesArtifact, a);
+
+    const { engine, requests } = scriptedEngine(a.candidates.map(() => '{"rating": 6, "reason": "plausible"}'));
+    await discriminate(p.ctx, { judgeEngine: engine });
+    expect(requests).toHaveLength(a.candidates.length);
+    const shown = requests.map((r) => `${r.system ?? ''}\n${r.prompt}\n${r.grading?.rubric ?? ''}\n${r.grading?.output ?? ''}`).join('\n');
+    // The prompt is meaningful: the train failure's judge reason reaches it.
+    expect(shown).toContain('task tr-alpha');
+    expect(shown).toContain('TRAIN-EXPECTED-ALPHA');
+    for (const s of HELD_OUT) expect(shown).not.toContain(s);
+    const ranking = readFileSync(paths.ranking, 'utf8');
+    expect(readArtifact(paths.ranking, rankingArtifact).llm_judge?.engine_calls).toBe(a.candidates.length);
+    for (const s of HELD_OUT.filter((x) => !x.startsWith('ho-'))) expect(ranking).not.toContain(s);
   });
 });

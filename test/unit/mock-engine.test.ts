@@ -62,6 +62,9 @@ describe('mock engine', () => {
     const engine = createMockEngine();
     const r = await engine.run({ kind: 'judge', prompt: 'ignored', grading: { rubric: 'Mentions security and migration', output: 'A migration guide.' }, timeoutMs: 1000, expectJson: true });
     expect(JSON.parse(r.output)).toEqual({ score: 0.3333, reason: 'mock grader: 1/3 rubric terms present in the output' });
+    // The discriminator's llm judge asks for a 0–10 rating instead: the same share, ×10 to one decimal.
+    const rated = await engine.run({ kind: 'judge', prompt: 'ignored', grading: { rubric: 'Mentions security and migration', output: 'A migration guide.', reply: 'rating' }, timeoutMs: 1000, expectJson: true });
+    expect(JSON.parse(rated.output)).toEqual({ rating: 3.3, reason: 'mock grader: 1/3 rubric terms present in the output' });
   });
 
   it('waits latency_ms and honours an abort as an error value', async () => {
