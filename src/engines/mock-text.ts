@@ -1,6 +1,7 @@
 // Text handling for the mock engine, kept apart so the rules are easy to read and to test.
 
-const STOPWORDS = new Set(
+/** Common English words that carry no topic; README "The mock engine" lists them all. */
+export const STOPWORDS: ReadonlySet<string> = new Set(
   ('the and for are but not you your with this that from have has had was were will would should could ' +
     'can its into about than then them they their there what when where which while who whom why how ' +
     'all any each few more most other some such only own same too very just also use used using does did ' +
@@ -13,9 +14,10 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
 const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 /**
- * Words the mock compares: lower-cased (NFKC) runs of letters and digits of 3+ characters that are not
- * stop words; for Chinese, Japanese and Korean text, which has no spaces, every pair of adjacent
- * characters (a lone character stands for itself).
+ * Words the mock compares: lower-cased (NFKC) runs that start with a letter or digit and go on with
+ * letters, digits, `_`, `'`, `’` or `-` (so "semver-compatible" is one word, not "semver"), trailing
+ * apostrophes and hyphens dropped, of 3+ characters and not stop words; for Chinese, Japanese and Korean
+ * text, which has no spaces, every pair of adjacent characters (a lone character stands for itself).
  */
 export function tokenize(text: string): Set<string> {
   const out = new Set<string>();

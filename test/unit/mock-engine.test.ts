@@ -82,3 +82,18 @@ describe('mock engine', () => {
     expect(contentLines(SKILL)).toEqual(['# Demo', 'Group the commits into Features and Bug fixes.', 'Put the version number in the title.', 'code lines are quotable: version banner', '| a | b |']);
   });
 });
+
+describe('the mock words, as the README states them', () => {
+  it('keeps hyphenated words whole and lists every stop word in the README', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { STOPWORDS, tokenize } = await import('../../src/engines/mock-text.js');
+    const { repoRoot } = await import('../support/cli.js');
+    expect([...tokenize("Handle semver-compatible bumps; don't")]).toEqual(['handle', 'semver-compatible', 'bumps', "don't"]);
+    expect(tokenize('how should I handle semver').has('semver-compatible')).toBe(false);
+    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+    const rule = readme.slice(readme.indexOf('2. Words are compared'), readme.indexOf('3. Each quotable line'));
+    const listed = new Set([...rule.slice(rule.indexOf('ignored:')).matchAll(/`([a-z]+)`/g)].map((m) => m[1]));
+    expect(listed).toEqual(new Set(STOPWORDS));
+  });
+});
