@@ -10,8 +10,9 @@
 //   + risk: low +0.5, medium 0, high −1               frontmatter/description edits change routing
 //   − min(2, 0.025 × max(0, lines changed − 20))      big diffs are harder to review and riskier
 //   − 1 if the edit adds unfilled [placeholders]      a template helps no agent until someone fills it
-//   − 1.5 if its category was rejected ≥ 2 times      lessons: what keeps failing on this target
-//          on this target                              ranks lower (one rejection can be bad luck)
+//   − 1.5 if its category, answering the same signal   lessons: what keeps failing on this target
+//          (train failures of a task category, or a     ranks lower (one rejection can be bad luck)
+//          structure dimension), was rejected ≥ 2 times
 // ))
 // With loop.discriminate.llm_judge on, the judge's rating r (0–10; judge.ts) then moves the score by
 //   + clamp(−1.5, +1.5, 0.3 × (r − 5))               5 is neutral; the judge can lift or sink a candidate
@@ -23,6 +24,7 @@
 import type { Lesson } from '../learn/schema.js';
 import type { Candidate } from '../generate/schema.js';
 import { countPlaceholders } from '../generate/proposal.js';
+import { addressesOf } from '../learn/lesson.js';
 import type { ScoredCandidate } from './schema.js';
 
 export { countPlaceholders };
@@ -98,11 +100,14 @@ export function scoreCandidate(f: ScoreFacts): Scored {
     parts.placeholders = WEIGHTS.placeholders;
     reasons.push(`adds ${f.variantPlaceholders - f.targetPlaceholders} unfilled [placeholder](s), a template to fill before it can help: ${signed(parts.placeholders)}`);
   }
-  const rejected = f.lessons.filter((l) => l.decision === 'reject' && l.category === c.category);
+  // The same change category answering the same signal: two rejected feedback rules for security
+  // requests say nothing about a rule for breaking changes, though both are `coverage`.
+  const addresses = addressesOf(c.answers);
+  const rejected = f.lessons.filter((l) => l.decision === 'reject' && l.category === c.category && (l.addresses ?? null) === addresses);
   if (rejected.length >= WEIGHTS.repeatedRejections) {
     parts.lessons = WEIGHTS.lessonPenalty;
     const where = rejected.map((l) => `${l.run_id} iter ${l.iteration}`).join('; ');
-    reasons.push(`lessons: ${c.category} changes were rejected ${rejected.length} times on this target (${where}): ${signed(parts.lessons)}`);
+    reasons.push(`lessons: ${c.category} changes answering ${addresses} were rejected ${rejected.length} times on this target (${where}): ${signed(parts.lessons)}`);
   }
   const total = Object.values(parts).reduce((s, x) => s + x, 0);
   const score = r2(Math.max(0, Math.min(10, total)));

@@ -56,6 +56,11 @@ export function nothingEvaluatedWhy(c: CandidatesArtifact, r: RankingArtifact): 
   return `no candidate evaluated: ${r.reason ?? `none of ${c.candidates.length} candidate(s) was selected`}`;
 }
 
+/** The signal a candidate answers, as lessons and the discriminator compare it. */
+export function addressesOf(answers: { kind: string; dimension?: string | undefined; detail?: string | undefined }): string {
+  return `${answers.kind}:${answers.dimension ?? answers.detail ?? ''}`;
+}
+
 export function buildLesson(f: LessonFacts): Lesson {
   const targetSha = f.evaluation?.inputs.target ?? f.baseline.inputs.target ?? f.candidates.target.sha256;
   const base = { run_id: f.runId, iteration: f.iteration, target: f.target, target_sha256: targetSha, at: f.at };
@@ -67,6 +72,7 @@ export function buildLesson(f: LessonFacts): Lesson {
     ...base,
     candidate_id: f.gate.candidate_id,
     category: cand?.category ?? null,
+    addresses: cand?.answers ? addressesOf(cand.answers) : null,
     actions: cand ? cand.actions.map((a) => a.type) : [],
     content_sha256: cand?.content_sha256 ?? null,
     decision: f.gate.decision,

@@ -11,6 +11,12 @@ export const lesson = z.object({
   target_sha256: z.string(),
   candidate_id: z.string().nullable(),
   category: z.string().nullable(),
+  /**
+   * What the candidate answered (`train_failures:breaking-changes`, `structure:examples`), so a lesson
+   * demotes more of the same, not every change of its category: every feedback rule is `coverage`.
+   * Absent on lessons written before it existed.
+   */
+  addresses: z.string().nullable().optional(),
   actions: z.array(z.string()),
   content_sha256: z.string().nullable(),
   decision: z.string(),

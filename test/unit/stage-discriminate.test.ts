@@ -31,8 +31,8 @@ const facts = (over: Partial<ScoreFacts> = {}): ScoreFacts => ({
   lessons: [],
   ...over,
 });
-const rejected = (iteration: number, category = 'coverage'): Lesson => ({
-  run_id: 'run-a', iteration, target: '/s', target_sha256: 'sha256:t', candidate_id: 'cand-01-y', category, actions: ['append_section'],
+const rejected = (iteration: number, category = 'coverage', addresses = 'train_failures:'): Lesson => ({
+  run_id: 'run-a', iteration, target: '/s', target_sha256: 'sha256:t', candidate_id: 'cand-01-y', category, addresses, actions: ['append_section'],
   content_sha256: `sha256:${iteration}`, decision: 'reject', delta: 0, delta_ci95: null, why: 'no gain', at: '2026-01-01T00:00:00.000Z',
 });
 
@@ -58,9 +58,20 @@ describe('discriminator score', () => {
     const twice = scoreCandidate(facts({ lessons: [rejected(1), rejected(2), rejected(3, 'examples')] }));
     expect(twice.score).toBe(5);
     expect(twice.parts.lessons).toBe(-1.5);
-    expect(twice.reasons).toContain('lessons: coverage changes were rejected 2 times on this target (run-a iter 1; run-a iter 2): −1.5');
+    expect(twice.reasons).toContain('lessons: coverage changes answering train_failures: were rejected 2 times on this target (run-a iter 1; run-a iter 2): −1.5');
     const kept = { ...rejected(4), decision: 'keep' };
     expect(scoreCandidate(facts({ lessons: [rejected(1), kept] })).parts.lessons).toBeUndefined();
+  });
+
+  it('demotes only changes answering the same signal: rules for other failures of the same category stand', () => {
+    const security = (i: number) => rejected(i, 'coverage', 'train_failures:security');
+    const breaking = cand({ answers: { kind: 'train_failures', tasks: ['t1'], detail: 'breaking-changes' } });
+    expect(scoreCandidate(facts({ candidate: breaking, lessons: [security(1), security(2)] })).parts.lessons).toBeUndefined();
+    const again = cand({ answers: { kind: 'train_failures', tasks: ['t2'], detail: 'security' } });
+    expect(scoreCandidate(facts({ candidate: again, lessons: [security(1), security(2)] })).parts.lessons).toBe(-1.5);
+    // Lessons written before `addresses` existed never demote a candidate that answers something.
+    const legacy = (i: number) => { const { addresses: _a, ...l } = rejected(i); return l; };
+    expect(scoreCandidate(facts({ candidate: breaking, lessons: [legacy(1), legacy(2)] })).parts.lessons).toBeUndefined();
   });
 
   it('scores a missing or altered variant 0', () => {

@@ -15,7 +15,7 @@ const candidates = {
   target: { sha256: 'sha256:target' },
   proposer_errors: [],
   skipped: [],
-  candidates: [{ id: 'cand-01-a', category: 'coverage', actions: [{ type: 'append_section' }, { type: 'replace_text' }], content_sha256: 'sha256:skillmd' }],
+  candidates: [{ id: 'cand-01-a', category: 'coverage', answers: { kind: 'train_failures', tasks: ['t1'], detail: 'grouping' }, actions: [{ type: 'append_section' }, { type: 'replace_text' }], content_sha256: 'sha256:skillmd' }],
 };
 const base = (over: Partial<LessonFacts> = {}): LessonFacts =>
   ({
@@ -35,7 +35,7 @@ describe('the lesson of an iteration', () => {
     const l = buildLesson(base({ gate: gate as never, evaluation: evaluation as never }));
     expect(l).toEqual({
       run_id: 'run-1', iteration: 2, target: '/skills/rn', target_sha256: 'sha256:target', at: '2026-11-30T00:00:00.000Z',
-      candidate_id: 'cand-01-a', category: 'coverage', actions: ['append_section', 'replace_text'], content_sha256: 'sha256:skillmd',
+      candidate_id: 'cand-01-a', category: 'coverage', addresses: 'train_failures:grouping', actions: ['append_section', 'replace_text'], content_sha256: 'sha256:skillmd',
       decision: 'keep', delta: 0.3333, delta_ci95: holdoutDeltaCI(evaluation as never), why: 'held-out gain +0.3333',
     });
     expect(l.delta_ci95).not.toBeNull();
