@@ -20,6 +20,35 @@ function setEngine(dir: string, engine: string): void {
   write(join(dir, 'pipeline.yaml'), `engine: ${engine}\ntargets: [{skill: "skills/*/SKILL.md"}]\n`);
 }
 
+describe('whet baseline over several targets', () => {
+  it('runs the targets at the same time under one shared concurrency limit', async () => {
+    const dir = tempDir();
+    for (const name of ['alpha', 'beta']) {
+      write(join(dir, `skills/${name}/SKILL.md`), `# ${name}\nSay ${name}.\n`);
+      const tasks = Array.from({ length: 6 }, (_, i) => `  - {id: ${name}${i}, prompt: "p ${i}", judge: {type: contains, expected: ["${name}"]}}`);
+      write(join(dir, `skills/${name}/tasks.yaml`), `skill_id: ${name}\nversion: "1.0"\ntasks:\n${tasks.join('\n')}\n`);
+    }
+    write(join(dir, 'pipeline.yaml'), `engine: {type: command, command: ["${echo}"]}\nevaluate: {concurrency: 3}\ntargets: [{skill: "skills/*/SKILL.md"}]\n`);
+    const spans = join(dir, 'spans.jsonl');
+    const r = await whet(['baseline'], { cwd: dir, env: { ...process.env, AGENT_SLEEP_MS: '200', AGENT_SPAN_LOG: spans } });
+    expect(r.code, r.stderr).toBe(0);
+    const calls = readFileSync(spans, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { skill: string; start: number; end: number });
+    expect(calls).toHaveLength(12);
+    // Most calls in flight at once, from the agents' own start and end times.
+    const edges = calls.flatMap((c) => [{ t: c.start, d: 1 }, { t: c.end, d: -1 }]).sort((a, b) => a.t - b.t || a.d - b.d);
+    let now = 0;
+    let peak = 0;
+    for (const e of edges) peak = Math.max(peak, (now += e.d));
+    expect(peak).toBeLessThanOrEqual(3);
+    expect(peak).toBeGreaterThanOrEqual(2);
+    // The two targets overlap in time: one limit is shared, not one target after the other.
+    const of = (skill: string) => calls.filter((c) => c.skill === `# ${skill}`);
+    const [a, b] = [of('alpha'), of('beta')];
+    expect(Math.min(...b.map((c) => c.start))).toBeLessThan(Math.max(...a.map((c) => c.end)));
+    expect(Math.min(...a.map((c) => c.start))).toBeLessThan(Math.max(...b.map((c) => c.end)));
+  });
+});
+
 describe('whet nightly', () => {
   it('makes 0 engine calls and raises no alert when nothing changed', async () => {
     const dir = project(`{type: command, command: ["${echo}"]}`);
