@@ -63,7 +63,12 @@ describe('whet CLI (spawned)', () => {
     for (let i = 0; i < 200 && resultLines(dir).length < 12; i++) await sleep(25);
     first.kill('SIGKILL');
     await new Promise((r) => first.on('exit', r));
-    await sleep(300); // agents already running finish as orphans; their calls are in the log, not in results
+    // Agents already running finish as orphans; their calls are in the log, not in results. Wait until
+    // the log stops growing, so the count below holds on a loaded machine too.
+    for (let seen = -1, i = 0; i < 100 && callLog(log).length !== seen; i++) {
+      seen = callLog(log).length;
+      await sleep(300);
+    }
     const doneBefore = new Set(resultLines(dir).map((l) => l.task_id));
     expect(doneBefore.size).toBeGreaterThanOrEqual(12);
     expect(doneBefore.size).toBeLessThan(40);
@@ -81,6 +86,17 @@ describe('whet CLI (spawned)', () => {
     const evaluation = JSON.parse(readFileSync(findFiles(join(dir, 'state'), 'evaluation.json')[0]!, 'utf8'));
     expect(evaluation.evaluation).toMatchObject({ total_tasks: 40, passed: 26, failed: 14, errors: 0 });
     expect(evaluation.evaluation.resumed_attempts).toBe(doneBefore.size);
+
+    // The interrupted-and-resumed run ends where an uninterrupted one does, task by task, and its
+    // engine calls add up to one per task plus only the attempts that were in flight at the kill.
+    const clean = slowProject(40, 0);
+    const straight = spawnSync(process.execPath, [cli, ...ARGS], { cwd: clean.dir, env: clean.env, encoding: 'utf8' });
+    expect(straight.status, straight.stderr).toBe(0);
+    const reference = JSON.parse(readFileSync(findFiles(join(clean.dir, 'state'), 'evaluation.json')[0]!, 'utf8'));
+    const verdicts = (e: { task_results: { task_id: string; status: string; score: number }[] }) => e.task_results.map((t) => `${t.task_id}:${t.status}:${t.score}`).sort();
+    expect(verdicts(evaluation)).toEqual(verdicts(reference));
+    expect(evaluation.evaluation).toMatchObject({ passed: reference.evaluation.passed, failed: reference.evaluation.failed, pass_rate: reference.evaluation.pass_rate });
+    expect(callLog(log).length - 40).toBe(callsBefore - doneBefore.size);
   });
 
   it('refuses a second process on the same state directory with a clear message', async () => {
