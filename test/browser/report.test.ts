@@ -3,11 +3,11 @@
 // the trend and the category bars with the artifacts' numbers, filter the task table by status, keep a
 // `<script>` planted in a task's reason inert, and leave a screenshot for a person to look at.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { copyExample, readJson, tempDir, whet, write } from '../support/cli.js';
+import { copyExample, readJson, repoRoot, tempDir, whet, write } from '../support/cli.js';
 import { anchorCalibration, historyLine } from '../fixtures/report/artifacts.js';
 import { runCommand } from '../fixtures/report/cli.js';
 
@@ -68,7 +68,9 @@ beforeAll(async () => {
   page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
   page.on('pageerror', (e) => consoleErrors.push(e.message));
   await page.goto(pathToFileURL(html).href, { waitUntil: 'load' });
-  screenshotPath = join(tempDir('whet-report-shot-'), 'report.png');
+  // A fixed, git-ignored place, so the picture of the last run is where a person (or CI) looks for it.
+  mkdirSync(join(repoRoot, 'test-output'), { recursive: true });
+  screenshotPath = join(repoRoot, 'test-output', 'report.png');
   await page.screenshot({ path: screenshotPath, fullPage: true });
   process.stderr.write(`HTML report screenshot: ${screenshotPath}\n`);
 }, 90_000);
@@ -85,6 +87,20 @@ describe('the HTML report in headless Chromium', () => {
     expect(await page.locator('script').count()).toBe(1);
     expect(await page.locator('img').count()).toBe(0);
     await expect.poll(() => page.getByText(EVIL, { exact: false }).count()).toBeGreaterThan(0);
+  });
+
+  it('leaves a screenshot in which both charts are drawn', async () => {
+    expect(statSync(screenshotPath).size).toBeGreaterThan(20_000);
+    const page_ = await page.evaluate(() => ({ w: document.documentElement.scrollWidth, h: document.documentElement.scrollHeight }));
+    for (const id of ['trend-chart', 'category-bar']) {
+      const el = page.getByTestId(id).first();
+      expect(await el.isVisible(), id).toBe(true);
+      // Inside the full-page picture, with a real size.
+      const box = (await el.evaluate((e) => { const r = e.getBoundingClientRect(); return { x: r.x + scrollX, y: r.y + scrollY, w: r.width, h: r.height }; }));
+      expect(box.w * box.h, id).toBeGreaterThan(0);
+      expect(box.x + box.w, id).toBeLessThanOrEqual(page_.w + 1);
+      expect(box.y + box.h, id).toBeLessThanOrEqual(page_.h + 1);
+    }
   });
 
   it('draws the nightly trend with one point per night, its interval band, and the alert night in red', async () => {
