@@ -114,6 +114,14 @@ export const suiteSchema = z.strictObject({
 });
 export type SuiteInput = z.infer<typeof suiteSchema>;
 
+/**
+ * The same format with any non-empty task id, for `whet lint`: an unsafe id is one finding among the
+ * others there (with a fix hint), not a load error that hides every other finding.
+ */
+export const lintSuiteSchema = suiteSchema.extend({
+  tasks: z.array(taskSchema.extend({ id: nonEmpty })).min(1, 'the suite has no tasks').optional(),
+});
+
 /** A task after loading: exactly one list of judges, and the defaults filled in. */
 export interface Task {
   id: string;

@@ -8,19 +8,21 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { ConfigError, ConfigErrors } from '../errors.js';
 import { displayPath, loadYaml } from './load-yaml.js';
-import { suiteSchema, type JudgeSpec, type Suite, type SuiteIntents, type Task } from './suite-schema.js';
+import { lintSuiteSchema, suiteSchema, type JudgeSpec, type Suite, type SuiteIntents, type Task } from './suite-schema.js';
 import { loadSuiteIntents } from './suite-intents.js';
 
 export const DEFAULT_TASK_TIMEOUT_MS = 120_000;
 
 export interface LoadSuiteOptions {
   defaultTimeoutMs?: number;
+  /** Accept ids that are not safe file names (only `whet lint`, which reports them as findings). */
+  lenientIds?: boolean;
 }
 
 export function loadSuite(file: string, opts: LoadSuiteOptions = {}): Suite {
   const path = resolve(file);
   const dir = dirname(path);
-  const loaded = loadYaml(path, suiteSchema, 'task suite');
+  const loaded = loadYaml(path, opts.lenientIds ? lintSuiteSchema : suiteSchema, 'task suite');
   const problems: ConfigError[] = [];
   const at = loaded.at;
   const hash = createHash('sha256').update(loaded.bytes);

@@ -6,12 +6,12 @@ import { basename, dirname, join, resolve } from 'node:path';
 import fg from 'fast-glob';
 import { displayPath, loadYaml } from '../config/load-yaml.js';
 import { loadSuite } from '../config/suite.js';
-import { suiteSchema } from '../config/suite-schema.js';
+import { lintSuiteSchema } from '../config/suite-schema.js';
 import { UsageError } from '../errors.js';
 import { SKILL_RESOURCE_DIRS } from '../skill/read.js';
 import { duplicatesRule } from './duplicates.js';
 import { expectedRule } from './expected.js';
-import { gridRule, negativesRule, idsRule, cellKey } from './shape.js';
+import { gridRule, negativesRule, idsRule, unsafeIdsRule, cellKey } from './shape.js';
 import { loadSuiteJudgeSpecs } from './judge-specs.js';
 import { leakageRule } from './leakage.js';
 import { haystack, type Haystack } from './text.js';
@@ -40,7 +40,7 @@ export interface LintResult {
   warnings: number;
 }
 
-export const RULES: readonly Rule[] = [gridRule, negativesRule, duplicatesRule, leakageRule, expectedRule, idsRule];
+export const RULES: readonly Rule[] = [gridRule, negativesRule, duplicatesRule, leakageRule, expectedRule, idsRule, unsafeIdsRule];
 
 /** Skill files larger than this are not scanned (they are data, not instructions). */
 const MAX_SKILL_FILE_BYTES = 2 * 1024 * 1024;
@@ -49,8 +49,8 @@ export function lintSuite(o: LintRunOptions, cwd: string): LintResult {
   const suitePath = findSuite(o.suite, cwd);
   const similarity = o.similarity ?? DEFAULT_SIMILARITY;
   if (!(similarity > 0 && similarity <= 1)) throw new UsageError('--similarity must be a number in (0, 1]');
-  const suite = loadSuite(suitePath);
-  const located = loadYaml(suite.path, suiteSchema, 'task suite');
+  const suite = loadSuite(suitePath, { lenientIds: true });
+  const located = loadYaml(suite.path, lintSuiteSchema, 'task suite');
   const file = displayPath(suite.path, cwd);
   const casesFile = located.value.intents ? displayPath(resolve(suite.dir, located.value.intents.cases), cwd) : undefined;
   const base = {

@@ -7,6 +7,7 @@
 // result, baseline and lesson keyed by the old id points at another case (METHOD.md §4: ids are stable,
 // never reused or renumbered).
 import type { Finding, LintContext, Rule } from './types.js';
+import { SAFE_ID } from '../config/suite-schema.js';
 import { taskPlace } from './types.js';
 
 /** Empty cells listed one by one; past this the rest are counted in one finding. */
@@ -130,3 +131,20 @@ export const idsRule: Rule = (ctx) => {
   }
   return out;
 };
+
+/** Ids become result and run file names: one that is not a safe file name cannot be evaluated. */
+export const unsafeIdsRule: Rule = (ctx) =>
+  ctx.suite.tasks
+    .filter((t) => !SAFE_ID.test(t.id))
+    .map((t) => {
+      const place = taskPlace(ctx, t);
+      return {
+        file: place.file,
+        line: place.file === ctx.file ? ctx.lineOf(['tasks', t.index, 'id']) : place.line,
+        severity: 'error' as const,
+        rule: 'id-unsafe',
+        task: t.id,
+        message: `id ${JSON.stringify(t.id)} is not a safe file name, so whet evaluate refuses the suite`,
+        hint: `use letters, digits, ".", "_" and "-" only, starting with a letter or digit (e.g. ${JSON.stringify(t.id.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+|-+$/g, '').slice(0, 128) || 'case-1')})`,
+      };
+    });

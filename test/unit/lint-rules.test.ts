@@ -157,6 +157,15 @@ describe('ids and judge configuration', () => {
     expect(brief(fs, 'id-positional')).toEqual(['5 warning id "task-1" is a position, not a name: renumbering after an insert or delete would attach old results to another case']);
   });
 
+  it('reports an id that is not a safe file name as an error finding beside the others, with a fix', async () => {
+    const { dir, result } = lint(`skill_id: s\nversion: "1.0"\ntasks:\n  - id: greet\n    prompt: Hello there\n    judge: {type: contains, expected: [hi]}\n  - id: "Task 2!"\n    prompt: Hello there\n    judge: {type: contains, expected: [hi]}\n`);
+    expect(brief(result.findings, 'id-unsafe')).toEqual(['7 error id "Task 2!" is not a safe file name, so whet evaluate refuses the suite']);
+    expect(result.findings.find((f) => f.rule === 'id-unsafe')!.hint).toContain('"Task-2"');
+    // The other rules still ran: the copied prompt and the missing negative controls are reported too.
+    expect(result.findings.map((f) => f.rule)).toEqual(expect.arrayContaining(['duplicate-prompt', 'negatives-none']));
+    expect((await runWhet(['lint', 'tasks.yaml'], { cwd: dir })).code).toBe(1);
+  });
+
   it('shows the first five findings of a rule and counts the rest; --json keeps every one', async () => {
     const tasks = Array.from({ length: 8 }, (_, i) => `  - id: t${i + 1}\n    negative: true\n    prompt: Question number ${i + 1} about refunds\n    judge: {type: contains, expected: [hi]}\n`).join('');
     const { dir } = lint(`skill_id: s\nversion: "1.0"\ntasks:\n${tasks}`);
