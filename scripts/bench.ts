@@ -85,7 +85,7 @@ async function main(): Promise<void> {
     const perTaskUs = (a.wallMs * 1000) / n;
     console.log(`instant mock, ${n} tasks: wall ${(a.wallMs / 1000).toFixed(2)} s from process start · ${Math.round(n / (a.wallMs / 1000))} tasks/s · ${perTaskUs.toFixed(0)} µs/task overhead · peak RSS ${a.maxRssMb.toFixed(0)} MB · engine calls ${a.engineCalls} · pass rate ${a.passRate}`);
     const again = await evaluate(dirA, suiteA, ['--mock', '--concurrency', String(conc)]);
-    console.log(`same evaluation again: wall ${(again.wallMs / 1000).toFixed(2)} s · engine calls ${again.engineCalls} (baseline cache)`);
+    console.log(`same evaluation again: wall ${(again.wallMs / 1000).toFixed(2)} s · peak RSS ${again.maxRssMb.toFixed(0)} MB · engine calls ${again.engineCalls} (baseline cache)`);
 
     const dirB = join(root, 'latency');
     const suiteB = writeBenchSuite(dirB, m);

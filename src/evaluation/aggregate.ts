@@ -67,7 +67,23 @@ export function newTally(task: Task, k: number): TaskTally {
   };
 }
 
-export function foldResult(t: TaskTally, line: ResultLine): void {
+/**
+ * What folding an attempt needs from its result line: never the output or the per-judge details, so a
+ * resumed run holds a few numbers per attempt however large the logged outputs are.
+ */
+export type AttemptFacts = Pick<ResultLine, 'status' | 'score' | 'reason' | 'error' | 'usage' | 'judge_usage' | 'duration_ms' | 'skill_triggered' | 'intent'>;
+
+/** The facts of a line, copied out so the line (and its output) can be collected. */
+export function attemptFacts(line: ResultLine): AttemptFacts {
+  const f: AttemptFacts = { status: line.status, score: line.score, reason: line.reason, usage: line.usage, duration_ms: line.duration_ms };
+  if (line.error) f.error = line.error;
+  if (line.judge_usage) f.judge_usage = line.judge_usage;
+  if (line.skill_triggered !== undefined) f.skill_triggered = line.skill_triggered;
+  if (line.intent) f.intent = line.intent;
+  return f;
+}
+
+export function foldResult(t: TaskTally, line: AttemptFacts): void {
   if (line.intent) t.intent = addIntentSets(t.intent ?? emptyIntentSet(), line.intent);
   if (line.status === 'error') {
     t.errors++;

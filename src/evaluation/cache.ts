@@ -46,16 +46,16 @@ const tallySchema = z.object({
   intent: intentMetricSetSchema.optional(),
 });
 
-const entrySchema = z.object({
+const headerSchema = z.object({
   format: z.literal(CACHE_FORMAT),
   key: z.string(),
   created_at: z.iso.datetime(),
   parts: z.record(z.string(), z.unknown()),
-  tallies: z.array(tallySchema),
+  tallies: z.array(z.unknown()),
   usage: z.object({ input_tokens: z.number(), output_tokens: z.number(), cost_usd: z.number(), cost_reported: z.boolean() }),
   durations_ms: z.array(z.number()),
 });
-export type CacheEntry = z.infer<typeof entrySchema>;
+export type CacheEntry = Omit<z.infer<typeof headerSchema>, 'tallies'> & { tallies: z.infer<typeof tallySchema>[] };
 
 export type CacheLookup = { hit: true; entry: CacheEntry; ageMs: number } | { hit: false; why: 'absent' | 'expired' | 'unreadable' | 'disabled' };
 
@@ -64,7 +64,7 @@ export function lookupBaseline(dir: string, key: string, ttlMs: number, now: Dat
   if (!existsSync(file)) return { hit: false, why: 'absent' };
   let entry: CacheEntry;
   try {
-    entry = entrySchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+    entry = parseEntry(readFileSync(file, 'utf8'));
   } catch {
     return { hit: false, why: 'unreadable' };
   }
@@ -72,6 +72,20 @@ export function lookupBaseline(dir: string, key: string, ttlMs: number, now: Dat
   const ageMs = now.getTime() - Date.parse(entry.created_at);
   if (ageMs > ttlMs || ageMs < 0) return { hit: false, why: 'expired' };
   return { hit: true, entry, ageMs };
+}
+
+/**
+ * Validates an entry as strictly as one schema would, but each tally replaces its raw self in place: a
+ * whole-entry parse would hold the raw tallies and their validated copies at once (two per task).
+ */
+function parseEntry(text: string): CacheEntry {
+  const raw = JSON.parse(text) as { tallies?: unknown };
+  const tallies = Array.isArray(raw.tallies) ? raw.tallies : undefined;
+  if (tallies) raw.tallies = [];
+  const head = headerSchema.parse(raw);
+  if (!tallies) throw new Error('cache entry without tallies');
+  for (let i = 0; i < tallies.length; i++) tallies[i] = tallySchema.parse(tallies[i]);
+  return { ...head, tallies: tallies as CacheEntry['tallies'] };
 }
 
 /** Stores a complete, error-free baseline; returns false (and stores nothing) otherwise. */
@@ -86,7 +100,8 @@ export async function storeBaseline(dir: string, key: string, parts: CacheKeyPar
     usage: o.usage,
     durations_ms: o.durationsMs,
   };
-  await writeJsonAtomically(join(dir, `${key}.json`), entry);
+  // Compact: only whetstone reads it, and indentation alone made it a third bigger to build and parse.
+  await writeJsonAtomically(join(dir, `${key}.json`), entry, 0);
   return true;
 }
 

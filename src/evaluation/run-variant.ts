@@ -7,7 +7,7 @@ import type { Engine, SkillInput } from '../engines/types.js';
 import { combineJudgeResults, runJudge } from '../judges/index.js';
 import type { JudgeResult } from '../judges/types.js';
 import { attemptKey, readResults, ResultsLog, type ResultLine } from '../state/results-log.js';
-import { addUsage, foldResult, newTally, newUsage, type TaskTally, type UsageTotals } from './aggregate.js';
+import { addUsage, attemptFacts, foldResult, newTally, newUsage, type AttemptFacts, type TaskTally, type UsageTotals } from './aggregate.js';
 import { forEachConcurrent } from './pool.js';
 import type { Budget } from './budget.js';
 import { log as logger } from '../log.js';
@@ -61,20 +61,14 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
   const usage = newUsage();
   const durationsMs: number[] = [];
 
-  // Resume: the latest judged line per (task, attempt) stands; error lines are retried.
-  const done = new Map<string, ResultLine>();
-  await readResults(input.resultsFile, (line) => {
-    const t = tallies.get(line.task_id);
-    if (!t || line.attempt >= t.k) return;
-    const key = attemptKey(line.task_id, line.attempt);
-    if (line.status === 'error') done.delete(key);
-    else done.set(key, line);
-  });
-  for (const line of done.values()) {
-    foldResult(tallies.get(line.task_id)!, line);
-    addUsage(usage, line.usage);
-    if (line.judge_usage) addUsage(usage, line.judge_usage);
-    durationsMs.push(line.duration_ms);
+  // Resume: the latest judged line per (task, attempt) stands; error lines are retried. A later line may
+  // replace an earlier one, so only the attempt's facts are kept until the file is read, never its output.
+  const done = await resumedAttempts(input.resultsFile, tallies);
+  for (const [key, facts] of done) {
+    foldResult(tallies.get(taskOfKey(key))!, facts);
+    addUsage(usage, facts.usage);
+    if (facts.judge_usage) addUsage(usage, facts.judge_usage);
+    durationsMs.push(facts.duration_ms);
   }
 
   const log = ResultsLog.open(input.resultsFile);
@@ -194,6 +188,21 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
     wallMs: engineCalls === 0 ? 0 : Math.round(performance.now() - started),
   };
 }
+
+/** The judged attempts of a results file, as facts keyed by attemptKey (src/state/results-log.ts). */
+export async function resumedAttempts(file: string, tallies: Map<string, TaskTally>): Promise<Map<string, AttemptFacts>> {
+  const done = new Map<string, AttemptFacts>();
+  await readResults(file, (line) => {
+    const t = tallies.get(line.task_id);
+    if (!t || line.attempt >= t.k) return;
+    const key = attemptKey(line.task_id, line.attempt);
+    if (line.status === 'error') done.delete(key);
+    else done.set(key, attemptFacts(line));
+  });
+  return done;
+}
+
+const taskOfKey = (key: string) => key.slice(0, key.lastIndexOf('#'));
 
 function baseLine(task: Task, attempt: number, res: { output: string; usage: ResultLine['usage']; duration_ms: number }, now: () => Date): ResultLine {
   return {

@@ -36,9 +36,10 @@ export async function measure(
       if (found.hit) {
         ctx.log(`${a.variant}: cache hit (${formatDuration(found.ageMs)} old, ttl ${formatDuration(p.cacheTtlMs)}), 0 engine calls`);
         // Splits are assigned from the current config, not taken from when the baseline was cached.
+        // The entry's tallies become the outcome's, set in place: no second copy of every task.
         const splitOf = new Map(p.suite.tasks.map((t) => [t.id, t.split]));
         const outcome = outcomeFromCache(found.entry, a.variant);
-        outcome.tallies = outcome.tallies.map((t) => ({ ...t, split: splitOf.get(t.task_id) }));
+        for (const t of outcome.tallies) t.split = splitOf.get(t.task_id);
         return {
           outcome,
           cache: { used: true, hit: true, key, dir: p.cacheDir, created_at: found.entry.created_at, age_ms: found.ageMs, ttl_ms: p.cacheTtlMs },

@@ -1,8 +1,7 @@
 // Standalone mode: evaluate the current skill on its suite (seed 001's --standalone). The run resumes an
 // unfinished run of exactly the same content, else starts a new one; a fresh cached result of the same
 // content makes no engine calls at all.
-import { readFileSync } from 'node:fs';
-import { writeFileAtomically } from '../../src/state/atomic.js';
+import { copyFileAtomically } from '../../src/state/atomic.js';
 import { resolve } from 'node:path';
 import { appendEvent } from '../../src/state/events.js';
 import { stateLayout } from '../../src/state/layout.js';
@@ -60,8 +59,8 @@ export async function runStandalone(ctx: EvaluateContext): Promise<StageResult> 
     const summary = artifact.evaluation;
     const artifactPath = o.output ? resolve(ctx.cwd, o.output) : `${runDir}/evaluation.json`;
     await writeArtifact(`${runDir}/evaluation.json`, standaloneEvaluation, artifact);
-    // The same validated bytes, not a second validation and serialisation of a possibly large artifact.
-    if (o.output) await writeFileAtomically(artifactPath, readFileSync(`${runDir}/evaluation.json`));
+    // The same validated bytes, copied by the kernel: no second validation, serialisation or buffer of them.
+    if (o.output) await copyFileAtomically(`${runDir}/evaluation.json`, artifactPath);
     const status = summary.attempts.errors > 0 ? 'incomplete' : 'completed';
     await writeRunManifest(runDir, { ...manifest, status, updated_at: ctx.now().toISOString() });
     appendEvent(runDir, { event: 'finished', stage: 'evaluate', verdict: artifact.verdict, engine_calls: p.engine.calls() }, ctx.now());
