@@ -93,7 +93,8 @@ function locatedTree(text: string, shown: string): { doc: Document; lc: LineCoun
     throw new ConfigErrors(
       doc.errors.map((e) => {
         const p = lc.linePos(e.pos[0]);
-        return new ConfigError(`invalid YAML: ${firstLine(e.message)}`, `${shown}:${p.line}:${p.col}`);
+        // JSON is YAML, so JSON inputs (a ranking) come through here too; name the format the user wrote.
+        return new ConfigError(`invalid ${/\.json$/i.test(shown) ? 'JSON' : 'YAML'}: ${firstLine(e.message)}`, `${shown}:${p.line}:${p.col}`);
       }),
     );
   }

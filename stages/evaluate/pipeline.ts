@@ -4,7 +4,8 @@
 import { writeFileAtomically } from '../../src/state/atomic.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { readArtifact, sha256File, writeArtifact } from '../../src/artifacts/io.js';
+import { sha256File, writeArtifact } from '../../src/artifacts/io.js';
+import { loadYaml } from '../../src/config/load-yaml.js';
 import { ConfigError, UsageError } from '../../src/errors.js';
 import { summarizeVariant } from '../../src/evaluation/summary.js';
 import { readSkill, skillFromText, type LoadedSkill } from '../../src/skill/read.js';
@@ -25,22 +26,26 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
   if (o.skillPath) throw new UsageError('--skill-path belongs to --standalone; in pipeline mode the target comes from the ranking');
   const p = await prepare(ctx);
   const rankingPath = resolve(ctx.cwd, o.input);
-  const ranking = readArtifact(rankingPath, rankingInput, 'ranking');
+  // The located loader (JSON is YAML) so a bad ranking points at its line and column like a bad suite.
+  const ranking = loadYaml(rankingPath, rankingInput, 'ranking').value;
+  const rankingDir = dirname(rankingPath);
   const candidate = ranking.scored_candidates.find((c) => c.id === o.candidateId);
   if (!candidate) {
     const ids = ranking.scored_candidates.map((c) => c.id).join(', ') || '(none)';
     throw new UsageError(`candidate "${o.candidateId}" is not in ${o.input}; its candidates: ${ids}`);
   }
-  const target = readSkill(resolve(ctx.cwd, ranking.target.path));
-  const candSkill = candidateSkill(candidate, dirname(rankingPath), target);
+  // Both paths in a ranking are relative to the ranking's folder (absolute ones stay as they are), so a
+  // ranking means the same files whichever directory whet is started from.
+  const target = readSkill(resolve(rankingDir, ranking.target.path));
+  const candSkill = candidateSkill(candidate, rankingDir, target);
   if (candSkill.contentHash === target.contentHash) ctx.log(`warning: candidate ${candidate.id} is byte-identical to the target`);
 
   const evalThreshold = o.evalThreshold ?? p.cfg.evalThreshold;
   const iteration = ranking.iteration ?? 1;
   // A ranking inside the state dir keeps its iteration folder; one from elsewhere gets the standard one.
-  const inState = basename(dirname(rankingPath)).startsWith('iter-') && dirname(dirname(dirname(rankingPath))) === stateLayout.runsDir(p.stateDir);
-  const runDir = inState ? dirname(dirname(rankingPath)) : stateLayout.runDir(p.stateDir, ranking.run_id);
-  const iterDir = inState ? dirname(rankingPath) : stateLayout.iterDir(runDir, iteration);
+  const inState = basename(rankingDir).startsWith('iter-') && dirname(dirname(rankingDir)) === stateLayout.runsDir(p.stateDir);
+  const runDir = inState ? dirname(rankingDir) : stateLayout.runDir(p.stateDir, ranking.run_id);
+  const iterDir = inState ? rankingDir : stateLayout.iterDir(runDir, iteration);
   const bits: EnvelopeBits = {
     run_id: ranking.run_id,
     iteration,
