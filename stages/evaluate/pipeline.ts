@@ -12,6 +12,8 @@ import { readSkill, skillFromText, type LoadedSkill } from '../../src/skill/read
 import { appendEvent } from '../../src/state/events.js';
 import { stateLayout } from '../../src/state/layout.js';
 import { acquireStateLock } from '../../src/state/lock.js';
+import { supersedeFile } from '../../src/state/runs.js';
+import { openPipelineRun } from './pipeline-run.js';
 import { measure } from './measure.js';
 import { judgeCalibrations, withCorrectedRates } from '../../src/evaluation/judge-calibration.js';
 import { pipelineEvaluation, rankingInput, type RankingInput } from './schema.js';
@@ -60,7 +62,9 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
   const score = candidate.score ?? null;
 
   const lock = ctx.lockHeld ? { release: async () => undefined } : await acquireStateLock(p.stateDir, 'whet evaluate');
+  let run: Awaited<ReturnType<typeof openPipelineRun>> | undefined;
   try {
+    run = await openPipelineRun(runDir, ranking.run_id, p, target, ctx.now());
     appendEvent(runDir, { event: 'started', stage: 'evaluate', iteration, candidate: candidate.id }, ctx.now());
     let artifact;
     if (score !== null && score < evalThreshold) {
@@ -76,6 +80,7 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
       if (base.outcome.interrupted || cand?.outcome.interrupted) {
         const exhausted = base.outcome.budgetExhausted ?? cand?.outcome.budgetExhausted;
         appendEvent(runDir, { event: exhausted ? 'budget_exhausted' : 'interrupted', stage: 'evaluate', iteration }, ctx.now());
+        await run.finish(exhausted ? 'budget_exhausted' : 'interrupted', ctx.now());
         return { interrupted: true, runDir, ...(exhausted ? { budgetExhausted: exhausted } : {}) };
       }
       const candMeasured = cand ? { summary: summarizeVariant(cand.outcome, p.passK), tallies: cand.outcome.tallies } : undefined;
@@ -93,12 +98,20 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
     const cals = judgeCalibrations(p.suite, p.stateDir, p.judgeEngine);
     if (cals.length) artifact.judge_calibration = withCorrectedRates(cals, artifact.candidate_results, p.suite);
     const inIter = join(iterDir, 'evaluation.json');
+    // A second evaluation of the same run and iteration (another candidate, a re-run) must not erase the
+    // first one's verdict: it goes to superseded/ like the results it was computed from.
+    const moved = supersedeFile(iterDir, inIter, ctx.now());
+    if (moved) ctx.log(`previous evaluation.json moved to ${moved}`);
     await writeArtifact(inIter, pipelineEvaluation, artifact);
     const artifactPath = o.output ? resolve(ctx.cwd, o.output) : inIter;
     // The same validated bytes, not a second validation and serialisation of a possibly large artifact.
     if (o.output) await writeFileAtomically(artifactPath, readFileSync(inIter));
     appendEvent(runDir, { event: 'finished', stage: 'evaluate', iteration, verdict: artifact.verdict, engine_calls: p.engine.calls() }, ctx.now());
+    await run.finish('completed', ctx.now());
     return { interrupted: false, artifactPath, artifact };
+  } catch (err) {
+    await run?.finish('failed', ctx.now()).catch(() => undefined);
+    throw err;
   } finally {
     await lock.release();
   }

@@ -29,11 +29,29 @@ const evaluate = (dir: string, input = 'in/ranking.json') =>
   whet(['evaluate', '--input', input, '--candidate-id', 'c1', '--task-suite', 'tasks.yaml', '--state-root', 'state', '--json'], { cwd: dir });
 
 describe('evaluate (pipeline mode, a ranking from outside the state dir)', () => {
-  it('resolves target.path against the ranking’s folder, not the working directory', async () => {
+  it('resolves target.path against the ranking’s folder and writes a run manifest that status sees', async () => {
     const dir = project();
     const r = await evaluate(dir);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).evaluation).toMatchObject({ execution_pass_rate: 1, baseline_pass_rate: 0.5 });
+    const m = readJson(join(dir, 'state/runs/r1/run.json'));
+    expect(m).toMatchObject({ run_id: 'r1', mode: 'pipeline', status: 'completed', target: { skill_path: join(dir, 'skill/SKILL.md') } });
+    const s = await whet(['status', '--state-root', 'state'], { cwd: dir });
+    expect(s.stdout).not.toMatch(/no runs yet/);
+    expect(s.stdout).toMatch(/r1/);
+  });
+
+  it('keeps the previous evaluation.json in superseded/ when the iteration is evaluated again', async () => {
+    const dir = project();
+    expect((await evaluate(dir)).code).toBe(0);
+    const iter = join(dir, 'state/runs/r1/iter-001');
+    const first = readFileSync(join(iter, 'evaluation.json'), 'utf8');
+    const again = await evaluate(dir);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/previous evaluation\.json moved to .*superseded/);
+    const kept = readdirSync(join(iter, 'superseded')).filter((f) => f.endsWith('evaluation.json'));
+    expect(kept).toHaveLength(1);
+    expect(readFileSync(join(iter, 'superseded', kept[0]!), 'utf8')).toBe(first);
   });
 
   it('points at line and column of a ranking that is not valid JSON or does not match its schema', async () => {
