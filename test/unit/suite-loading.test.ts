@@ -70,6 +70,18 @@ describe('task suite loading', () => {
     expect(errorOf(() => loadSuite(f)).message).toMatch(/tasks\.yaml:7:9 tasks\[1\]\.id: duplicate task id "a" \(first used at line 4\)/);
   });
 
+  it('finds a bare pytest test_file in fixtures/ (the seed\'s layout), never outside the suite', () => {
+    const dir = tempDir();
+    write(join(dir, 's/fixtures/test_x.py'), 'def test_x(): pass\n');
+    const ok = write(join(dir, 's/tasks.yaml'), head + '  - id: a\n    prompt: p\n    judge: {type: pytest, test_file: test_x.py}\n');
+    expect(loadSuite(ok).tasks).toHaveLength(1);
+    write(join(dir, 'y.py'), 'def test_y(): pass\n');
+    const out = write(join(dir, 's/out.yaml'), head + '  - id: a\n    prompt: p\n    judge: {type: pytest, test_file: ../../y.py}\n');
+    expect(errorOf(() => loadSuite(out)).message).toMatch(/test_file: "\.\.\/\.\.\/y\.py" is outside the suite's folder/);
+    const missing = write(join(dir, 's/missing.yaml'), head + '  - id: a\n    prompt: p\n    judge: {type: pytest, test_file: test_nope.py}\n');
+    expect(errorOf(() => loadSuite(missing)).message).toMatch(/file not found: test_nope\.py \(looked in .*, and in its fixtures\/\)/);
+  });
+
   it('refuses fixtures outside the suite folder and missing fixtures', () => {
     const dir = tempDir();
     const out = write(join(dir, 's/tasks.yaml'), head + '  - id: a\n    prompt: p\n    judge: {type: pytest, test_file: ../x.py}\n');
