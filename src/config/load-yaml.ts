@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import jsYaml from 'js-yaml';
-import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
+import { LineCounter, parseDocument, isMap, isNode, isScalar, type Document } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError, ConfigErrors } from '../errors.js';
 
@@ -74,11 +74,16 @@ export function loadYaml<S extends z.ZodType>(file: string, schema: S, what: str
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const { doc } = tree();
-    const problems = parsed.error.issues.slice(0, 20).map((issue) => {
+    const problems = parsed.error.issues.slice(0, 20).flatMap((issue) => {
       const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
-      // An unknown key is best shown where it is written, not at the start of its object.
-      const where = issue.code === 'unrecognized_keys' && issue.keys[0] !== undefined ? [...path, issue.keys[0]] : path;
-      return new ConfigError(issueMessage(issue, doc.getIn(path)), at(where), formatPath(path));
+      // Each unknown key on its own, where it is written: a typo is fixed at its line, not its object's.
+      if (issue.code === 'unrecognized_keys') {
+        return issue.keys.map((k) => {
+          const p = locateKey(doc, tree().lc, path, k);
+          return new ConfigError(`unknown key "${k}"`, `${shown}:${p.line}:${p.col}`, formatPath([...path, k]));
+        });
+      }
+      return [new ConfigError(issueMessage(issue, doc.getIn(path)), at(path), formatPath(path))];
     });
     throw problems.length === 1 ? problems[0]! : new ConfigErrors(problems);
   }
@@ -93,7 +98,8 @@ function locatedTree(text: string, shown: string): { doc: Document; lc: LineCoun
     throw new ConfigErrors(
       doc.errors.map((e) => {
         const p = lc.linePos(e.pos[0]);
-        return new ConfigError(`invalid YAML: ${firstLine(e.message)}`, `${shown}:${p.line}:${p.col}`);
+        // JSON is YAML, so JSON inputs (a ranking) come through here too; name the format the user wrote.
+        return new ConfigError(`invalid ${/\.json$/i.test(shown) ? 'JSON' : 'YAML'}: ${firstLine(e.message)}`, `${shown}:${p.line}:${p.col}`);
       }),
     );
   }
@@ -109,6 +115,16 @@ export function locate(doc: Document, lc: LineCounter, path: (string | number)[]
   return { line: 1, col: 1 };
 }
 
+/** Position of `key` itself (not its value) in the map at `path`; else where `locate` points. */
+function locateKey(doc: Document, lc: LineCounter, path: (string | number)[], key: string): { line: number; col: number } {
+  const map = path.length === 0 ? doc.contents : doc.getIn(path, true);
+  if (isMap(map)) {
+    const pair = map.items.find((it) => isScalar(it.key) && String(it.key.value) === key);
+    if (pair && isNode(pair.key) && pair.key.range) return lc.linePos(pair.key.range[0]);
+  }
+  return locate(doc, lc, [...path, key]);
+}
+
 /** `tasks[3].judge.expected` — the form users read in messages. */
 export function formatPath(path: (string | number)[]): string {
   let out = '';
@@ -118,9 +134,9 @@ export function formatPath(path: (string | number)[]): string {
 
 function issueMessage(issue: z.core.$ZodIssue, value: unknown): string {
   switch (issue.code) {
-    case 'unrecognized_keys':
-      return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
     case 'invalid_union':
+      // A missing required field whose type is a union would otherwise read "Invalid input".
+      if (value === undefined && issue.message === 'Invalid input') return 'required';
       if ('discriminator' in issue && issue.discriminator) {
         const expected = issue.message.replace(/^.*Expected /, '').replace(/'/g, '"');
         return `unknown ${issue.discriminator} ${JSON.stringify(value)}; expected one of ${expected}`;

@@ -46,7 +46,10 @@ export const jsonJudge = z.strictObject({
 export const scriptJudge = z.strictObject({
   type: z.literal('script'),
   /** Program and arguments (an array is never passed through a shell); a string is split on spaces. */
-  command: z.union([z.array(nonEmpty).min(1), nonEmpty]),
+  command: z.union([z.array(nonEmpty).min(1), nonEmpty], {
+    // zod's own union message is a bare "Invalid input"; say what a script judge needs.
+    error: (iss) => (iss.input === undefined ? 'required for a script judge (a command line, or a list of program and arguments)' : 'expected a command line or a non-empty list of program and arguments'),
+  }),
   timeout_seconds: z.number().positive().optional(),
 });
 export const pytestJudge = z.strictObject({
@@ -103,7 +106,9 @@ export type TaskInput = z.infer<typeof taskSchema>;
 
 export const suiteSchema = z.strictObject({
   skill_id: nonEmpty,
-  version: z.union([z.literal('1.0'), z.literal(1)]),
+  version: z.union([z.literal('1.0'), z.literal(1)], {
+    error: (iss) => (iss.input === undefined ? 'required: "1.0" (the seed\'s suite format)' : `expected "1.0" (the seed's suite format), got ${JSON.stringify(iss.input)}`),
+  }),
   description: z.string().optional(),
   /** Declared grid: dimension → its values (used by lint and reports). */
   grid: z.record(z.string(), z.array(z.string()).min(1)).optional(),

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { ConfigError, ConfigErrors } from '../errors.js';
+import { pytestFileInSuite } from '../judges/paths.js';
 import { displayPath, loadYaml } from './load-yaml.js';
 import { lintSuiteSchema, suiteSchema, type JudgeSpec, type Suite, type SuiteIntents, type Task } from './suite-schema.js';
 import { loadSuiteIntents } from './suite-intents.js';
@@ -109,7 +110,7 @@ function checkJudge(j: JudgeSpec, dir: string, intents: SuiteIntents | undefined
       }
       return [];
     case 'pytest': {
-      const f = fixtureInside(dir, j.test_file, (m) => fail(m, 'test_file'));
+      const f = fixtureInside(dir, pytestFileInSuite(dir, j.test_file), (m) => fail(m.replace(/\)$/, ', and in its fixtures/)'), 'test_file'));
       return f ? [f] : [];
     }
     case 'json': {

@@ -21,7 +21,7 @@ export interface IterationView {
   baseline?: { pass_rate: number; passed: number; judged: number; cached: boolean };
   candidates: { id: string; title: string; category: string; risk: string; proposer: string; diff: string }[];
   ranking?: { selected: string | null; scored: { id: string; score: number; recommendation: string; reasons: string[] }[] };
-  evaluation?: { candidate: string; verdict: string; reason: string; execution_pass_rate: number; baseline_pass_rate: number; delta: number; p_value?: number };
+  evaluation?: { candidate: string; verdict: string; reason: string; execution_pass_rate: number | null; baseline_pass_rate: number | null; delta: number | null; p_value?: number };
   gate?: { candidate: string | null; decision: string; reason: string; checks: { id: string; passed: boolean; detail: string }[]; holdout?: Json; applied?: Json };
   learning?: { stop: { stop: boolean; rule: string | null; reason: string }; proposed_cases: number; structure_total: number };
 }
@@ -46,9 +46,10 @@ export function iterationView(runDir: string, n: number): IterationView {
             candidate: ev.candidate_id,
             verdict: ev.verdict,
             reason: ev.reason ?? '',
-            execution_pass_rate: ev.evaluation?.execution_pass_rate ?? 0,
-            baseline_pass_rate: ev.evaluation?.baseline_pass_rate ?? 0,
-            delta: ev.evaluation?.delta ?? 0,
+            // null (not measured: skipped, or not run) stays null; a 0 would read as a measurement.
+            execution_pass_rate: ev.evaluation?.execution_pass_rate ?? null,
+            baseline_pass_rate: ev.evaluation?.baseline_pass_rate ?? null,
+            delta: ev.evaluation?.delta ?? null,
             p_value: ev.evaluation?.paired?.p_value,
           },
         }
@@ -79,7 +80,8 @@ export function formatRun(view: ReturnType<typeof runView>): string {
     }
     if (it.evaluation) {
       const e = it.evaluation;
-      out.push(`  evaluated ${e.candidate}: ${f4(e.execution_pass_rate)} vs baseline ${f4(e.baseline_pass_rate)} (${signed(e.delta)})${e.p_value !== undefined ? `, McNemar p = ${e.p_value}` : ''}; verdict ${e.verdict}`);
+      const rates = e.execution_pass_rate !== null && e.baseline_pass_rate !== null && e.delta !== null ? `${f4(e.execution_pass_rate)} vs baseline ${f4(e.baseline_pass_rate)} (${signed(e.delta)})` : 'not measured';
+      out.push(`  evaluated ${e.candidate}: ${rates}${e.p_value !== undefined ? `, McNemar p = ${e.p_value}` : ''}; verdict ${e.verdict}`);
     }
     if (it.gate) {
       const g = it.gate;

@@ -2,6 +2,7 @@
 // someone else, so a judge must not be able to reach outside its folder: lexically (`../x`, absolute
 // paths elsewhere) nor through a symlink inside the folder that points out. Both checks are needed —
 // the lexical one gives a clear message for the common mistake, the realpath one closes the symlink hole.
+import { existsSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -47,4 +48,18 @@ export async function resolveInsideSuite(suiteDir: string, file: string, what: s
   const info = await stat(realTarget);
   if (!info.isFile()) return { ok: false, message: `${what} ${JSON.stringify(file)} is not a file: ${realTarget}` };
   return { ok: true, path: realTarget };
+}
+
+/**
+ * The seed's pytest judge ran "pytest on fixtures/{test_file}", so seed suites name a bare `test_x.py`
+ * that lives in `fixtures/`. The path as written wins when it exists; else `fixtures/<file>` when that
+ * exists and stays inside `fixtures/` (a `../` cannot use the fallback to reach elsewhere). The result
+ * is still checked for confinement by whoever opens it.
+ */
+export function pytestFileInSuite(suiteDir: string, file: string): string {
+  const base = path.resolve(suiteDir);
+  if (path.isAbsolute(file) || existsSync(path.resolve(base, file))) return file;
+  const fixtures = path.join(base, 'fixtures');
+  const fallback = path.resolve(fixtures, file);
+  return isInside(fixtures, fallback) && existsSync(fallback) ? path.relative(base, fallback) : file;
 }

@@ -6,7 +6,7 @@
 import type { JudgeSpec } from '../config/suite-schema.js';
 import type { RunOutcome } from '../proc/run.js';
 import type { JudgeContext, JudgeResult } from './types.js';
-import { resolveInsideSuite } from './paths.js';
+import { pytestFileInSuite, resolveInsideSuite } from './paths.js';
 import { errorResult, oneLine, tailLines } from './result.js';
 import { noVerdict, runOnOutput, timeoutOf } from './script.js';
 
@@ -51,7 +51,7 @@ export function pytestArgv(testFile: string): string[] {
 }
 
 export async function judgePytest(spec: PytestSpec, ctx: JudgeContext): Promise<JudgeResult> {
-  const file = await resolveInsideSuite(ctx.suiteDir, spec.test_file, 'pytest test_file');
+  const file = await resolveInsideSuite(ctx.suiteDir, pytestFileInSuite(ctx.suiteDir, spec.test_file), 'pytest test_file');
   if (!file.ok) return errorResult('pytest', file.message);
   const timeoutMs = timeoutOf(spec.timeout_seconds, ctx);
   const run = await runOnOutput(pytestArgv(file.path), ctx, timeoutMs, { PYTHONDONTWRITEBYTECODE: '1' });

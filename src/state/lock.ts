@@ -1,11 +1,11 @@
 // One writer per state directory. proper-lockfile makes the lock (an mkdir, refreshed while held); we
 // add the owner's pid and host inside it so that a lock left by a process killed with -9 is recovered at
 // once when that pid is gone, instead of after the stale timeout, and so a refusal can say who holds it.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import lockfile from 'proper-lockfile';
-import { StateError } from '../errors.js';
+import { StateError, UsageError } from '../errors.js';
 import { stateLayout } from './layout.js';
 import { log } from '../log.js';
 
@@ -21,7 +21,7 @@ interface Owner {
 }
 
 export async function acquireStateLock(stateDir: string, command: string): Promise<StateLock> {
-  mkdirSync(stateDir, { recursive: true });
+  makeStateDir(stateDir);
   const lockPath = stateLayout.lock(stateDir);
   const attempt = () =>
     lockfile.lock(stateDir, {
@@ -78,3 +78,32 @@ function isAlive(pid: number): boolean {
   }
 }
 
+
+/**
+ * Creates the state directory. A file where it (or a folder above it) should be is the user's path
+ * being wrong, not a whetstone bug: say which path, instead of an ENOTDIR/EEXIST stack trace.
+ */
+function makeStateDir(stateDir: string): void {
+  try {
+    mkdirSync(stateDir, { recursive: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'ENOTDIR' && code !== 'EEXIST') throw new StateError(`cannot create state directory ${stateDir}: ${(err as Error).message}`);
+    const file = firstFileOn(stateDir);
+    const what = file === stateDir ? 'is a file' : `cannot be created: ${file} is a file`;
+    throw new UsageError(`state directory ${stateDir} ${what}, not a directory; point --state-root (or state_dir in pipeline.yaml) at a directory`);
+  }
+}
+
+/** The path itself or the nearest folder above it that exists as something other than a directory. */
+function firstFileOn(path: string): string {
+  let found = path;
+  for (let p = path; ; p = dirname(p)) {
+    try {
+      if (!statSync(p).isDirectory()) found = p;
+    } catch {
+      // Not there (or not reachable through a file): look further up.
+    }
+    if (dirname(p) === p) return found;
+  }
+}

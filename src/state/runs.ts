@@ -86,12 +86,22 @@ export async function prepareResultsFile(dir: string, variant: string, contentKe
     current = undefined;
   }
   if (existsSync(file) && current !== contentKey) {
-    const dest = stateLayout.supersededDir(dir);
-    mkdirSync(dest, { recursive: true });
-    const stamp = now.toISOString().replace(/[:.]/g, '-');
-    renameSync(file, join(dest, `${stamp}-${basename(file)}`));
-    if (existsSync(meta)) renameSync(meta, join(dest, `${stamp}-${basename(meta)}`));
+    supersedeFile(dir, file, now);
+    if (existsSync(meta)) supersedeFile(dir, meta, now);
   }
   if (current !== contentKey || !existsSync(meta)) await writeJsonAtomically(meta, { key: contentKey, variant });
   return file;
+}
+
+/**
+ * Moves `file` to `<dir>/superseded/<time>-<name>` (kept, never deleted) and returns where it went, or
+ * undefined when there was nothing to move. One scheme for results and artifacts alike.
+ */
+export function supersedeFile(dir: string, file: string, now: Date): string | undefined {
+  if (!existsSync(file)) return undefined;
+  const dest = stateLayout.supersededDir(dir);
+  mkdirSync(dest, { recursive: true });
+  const to = join(dest, `${now.toISOString().replace(/[:.]/g, '-')}-${basename(file)}`);
+  renameSync(file, to);
+  return to;
 }

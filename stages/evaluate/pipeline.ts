@@ -4,13 +4,16 @@
 import { writeFileAtomically } from '../../src/state/atomic.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { readArtifact, sha256File, writeArtifact } from '../../src/artifacts/io.js';
+import { sha256File, writeArtifact } from '../../src/artifacts/io.js';
+import { loadYaml } from '../../src/config/load-yaml.js';
 import { ConfigError, UsageError } from '../../src/errors.js';
 import { summarizeVariant } from '../../src/evaluation/summary.js';
 import { readSkill, skillFromText, type LoadedSkill } from '../../src/skill/read.js';
 import { appendEvent } from '../../src/state/events.js';
 import { stateLayout } from '../../src/state/layout.js';
 import { acquireStateLock } from '../../src/state/lock.js';
+import { supersedeFile } from '../../src/state/runs.js';
+import { openPipelineRun } from './pipeline-run.js';
 import { measure } from './measure.js';
 import { judgeCalibrations, withCorrectedRates } from '../../src/evaluation/judge-calibration.js';
 import { pipelineEvaluation, rankingInput, type RankingInput } from './schema.js';
@@ -25,22 +28,26 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
   if (o.skillPath) throw new UsageError('--skill-path belongs to --standalone; in pipeline mode the target comes from the ranking');
   const p = await prepare(ctx);
   const rankingPath = resolve(ctx.cwd, o.input);
-  const ranking = readArtifact(rankingPath, rankingInput, 'ranking');
+  // The located loader (JSON is YAML) so a bad ranking points at its line and column like a bad suite.
+  const ranking = loadYaml(rankingPath, rankingInput, 'ranking').value;
+  const rankingDir = dirname(rankingPath);
   const candidate = ranking.scored_candidates.find((c) => c.id === o.candidateId);
   if (!candidate) {
     const ids = ranking.scored_candidates.map((c) => c.id).join(', ') || '(none)';
     throw new UsageError(`candidate "${o.candidateId}" is not in ${o.input}; its candidates: ${ids}`);
   }
-  const target = readSkill(resolve(ctx.cwd, ranking.target.path));
-  const candSkill = candidateSkill(candidate, dirname(rankingPath), target);
+  // Both paths in a ranking are relative to the ranking's folder (absolute ones stay as they are), so a
+  // ranking means the same files whichever directory whet is started from.
+  const target = readSkill(resolve(rankingDir, ranking.target.path));
+  const candSkill = candidateSkill(candidate, rankingDir, target);
   if (candSkill.contentHash === target.contentHash) ctx.log(`warning: candidate ${candidate.id} is byte-identical to the target`);
 
   const evalThreshold = o.evalThreshold ?? p.cfg.evalThreshold;
   const iteration = ranking.iteration ?? 1;
   // A ranking inside the state dir keeps its iteration folder; one from elsewhere gets the standard one.
-  const inState = basename(dirname(rankingPath)).startsWith('iter-') && dirname(dirname(dirname(rankingPath))) === stateLayout.runsDir(p.stateDir);
-  const runDir = inState ? dirname(dirname(rankingPath)) : stateLayout.runDir(p.stateDir, ranking.run_id);
-  const iterDir = inState ? dirname(rankingPath) : stateLayout.iterDir(runDir, iteration);
+  const inState = basename(rankingDir).startsWith('iter-') && dirname(dirname(rankingDir)) === stateLayout.runsDir(p.stateDir);
+  const runDir = inState ? dirname(rankingDir) : stateLayout.runDir(p.stateDir, ranking.run_id);
+  const iterDir = inState ? rankingDir : stateLayout.iterDir(runDir, iteration);
   const bits: EnvelopeBits = {
     run_id: ranking.run_id,
     iteration,
@@ -55,7 +62,9 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
   const score = candidate.score ?? null;
 
   const lock = ctx.lockHeld ? { release: async () => undefined } : await acquireStateLock(p.stateDir, 'whet evaluate');
+  let run: Awaited<ReturnType<typeof openPipelineRun>> | undefined;
   try {
+    run = await openPipelineRun(runDir, ranking.run_id, p, target, ctx.now());
     appendEvent(runDir, { event: 'started', stage: 'evaluate', iteration, candidate: candidate.id }, ctx.now());
     let artifact;
     if (score !== null && score < evalThreshold) {
@@ -71,6 +80,7 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
       if (base.outcome.interrupted || cand?.outcome.interrupted) {
         const exhausted = base.outcome.budgetExhausted ?? cand?.outcome.budgetExhausted;
         appendEvent(runDir, { event: exhausted ? 'budget_exhausted' : 'interrupted', stage: 'evaluate', iteration }, ctx.now());
+        await run.finish(exhausted ? 'budget_exhausted' : 'interrupted', ctx.now());
         return { interrupted: true, runDir, ...(exhausted ? { budgetExhausted: exhausted } : {}) };
       }
       const candMeasured = cand ? { summary: summarizeVariant(cand.outcome, p.passK), tallies: cand.outcome.tallies } : undefined;
@@ -88,12 +98,20 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
     const cals = judgeCalibrations(p.suite, p.stateDir, p.judgeEngine);
     if (cals.length) artifact.judge_calibration = withCorrectedRates(cals, artifact.candidate_results, p.suite);
     const inIter = join(iterDir, 'evaluation.json');
+    // A second evaluation of the same run and iteration (another candidate, a re-run) must not erase the
+    // first one's verdict: it goes to superseded/ like the results it was computed from.
+    const moved = supersedeFile(iterDir, inIter, ctx.now());
+    if (moved) ctx.log(`previous evaluation.json moved to ${moved}`);
     await writeArtifact(inIter, pipelineEvaluation, artifact);
     const artifactPath = o.output ? resolve(ctx.cwd, o.output) : inIter;
     // The same validated bytes, not a second validation and serialisation of a possibly large artifact.
     if (o.output) await writeFileAtomically(artifactPath, readFileSync(inIter));
     appendEvent(runDir, { event: 'finished', stage: 'evaluate', iteration, verdict: artifact.verdict, engine_calls: p.engine.calls() }, ctx.now());
+    await run.finish('completed', ctx.now());
     return { interrupted: false, artifactPath, artifact };
+  } catch (err) {
+    await run?.finish('failed', ctx.now()).catch(() => undefined);
+    throw err;
   } finally {
     await lock.release();
   }

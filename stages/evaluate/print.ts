@@ -92,7 +92,7 @@ export function formatEvaluation(a: EvaluationArtifact, artifactPath: string): s
     out.push(`candidate: ${a.candidate_id} (discriminator score ${a.candidate_score ?? 'none'}, eval threshold ${a.eval_threshold})`, '');
     if (e.candidate) out.push(rateLine('candidate ', e.candidate));
     if (e.baseline) out.push(rateLine('baseline  ', e.baseline));
-    if (e.candidate && e.baseline) out.push(`delta ${e.delta >= 0 ? '+' : ''}${f4(e.delta)}`);
+    if (e.delta !== null) out.push(`delta ${e.delta >= 0 ? '+' : ''}${f4(e.delta)}`);
     if (e.paired) {
       const p = e.paired;
       out.push(

@@ -131,9 +131,11 @@ export const pipelineEvaluation = common.extend({
   candidate_score: z.number().nullable(),
   eval_threshold: z.number(),
   evaluation: z.object({
-    execution_pass_rate: z.number(),
-    baseline_pass_rate: z.number(),
-    delta: z.number(),
+    // null when not measured (a skipped candidate, a candidate not run after a broken baseline): a 0
+    // there would read as a measured 0% pass rate to a gate, a report or a person.
+    execution_pass_rate: z.number().nullable(),
+    baseline_pass_rate: z.number().nullable(),
+    delta: z.number().nullable(),
     verdict: z.string(),
     reason: z.string().optional(),
     candidate: variantSummary.optional(),

@@ -104,7 +104,7 @@ export function pipelineArtifact(a: {
       verdict: 'skipped',
       reason,
       ...HANDOFF.evaluated,
-      evaluation: { execution_pass_rate: 0, baseline_pass_rate: 0, delta: 0, verdict: 'skipped', reason },
+      evaluation: { execution_pass_rate: null, baseline_pass_rate: null, delta: null, verdict: 'skipped', reason },
       candidate_results: [],
       baseline_results: [],
     };
@@ -131,7 +131,7 @@ export function pipelineArtifact(a: {
   }
   const candidate = m.candidate ?? { summary: undefined, tallies: [] };
   const cand = candidate.summary;
-  const delta = cand ? Math.round((cand.pass_rate - base.pass_rate) * 10_000) / 10_000 : 0;
+  const delta = cand ? Math.round((cand.pass_rate - base.pass_rate) * 10_000) / 10_000 : null;
   const paired = cand ? pairedComparison(m.baseline.tallies, candidate.tallies) : undefined;
   const cats = new Set([...Object.keys(cand?.per_category ?? {}), ...Object.keys(base.per_category)]);
   const perCategory = Object.fromEntries(
@@ -147,7 +147,7 @@ export function pipelineArtifact(a: {
     reason,
     ...handoff,
     evaluation: {
-      execution_pass_rate: cand?.pass_rate ?? 0,
+      execution_pass_rate: cand?.pass_rate ?? null,
       baseline_pass_rate: base.pass_rate,
       delta,
       verdict,

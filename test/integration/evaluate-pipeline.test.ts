@@ -89,8 +89,14 @@ describe('evaluate (pipeline mode)', () => {
     const log = join(dir, 'calls.log');
     const r = await evaluate(dir, [], { ...process.env, AGENT_LOG: log });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ verdict: 'skipped', reason: 'score 5.5 < threshold 6', next_step: 'gate_decision' });
+    const skipped = JSON.parse(r.stdout);
+    expect(skipped).toMatchObject({ verdict: 'skipped', reason: 'score 5.5 < threshold 6', next_step: 'gate_decision' });
+    // Nothing was measured, so no rate is reported: zeros would read as a measured 0% pass rate.
+    expect(skipped.evaluation).toMatchObject({ execution_pass_rate: null, baseline_pass_rate: null, delta: null });
     expect(existsSync(log)).toBe(false);
+    const schemas = await whet(['schemas'], { cwd: dir });
+    const evalSchema = JSON.parse(schemas.stdout).evaluation;
+    expect(JSON.stringify(evalSchema)).toContain('"execution_pass_rate":{"type":["number","null"]}');
     const lower = await evaluate(dir, ['--eval-threshold', '5'], { ...process.env, AGENT_LOG: log });
     expect(JSON.parse(lower.stdout).verdict).toBe('pass');
   });
@@ -105,6 +111,7 @@ describe('evaluate (pipeline mode)', () => {
     const a = JSON.parse(r.stdout);
     expect(a).toMatchObject({ verdict: 'error', next_step: 'abort', next_owner: 'human' });
     expect(a.reason).toMatch(/baseline pass rate 0\.0000 < 0\.2: the task suite is probably broken/);
+    expect(a.evaluation).toMatchObject({ baseline_pass_rate: 0, execution_pass_rate: null, delta: null });
     expect(existsSync(join(dir, 'state/runs/run-1/iter-001/results/cand-01.jsonl'))).toBe(false);
   });
 

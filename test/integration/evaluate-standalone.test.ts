@@ -143,4 +143,19 @@ describe('evaluate --standalone', () => {
     }
     expect(snapshotTree(join(dir, 'state'))).toEqual(before);
   });
+
+  it('names a --state-root that is a file (or lies under one) as a usage error, not a crash', async () => {
+    const dir = tempDir();
+    copyExample('release-notes', join(dir, 'skill'));
+    write(join(dir, 'afile'), 'x');
+    for (const [root, said] of [
+      ['afile', /state directory \S*afile is a file, not a directory/],
+      ['afile/sub', /state directory \S*afile\/sub cannot be created: \S*afile is a file/],
+    ] as const) {
+      const r = await whet(['evaluate', '--standalone', '--mock', '--task-suite', 'skill/tasks.yaml', '--skill-path', 'skill', '--state-root', root], { cwd: dir });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(said);
+      expect(r.stderr).not.toMatch(/internal error|ENOTDIR|EEXIST|\n\s+at /);
+    }
+  });
 });

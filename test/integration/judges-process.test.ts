@@ -199,6 +199,12 @@ describe('pytest judge', () => {
     expect(r.error).toContain('module_that_does_not_exist_anywhere');
   });
 
+  it('finds a bare test_file in the suite’s fixtures/ folder, as the seed ran "pytest on fixtures/{test_file}"', async () => {
+    const r = await runJudge({ type: 'pytest', test_file: 'test_output.py' }, ctx('Hello world\n{"ok": true}\n'));
+    expect(r.error).toBeUndefined();
+    expect(r).toMatchObject({ type: 'pytest', passed: true, score: 1 });
+  });
+
   it('reports a missing test file as error with its path', async () => {
     const r = await runJudge({ type: 'pytest', test_file: 'fixtures/test_missing.py' }, ctx('hello'));
     expect(r.error).toBe(`pytest test_file "fixtures/test_missing.py" not found: ${path.join(suiteDir, 'fixtures/test_missing.py')}`);

@@ -51,12 +51,13 @@ describe('task suite loading', () => {
     ['a wrong type', head + '  - id: a\n    prompt: 3\n    judge: {type: contains, expected: [x]}\n', /tasks\.yaml:5:13 tasks\[0\]\.prompt: .*expected string/],
     ['an unknown judge', head + '  - id: a\n    prompt: p\n    judge: {type: containz, expected: [x]}\n', /tasks\.yaml:6:19 tasks\[0\]\.judge\.type: unknown type "containz"/],
     ['an unsafe id', head + '  - id: ../etc\n    prompt: p\n    judge: {type: contains, expected: [x]}\n', /tasks\.yaml:4:9 tasks\[0\]\.id: must be a safe file name/],
-    ['an unknown key', head + '  - id: a\n    prompt: p\n    promt: q\n    judge: {type: contains, expected: [x]}\n', /tasks\.yaml:6:12 tasks\[0\]: unknown key "promt"/],
+    ['an unknown key', head + '  - id: a\n    prompt: p\n    promt: q\n    judge: {type: contains, expected: [x]}\n', /tasks\.yaml:6:5 tasks\[0\]\.promt: unknown key "promt"/],
+    ['a script judge without a command', head + '  - id: a\n    prompt: p\n    judge: {type: script}\n', /tasks\.yaml:6:12 tasks\[0\]\.judge\.command: required for a script judge/],
     ['no tasks', head.replace('tasks:\n', 'tasks: []\n'), /tasks: the suite has no tasks/],
     ['an empty expected list', head + '  - id: a\n    prompt: p\n    judge: {type: contains, expected: []}\n', /tasks\[0\]\.judge\.expected: must list at least one string/],
     ['a missing judge', head + '  - id: a\n    prompt: p\n', /tasks\.yaml:4:5 tasks\[0\]\.judge: a task needs a "judge"/],
     ['a bad regex', head + '  - id: a\n    prompt: p\n    judge: {type: regex, pattern: "a("}\n', /tasks\[0\]\.judge\.pattern: invalid regular expression/],
-    ['a wrong version', 'skill_id: s\nversion: "2.0"\ntasks:\n  - id: a\n    prompt: p\n    judge: {type: contains, expected: [x]}\n', /tasks\.yaml:2:10 version:/],
+    ['a wrong version', 'skill_id: s\nversion: "2.0"\ntasks:\n  - id: a\n    prompt: p\n    judge: {type: contains, expected: [x]}\n', /tasks\.yaml:2:10 version: expected "1\.0" \(the seed's suite format\), got "2\.0"/],
   ])('reports %s at file:line:col with the field', (_name, text, pattern) => {
     const dir = tempDir();
     const f = write(join(dir, 'tasks.yaml'), text);
@@ -67,6 +68,18 @@ describe('task suite loading', () => {
     const dir = tempDir();
     const f = write(join(dir, 'tasks.yaml'), head + '  - id: a\n    prompt: p\n    judge: {type: contains, expected: [x]}\n  - id: a\n    prompt: q\n    judge: {type: contains, expected: [x]}\n');
     expect(errorOf(() => loadSuite(f)).message).toMatch(/tasks\.yaml:7:9 tasks\[1\]\.id: duplicate task id "a" \(first used at line 4\)/);
+  });
+
+  it('finds a bare pytest test_file in fixtures/ (the seed\'s layout), never outside the suite', () => {
+    const dir = tempDir();
+    write(join(dir, 's/fixtures/test_x.py'), 'def test_x(): pass\n');
+    const ok = write(join(dir, 's/tasks.yaml'), head + '  - id: a\n    prompt: p\n    judge: {type: pytest, test_file: test_x.py}\n');
+    expect(loadSuite(ok).tasks).toHaveLength(1);
+    write(join(dir, 'y.py'), 'def test_y(): pass\n');
+    const out = write(join(dir, 's/out.yaml'), head + '  - id: a\n    prompt: p\n    judge: {type: pytest, test_file: ../../y.py}\n');
+    expect(errorOf(() => loadSuite(out)).message).toMatch(/test_file: "\.\.\/\.\.\/y\.py" is outside the suite's folder/);
+    const missing = write(join(dir, 's/missing.yaml'), head + '  - id: a\n    prompt: p\n    judge: {type: pytest, test_file: test_nope.py}\n');
+    expect(errorOf(() => loadSuite(missing)).message).toMatch(/file not found: test_nope\.py \(looked in .*, and in its fixtures\/\)/);
   });
 
   it('refuses fixtures outside the suite folder and missing fixtures', () => {
@@ -113,6 +126,13 @@ describe('pipeline config loading', () => {
     await expect(loadPipeline('p.yaml', dir)).rejects.toThrow(/p\.yaml:2:8 cache\.ttl: "soon" is not a duration/);
     write(join(dir, 'q.yaml'), 'engine:\n  type: gpt\n');
     await expect(loadPipeline('q.yaml', dir)).rejects.toThrow(/q\.yaml:2:9 engine\.type: unknown type "gpt"/);
+  });
+
+  it('reports each unknown key where it is written, with its path', async () => {
+    const dir = tempDir();
+    write(join(dir, 'p.yaml'), 'concurrency: 4\nevaluate:\n  pass_k: 1\n  foo: 1\n  bar: 2\n');
+    const lines = (await loadPipeline('p.yaml', dir).catch((e: Error) => e)).message.split('\n').map((l) => l.replace(`${dir}/`, ''));
+    expect(lines.sort()).toEqual(['p.yaml:1:1 concurrency: unknown key "concurrency"', 'p.yaml:4:3 evaluate.foo: unknown key "foo"', 'p.yaml:5:3 evaluate.bar: unknown key "bar"']);
   });
 
   it('refuses a named config that does not exist', async () => {
