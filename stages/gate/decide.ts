@@ -2,7 +2,7 @@
 // reported whether it passed or not, so the decision can be explained from gate.json alone. The gate
 // decides on the held-out split: the generator never saw those tasks, so a gain there is evidence.
 import type { Thresholds } from '../../src/config/thresholds.js';
-import { mcnemarExact } from '../../src/stats/index.js';
+import { holm, mcnemarExact } from '../../src/stats/index.js';
 import type { PipelineEvaluation } from '../evaluate/schema.js';
 import type { Check, GateArtifact } from './schema.js';
 
@@ -15,6 +15,8 @@ export interface GateFacts {
   risk: 'low' | 'medium' | 'high';
   /** Consistency checks computed by the caller from the files (hashes, target, thresholds). */
   integrity: Check[];
+  /** Held-out p-values of the candidates gated earlier in this run (their gate.json), oldest first. */
+  earlierPValues?: number[];
 }
 
 export interface GateDecision {
@@ -94,11 +96,19 @@ export function decide(f: GateFacts): GateDecision {
     passed: drops.length === 0,
     detail: drops.length ? `categories dropping more than ${t.category_tolerance}: ${drops.map(([k, c]) => `${k} ${sign(c.delta)}`).join(', ')}` : `no category drops more than ${t.category_tolerance}`,
   });
-  const significant = h.p_value < t.significance;
+  // Every candidate a run gates is one more test: the p that decides is Holm-adjusted over all of them.
+  const family = [...(f.earlierPValues ?? []), h.p_value];
+  const p = family.length > 1 ? Number((holm(family).adjusted[family.length - 1] ?? 1).toPrecision(6)) : h.p_value;
+  if (family.length > 1) {
+    holdout.p_value_holm = p;
+    holdout.tests_in_run = family.length;
+  }
+  const significant = p < t.significance;
+  const shown = family.length > 1 ? `p = ${h.p_value}, Holm-adjusted over the ${family.length} candidates tested in this run p = ${p}` : `p = ${h.p_value}`;
   checks.push({
     id: 'significance',
     passed: !t.require_significance || significant,
-    detail: `exact McNemar on held-out p = ${h.p_value} ${significant ? '<' : '≥'} ${t.significance}${t.require_significance ? '' : ' (informational: require_significance is off)'}`,
+    detail: `exact McNemar on held-out ${shown} ${significant ? '<' : '≥'} ${t.significance}${t.require_significance ? '' : ' (informational: require_significance is off)'}`,
   });
   const cals = e.judge_calibration ?? [];
   const mode = t.require_calibrated_judges ?? 'warn';

@@ -3,7 +3,8 @@
 // first, then atomic replacement). A crash after applying and before gate.json is written is recognised
 // on the next run (the target already equals the candidate and the backup exists) and not refused.
 import { HANDOFF } from '../../src/artifacts/envelope.js';
-import { sha256File, writeArtifact } from '../../src/artifacts/io.js';
+import { existsSync } from 'node:fs';
+import { readArtifact, sha256File, writeArtifact } from '../../src/artifacts/io.js';
 import type { Thresholds } from '../../src/config/thresholds.js';
 import type { LoopContext, StageOutcome } from '../../src/loop/context.js';
 import { iterationPaths } from '../../src/loop/paths.js';
@@ -14,11 +15,30 @@ import { decide } from './decide.js';
 import { gatherIntegrity } from './integrity.js';
 import { gateArtifact, type GateArtifact } from './schema.js';
 
+/**
+ * The held-out p-values of the candidates gated before this iteration in the run: the family the
+ * significance check corrects for. A gate.json that no longer reads is left out (resume quarantines it).
+ */
+function earlierHoldoutPValues(runDir: string, iteration: number): number[] {
+  const out: number[] = [];
+  for (let i = 1; i < iteration; i++) {
+    const file = iterationPaths(runDir, i).gate;
+    if (!existsSync(file)) continue;
+    try {
+      const p = readArtifact(file, gateArtifact).holdout?.p_value;
+      if (p !== undefined) out.push(p);
+    } catch {
+      // An unreadable gate.json decided nothing the run still relies on.
+    }
+  }
+  return out;
+}
+
 export async function run(ctx: LoopContext): Promise<StageOutcome> {
   const paths = iterationPaths(ctx.runDir, ctx.iteration);
   const { evaluation, cand, variantDir, alreadyApplied, checks: integrity } = gatherIntegrity(ctx, ctx.iteration);
   const registered = ctx.manifest.thresholds as unknown as Thresholds;
-  const d = decide({ evaluation, thresholds: registered, category: cand?.category ?? 'other', risk: cand?.risk ?? 'high', integrity });
+  const d = decide({ evaluation, thresholds: registered, category: cand?.category ?? 'other', risk: cand?.risk ?? 'high', integrity, earlierPValues: earlierHoldoutPValues(ctx.runDir, ctx.iteration) });
   let applied: GateArtifact['applied'];
   if (d.decision === 'keep' && variantDir) {
     const manifest = alreadyApplied ? readBackup(ctx.stateDir, ctx.runId, ctx.iteration)! : await applyVariant({ stateDir: ctx.stateDir, runId: ctx.runId, iteration: ctx.iteration, targetDir: ctx.manifest.target.skill_dir, variantDir, now: ctx.now() });

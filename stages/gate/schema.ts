@@ -24,6 +24,13 @@ export const gateArtifact = envelope.extend({
       fixes: z.array(z.string()),
       regressions: z.array(z.string()),
       p_value: z.number(),
+      /**
+       * Holm-adjusted p over every candidate this run has tested on its held-out tasks, this one included:
+       * a loop that tries five candidates at 0.05 each would find a "significant" one by luck too often.
+       */
+      p_value_holm: z.number().optional(),
+      /** How many candidates that family holds. */
+      tests_in_run: z.number().int().optional(),
     })
     .optional(),
   applied: z

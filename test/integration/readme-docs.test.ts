@@ -2,7 +2,7 @@
 // install) runs the loop with the documented outcome, and the loop settings and structure dimensions the
 // README lists are exactly the ones the code has, so the documentation cannot silently fall behind.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pipelineSchema } from '../../src/config/pipeline.js';
@@ -18,6 +18,10 @@ describe('README', () => {
     expect(r.stdout).toMatch(/gate: KEEP cand-\S+ — held-out gain \+0\.\d+ with no new failures/);
     expect(r.stdout).toMatch(/gate: REJECT cand-\S+ — held-out delta/);
     expect(r.stdout).toMatch(/run done: stopped by plateau/);
+    // The second gate corrects its significance check for both candidates the run has tested (Holm).
+    const runs = join(repoRoot, 'state/demo/state/runs');
+    const gate2 = JSON.parse(readFileSync(join(runs, readdirSync(runs)[0]!, 'iter-002/gate.json'), 'utf8'));
+    expect(gate2.holdout).toMatchObject({ tests_in_run: 2, p_value_holm: expect.any(Number) });
   });
 
   it('lists every loop setting and every structure dimension the code has', () => {

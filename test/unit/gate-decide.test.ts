@@ -63,6 +63,25 @@ describe('gate decision', () => {
     expect(decide(facts(evaluation(cand, base), { category: 'frontmatter', risk: 'low' })).decision).toBe('pending_review');
   });
 
+  it('corrects the significance check for every candidate the run has tested (Holm)', () => {
+    // Six held-out tasks, all fixed: exact McNemar p = 2 × 0.5^6 = 0.03125.
+    const ids = ['h-1', 'h-2', 'h-3', 'h-4', 'h-5', 'h-6'];
+    const e = evaluation(ids.map((id) => res(id, true, 'holdout')), ids.map((id) => res(id, false, 'holdout')));
+    const strict = { ...THRESHOLD_DEFAULTS, require_significance: true };
+    const alone = decide(facts(e, { thresholds: strict }));
+    expect(alone.holdout?.p_value).toBe(0.03125);
+    expect(alone.holdout?.p_value_holm).toBeUndefined();
+    expect(alone.checks.find((c) => c.id === 'significance')!.passed).toBe(true);
+    // Third candidate of the run, after p = 0.01 and p = 0.2: Holm gives max(3 × 0.01, 2 × 0.03125) = 0.0625
+    // for this one (Holm 1979, step-down), no longer below 0.05.
+    const third = decide(facts(e, { thresholds: strict, earlierPValues: [0.01, 0.2] }));
+    expect(third.holdout).toMatchObject({ p_value: 0.03125, p_value_holm: 0.0625, tests_in_run: 3 });
+    const sig = third.checks.find((c) => c.id === 'significance')!;
+    expect(sig.passed).toBe(false);
+    expect(sig.detail).toBe('exact McNemar on held-out p = 0.03125, Holm-adjusted over the 3 candidates tested in this run p = 0.0625 ≥ 0.05');
+    expect(third.decision).toBe('reject');
+  });
+
   it('requires significance only when registered, and counts held-out errors against deciding', () => {
     const cand = [res('a-1', true, 'train'), res('b-1', true, 'train'), res('b-2', true, 'holdout'), res('c-1', true, 'holdout'), res('d-1', false, 'holdout')];
     const strict = decide(facts(evaluation(cand, base), { thresholds: { ...THRESHOLD_DEFAULTS, require_significance: true } }));
