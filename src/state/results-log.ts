@@ -6,6 +6,7 @@ import { closeSync, createReadStream, existsSync, fstatSync, ftruncateSync, mkdi
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
+import { InternalError } from '../errors.js';
 import { intentMetricSetSchema } from '../evaluation/intent-metrics.js';
 
 export const judgeOutcomeSchema = z.object({
@@ -78,6 +79,9 @@ export class ResultsLog {
 
   append(line: ResultLine): void {
     const out = line.output.length > MAX_LOGGED_OUTPUT ? { ...line, output: line.output.slice(0, MAX_LOGGED_OUTPUT), output_truncated: true } : line;
+    // Validated on write as on read: a line the resume would skip as torn must never be written whole.
+    const checked = resultLineSchema.safeParse(out);
+    if (!checked.success) throw new InternalError(`result line for ${line.task_id} attempt ${line.attempt} does not match its schema: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
     writeSync(this.fd, `${JSON.stringify(out)}\n`);
   }
 

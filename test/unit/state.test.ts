@@ -38,6 +38,14 @@ describe('results log', () => {
     expect(r).toEqual({ lines: 2, skipped: 0 });
   });
 
+  it('refuses to write a line the reader would not accept', () => {
+    const file = join(tempDir(), 'r.jsonl');
+    const log = ResultsLog.open(file);
+    expect(() => log.append({ ...line('a'), status: 'maybe' } as unknown as ResultLine)).toThrow(/result line for a attempt 0 does not match its schema: status/);
+    log.close();
+    expect(readFileSync(file, 'utf8')).toBe('');
+  });
+
   it('truncates huge outputs in the log and says so', async () => {
     const file = join(tempDir(), 'r.jsonl');
     const log = ResultsLog.open(file);
