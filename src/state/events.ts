@@ -1,7 +1,18 @@
 // events.jsonl: an append-only diary of a run (stage started / finished / failed, with timings), for
-// `whet status` and for people reading a run after the fact.
+// `whet status` and for people reading a run after the fact. Each line is checked against a schema on
+// write, like every other artifact: the fields readers rely on (`at`, `event`, and `stage` / `iteration`
+// when present) always have their types; anything else a stage wants to say rides along.
 import { appendFileSync, mkdirSync } from 'node:fs';
+import { z } from 'zod';
+import { InternalError } from '../errors.js';
 import { stateLayout } from './layout.js';
+
+export const runEventSchema = z.looseObject({
+  at: z.iso.datetime(),
+  event: z.string().regex(/^[a-z][a-z0-9_]*$/, 'an event name is snake_case'),
+  stage: z.string().min(1).optional(),
+  iteration: z.number().int().min(0).optional(),
+});
 
 export interface RunEvent {
   event: string;
@@ -11,6 +22,9 @@ export interface RunEvent {
 }
 
 export function appendEvent(runDir: string, ev: RunEvent, now: Date = new Date()): void {
+  const line = { at: now.toISOString(), ...ev };
+  const checked = runEventSchema.safeParse(line);
+  if (!checked.success) throw new InternalError(`event ${JSON.stringify(ev.event)} does not match its schema: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   mkdirSync(runDir, { recursive: true });
-  appendFileSync(stateLayout.events(runDir), `${JSON.stringify({ at: now.toISOString(), ...ev })}\n`);
+  appendFileSync(stateLayout.events(runDir), `${JSON.stringify(line)}\n`);
 }

@@ -117,3 +117,14 @@ describe('baseline cache', () => {
     expect(lookupBaseline(dir, other, 7 * 86_400_000, t0)).toEqual({ hit: false, why: 'absent' });
   });
 });
+
+describe('events.jsonl', () => {
+  it('checks each event on write', async () => {
+    const { appendEvent } = await import('../../src/state/events.js');
+    const dir = tempDir();
+    appendEvent(dir, { event: 'stage_started', stage: 'gate', iteration: 2 }, new Date(0));
+    expect(() => appendEvent(dir, { event: 'Stage Started' })).toThrow(/event "Stage Started" does not match its schema: event: an event name is snake_case/);
+    expect(() => appendEvent(dir, { event: 'x', iteration: -1 })).toThrow(/iteration/);
+    expect(readFileSync(join(dir, 'events.jsonl'), 'utf8')).toBe('{"at":"1970-01-01T00:00:00.000Z","event":"stage_started","stage":"gate","iteration":2}\n');
+  });
+});
