@@ -146,7 +146,7 @@ export function parseClaudeStream(stdout: string, skillName: string | undefined)
 }
 
 /** For a non-zero exit: the result message's own account, when the stream got that far. */
-export function explainClaudeStreamExit(stdout: string, skillName: string | undefined): { message: string; usage?: Usage; extras?: RunExtras } | undefined {
+export function explainClaudeStreamExit(stdout: string, skillName: string | undefined): { message: string; usage?: Usage; extras?: RunExtras; status?: number } | undefined {
   const stream = readClaudeStream(stdout);
   if (!stream.result) return undefined;
   const subtype = typeof stream.result['subtype'] === 'string' ? stream.result['subtype'] : 'missing';

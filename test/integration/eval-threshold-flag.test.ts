@@ -12,21 +12,13 @@ import { rankingArtifact } from '../../stages/discriminate/schema.js';
 import { evaluateLoopBaseline, evaluateLoopCandidate } from '../../stages/evaluate/loop.js';
 import { run as generate } from '../../stages/generate/index.js';
 import { loopProject } from '../fixtures/stages/loop-project.js';
-import { copyExample, readJson, snapshotTree, tempDir, whet, write } from '../support/cli.js';
+import { exampleLoopProject, readJson, snapshotTree, whet } from '../support/cli.js';
 
 function project(): string {
-  const dir = tempDir();
-  copyExample('release-notes', join(dir, 'release-notes'));
-  write(
-    join(dir, 'pipeline.yaml'),
-    `state_dir: state
-engine: {type: mock}
-targets: [{skill: release-notes, suite: release-notes/tasks.yaml}]
-loop: {max_iterations: 1, candidates_per_iteration: 3, proposers: [feedback, structural]}
-evaluate: {concurrency: 2, eval_threshold: 6}
-`,
-  );
-  return dir;
+  return exampleLoopProject({
+    loop: '{max_iterations: 1, candidates_per_iteration: 3, proposers: [feedback, structural]}',
+    evaluate: '{concurrency: 2, eval_threshold: 6}',
+  });
 }
 const newestRun = (dir: string) => readdirSync(join(dir, 'state/runs')).sort().pop()!;
 

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { copyExample, readJson, tempDir, whet, write } from '../support/cli.js';
+import { exampleLoopProject, readJson, whet } from '../support/cli.js';
 
 let dir = '';
 let runId = '';
@@ -12,18 +12,12 @@ const iterDir = (n: number) => join(dir, 'state/runs', runId, `iter-${String(n).
 const has = (n: number, f: string) => readdirSync(iterDir(n)).includes(f);
 
 beforeAll(async () => {
-  dir = tempDir('whet-inspect-');
-  copyExample('release-notes', join(dir, 'release-notes'));
-  write(
-    join(dir, 'pipeline.yaml'),
-    `state_dir: state
-engine: {type: mock}
-targets: [{skill: release-notes, suite: release-notes/tasks.yaml}]
-loop: {max_iterations: 4, plateau_window: 2, candidates_per_iteration: 3, proposers: [feedback, structural]}
-thresholds: {min_delta: 0, max_new_failures: 0}
-evaluate: {concurrency: 2}
-`,
-  );
+  dir = exampleLoopProject({
+    prefix: 'whet-inspect-',
+    loop: '{max_iterations: 4, plateau_window: 2, candidates_per_iteration: 3, proposers: [feedback, structural]}',
+    thresholds: '{min_delta: 0, max_new_failures: 0}',
+    evaluate: '{concurrency: 2}',
+  });
   const r = await whet(['run'], { cwd: dir });
   expect(r.code, r.stderr).toBe(0);
   runId = readdirSync(join(dir, 'state/runs')).sort().pop()!;

@@ -4,25 +4,18 @@ import { describe, expect, it } from 'vitest';
 import { cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { copyExample, readJson, tempDir, whet, write } from '../support/cli.js';
+import { exampleLoopProject, readJson, whet } from '../support/cli.js';
 
 const CAND = 'cand-01-guidance-for-breaking-changes-requests';
 const sha = (f: string) => `sha256:${createHash('sha256').update(readFileSync(f)).digest('hex')}`;
 const later = (ms: number) => () => new Date(Date.now() + ms);
 
 async function heldRun(): Promise<{ dir: string; runId: string; iter: (n: number) => string; lessons: () => any[] }> {
-  const dir = tempDir();
-  copyExample('release-notes', join(dir, 'release-notes'));
-  write(
-    join(dir, 'pipeline.yaml'),
-    `state_dir: state
-engine: {type: mock}
-targets: [{skill: release-notes, suite: release-notes/tasks.yaml}]
-loop: {max_iterations: 2, plateau_window: 3, candidates_per_iteration: 3, proposers: [feedback, structural]}
-thresholds: {min_delta: 0, max_new_failures: 0, review_risks: [low, medium, high]}
-evaluate: {concurrency: 2}
-`,
-  );
+  const dir = exampleLoopProject({
+    loop: '{max_iterations: 2, plateau_window: 3, candidates_per_iteration: 3, proposers: [feedback, structural]}',
+    thresholds: '{min_delta: 0, max_new_failures: 0, review_risks: [low, medium, high]}',
+    evaluate: '{concurrency: 2}',
+  });
   const r = await whet(['run'], { cwd: dir });
   expect(r.code, r.stderr).toBe(0);
   const runId = readdirSync(join(dir, 'state/runs')).sort().pop()!;

@@ -5,22 +5,16 @@ import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { appendFileSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { copyExample, snapshotTree, tempDir, whet, write } from '../support/cli.js';
+import { exampleLoopProject, snapshotTree, whet } from '../support/cli.js';
 
 const sha = (f: string) => createHash('sha256').update(readFileSync(f)).digest('hex');
 
 async function keptRun(): Promise<{ dir: string; runId: string; skill: string; original: string }> {
-  const dir = tempDir('whet-rollback-');
-  copyExample('release-notes', join(dir, 'release-notes'));
-  write(
-    join(dir, 'pipeline.yaml'),
-    `state_dir: state
-engine: {type: mock}
-targets: [{skill: release-notes, suite: release-notes/tasks.yaml}]
-loop: {max_iterations: 1, plateau_window: 2, candidates_per_iteration: 3, proposers: [feedback, structural]}
-thresholds: {min_delta: 0, max_new_failures: 0}
-`,
-  );
+  const dir = exampleLoopProject({
+    prefix: 'whet-rollback-',
+    loop: '{max_iterations: 1, plateau_window: 2, candidates_per_iteration: 3, proposers: [feedback, structural]}',
+    thresholds: '{min_delta: 0, max_new_failures: 0}',
+  });
   const skill = join(dir, 'release-notes/SKILL.md');
   const original = sha(skill);
   const r = await whet(['run'], { cwd: dir });

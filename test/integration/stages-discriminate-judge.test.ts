@@ -3,9 +3,9 @@
 // documented amount, a reply invalid twice is a recorded error (cheap score kept), and `whet show`
 // prints the judge's reasons.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readArtifact, sha256File } from '../../src/artifacts/io.js';
+import type { StageOutcome } from '../../src/loop/context.js';
 import { iterationPaths } from '../../src/loop/paths.js';
 import { run as discriminate } from '../../stages/discriminate/index.js';
 import { rankingArtifact } from '../../stages/discriminate/schema.js';
@@ -87,7 +87,7 @@ describe('discriminate with the llm judge', () => {
     expect(r.llm_judge).toMatchObject({ engine: 'scripted', engine_calls: 4, errors: [{ candidate: 'cand-03-guidance-for-security-requests' }] });
     expect(r.llm_judge!.cost_usd).toBeCloseTo(0.04);
     expect(r.engine_calls).toBe(4);
-    expect(out.summary).toMatch(/llm judge error\(s\) on cand-03-guidance-for-security-requests/);
+    expect((out as StageOutcome).summary).toMatch(/llm judge error\(s\) on cand-03-guidance-for-security-requests/);
     expect(p.logs.some((l) => /warning: llm judge gave no rating for cand-03/.test(l))).toBe(true);
 
     const shown = await whet(['show', p.ctx.runId, 'discriminate', '--state-root', p.ctx.stateDir], { cwd: p.dir });

@@ -1,3 +1,4 @@
+import type { StageOutcome } from '../../src/loop/context.js';
 import { existsSync, readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -125,7 +126,7 @@ describe('discriminate on a real run', () => {
     const harmful = { title: 'Shorter steps', category: 'workflow', risk: 'low', rationale: 'simpler', answers: ['rn-breaking-01', 'rn-security-01'], actions: [{ type: 'replace_section', section: 'Steps', body: 'Write nice notes.' }] };
     const { engine } = scriptedEngine([replyWith([harmful])]);
     const gen = await generate(p.ctx, { generatorEngine: engine });
-    expect(gen.engineCalls).toBe(1);
+    expect((gen as StageOutcome).engineCalls).toBe(1);
     const out = await discriminate(p.ctx);
     const r = readArtifact(p.paths.ranking, rankingArtifact);
     const llm = r.scored_candidates.find((c) => c.id.endsWith('shorter-steps'))!;

@@ -2,6 +2,7 @@
 // memory, not improvement. This drives the real generate stage (all three proposers, the llm one on a
 // scripted engine) on a suite whose held-out prompts and expected strings are unique, and looks for them
 // everywhere the generator writes or speaks.
+import type { StageOutcome } from '../../src/loop/context.js';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -40,7 +41,7 @@ describe('no held-out leakage into generation', () => {
     const proposal = { title: 'Alpha guidance', category: 'coverage', risk: 'medium', rationale: 'alpha requests', answers: ['tr-alpha', 'ho-alpha'], actions: [{ type: 'append_section', heading: 'Alpha widgets', body: 'Name the alpha marker TRAIN-EXPECTED-ALPHA.' }] };
     const { engine, requests } = scriptedEngine([replyWith([proposal])]);
     const out = await generate(p.ctx, { generatorEngine: engine });
-    expect(out.verdict).toBe('proposed');
+    expect((out as StageOutcome).verdict).toBe('proposed');
 
     expect(requests).toHaveLength(1);
     const shown = `${requests[0]!.system ?? ''}\n${requests[0]!.prompt}`;

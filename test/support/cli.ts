@@ -81,3 +81,17 @@ export function findFiles(dir: string, name: string): string[] {
   walk(dir);
   return found.sort();
 }
+
+/**
+ * The release-notes example as a mock-engine loop project in a fresh folder: the pipeline.yaml that the
+ * loop tests vary by a few settings (`loop`, `thresholds`, `evaluate` as YAML flow maps).
+ */
+export function exampleLoopProject(o: { prefix?: string; loop: string; thresholds?: string; evaluate?: string }): string {
+  const dir = tempDir(o.prefix);
+  copyExample('release-notes', join(dir, 'release-notes'));
+  const lines = ['state_dir: state', 'engine: {type: mock}', 'targets: [{skill: release-notes, suite: release-notes/tasks.yaml}]', `loop: ${o.loop}`];
+  if (o.thresholds) lines.push(`thresholds: ${o.thresholds}`);
+  if (o.evaluate) lines.push(`evaluate: ${o.evaluate}`);
+  write(join(dir, 'pipeline.yaml'), `${lines.join('\n')}\n`);
+  return dir;
+}

@@ -119,7 +119,7 @@ describe('gate decision', () => {
     const d = decide(facts(withCal({ thresholds_met: false, detail: 'thresholds missed' }), block));
     expect(d.decision).toBe('reject');
     expect(d.checks.find((c) => c.id === 'judges_calibrated')).toMatchObject({ passed: false, detail: 'judges/q.yaml: thresholds missed' });
-    expect(decide(facts(withCal({})), block).decision).toBe('keep');
+    expect(decide(facts(withCal({}), block)).decision).toBe('keep');
   });
 
   it('under block, a calibration with no thresholds is not calibrated within thresholds; under warn it only warns', () => {

@@ -8,10 +8,9 @@ import { renderHtml } from '../../src/report/render-html.js';
 import { renderJunit } from '../../src/report/render-junit.js';
 import { renderMarkdown } from '../../src/report/render-md.js';
 import { ARTIFACT_SCHEMAS, jsonSchemaOf } from '../../src/report/schemas-command.js';
-import { anchorCalibration, inputs, pipeline, result, standalone } from '../fixtures/report/artifacts.js';
+import { anchorCalibration, inputs, result, standalone } from '../fixtures/report/artifacts.js';
 
 const cand = [result('t1', 'x', 'pass', 'ok', 'train'), result('t2', 'x', 'pass', 'ok', 'train'), result('t3', 'x', 'fail', 'no', 'train'), result('h1', 'x', 'pass', 'ok', 'holdout'), result('h2', 'x', 'fail', 'no', 'holdout')];
-const base = [result('t1', 'x', 'fail', 'no', 'train'), result('t2', 'x', 'pass', 'ok', 'train'), result('t3', 'x', 'fail', 'no', 'train'), result('h1', 'x', 'fail', 'no', 'holdout'), result('h2', 'x', 'fail', 'no', 'holdout')];
 
 /** A judge_calibration entry as the evaluate stage records it, with the calibration it used copied in. */
 function recorded(mock: boolean) {

@@ -126,7 +126,7 @@ describe('GitHub Actions workflow', () => {
     expect(steps[save]!.if).toBe('always()');
     expect(steps[save]!.with).toEqual({ path: 'evals/state', key: steps[restore]!.with!.key });
     expect(steps[save]!.with!.key).toBe('whetstone-state-${{ github.run_id }}-${{ github.run_attempt }}');
-    expect(steps[save]!.with!.key.startsWith('whetstone-state-')).toBe(true);
+    expect(steps[save]!.with!.key?.startsWith('whetstone-state-')).toBe(true);
   });
 
   it('passes the engine API keys from secrets, the ones the config names first', () => {

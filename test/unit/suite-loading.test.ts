@@ -131,7 +131,7 @@ describe('pipeline config loading', () => {
   it('reports each unknown key where it is written, with its path', async () => {
     const dir = tempDir();
     write(join(dir, 'p.yaml'), 'concurrency: 4\nevaluate:\n  pass_k: 1\n  foo: 1\n  bar: 2\n');
-    const lines = (await loadPipeline('p.yaml', dir).catch((e: Error) => e)).message.split('\n').map((l) => l.replace(`${dir}/`, ''));
+    const lines = ((await loadPipeline('p.yaml', dir).catch((e: Error) => e)) as Error).message.split('\n').map((l: string) => l.replace(`${dir}/`, ''));
     expect(lines.sort()).toEqual(['p.yaml:1:1 concurrency: unknown key "concurrency"', 'p.yaml:4:3 evaluate.foo: unknown key "foo"', 'p.yaml:5:3 evaluate.bar: unknown key "bar"']);
   });
 
