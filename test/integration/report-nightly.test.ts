@@ -57,3 +57,36 @@ describe('whet report of a nightly run', () => {
     expect(Object.keys(schema.properties.nightly.anyOf[0].properties)).toEqual(expect.arrayContaining(['tasks_compared', 'both_pass', 'regressed', 'p_value', 'cause', 'alert']));
   });
 });
+
+describe('whet report --nightly', () => {
+  it('reports the newest night with one section per target, each with its trend and comparison', async () => {
+    const [, n2] = nights;
+    const md = (await whet(['report', '--nightly'], { cwd: dir })).stdout;
+    expect(md).toMatch(/^# whetstone nightly report — 2026-11-02\n\n2 target\(s\) from `nightly\/2026-11-02\.json`\.\n\nNo drift alert\./);
+    const sections = md.split('\n## ').slice(1);
+    expect(sections.map((x) => x.split('\n')[0])).toEqual([expect.stringMatching(/\/skills\/notes \\\[suite tasks\.yaml, target \w{8}\\\]$/), expect.stringMatching(/\/skills\/notes \\\[suite tasks-b\.yaml, target \w{8}\\\]$/)]);
+    expect(sections[0]).toContain(`Run \`${n2.targets[0]!.run_id}\`: pass rate 0.5000 (4/8 judged)`);
+    expect(sections[0]).toMatch(/both pass 2, both fail 1, fixed 2 .*regressed 3/);
+    expect(sections[0]).toContain('### Nightly trend');
+    expect(sections[1]).toContain('pass rate 0.0000 (0/1 judged)');
+    expect(sections[1]).toMatch(/on 1 task\(s\) judged both nights: both pass 0, both fail 1, fixed 0, regressed 0/);
+    const html = (await whet(['report', '--nightly', '--format', 'html'], { cwd: dir })).stdout;
+    expect(html.match(/data-testid="night-target"/g)).toHaveLength(2);
+    expect(html.match(/data-testid="trend-chart"/g)).toHaveLength(2);
+    expect(html.match(/data-testid="night-matrix"/g)).toHaveLength(2);
+    expect(html).not.toContain('<script');
+  });
+
+  it('reports the night of a given date, as json too, and refuses a run id, junit or a bad date', async () => {
+    const [n1] = nights;
+    const r = await whet(['report', '--nightly', '2026-11-01', '--format', 'json'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect(j).toMatchObject({ schema: 'whetstone.nightly-report/1', date: '2026-11-01', file: '2026-11-01.json', alert: false });
+    expect(j.targets.map((t: any) => [t.run_id, t.report.nightly.cause])).toEqual(n1.targets.map((t) => [t.run_id, 'first night for this target']));
+    expect((await whet(['report', n1.targets[0]!.run_id, '--nightly'], { cwd: dir })).code).toBe(2);
+    expect((await whet(['report', '--nightly', '--format', 'junit'], { cwd: dir })).code).toBe(2);
+    expect((await whet(['report', '--nightly', 'yesterday'], { cwd: dir })).code).toBe(2);
+    expect((await whet(['report', '--nightly', '2026-10-01'], { cwd: dir })).stderr).toMatch(/no nightly report for 2026-10-01/);
+  });
+});
