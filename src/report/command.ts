@@ -1,13 +1,17 @@
 // `whet report [RUN] [--format md|json|junit|html] [-o FILE] [--iteration N]`: the evidence report of a run
-// (default: the newest run of any kind), built from its artifacts. A reading command: it never changes the
+// (default: the newest run of any kind), built from its artifacts; `--nightly [DATE]`: a night over all
+// its targets (nightly-report.ts). A reading command: it never changes the
 // state directory, and exits 0 whatever the run decided (`whet nightly` and the gate carry the CI exit codes).
 import { resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { intArg, type CliDeps, type SetCode } from '../commands/deps.js';
 import { stateDirOf } from '../commands/state-dir.js';
+import { UsageError } from '../errors.js';
 import { writeFileAtomically } from '../state/atomic.js';
 import { loadReportInputs, resolveReportRun } from './load.js';
 import { buildReportModel } from './model.js';
+import { nightlyReportOf, renderNightlyJson } from './nightly-report.js';
+import { renderNightlyHtml, renderNightlyMarkdown } from './render-nightly.js';
 import { reportModel, type ReportModel } from './model-schema.js';
 import { renderHtml } from './render-html.js';
 import { renderJunit } from './render-junit.js';
@@ -42,6 +46,8 @@ export function reportOf(stateDir: string, runId?: string, iteration?: number): 
 
 interface Opts {
   format: ReportFormat;
+  /** true: the newest night; a string: that date's night. */
+  nightly?: boolean | string;
   output?: string;
   iteration?: number;
   config?: string;
@@ -54,6 +60,14 @@ const positive = (name: string) => (v: string) => {
   return n;
 };
 
+/** A night over all its targets; a run id or an iteration belongs to the report of one run. */
+function nightlyText(stateDir: string, run: string | undefined, o: Opts): string {
+  if (run !== undefined || o.iteration !== undefined) throw new UsageError('--nightly reports every target of a night; leave out the run id and --iteration');
+  if (o.format === 'junit') throw new UsageError('--nightly renders md, json or html; JUnit is one run’s tasks: whet report RUN --format junit');
+  const r = nightlyReportOf(stateDir, typeof o.nightly === 'string' ? o.nightly : undefined);
+  return o.format === 'json' ? renderNightlyJson(r) : o.format === 'html' ? renderNightlyHtml(r) : renderNightlyMarkdown(r);
+}
+
 export function registerReportCommand(program: Command, deps: CliDeps, _setCode: SetCode): void {
   program
     .command('report')
@@ -61,12 +75,13 @@ export function registerReportCommand(program: Command, deps: CliDeps, _setCode:
     .argument('[run]', 'run id (default: the newest run)')
     .addOption(new Option('--format <format>', 'md, json, junit (JUnit XML) or html (a single offline file)').choices(REPORT_FORMATS).default('md'))
     .option('-o, --output <file>', 'write the report to this file instead of stdout')
+    .option('--nightly [date]', 'the newest night (or that of YYYY-MM-DD) over all its targets: md, json or html')
     .option('--iteration <n>', 'which iteration of a loop run (default: the newest that evaluated a candidate)', positive('--iteration'))
     .option('-c, --config <file>', 'pipeline config (for its state_dir)')
     .option('--state-root <dir>', 'state directory')
     .action(async (run: string | undefined, o: Opts) => {
       const stateDir = await stateDirOf(deps, o);
-      const text = renderReport(reportOf(stateDir, run, o.iteration), o.format);
+      const text = o.nightly !== undefined ? nightlyText(stateDir, run, o) : renderReport(reportOf(stateDir, run, o.iteration), o.format);
       if (!o.output) {
         deps.stdout(text);
         return;

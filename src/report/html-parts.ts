@@ -8,6 +8,7 @@ import type { CalibrationView, ReportModel } from './model-schema.js';
 
 export function pairedTable(m: ReportModel): string {
   const p = m.system.paired;
+  if (!p && m.nightly) return nightTable(m.nightly);
   if (!p) return '<p data-testid="paired-none">No paired comparison: this run measured one variant.</p>';
   const cell = (id: string, n: number, what: string, cls = '') => `<td data-testid="paired-${id}" data-count="${n}" class="${cls}"><b>${n}</b><br><small>${what}</small></td>`;
   const list = (ids: string[]) => (ids.length ? `: ${ids.map(esc).join(', ')}` : ': none');
@@ -18,6 +19,28 @@ export function pairedTable(m: ReportModel): string {
 </table>
 <p>${p.tasks_compared} tasks compared, ${p.excluded_errors} excluded for errors. ${esc(p.method)}: <span data-testid="paired-p">p = ${pValue(p.p_value)}</span>.
 Fixed${list(p.fixes)}; regressed${list(p.regressions)}.</p>`;
+}
+
+/** A nightly run: tonight against the previous night of its target, with the alert and what changed. */
+export function nightTable(n: NonNullable<ReportModel['nightly']>): string {
+  const head = `<p data-testid="night-alert" data-alert="${n.alert}" data-engine-failed="${n.engine_failed}" class="${n.alert ? 'note' : ''}">${n.alert ? `<b>Drift alert</b> on ${esc(n.date)}: ${esc(n.reasons.join('; '))}` : `No drift alert on ${esc(n.date)}.`}</p>`;
+  if (!n.compared_with) return `<div data-testid="night">${head}<p data-testid="night-cause">${esc(n.cause)}.</p></div>`;
+  const cell = (id: string, k: number, what: string, cls = '') => `<td data-testid="night-${id}" data-count="${k}" class="${cls}"><b>${k}</b><br><small>${what}</small></td>`;
+  const list = (ids: string[]) => (ids.length ? `: ${ids.map(esc).join(', ')}` : ': none');
+  const cats = n.per_category
+    .map((c) => `<tr data-testid="night-category" data-category="${esc(c.category)}"><td>${esc(c.category)}</td><td>${c.tasks}</td><td>${f4(c.before)}</td><td>${f4(c.after)}</td><td>${signed(c.change)}</td></tr>`)
+    .join('');
+  return `<div data-testid="night">${head}
+<p>Tonight (${esc(n.date)}) against the previous night of this target, <span data-testid="night-previous">${esc(n.compared_with)}</span>, on the ${n.tasks_compared} task(s) judged on both nights.</p>
+<table class="matrix" data-testid="night-matrix">
+<tr><th></th><th>tonight passes</th><th>tonight fails</th></tr>
+<tr><th>previous night passed</th>${cell('both-pass', n.both_pass, 'both pass')}${cell('regressed', n.regressed, 'regressed', n.regressed ? 'bad' : '')}</tr>
+<tr><th>previous night failed</th>${cell('fixed', n.fixed, 'fixed', n.fixed ? 'good' : '')}${cell('both-fail', n.both_fail, 'both fail')}</tr>
+</table>
+<p><span data-testid="night-tasks" data-count="${n.tasks_compared}">${n.tasks_compared} tasks compared</span>. ${esc(n.method)}: <span data-testid="night-p">p = ${pValue(n.p_value)}</span>; pass rate change ${signed(n.pass_rate_change)}.
+Fixed${list(n.fixes)}; regressed${list(n.regressions)}.${n.critical_failures.length ? ` Critical tasks newly failing${list(n.critical_failures)}.` : ''}</p>
+<p data-testid="night-cause">What changed since: ${esc(n.cause)}.</p>
+<table data-testid="night-categories"><tr><th>category</th><th>tasks</th><th>previous night</th><th>tonight</th><th>change</th></tr>${cats}</table></div>`;
 }
 
 /** Train and held out side by side, each variant's rate with its counts and interval. */

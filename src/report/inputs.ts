@@ -27,6 +27,12 @@ export interface SuiteInput {
   specHashes: string[];
 }
 
+/** One nightly/<date>.json, parsed; file is its name inside nightly/. */
+export interface NightDay {
+  file: string;
+  json: Json;
+}
+
 export interface ReportInputs {
   runId: string;
   manifest?: Json;
@@ -40,6 +46,8 @@ export interface ReportInputs {
   calibrations: Json[];
   /** Nightly history lines, every target (the model keeps the run's). */
   history: Json[];
+  /** The nightly day files (nightly/<date>.json), to find the night that names this run and its drift record. */
+  nights?: NightDay[];
   /** Per results file name (baseline, a candidate id): task id → summed attempt durations. */
   durations: Record<string, Record<string, number>>;
 }

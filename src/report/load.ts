@@ -10,7 +10,7 @@ import { UsageError } from '../errors.js';
 import { iterationPaths } from '../loop/paths.js';
 import { iterations as iterationNumbers } from '../runner/next-step.js';
 import { stateLayout } from '../state/layout.js';
-import { at, isObj, str, type IterationInputs, type Json, type ReportInputs, type SuiteInput } from './inputs.js';
+import { at, isObj, str, type IterationInputs, type Json, type NightDay, type ReportInputs, type SuiteInput } from './inputs.js';
 import { chooseIteration } from './model.js';
 
 function readJson(file: string): Json | undefined {
@@ -128,6 +128,18 @@ function calibrationsIn(stateDir: string): Json[] {
     });
 }
 
+/** Every nightly day file, parsed; unreadable ones are left out like any other report input. */
+export function nightDays(stateDir: string): NightDay[] {
+  const dir = join(stateDir, 'nightly');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => /^\d{4}-\d{2}-\d{2}(-\d+)?\.json$/.test(f))
+    .flatMap((file) => {
+      const json = readJson(join(dir, file));
+      return json ? [{ file, json }] : [];
+    });
+}
+
 export function loadReportInputs(stateDir: string, runId: string, iteration?: number): ReportInputs {
   const runDir = stateLayout.runDir(stateDir, runId);
   const manifest = readJson(stateLayout.runManifest(runDir));
@@ -149,6 +161,7 @@ export function loadReportInputs(stateDir: string, runId: string, iteration?: nu
     suiteProblem: problem,
     calibrations: calibrationsIn(stateDir),
     history: readJsonLines(join(stateDir, 'nightly', 'history.jsonl')),
+    nights: nightDays(stateDir),
     durations: evaluation ? durationsIn(runDir) : chosen ? durationsIn(iterationPaths(runDir, chosen.n).dir) : {},
   };
 }

@@ -207,6 +207,37 @@ export const reportModel = z.object({
       }),
     ),
   }),
+  /**
+   * A nightly run's comparison with the previous night of its target, from the drift record `whet nightly`
+   * wrote (null when no night names this run). Counts are over the tasks judged on both nights.
+   */
+  nightly: z
+    .object({
+      date: z.string(),
+      /** The day file, relative to nightly/. */
+      file: z.string(),
+      target_key: z.string().nullable(),
+      label: z.string(),
+      compared_with: z.string().nullable(),
+      tasks_compared: z.number().int(),
+      both_pass: z.number().int(),
+      both_fail: z.number().int(),
+      fixed: z.number().int(),
+      regressed: z.number().int(),
+      fixes: z.array(z.string()),
+      regressions: z.array(z.string()),
+      p_value: z.number().nullable(),
+      method: z.string(),
+      pass_rate_change: z.number().nullable(),
+      per_category: z.array(z.object({ category: z.string(), tasks: z.number().int(), before: z.number().nullable(), after: z.number().nullable(), change: z.number().nullable() })),
+      critical_failures: z.array(z.string()),
+      engine_failed: z.boolean(),
+      changed: z.object({ skill: z.boolean(), suite: z.boolean(), engine: z.boolean(), judge_engine: z.boolean(), settings: z.array(z.string()) }).nullable(),
+      cause: z.string(),
+      alert: z.boolean(),
+      reasons: z.array(z.string()),
+    })
+    .nullable(),
   trend: z.object({
     source: z.enum(['nightly', 'iterations', 'run', 'none']),
     points: z.array(z.object({ label: z.string(), passed: z.number().int(), judged: z.number().int(), pass_rate: z.number().nullable(), ci95: ci, alert: z.boolean(), note: z.string().nullable() })),

@@ -9,7 +9,7 @@ import { rateOf } from './model-system.js';
 type Trend = ReportModel['trend'];
 type LoopRow = ReportModel['loop'][number];
 
-/** Paths a history line's `target` may use for this run's target: the skill folder or its SKILL.md. */
+/** Paths an older, keyless history line's `target` may use for this run's skill: the folder or its SKILL.md. */
 export function targetKeys(manifest: Json | undefined): string[] {
   const keys = new Set<string>();
   const file = str(at(manifest, 'target', 'skill_path'));
@@ -28,10 +28,19 @@ export function summaryRate(s: unknown): Rate | null {
   return rateOf(passed, failed, int(o.errors) ?? 0, int(o.total_tasks));
 }
 
-function historyPoints(history: Json[], keys: string[]): Trend['points'] {
+/** How this run's history lines are recognised: by target key, and by skill path for lines without one. */
+export interface TrendMatch {
+  keys: string[];
+  byPath: boolean;
+}
+
+function historyPoints(history: Json[], paths: string[], match: TrendMatch): Trend['points'] {
   const mine = history.filter((h) => {
+    // A target is skill + suite + engine: the same skill measured with two suites has two series.
+    const key = str(h.target_key);
+    if (key) return match.keys.includes(key);
     const t = str(h.target);
-    return t !== undefined && keys.includes(resolve(t));
+    return match.byPath && t !== undefined && paths.includes(resolve(t));
   });
   mine.sort((a, b) => (str(a.date) ?? '').localeCompare(str(b.date) ?? ''));
   return mine.flatMap((h) => {
@@ -70,8 +79,8 @@ export function loopRows(iterations: IterationInputs[]): LoopRow[] {
   });
 }
 
-export function trendOf(history: Json[], manifest: Json | undefined, loop: LoopRow[], primary: Rate | null, runId: string): Trend {
-  const nights = historyPoints(history, targetKeys(manifest));
+export function trendOf(history: Json[], manifest: Json | undefined, loop: LoopRow[], primary: Rate | null, runId: string, match: TrendMatch = { keys: [], byPath: true }): Trend {
+  const nights = historyPoints(history, targetKeys(manifest), match);
   if (nights.length > 0) return { source: 'nightly', points: nights };
   const its = loop.filter((r) => r.baseline && r.baseline.judged > 0);
   if (its.length > 0) {

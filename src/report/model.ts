@@ -5,6 +5,7 @@ import { judgesOf } from './model-judges.js';
 import { REPORT_SCHEMA, type ReportModel } from './model-schema.js';
 import { suiteShapeOf } from './model-suite.js';
 import { isPipeline, resultRows, splitsOf, systemOf, type Measured } from './model-system.js';
+import { nightlyOf, nightOfRun, runTargetKeys } from './model-night.js';
 import { loopRows, trendOf } from './model-trend.js';
 
 /** The iteration a loop report is about: the one asked for, else the newest that evaluated a candidate, else the newest. */
@@ -122,11 +123,17 @@ export function buildReportModel(inp: ReportInputs): ReportModel {
   // What was fed back over the whole run, or up to the iteration asked for.
   const upTo = inp.iteration !== undefined ? inp.iterations.filter((i) => i.n <= inp.iteration!) : inp.iterations;
   const primaryRate = system.reference?.role === 'baseline' ? system.reference.summary : (system.primary?.summary ?? null);
+  const runId = str(m?.run_id) ?? inp.runId;
+  const night = nightOfRun(inp.nights ?? [], runId);
+  const nightly = nightlyOf(night);
+  // Keyless (older) history lines name only the skill folder: trust them only when this run's night did not
+  // measure that folder more than one way.
+  const trendMatch = { keys: runTargetKeys(m, nightly), byPath: !night || night.siblings <= 1 };
 
   return {
     schema: REPORT_SCHEMA,
     run: {
-      run_id: str(m?.run_id) ?? inp.runId,
+      run_id: runId,
       mode: str(m?.mode) ?? str(ev?.mode) ?? 'unknown',
       status: str(m?.status) ?? null,
       created_at: str(m?.created_at) ?? null,
@@ -146,7 +153,8 @@ export function buildReportModel(inp: ReportInputs): ReportModel {
     candidate: candidateOf(chosen, candidateId),
     loop,
     proposed_cases: proposedOf(upTo),
-    trend: trendOf(inp.history, m, loop, primaryRate, str(m?.run_id) ?? inp.runId),
+    nightly,
+    trend: trendOf(inp.history, m, loop, primaryRate, runId, trendMatch),
     notes,
   };
 }

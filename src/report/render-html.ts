@@ -35,7 +35,7 @@ function systemSection(m: ReportModel): string {
     .map((c) => `<tr data-category="${esc(c.category)}"><td>${esc(c.category)}</td><td>${rateText(c.primary)}</td>${s.reference ? `<td>${rateText(c.reference)}</td><td>${signed(c.delta)}</td>` : ''}</tr>`)
     .join('')}</table>
 ${splitTable(m)}
-<h3>Paired comparison (same tasks)</h3>${pairedTable(m)}
+<h3>${!s.paired && m.nightly ? 'Paired comparison: tonight vs the previous night (same tasks)' : 'Paired comparison (same tasks)'}</h3>${pairedTable(m)}
 <h3>Errors (apart from failures)</h3>${errors}
 <p data-testid="top-failure">Top failure category: ${top ? `<b>${esc(top.category)}</b> — ${top.failed} of ${top.judged} judged tasks failed (${top.role})` : 'none (no task failed)'}.</p>`,
   );

@@ -79,6 +79,7 @@ function system(m: ReportModel): string[] {
     out.push('### Paired comparison (same tasks)', '');
     out.push(`${p.tasks_compared} tasks compared (${p.excluded_errors} excluded for errors): both pass ${p.both_pass}, both fail ${p.both_fail}, fixed ${p.fixed}${p.fixes.length ? ` (${p.fixes.map((x) => `\`${x}\``).join(', ')})` : ''}, regressed ${p.regressed}${p.regressions.length ? ` (${p.regressions.map((x) => `\`${x}\``).join(', ')})` : ''}; ${mdText(p.method)} p = ${pValue(p.p_value)}.`, '');
   }
+  out.push(...nightMd(m));
   out.push('### Errors (apart from failures)', '');
   out.push(s.errors.length ? s.errors.map((e) => `- \`${e.task_id}\` (${e.role}): ${mdText(e.reason)}`).join('\n') : 'None: every task was judged.', '');
   const failing = m.tasks.filter((t) => t.primary?.status === 'fail');
@@ -86,6 +87,24 @@ function system(m: ReportModel): string[] {
   out.push(failing.length ? failing.map((t) => `- \`${t.task_id}\` [${t.category}${t.split ? `, ${t.split}` : ''}]: ${mdText(t.primary!.reason)}`).join('\n') : 'None.', '');
   const top = s.top_failure_category;
   out.push(top ? `Top failure category: **${top.category}** — ${top.failed} of ${top.judged} judged tasks failed (${top.role}).` : 'Top failure category: none (no task failed).', '');
+  return out;
+}
+
+/** A nightly run's comparison with the previous night of its target (the drift record of its night). */
+export function nightMd(m: ReportModel): string[] {
+  const n = m.nightly;
+  if (!n) return [];
+  const out = ['### Paired comparison: tonight vs the previous night', ''];
+  out.push(n.alert ? `**Drift alert** on ${n.date}: ${mdText(n.reasons.join('; '))}.` : `No drift alert on ${n.date}.`, '');
+  if (!n.compared_with) return [...out, `${mdText(n.cause)}.`, ''];
+  const ids = (xs: string[]) => (xs.length ? ` (${xs.map((x) => mdCode(x)).join(', ')})` : '');
+  out.push(
+    `Compared with ${mdText(n.compared_with)} on ${n.tasks_compared} task(s) judged both nights: both pass ${n.both_pass}, both fail ${n.both_fail}, fixed ${n.fixed}${ids(n.fixes)}, regressed ${n.regressed}${ids(n.regressions)}; ${n.method} p = ${pValue(n.p_value)}; pass rate change ${signed(n.pass_rate_change)}.`,
+    '',
+  );
+  if (n.critical_failures.length) out.push(`Critical task(s) newly failing: ${n.critical_failures.map((x) => mdCode(x)).join(', ')}.`, '');
+  out.push(`What changed since: ${mdText(n.cause)}.`, '');
+  if (n.per_category.length) out.push(mdTable(['category', 'tasks', 'previous night', 'tonight', 'change'], n.per_category.map((c) => [mdText(c.category), String(c.tasks), f4(c.before), f4(c.after), signed(c.change)])), '');
   return out;
 }
 
@@ -110,7 +129,7 @@ function loop(m: ReportModel): string[] {
   ];
 }
 
-function trend(m: ReportModel): string[] {
+export function trend(m: ReportModel): string[] {
   if (m.trend.source !== 'nightly') return [];
   return ['## Nightly trend', '', mdTable(['night', 'pass rate', '95% CI', 'drift'], m.trend.points.map((p) => [p.label, `${f4(p.pass_rate)} (${p.passed}/${p.judged})`, `[${f4(p.ci95.low)}, ${f4(p.ci95.high)}]`, p.alert ? `**alert**: ${mdText(p.note ?? '')}` : '—'])), ''];
 }

@@ -1,7 +1,8 @@
 // The nightly job as a GitHub Actions workflow: a schedule trigger with the cron expression (which GitHub
 // reads in UTC), the state directory carried from one night to the next, `npm ci` then `npx whet nightly`,
-// and the night's reports uploaded as an artifact. A drift alert makes the nightly step fail (exit 1), and
-// that is exactly the night the trend must keep and someone will want to read: so the state is restored
+// and the night's reports uploaded as an artifact: `whet report --nightly`, every target of the night (the
+// newest run alone is one target). A drift alert makes the nightly step fail (exit 1), and that is
+// exactly the night the trend must keep and someone will want to read: so the state is restored
 // and saved by the split actions/cache/restore + actions/cache/save with `if: always()` (the combined
 // actions/cache saves only after a successful job), under a new key each run (an entry is immutable once
 // written) restored by prefix, and the upload runs `if: always()` too.
@@ -77,10 +78,11 @@ ${envBlock(t.keyEnvs)}
       - name: whet nightly
         run: |
           npx whet nightly -c ${sh(config)}
-      - name: Report of the newest run
+      - name: Report of the night, every target
         if: always()
         run: |
-          npx whet report --format html -o whetstone-report.html -c ${sh(config)} || true
+          npx whet report --nightly --format html -o whetstone-report.html -c ${sh(config)} || true
+          npx whet report --nightly --format md -o whetstone-report.md -c ${sh(config)} || true
       - uses: actions/upload-artifact@v4
         if: always()
         with:
@@ -88,6 +90,7 @@ ${envBlock(t.keyEnvs)}
           path: |
             ${state}/nightly/
             ${project === '.' ? '' : `${project}/`}whetstone-report.html
+            ${project === '.' ? '' : `${project}/`}whetstone-report.md
           if-no-files-found: warn
       - name: Save the state directory, the alerting nights too
         if: always()

@@ -10,6 +10,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { copyExample, readJson, repoRoot, tempDir, whet, write } from '../support/cli.js';
 import { anchorCalibration, historyLine } from '../fixtures/report/artifacts.js';
 import { runCommand } from '../fixtures/report/cli.js';
+import { EXPECTED, nightlyProject, twoNights } from '../fixtures/report/nightly-project.js';
 
 const CHROMIUM = process.env.WHET_CHROMIUM ?? '/usr/bin/chromium';
 const EVIL = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">';
@@ -27,6 +28,10 @@ let evaluation: Record<string, any>;
 const consoleErrors: string[] = [];
 const foreignRequests: string[] = [];
 let screenshotPath = '';
+// The second page: a nightly run's report, compared with the previous night of its target.
+let nightPage: Page;
+let nightDrift: Record<string, any>;
+const nightErrors: string[] = [];
 
 beforeAll(async () => {
   const dir = tempDir('whet-browser-');
@@ -73,6 +78,17 @@ beforeAll(async () => {
   screenshotPath = join(repoRoot, 'test-output', 'report.png');
   await page.screenshot({ path: screenshotPath, fullPage: true });
   process.stderr.write(`HTML report screenshot: ${screenshotPath}\n`);
+
+  const nightDir = nightlyProject();
+  const [, n2] = await twoNights(nightDir);
+  nightDrift = n2.targets[0]!.drift;
+  const nightHtml = join(nightDir, 'night.html');
+  const nr = await runCommand(['report', n2.targets[0]!.run_id, '--format', 'html', '-o', nightHtml], { cwd: nightDir });
+  expect(nr.code, nr.stderr).toBe(0);
+  nightPage = await context.newPage();
+  nightPage.on('console', (m) => m.type() === 'error' && nightErrors.push(m.text()));
+  nightPage.on('pageerror', (e) => nightErrors.push(e.message));
+  await nightPage.goto(pathToFileURL(nightHtml).href, { waitUntil: 'load' });
 }, 90_000);
 
 afterAll(async () => {
@@ -164,5 +180,19 @@ describe('the HTML report in headless Chromium', () => {
     expect((await visible()).length).toBe(evaluation.candidate_results.length - failing.length);
     await page.getByTestId('filter-all').click();
     expect(await visible()).toHaveLength(evaluation.candidate_results.length);
+  });
+
+  it('shows a nightly run’s comparison with the previous night: counts, p-value, alert and cause from the day file', async () => {
+    expect(nightErrors).toEqual([]);
+    expect(await nightPage.getByTestId('paired-none').count()).toBe(0);
+    const count = async (id: string) => Number(await nightPage.getByTestId(id).getAttribute('data-count'));
+    expect([await count('night-both-pass'), await count('night-fixed'), await count('night-regressed'), await count('night-both-fail'), await count('night-tasks')]).toEqual([EXPECTED.both_pass, EXPECTED.fixed, EXPECTED.regressed, EXPECTED.both_fail, EXPECTED.tasks_compared]);
+    expect(await nightPage.getByTestId('night-matrix').isVisible()).toBe(true);
+    expect(await nightPage.getByTestId('night-p').innerText()).toBe(`p = ${nightDrift.p_value.toFixed(4)}`);
+    expect(await nightPage.getByTestId('night-previous').innerText()).toBe(nightDrift.compared_with);
+    expect(await nightPage.getByTestId('night-alert').getAttribute('data-alert')).toBe(String(nightDrift.alert));
+    expect(await nightPage.getByTestId('night-cause').innerText()).toContain(nightDrift.cause);
+    const cite = await nightPage.locator('[data-testid="night-category"][data-category="cite"]').innerText();
+    expect(cite.split('\t')).toEqual(['cite', '3', '1.0000', '0.0000', '-1.0000']);
   });
 });

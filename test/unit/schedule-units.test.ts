@@ -112,6 +112,12 @@ describe('GitHub Actions workflow', () => {
     const upload = steps[at((s) => s.uses?.startsWith('actions/upload-artifact@') ?? false)]!;
     expect(upload.if).toBe('always()');
     expect(upload.with!.path).toContain('evals/state/nightly/');
+    // The report covers every target of the night, not the newest run (one target), and is uploaded.
+    const report = steps[at((s) => s.run?.includes('npx whet report') ?? false)]!;
+    expect(report.if).toBe('always()');
+    expect(report.run).toContain("npx whet report --nightly --format html -o whetstone-report.html -c 'pipeline.yaml'");
+    expect(report.run).toContain("npx whet report --nightly --format md -o whetstone-report.md -c 'pipeline.yaml'");
+    expect(upload.with!.path.split('\n').map((l) => l.trim())).toEqual(expect.arrayContaining(['evals/whetstone-report.html', 'evals/whetstone-report.md']));
     expect(() => githubWorkflow(target(join(repo, 'evals'), { stateDir: '/var/whet' }), repo)).toThrow(/outside the repository/);
   });
 
