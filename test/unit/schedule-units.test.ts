@@ -117,7 +117,7 @@ describe('GitHub Actions workflow', () => {
     expect(report.if).toBe('always()');
     expect(report.run).toContain("npx whet report --nightly --format html -o whetstone-report.html -c 'pipeline.yaml'");
     expect(report.run).toContain("npx whet report --nightly --format md -o whetstone-report.md -c 'pipeline.yaml'");
-    expect(upload.with!.path.split('\n').map((l) => l.trim())).toEqual(expect.arrayContaining(['evals/whetstone-report.html', 'evals/whetstone-report.md']));
+    expect(upload.with!.path!.split('\n').map((l) => l.trim())).toEqual(expect.arrayContaining(['evals/whetstone-report.html', 'evals/whetstone-report.md']));
     expect(() => githubWorkflow(target(join(repo, 'evals'), { stateDir: '/var/whet' }), repo)).toThrow(/outside the repository/);
   });
 
