@@ -28,6 +28,11 @@ export function displayPath(file: string, cwd = process.cwd()): string {
 }
 
 export function readTextFile(file: string, what: string): Buffer {
+  return readText(file, what).bytes;
+}
+
+/** The file's bytes and its text, decoded once (the UTF-8 check is the decode). */
+function readText(file: string, what: string): { bytes: Buffer; text: string } {
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
@@ -36,43 +41,63 @@ export function readTextFile(file: string, what: string): Buffer {
     const why = code === 'ENOENT' ? 'file not found' : code === 'EISDIR' ? 'is a directory, expected a file' : String((err as Error).message);
     throw new ConfigError(`cannot read ${what}: ${why}`, displayPath(file));
   }
-  if (bytes.includes(0) || !isValidUtf8(bytes)) {
+  let text: string | undefined;
+  try {
+    // ignoreBOM keeps a leading BOM in the text, as Buffer#toString did.
+    if (!bytes.includes(0)) text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    // invalid UTF-8: reported below
+  }
+  if (text === undefined) {
     throw new ConfigError(`${what} is not a text file (binary data or invalid UTF-8)`, `${displayPath(file)}:1:1`);
   }
-  return bytes;
+  return { bytes, text };
 }
 
-function isValidUtf8(bytes: Buffer): boolean {
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
+/** A YAML file read on the fast path, with the located parser kept for errors and line lookups. */
+export interface YamlSource {
+  /** Exact bytes read, for content hashes. */
+  bytes: Buffer;
+  at(path: (string | number)[]): string;
+  lineOf(path: (string | number)[]): number;
+  /** A fresh fast-path parse of the same text (the caller may have consumed the first). */
+  reparse(): unknown;
+  /** `value` checked against `schema`; problems become located ConfigErrors (at most 20). */
+  validate<S extends z.ZodType>(schema: S, value: unknown): z.infer<S>;
 }
 
 export function loadYaml<S extends z.ZodType>(file: string, schema: S, what: string): LoadedYaml<z.infer<S>> {
-  const bytes = readTextFile(file, what);
+  const { raw, src } = readYaml(file, what);
+  return { value: src.validate(schema, raw), bytes: src.bytes, at: src.at, lineOf: src.lineOf };
+}
+
+/**
+ * Reads and parses without validating, so a caller with a large document (a task suite) can validate it
+ * piece by piece and drop each raw piece as it goes instead of holding the raw and parsed trees together.
+ */
+export function readYaml(file: string, what: string): { raw: unknown; src: YamlSource } {
+  const { bytes, text } = readText(file, what);
   const shown = displayPath(file);
-  const text = bytes.toString('utf8');
-  if (text.trim() === '') throw new ConfigError(`${what} is empty`, `${shown}:1:1`);
+  if (!/\S/.test(text)) throw new ConfigError(`${what} is empty`, `${shown}:1:1`);
 
   let located: { doc: Document; lc: LineCounter } | undefined;
   const tree = () => (located ??= locatedTree(text, shown));
-  let raw: unknown;
-  try {
-    raw = jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA, filename: shown });
-  } catch {
-    // Let the located parser explain the problem (or accept what js-yaml refused).
-    raw = tree().doc.toJS({ maxAliasCount: 100 });
-  }
+  const reparse = (): unknown => {
+    try {
+      return jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA, filename: shown });
+    } catch {
+      // Let the located parser explain the problem (or accept what js-yaml refused).
+      return tree().doc.toJS({ maxAliasCount: 100 });
+    }
+  };
   const pos = (path: (string | number)[]) => locate(tree().doc, tree().lc, path);
   const at = (path: (string | number)[]) => {
     const p = pos(path);
     return `${shown}:${p.line}:${p.col}`;
   };
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
+  const validate = <S extends z.ZodType>(schema: S, value: unknown): z.infer<S> => {
+    const parsed = schema.safeParse(value);
+    if (parsed.success) return parsed.data;
     const { doc } = tree();
     const problems = parsed.error.issues.slice(0, 20).flatMap((issue) => {
       const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
@@ -86,8 +111,8 @@ export function loadYaml<S extends z.ZodType>(file: string, schema: S, what: str
       return [new ConfigError(issueMessage(issue, doc.getIn(path)), at(path), formatPath(path))];
     });
     throw problems.length === 1 ? problems[0]! : new ConfigErrors(problems);
-  }
-  return { value: parsed.data, bytes, at, lineOf: (path) => pos(path).line };
+  };
+  return { raw: reparse(), src: { bytes, at, lineOf: (path) => pos(path).line, reparse, validate } };
 }
 
 /** The slow, exact parse: a syntax tree with positions; syntax errors become located ConfigErrors. */
