@@ -2,7 +2,8 @@
 // baseline or a standalone evaluation fails, which tasks are held out, when the loop stops. They are
 // registered in run.json beside the thresholds for the same reason (METHOD.md step 6): a value changed
 // after results were seen — eval_threshold lowered until a rejected candidate passes, a holdout_ratio
-// that moves the candidate's own train task into the held-out set — would decide by hindsight.
+// that moves the candidate's own train task into the held-out set, a minibatch or an LLM judge switched
+// on to screen out a candidate — would decide by hindsight.
 import { canonicalJson, sha256 } from '../artifacts/io.js';
 import type { PipelineConfig } from './pipeline.js';
 import type { Task } from './suite-schema.js';
@@ -18,6 +19,9 @@ export interface RegisteredSettings {
   holdout_ratio: number;
   max_iterations: number;
   plateau_window: number;
+  /** Both decide which candidate reaches evaluation; absent from runs registered before they were. */
+  minibatch?: number;
+  llm_judge?: boolean;
   /** Each task's split at run start: frozen, so no later change can move a task between splits. */
   splits: Record<string, Split>;
 }
@@ -32,6 +36,8 @@ export function registeredSettings(cfg: PipelineConfig, tasks: readonly Task[]):
     holdout_ratio: cfg.loop.holdoutRatio,
     max_iterations: cfg.loop.maxIterations,
     plateau_window: cfg.loop.plateauWindow,
+    minibatch: cfg.loop.minibatch,
+    llm_judge: cfg.loop.llmJudge,
     splits,
   };
 }
@@ -52,6 +58,8 @@ const WHERE: Record<Exclude<keyof RegisteredSettings, 'splits'>, string> = {
   holdout_ratio: 'loop.holdout_ratio',
   max_iterations: 'loop.max_iterations',
   plateau_window: 'loop.plateau_window',
+  minibatch: 'loop.minibatch',
+  llm_judge: 'loop.discriminate.llm_judge',
 };
 
 /** Lines describing what changed, in the same words as the thresholds' difference; `from` names where a
@@ -59,6 +67,8 @@ const WHERE: Record<Exclude<keyof RegisteredSettings, 'splits'>, string> = {
 export function settingsDiff(registered: RegisteredSettings, current: RegisteredSettings, from: Partial<Record<keyof typeof WHERE, string>> = {}): string[] {
   const out: string[] = [];
   for (const k of Object.keys(WHERE) as (keyof typeof WHERE)[]) {
+    // A run registered before a setting was registered keeps running on what it has.
+    if (!(k in registered)) continue;
     const a = JSON.stringify(registered[k]);
     const b = JSON.stringify(current[k]);
     if (a !== b) out.push(`${WHERE[k]}: ${a} (set before results) → ${b} (${from[k] ?? 'pipeline.yaml'} now)`);

@@ -24,6 +24,20 @@ describe('registered decision settings', () => {
     expect(settingsDiff(before, registeredSettings(cfg, tasks))).toEqual([]);
   });
 
+  it('registers the minibatch and the LLM judge, which screen candidates; older runs without them still resume', async () => {
+    const cfg = await loadPipeline(undefined, tempDir());
+    const tasks = loadSuite(suitePath).tasks;
+    const before = registeredSettings(cfg, tasks);
+    expect(before).toMatchObject({ minibatch: 0, llm_judge: false });
+    const after = registeredSettings({ ...cfg, loop: { ...cfg.loop, minibatch: 3, llmJudge: true } }, tasks);
+    expect(settingsDiff(before, after)).toEqual([
+      'loop.minibatch: 0 (set before results) → 3 (pipeline.yaml now)',
+      'loop.discriminate.llm_judge: false (set before results) → true (pipeline.yaml now)',
+    ]);
+    const { minibatch: _m, llm_judge: _l, ...older } = before;
+    expect(settingsDiff(older, after)).toEqual([]);
+  });
+
   it('keeps a frozen split over the ratio’s and the suite’s, and assigns unregistered tasks by the ratio', () => {
     const tasks = loadSuite(suitePath).tasks;
     const first = tasks[0]!;
