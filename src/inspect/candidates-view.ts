@@ -3,21 +3,14 @@
 // candidate as a reviewer needs it (what it changes, why, and which signal it answers, not just its id),
 // and a candidate by id in a given iteration, since ids like cand-01-structure-examples recur across
 // iterations. Lenient reads, like the rest of inspect: a damaged artifact shows what it has.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { iterationPaths } from '../loop/paths.js';
 import { iterations } from '../runner/next-step.js';
+import { readLenient } from './run-view.js';
 
 type Json = Record<string, any>;
 export type StageFile = 'baseline' | 'candidates' | 'ranking' | 'evaluation' | 'gate' | 'learning';
 
-function read(file: string): Json | undefined {
-  if (!existsSync(file)) return undefined;
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as Json;
-  } catch {
-    return undefined;
-  }
-}
 
 /** The iterations of a run that have this stage's artifact, oldest first. */
 export function iterationsWith(runDir: string, file: StageFile): number[] {
@@ -83,7 +76,7 @@ export type FoundCandidate = { iteration: number; candidate: Json; all: number[]
 export function findCandidate(runDir: string, id: string, iteration?: number): FoundCandidate | undefined {
   const found: { n: number; c: Json }[] = [];
   for (const n of iterationsWith(runDir, 'candidates')) {
-    const c = (read(iterationPaths(runDir, n).candidates)?.candidates as Json[] | undefined)?.find((x) => x.id === id);
+    const c = (readLenient(iterationPaths(runDir, n).candidates)?.candidates as Json[] | undefined)?.find((x) => x.id === id);
     if (c) found.push({ n, c });
   }
   const all = found.map((f) => f.n);

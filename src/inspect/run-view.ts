@@ -6,7 +6,8 @@ import { iterations, newestArtifact } from '../runner/next-step.js';
 
 type Json = Record<string, any>;
 
-function read(file: string): Json | undefined {
+/** An artifact as plain JSON, or undefined when it is missing or unreadable: the views show what they can. */
+export function readLenient(file: string): Json | undefined {
   if (!existsSync(file)) return undefined;
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as Json;
@@ -28,12 +29,12 @@ export interface IterationView {
 
 export function iterationView(runDir: string, n: number): IterationView {
   const p = iterationPaths(runDir, n);
-  const base = read(p.baseline);
-  const cands = read(p.candidates);
-  const rank = read(p.ranking);
-  const ev = read(p.evaluation);
-  const gate = read(p.gate);
-  const learn = read(p.learning);
+  const base = readLenient(p.baseline);
+  const cands = readLenient(p.candidates);
+  const rank = readLenient(p.ranking);
+  const ev = readLenient(p.evaluation);
+  const gate = readLenient(p.gate);
+  const learn = readLenient(p.learning);
   return {
     iteration: n,
     last_stage: newestArtifact(runDir, n)?.step ?? null,
@@ -60,7 +61,7 @@ export function iterationView(runDir: string, n: number): IterationView {
 }
 
 export function runView(runDir: string): { manifest: Json | undefined; iterations: IterationView[] } {
-  return { manifest: read(`${runDir}/run.json`), iterations: iterations(runDir).map((n) => iterationView(runDir, n)) };
+  return { manifest: readLenient(`${runDir}/run.json`), iterations: iterations(runDir).map((n) => iterationView(runDir, n)) };
 }
 
 const f4 = (x: number) => x.toFixed(4);
