@@ -28,9 +28,9 @@
 // resumed", print mode only; also forwarded by claude_runner's --no-persist, and the fix proposed in
 // promptdriven/pdd issue #310). It is not in identity: it changes what is kept, not what is answered.
 // Not verified against a live 2.x binary here; a CLI too old to know it fails every call with "unknown
-// option", and some releases were reported to ignore it (anthropics/claude-code #49565) or to answer
-// nothing with it (atomchung/ccstory #52) — either way every task shows up as an engine error, never as a
-// failed task, and `session_persistence: true` in the engine config leaves the flag out.
+// option". Some releases were reported to ignore it (anthropics/claude-code #49565: transcripts are
+// written as before) or to answer nothing with it (atomchung/ccstory #52: every task is then an engine
+// error, never a failed task); `session_persistence: true` in the engine config leaves the flag out.
 //
 // A run that ends in an API error with a retryable api_error_status (429, 5xx, 529) is run again, in a
 // fresh workspace, with retry.ts's backoff (claude-retry.ts); error.status carries the status.
