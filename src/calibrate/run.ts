@@ -16,6 +16,7 @@ import { buildReport, type CalibrationReport } from './report.js';
 import { thresholdSources, type ThresholdValues } from './thresholds.js';
 import { writeCalibration, type CalibrationRecord } from './store.js';
 import { MIN_RUNS_PER_CLASS } from './metrics.js';
+import type { RunEnv } from '../run-env.js';
 
 export interface CalibrateOptions {
   labels?: string;
@@ -33,12 +34,8 @@ export interface CalibrateOptions {
   timeoutMs?: number;
 }
 
-export interface CalibrateEnv {
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  now: () => Date;
-  signal?: AbortSignal;
-}
+/** Calibration prints its own report, so it takes no log or progress output. */
+export type CalibrateEnv = Pick<RunEnv, 'cwd' | 'env' | 'now' | 'signal'>;
 
 export interface CalibrateOutcome {
   report: CalibrationReport;

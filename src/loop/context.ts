@@ -4,14 +4,9 @@
 import type { PipelineConfig } from '../config/pipeline.js';
 import type { LoopManifest } from './manifest.js';
 import type { Budget } from '../evaluation/budget.js';
+import type { RunEnv } from '../run-env.js';
 
-export interface LoopContext {
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  now: () => Date;
-  /** Human-readable progress lines (stderr). */
-  log: (line: string) => void;
-  signal?: AbortSignal;
+export interface LoopContext extends RunEnv {
   stateDir: string;
   runId: string;
   runDir: string;
@@ -23,8 +18,6 @@ export interface LoopContext {
   flags?: { evalThreshold?: number };
   /** The iteration this stage works on. */
   iteration: number;
-  /** Raw terminal writes for progress bars (absent when stderr is not a TTY). */
-  progressOut?: (s: string) => void;
   /** The run's budget, shared by every stage of this process (absent: no budget configured). */
   budget?: Budget;
 }

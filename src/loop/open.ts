@@ -13,19 +13,12 @@ import { readSkill, skillFileOf } from '../skill/read.js';
 import { appendEvent } from '../state/events.js';
 import { stateLayout } from '../state/layout.js';
 import { newRunId, writeRunManifest } from '../state/runs.js';
+import type { RunEnv } from '../run-env.js';
 import type { LoopContext } from './context.js';
 import { suiteFor } from '../config/targets.js';
 import { loopManifest, type LoopManifest } from './manifest.js';
 
-export interface LoopEnv {
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  now: () => Date;
-  log: (line: string) => void;
-  signal?: AbortSignal;
-  /** Raw terminal writes for progress bars (absent when stderr is not a TTY). */
-  progressOut?: (s: string) => void;
-}
+export type LoopEnv = RunEnv;
 
 export interface StartOptions {
   configPath?: string;

@@ -5,19 +5,12 @@ import pLimit from 'p-limit';
 import { loadPipeline, type PipelineConfig } from '../config/pipeline.js';
 import { expandTargets, type ResolvedTarget } from '../config/targets.js';
 import { UsageError } from '../errors.js';
+import type { RunEnv } from '../run-env.js';
 import { acquireStateLock } from '../state/lock.js';
 import { runStandalone } from '../../stages/evaluate/standalone.js';
 import type { StandaloneEvaluation } from '../../stages/evaluate/schema.js';
 
-export interface BaselineEnv {
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  now: () => Date;
-  log: (line: string) => void;
-  signal?: AbortSignal;
-  /** Raw terminal writes for the progress bar; absent when stderr is not a TTY. */
-  progressOut?: (s: string) => void;
-}
+export type BaselineEnv = RunEnv;
 
 export interface TargetBaseline {
   target: ResolvedTarget;

@@ -16,6 +16,7 @@ import type { LoadedSkill } from '../../src/skill/read.js';
 import type { EvaluationArtifact } from './schema.js';
 import { Budget } from '../../src/evaluation/budget.js';
 import { configureEngine, engineTimeoutMs } from '../../src/evaluation/metered.js';
+import type { RunEnv } from '../../src/run-env.js';
 
 export interface EvaluateOptions {
   standalone?: boolean;
@@ -40,20 +41,12 @@ export interface EvaluateOptions {
   engine?: EngineConfig;
 }
 
-export interface EvaluateContext {
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  now: () => Date;
-  /** Human-readable progress and summary lines (stderr in the CLI). */
-  log: (line: string) => void;
-  signal?: AbortSignal;
+export interface EvaluateContext extends RunEnv {
   options: EvaluateOptions;
   /** The caller (the loop runner) already holds the state lock. */
   lockHeld?: boolean;
   /** A concurrency gate shared with other evaluations running at the same time (nightly targets). */
   limiter?: <T>(fn: () => Promise<T>) => Promise<T>;
-  /** Raw writes to a terminal for the progress bar; absent when stderr is not a TTY. */
-  progressOut?: (s: string) => void;
   /** The run's budget (the loop runner passes one for the whole run; else built from pipeline.yaml). */
   budget?: Budget;
 }
