@@ -13,7 +13,7 @@ import { appendEvent } from '../../src/state/events.js';
 import { stateLayout } from '../../src/state/layout.js';
 import { acquireStateLock } from '../../src/state/lock.js';
 import { supersedeFile } from '../../src/state/runs.js';
-import { openPipelineRun } from './pipeline-run.js';
+import { openPipelineRun } from './run-manifest.js';
 import { measure } from './measure.js';
 import { judgeCalibrations, withCorrectedRates } from '../../src/evaluation/judge-calibration.js';
 import { pipelineEvaluation, rankingInput, type RankingInput } from './schema.js';

@@ -12,6 +12,7 @@ import { readSkill } from '../../src/skill/read.js';
 import { UsageError } from '../../src/errors.js';
 import { measure, standaloneFromMeasured } from './measure.js';
 import { standaloneEvaluation } from './schema.js';
+import { evaluationManifest } from './run-manifest.js';
 import { budgetFor, evaluationKey, prepare, type EvaluateContext, type StageResult } from './setup.js';
 
 export async function runStandalone(ctx: EvaluateContext): Promise<StageResult> {
@@ -29,20 +30,7 @@ export async function runStandalone(ctx: EvaluateContext): Promise<StageResult> 
     const runId = resumed ?? newRunId(p.stateDir, `standalone-${p.suite.skillId}`, now);
     const runDir = stateLayout.runDir(p.stateDir, runId);
     const previous = resumed ? readRunManifest(runDir) : undefined;
-    const manifest: RunManifest = {
-      schema: 'whetstone.run/1',
-      run_id: runId,
-      mode: 'standalone',
-      status: 'running',
-      created_at: previous?.created_at ?? now.toISOString(),
-      updated_at: now.toISOString(),
-      target: { skill_path: skill.file, sha256: skill.contentHash },
-      suite: { path: p.suite.path, sha256: p.suite.contentHash },
-      engine: p.engine.identity(),
-      config: { path: p.cfg.path ?? null, sha256: p.cfg.hash || 'none' },
-      evaluation_key: key,
-      pass_k: p.passK,
-    };
+    const manifest: RunManifest = { ...evaluationManifest('standalone', runId, p, skill, previous?.created_at, now), evaluation_key: key };
     await writeRunManifest(runDir, manifest);
     appendEvent(runDir, { event: resumed ? 'resumed' : 'started', stage: 'evaluate', mode: 'standalone' }, now);
     if (resumed) ctx.log(`resuming run ${runId}`);
