@@ -1,6 +1,7 @@
 // The HTML report's tables: the paired comparison, a calibrated judge's confusion matrix, the candidate's
 // diff with added and removed lines coloured, and the task table with its status filter. All text from
 // artifacts goes through esc(): task prompts, reasons and diffs are user data.
+import { createHash } from 'node:crypto';
 import { esc } from './html-charts.js';
 import { biasText, calibratedText, MOCK_CALIBRATION, rawText } from './evidence.js';
 import { f4, pValue, rateText, signed } from './format.js';
@@ -144,3 +145,26 @@ pre.diff{background:#f9fafb;border:1px solid #e5e7eb;padding:8px;overflow:auto;f
 td.reason{max-width:420px;word-break:break-word}details pre{white-space:pre-wrap;max-width:420px}
 figure.cm{display:inline-block;margin:8px 24px 8px 0;vertical-align:top}
 svg{max-width:100%;height:auto;display:block}`;
+
+/**
+ * A whole offline page: nothing may load from anywhere (the CSP), and the one script a page has, if
+ * any, runs because its hash is listed, not because scripts are allowed.
+ */
+export function htmlDocument(title: string, body: string, script?: string): string {
+  const scriptSrc = script === undefined ? '' : ` script-src 'sha256-${createHash('sha256').update(script).digest('base64')}';`;
+  const csp = `default-src 'none'; style-src 'unsafe-inline'; img-src data:;${scriptSrc} base-uri 'none'; form-action 'none'`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${esc(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+${body}${script === undefined ? '' : `\n<script>${script}</script>`}
+</body>
+</html>
+`;
+}

@@ -2,14 +2,12 @@
 // the task filter, and a Content-Security-Policy that allows that script by its hash and nothing else —
 // no network fetch of any kind, and a `<script>` smuggled into a task's reason could not run even if
 // escaping ever failed. Judge metrics and system metrics are separate sections; the page ends with the evidence.
-import { createHash } from 'node:crypto';
 import { evidenceItems } from './evidence.js';
 import { f4, rateText, signed } from './format.js';
 import { categoryChart, esc, trendChart } from './html-charts.js';
-import { confusionMatrix, diffBlock, FILTER_SCRIPT, modelGradedTable, pairedTable, splitTable, STYLE, taskTable } from './html-parts.js';
+import { confusionMatrix, diffBlock, FILTER_SCRIPT, htmlDocument, modelGradedTable, pairedTable, splitTable, taskTable } from './html-parts.js';
 import type { ReportModel, Variant } from './model-schema.js';
 
-const CSP = `default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-${createHash('sha256').update(FILTER_SCRIPT).digest('base64')}'; base-uri 'none'; form-action 'none'`;
 
 const section = (id: string, title: string, body: string) => `<section data-testid="${id}">\n<h2>${esc(title)}</h2>\n${body}\n</section>`;
 const list = (items: string[]) => `<ul>${items.map((i) => `<li>${esc(i)}</li>`).join('')}</ul>`;
@@ -95,17 +93,9 @@ export function renderHtml(m: ReportModel): string {
   const candidate = m.candidate
     ? section('candidate', 'The candidate', `<p><code>${esc(m.candidate.id)}</code> — ${esc(m.candidate.title)} (${esc(m.candidate.category)}, risk ${esc(m.candidate.risk)}, +${m.candidate.added} −${m.candidate.removed}). ${esc(m.candidate.rationale)}</p>${diffBlock(m.candidate.diff)}`)
     : '';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${esc(CSP)}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(`whetstone report — ${r.run_id}`)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<header data-testid="header"><h1>whetstone report — <code>${esc(r.run_id)}</code></h1>
+  return htmlDocument(
+    `whetstone report — ${r.run_id}`,
+    `<header data-testid="header"><h1>whetstone report — <code>${esc(r.run_id)}</code></h1>
 ${r.target ? `<p>Target <code>${esc(r.target)}</code></p>` : ''}<p>${esc(facts.join(' · '))}</p>
 ${m.notes.map((n) => `<p class="note" data-testid="note">${esc(n)}</p>`).join('\n')}</header>
 ${section('trend', m.trend.source === 'nightly' ? 'Pass rate over nights' : m.trend.source === 'iterations' ? 'Baseline pass rate over iterations' : 'Pass rate', trendChart(m.trend))}
@@ -116,9 +106,7 @@ ${judgeSection(m)}
 ${suiteSection(m)}
 ${gateSection(m)}
 ${proposedSection(m)}
-${section('evidence', 'Evidence', list(evidenceItems(m)))}
-<script>${FILTER_SCRIPT}</script>
-</body>
-</html>
-`;
+${section('evidence', 'Evidence', list(evidenceItems(m)))}`,
+    FILTER_SCRIPT,
+  );
 }

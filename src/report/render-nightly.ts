@@ -3,13 +3,12 @@
 // comparison with the previous night. The full per-run report stays one `whet report RUN` away.
 import { f4, mdText } from './format.js';
 import { esc, trendChart } from './html-charts.js';
-import { nightTable, STYLE } from './html-parts.js';
+import { htmlDocument, nightTable } from './html-parts.js';
 import type { ReportModel } from './model-schema.js';
 import type { NightlyReport } from './nightly-report.js';
 import { nightMd, trend } from './render-md.js';
 
 // No script at all on this page, so the policy allows none.
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
 function rateLine(m: ReportModel): string {
   const s = m.system.primary?.summary;
@@ -54,21 +53,11 @@ ${head}<p>Run <code>${esc(t.run_id)}</code>: ${esc(rateLine(m))}.</p>
 
 export function renderNightlyHtml(r: NightlyReport): string {
   const a = alerts(r);
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${esc(CSP)}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(`whetstone nightly report — ${r.date}`)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<header data-testid="header"><h1>whetstone nightly report — ${esc(r.date)}</h1>
+  return htmlDocument(
+    `whetstone nightly report — ${r.date}`,
+    `<header data-testid="header"><h1>whetstone nightly report — ${esc(r.date)}</h1>
 <p>${r.targets.length} target(s) from <code>${esc(`nightly/${r.file}`)}</code>.</p>
 ${a.length ? `<div class="note" data-testid="night-alerts"><b>Drift alert</b><ul>${a.map((x) => `<li>${esc(x)}</li>`).join('')}</ul></div>` : '<p data-testid="night-alerts-none">No drift alert.</p>'}</header>
-${r.targets.map(targetSection).join('\n')}
-</body>
-</html>
-`;
+${r.targets.map(targetSection).join('\n')}`,
+  );
 }
