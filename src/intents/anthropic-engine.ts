@@ -6,17 +6,14 @@
 // Messages API version this SDK speaks has no such parameter. The SDK retries 429/5xx and honours
 // retry-after. A failed request is an error for that case, never a wrong decision.
 import type Anthropic from '@anthropic-ai/sdk';
-import { UsageError } from '../errors.js';
 import { buildToolSet, conversation, readReply, type RawToolCall } from './model-tools.js';
-import { modelError, type ModelEngineOptions } from './openai-engine.js';
+import { endpointFromEnv, modelError, type ModelEngineOptions } from './openai-engine.js';
 import type { CaseRun, IntentEngine } from './types.js';
 
 const MAX_TOKENS = 1024;
 
 export function createAnthropicIntentEngine(spec: string, model: string, opts: ModelEngineOptions): IntentEngine {
-  const baseURL = opts.env.ANTHROPIC_BASE_URL || undefined;
-  const apiKey = opts.env.ANTHROPIC_API_KEY || (baseURL ? 'not-needed' : undefined);
-  if (!apiKey) throw new UsageError(`--engine ${spec}: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a local server that needs no key)`);
+  const { baseURL, apiKey } = endpointFromEnv(spec, opts.env, 'ANTHROPIC');
   // The SDK is imported on the first decision, so commands that never call a model start fast.
   let client: Promise<Anthropic> | undefined;
   const getClient = () => (client ??= import('@anthropic-ai/sdk').then((m) => new m.default({ apiKey, baseURL: baseURL ?? null, maxRetries: opts.maxRetries ?? 2 })));

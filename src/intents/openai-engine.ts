@@ -28,10 +28,19 @@ export function modelError(err: unknown, signal: AbortSignal | undefined, apiKey
   return { kind: 'http', message: `${status}${redact(e?.message ?? String(err), [apiKey]).replace(/\s+/g, ' ').slice(0, 300)}` };
 }
 
+/**
+ * The endpoint and key of a model engine, from `<PREFIX>_BASE_URL` and `<PREFIX>_API_KEY`. A local server
+ * (a base URL given) may need no key; the SDKs refuse an empty one, so it gets a placeholder.
+ */
+export function endpointFromEnv(spec: string, env: NodeJS.ProcessEnv, prefix: 'OPENAI' | 'ANTHROPIC'): { baseURL: string | undefined; apiKey: string } {
+  const baseURL = env[`${prefix}_BASE_URL`] || undefined;
+  const apiKey = env[`${prefix}_API_KEY`] || (baseURL ? 'not-needed' : undefined);
+  if (!apiKey) throw new UsageError(`--engine ${spec}: set ${prefix}_API_KEY (or ${prefix}_BASE_URL for a local server that needs no key)`);
+  return { baseURL, apiKey };
+}
+
 export function createOpenAiIntentEngine(spec: string, model: string, opts: ModelEngineOptions): IntentEngine {
-  const baseURL = opts.env.OPENAI_BASE_URL || undefined;
-  const apiKey = opts.env.OPENAI_API_KEY || (baseURL ? 'not-needed' : undefined);
-  if (!apiKey) throw new UsageError(`--engine ${spec}: set OPENAI_API_KEY (or OPENAI_BASE_URL for a local server that needs no key)`);
+  const { baseURL, apiKey } = endpointFromEnv(spec, opts.env, 'OPENAI');
   // The SDK is imported on the first decision, so commands that never call a model start fast.
   let client: Promise<OpenAI> | undefined;
   const getClient = () => (client ??= import('openai').then((m) => new m.default({ apiKey, baseURL: baseURL ?? null, maxRetries: opts.maxRetries ?? 2 })));

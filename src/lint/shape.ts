@@ -118,10 +118,8 @@ export const idsRule: Rule = (ctx) => {
   const out: Finding[] = [];
   for (const t of ctx.suite.tasks) {
     if (!looksPositional(t.id)) continue;
-    const place = taskPlace(ctx, t);
     out.push({
-      file: place.file,
-      line: place.file === ctx.file ? ctx.lineOf(['tasks', t.index, 'id']) : place.line,
+      ...taskPlace(ctx, t, ['id']),
       severity: 'warning',
       rule: 'id-positional',
       task: t.id,
@@ -136,15 +134,11 @@ export const idsRule: Rule = (ctx) => {
 export const unsafeIdsRule: Rule = (ctx) =>
   ctx.suite.tasks
     .filter((t) => !SAFE_ID.test(t.id))
-    .map((t) => {
-      const place = taskPlace(ctx, t);
-      return {
-        file: place.file,
-        line: place.file === ctx.file ? ctx.lineOf(['tasks', t.index, 'id']) : place.line,
-        severity: 'error' as const,
-        rule: 'id-unsafe',
-        task: t.id,
-        message: `id ${JSON.stringify(t.id)} is not a safe file name, so whet evaluate refuses the suite`,
-        hint: `use letters, digits, ".", "_" and "-" only, starting with a letter or digit (e.g. ${JSON.stringify(t.id.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+|-+$/g, '').slice(0, 128) || 'case-1')})`,
-      };
-    });
+    .map((t) => ({
+      ...taskPlace(ctx, t, ['id']),
+      severity: 'error' as const,
+      rule: 'id-unsafe',
+      task: t.id,
+      message: `id ${JSON.stringify(t.id)} is not a safe file name, so whet evaluate refuses the suite`,
+      hint: `use letters, digits, ".", "_" and "-" only, starting with a letter or digit (e.g. ${JSON.stringify(t.id.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+|-+$/g, '').slice(0, 128) || 'case-1')})`,
+    }));

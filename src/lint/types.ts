@@ -57,14 +57,15 @@ export interface Place {
 }
 
 /**
- * Where a task is written, so a finding points where the fix goes: its entry under `tasks:`, or, for a
- * case of the suite's `intents:`, its line in the case file.
+ * Where a task (or one of its fields, e.g. `['id']`) is written, so a finding points where the fix goes:
+ * its entry under `tasks:`, or, for a case of the suite's `intents:`, its line in the case file (a case
+ * is one line).
  */
-export function taskPlace(ctx: LintContext, t: Pick<Task, 'id' | 'index'>): Place {
+export function taskPlace(ctx: LintContext, t: Pick<Task, 'id' | 'index'>, field: (string | number)[] = []): Place {
   const fromCases = ctx.casesFile !== undefined && t.index >= (ctx.raw.tasks?.length ?? 0);
   const c = fromCases ? ctx.suite.intents?.cases.get(t.id) : undefined;
   if (c && ctx.casesFile !== undefined) return { file: ctx.casesFile, line: c.line };
-  return { file: ctx.file, line: ctx.lineOf(['tasks', t.index]) };
+  return { file: ctx.file, line: ctx.lineOf(['tasks', t.index, ...field]) };
 }
 
 /** `line N` beside a place in the same file, `file:N` beside one elsewhere. */
