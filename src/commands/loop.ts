@@ -34,7 +34,7 @@ function loopEnv(deps: CliDeps): LoopEnv {
 
 function exitCodeOf(r: LoopResult): number {
   if (r.status === 'interrupted') return 130;
-  if (r.status === 'aborted' || r.status === 'budget_exhausted') return 1;
+  if (r.status === 'aborted' || r.status === 'budget_exhausted' || r.status === 'rate_limited') return 1;
   return 0;
 }
 

@@ -32,6 +32,27 @@ export const commandEngineConfig = z.strictObject({
   timeout_seconds: z.number().positive().optional(),
 });
 
+/**
+ * `--permission-mode` values Claude Code documents (CLI reference and the Agent SDK's PermissionMode:
+ * default, acceptEdits, plan, bypassPermissions; dontAsk in 2.x). Checked at load, so a typo is one
+ * located config error instead of every task failing with "invalid permission mode"; a mode newer than
+ * this list can still be passed through extra_args.
+ */
+export const CLAUDE_PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk'] as const;
+
+/**
+ * Fields both agent CLIs share: isolation from the user's own setup and the subscription rate-limit wait.
+ * `user_setup: true` lets the user's own configuration in (Claude Code's setting sources, Codex's
+ * CODEX_HOME); the default is an isolated run that never writes under the user's home (claude.ts, codex-home.ts).
+ */
+const agentCliFields = {
+  user_setup: z.boolean().optional(),
+  /** The longest pause for a subscription rate limit with a known reset (default 6 h); longer stops the run as `rate_limited`. */
+  rate_limit_max_wait_seconds: z.number().min(0).max(30 * 86_400).optional(),
+  /** Upper bound of the adaptive concurrency limit that 429s and subscription limits lower (default 8). */
+  max_concurrency: z.number().int().positive().max(1024).optional(),
+};
+
 export const claudeEngineConfig = z.strictObject({
   type: z.literal('claude'),
   /** The executable (default `claude`, looked up on PATH). */
@@ -44,8 +65,8 @@ export const claudeEngineConfig = z.strictObject({
   mode: z.enum(['prepend', 'installed']).optional(),
   model: z.string().min(1).optional(),
   max_turns: z.number().int().positive().optional(),
-  /** `--permission-mode` (default, acceptEdits, plan, bypassPermissions, …). */
-  permission_mode: z.string().min(1).optional(),
+  /** `--permission-mode`, one of CLAUDE_PERMISSION_MODES. */
+  permission_mode: z.enum(CLAUDE_PERMISSION_MODES).optional(),
   /** `--allowedTools`; in installed mode `Skill` is added when missing, or the skill could never load. */
   allowed_tools: z.array(z.string().min(1)).optional(),
   /**
@@ -68,6 +89,7 @@ export const claudeEngineConfig = z.strictObject({
   timeout_seconds: z.number().positive().optional(),
   /** Used when the CLI reports tokens but no cost, so max_cost_usd can still see the spending. */
   price: priceTable.optional(),
+  ...agentCliFields,
 }).superRefine((cfg, ctx) => {
   if (cfg.mode === 'installed' && cfg.setting_sources && !cfg.setting_sources.includes('project')) {
     ctx.addIssue({
@@ -85,12 +107,19 @@ export const codexEngineConfig = z.strictObject({
   model: z.string().min(1).optional(),
   /** `--sandbox`; codex exec's own default (read-only) when absent. */
   sandbox: z.enum(['read-only', 'workspace-write', 'danger-full-access']).optional(),
-  /** `agents_md` (default): the skill becomes AGENTS.md in the workspace; `prepend`: prepended to the prompt. */
-  skill_delivery: z.enum(['agents_md', 'prepend']).optional(),
+  /**
+   * `agents_md` (default): the skill becomes AGENTS.md in the workspace; `prepend`: prepended to the
+   * prompt; `installed`: the skill folder at `<workspace>/.agents/skills/<name>/`, where Codex discovers
+   * skills, and whether it was read reported as skill_triggered (codex-skill.ts).
+   */
+  skill_delivery: z.enum(['agents_md', 'prepend', 'installed']).optional(),
+  /** `false` (default) passes `--ephemeral`, so runs leave no session files; `true` leaves it out. */
+  session_persistence: z.boolean().optional(),
   extra_args: z.array(z.string()).optional(),
   timeout_seconds: z.number().positive().optional(),
   /** codex reports tokens, never a cost: this prices its calls. */
   price: priceTable.optional(),
+  ...agentCliFields,
 });
 
 /** Fields shared by the HTTP engines (retry policy, concurrency, key, price). */

@@ -7,8 +7,9 @@
 // arrive as `subtype: "success"` + `is_error: true`, sometimes with exit code 0) or any subtype other than
 // `success` (`error_max_turns`, `error_during_execution`, `error_max_budget_usd`, …) is an `exit` error
 // whose message carries the subtype, `api_error_status` and the error text, with the spent usage.
+import { claudeRateLimit } from './claude-rate-limit.js';
 import { extractUsage } from './command.js';
-import { parseJsonStdout, type StdoutVerdict } from './invocation.js';
+import { parseJsonStdout, type RunExtras, type StdoutVerdict } from './invocation.js';
 import type { Usage } from './types.js';
 import { isRecord, clip } from './values.js';
 
@@ -63,22 +64,28 @@ export function parseClaudeStdout(stdout: string): StdoutVerdict {
   if (!env) return { ok: false, kind: 'parse', message: `stdout is JSON but not a Claude Code result (no "type": "result" object): "${clip(stdout, 200)}"` };
   const usage: Usage = extractUsage(env);
   const why = envelopeError(env);
-  if (why) return { ok: false, kind: 'exit', message: why, usage, ...withStatus(env) };
+  if (why) return { ok: false, kind: 'exit', message: why, usage, ...withStatus(env), ...limitExtras(env) };
   if (typeof env['result'] !== 'string') {
     return { ok: false, kind: 'parse', message: 'Claude Code result has no "result" string', usage };
   }
   return { ok: true, output: env['result'], usage };
 }
 
+/** The subscription limit an error envelope names ("Claude AI usage limit reached|<reset>"), as extras. */
+function limitExtras(env: Record<string, unknown>): { extras?: RunExtras } {
+  const limit = claudeRateLimit([], false, env);
+  return limit ? { extras: { rate_limit: limit } } : {};
+}
+
 /** For a non-zero exit: the envelope's own account of the failure, when stdout carries one. */
-export function explainClaudeExit(stdout: string): { message: string; usage?: Usage } | undefined {
+export function explainClaudeExit(stdout: string): { message: string; usage?: Usage; extras?: RunExtras; status?: number } | undefined {
   const parsed = parseJsonStdout(stdout);
   if (!parsed.ok) return undefined;
   const env = findEnvelope(parsed.value);
   if (!env) return undefined;
   const usage = extractUsage(env);
   const why = envelopeError(env);
-  if (why) return { message: why, usage, ...withStatus(env) };
+  if (why) return { message: why, usage, ...withStatus(env), ...limitExtras(env) };
   const subtype = typeof env['subtype'] === 'string' ? env['subtype'] : 'missing';
   return { message: `claude printed a result with subtype ${subtype} but exited non-zero`, usage };
 }

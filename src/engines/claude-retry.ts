@@ -6,8 +6,9 @@
 // attempt is a whole new run in a fresh workspace (the caller's `once`). Failures without an API status
 // (timeouts, exit codes, unparseable output, max turns) are never retried: another run would not differ.
 //
-// The adaptive concurrency controller is not told about these 429s: it is wired for the HTTP engines only
-// (Engine.concurrency), and CLI engines run under the evaluate concurrency as configured.
+// Every attempt is also reported to the engine's adaptive concurrency controller, and a subscription
+// limit with a known reset is left to the caller (`giveUp`), which waits for the reset instead of backing
+// off within seconds (cli-rate-limit.ts).
 import { abortableSleep } from './http-call.js';
 import { decideRetry, DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 import type { EngineResult, FailedAttempt, Usage } from './types.js';
@@ -17,6 +18,8 @@ export interface CliRetryOptions {
   signal?: AbortSignal;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
+  /** A failed result that must not be retried here (the caller handles it). */
+  giveUp?: (res: EngineResult) => boolean;
 }
 
 function addUsage(a: Usage, b: Usage): Usage {
@@ -40,7 +43,7 @@ export async function runWithApiRetries(once: () => Promise<EngineResult>, opts:
     // Tokens and cost of refused attempts were still spent; the account covers every attempt.
     spent = addUsage(spent, res.usage);
     const status = res.error?.status;
-    if (res.ok || status === undefined) return finish(res, spent, failed, attempt, elapsed);
+    if (res.ok || status === undefined || opts.giveUp?.(res)) return finish(res, spent, failed, attempt, elapsed);
     const decision = decideRetry({ kind: 'http', status, message: res.error?.message ?? '' }, attempt, policy, Date.now(), opts.random ?? Math.random);
     const record: FailedAttempt = { kind: res.error?.kind ?? 'exit', message: res.error?.message ?? '', status };
     failed.push(record);

@@ -9,7 +9,9 @@
 //   {"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":…,"content":"Launching skill: <name>"}]}}
 //   {"type":"result","subtype":"success",…,"result":…,"total_cost_usd":…,"usage":{…}}   (last line)
 //
-// Other lines (stream_event, rate_limit_event, system hook/task messages, …) are skipped. A line that
+//   {"type":"rate_limit_event","rate_limit_info":{"status":…,"resetsAt":…,"rateLimitType":…}}  (claude-rate-limit.ts)
+//
+// Other lines (stream_event, system hook/task messages, …) are skipped. A line that
 // is not JSON is counted and skipped — the run may still have produced its result — but a stream with
 // no result message is a parse error that quotes the first such line.
 //
@@ -27,6 +29,7 @@
 // permission setup, not the skill's description.
 import { extractUsage } from './command.js';
 import { envelopeError, withStatus } from './claude-result.js';
+import { claudeRateLimit } from './claude-rate-limit.js';
 import type { RunExtras, StdoutVerdict } from './invocation.js';
 import type { ToolCall, Usage } from './types.js';
 import { isRecord, clip } from './values.js';
@@ -39,6 +42,9 @@ export interface ClaudeStream {
   skillCalls: { skill: string; id?: string }[];
   /** tool_use_id → whether its tool_result had `is_error: true`. */
   toolResults: Map<string, boolean>;
+  /** Every rate_limit_event line, and whether an assistant message carried `"error": "rate_limit"`. */
+  rateLimitEvents: Record<string, unknown>[];
+  assistantRateLimited: boolean;
   messages: number;
   badLines: number;
   firstBadLine?: string;
@@ -48,7 +54,7 @@ export interface ClaudeStream {
 
 /** Splits and parses the stream; never throws. */
 export function readClaudeStream(stdout: string): ClaudeStream {
-  const stream: ClaudeStream = { toolCalls: [], skillCalls: [], toolResults: new Map(), messages: 0, badLines: 0 };
+  const stream: ClaudeStream = { toolCalls: [], skillCalls: [], toolResults: new Map(), rateLimitEvents: [], assistantRateLimited: false, messages: 0, badLines: 0 };
   for (const raw of stdout.split('\n')) {
     const line = raw.trim();
     if (!line) continue;
@@ -63,6 +69,8 @@ export function readClaudeStream(stdout: string): ClaudeStream {
     if (!isRecord(msg)) continue;
     stream.messages++;
     if (msg['type'] === 'result') stream.result = msg;
+    if (msg['type'] === 'rate_limit_event') stream.rateLimitEvents.push(msg);
+    if (msg['type'] === 'assistant' && msg['error'] === 'rate_limit') stream.assistantRateLimited = true;
     if (!isRecord(msg['message']) || !Array.isArray(msg['message']['content'])) continue;
     if (msg['type'] === 'user') readToolResults(msg['message']['content'], stream.toolResults);
     if (msg['type'] !== 'assistant') continue;
@@ -119,6 +127,8 @@ export function skillOutcome(stream: ClaudeStream, skill: string): { triggered: 
 
 function extrasOf(stream: ClaudeStream, skillName: string | undefined): RunExtras {
   const extras: RunExtras = { tool_calls: stream.toolCalls };
+  const limit = claudeRateLimit(stream.rateLimitEvents, stream.assistantRateLimited, stream.result);
+  if (limit) extras.rate_limit = limit;
   if (skillName === undefined) return extras;
   const outcome = skillOutcome(stream, skillName);
   extras.skill_triggered = outcome.triggered;

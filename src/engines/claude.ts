@@ -19,8 +19,20 @@
 //     (claude-stream.ts): the result, usage and cost from its last line, every tool_use as
 //     EngineResult.tool_calls, and EngineResult.skill_triggered = whether a Skill tool call named it.
 //     The user's ~/.claude is never read or written by whetstone; HOME is passed through unchanged so
-//     Claude Code finds its login, and `--setting-sources project` (settingSources) keeps the user's own
-//     skills, CLAUDE.md and hooks out of the run.
+//     Claude Code finds its login.
+//
+// Isolation (default, both modes): `--setting-sources project` (settingSources), so the user's own
+// ~/.claude settings, CLAUDE.md, hooks, output style and skills take no part in the run — the Agent SDK
+// documents settingSources as what decides whether user/project/local settings, CLAUDE.md files and
+// skills load (code.claude.com/docs/en/agent-sdk; openprose/prose PR #70: with them left out "user
+// skills, project skills, hooks, MCP servers, and project CLAUDE.md never reached the agent"). In
+// prepend mode the workspace is empty, so nothing loads but the built-ins. `user_setup: true` passes no
+// --setting-sources (Claude Code's own default: user, project, local); `setting_sources` wins over both.
+// identity.isolation records which one ran (and so does run.json, which holds the identity).
+//
+// Rate limits: a `rate_limit_event` with status rejected, or the result text "Claude AI usage limit
+// reached|<reset>", is a subscription limit (claude-rate-limit.ts): the run pauses until the reset or
+// stops as rate_limited (cli-rate-limit.ts, subscription-limit.ts); 429s feed the adaptive concurrency.
 //
 // Both modes pass `--no-session-persistence`: with HOME passed through, every `claude -p` would otherwise
 // save its transcript under ~/.claude/projects/<cwd-slug>/, one new folder per temporary workspace per
@@ -40,7 +52,10 @@
 // --setting-sources s,…, then extra_args verbatim.
 import type { ClaudeEngineConfig } from '../config/engine-schema.js';
 import { explainClaudeExit, parseClaudeStdout } from './claude-result.js';
-import { runWithApiRetries, type CliRetryOptions } from './claude-retry.js';
+import { createAdaptiveConcurrency } from './adaptive.js';
+import type { CliRetryOptions } from './claude-retry.js';
+import { runRateLimited } from './cli-rate-limit.js';
+import { DEFAULT_RATE_LIMIT_MAX_WAIT_MS, subscriptionLimit } from './subscription-limit.js';
 import { explainClaudeStreamExit, parseClaudeStream } from './claude-stream.js';
 import { childEnv, composePrompt, SKILL_SEPARATOR } from './command.js';
 import { executeInvocation, failure, type CommandInvocation } from './invocation.js';
@@ -71,15 +86,16 @@ export function claudeArgv(cfg: ClaudeEngineConfig): string[] {
 }
 
 /**
- * The effective `--setting-sources`: the config's, else `project` in installed mode, so that the
+ * The effective `--setting-sources`: the config's, else `project` unless `user_setup: true`, so that the
  * evaluated skill is the only one Claude Code adds besides its built-ins (the user's ~/.claude/skills,
  * CLAUDE.md and hooks would otherwise take part in every task, differently on every machine).
  * Login normally lives outside the settings (the credential store, ANTHROPIC_API_KEY), so it still
- * works; a login set up in ~/.claude/settings.json (apiKeyHelper, env) needs `setting_sources: [user, project]`.
+ * works; a login set up in ~/.claude/settings.json (apiKeyHelper, env) needs `setting_sources: [user, project]`
+ * or `user_setup: true`.
  */
 export function settingSources(cfg: ClaudeEngineConfig): string[] | undefined {
   if (cfg.setting_sources) return [...cfg.setting_sources];
-  return cfg.mode === 'installed' ? ['project'] : undefined;
+  return cfg.user_setup === true ? undefined : ['project'];
 }
 
 /**
@@ -116,6 +132,9 @@ export function createClaudeEngine(cfg: ClaudeEngineConfig, opts: { env?: NodeJS
   if (tools) identity['allowed_tools'] = tools;
   const sources = settingSources(cfg);
   if (sources) identity['setting_sources'] = sources;
+  identity['isolation'] = cfg.user_setup === true ? 'user' : 'isolated';
+  const concurrency = createAdaptiveConcurrency({ max: cfg.max_concurrency ?? 8 });
+  const maxWaitMs = cfg.rate_limit_max_wait_seconds === undefined ? DEFAULT_RATE_LIMIT_MAX_WAIT_MS : cfg.rate_limit_max_wait_seconds * 1000;
 
   async function invocation(request: EngineRequest, cwd: string, signal: AbortSignal | undefined): Promise<CommandInvocation> {
     const base = {
@@ -138,6 +157,8 @@ export function createClaudeEngine(cfg: ClaudeEngineConfig, opts: { env?: NodeJS
 
   return {
     type: 'claude',
+    concurrency,
+    rateLimitGate: subscriptionLimit('claude'),
     identity: () => structuredClone(identity),
     async run(request: EngineRequest, runOpts?: { signal?: AbortSignal }): Promise<EngineResult> {
       const once = async (): Promise<EngineResult> => {
@@ -148,8 +169,9 @@ export function createClaudeEngine(cfg: ClaudeEngineConfig, opts: { env?: NodeJS
           return failure('spawn', `cannot prepare a claude run: ${err instanceof Error ? err.message : String(err)}`, performance.now() - started);
         }
       };
-      // A rate limit or an overloaded API (api_error_status 429/5xx/529) is worth another run; see claude-retry.ts.
-      return runWithApiRetries(once, { ...opts.retry, ...(runOpts?.signal ? { signal: runOpts.signal } : {}) });
+      // A rate limit or an overloaded API (api_error_status 429/5xx/529) is worth another run (claude-retry.ts);
+      // a subscription limit waits for its reset or stops the run (cli-rate-limit.ts).
+      return runRateLimited(once, { gate: subscriptionLimit('claude'), concurrency, maxWaitMs, ...(opts.retry ? { retry: opts.retry } : {}), ...(runOpts?.signal ? { signal: runOpts.signal } : {}) });
     },
   };
 }

@@ -18,7 +18,10 @@
 // (input_tokens already includes cached_input_tokens, as in the OpenAI API); tool calls from completed
 // items: command_execution {command, exit_code, status}, file_change {changes, status}, web_search
 // {query}, mcp_tool_call as `mcp:<server>/<tool>` with its arguments, collab_tool_call as `collab:<tool>`.
-// Codex has no per-skill trigger event (AGENTS.md is always loaded), so skill_triggered is not reported.
+// With an installed skill (skill_delivery: installed) skill_triggered says whether the model opened its
+// SKILL.md, and failures that are rate limits carry a status / rate_limit (codex-skill.ts); with
+// AGENTS.md (always loaded whole) skill_triggered is not reported.
+import { codexRateLimit, codexSkillOutcome } from './codex-skill.js';
 import type { RunExtras, StdoutVerdict } from './invocation.js';
 import type { ToolCall, Usage } from './types.js';
 import { isRecord, clip } from './values.js';
@@ -97,25 +100,39 @@ export function readCodexEvents(stdout: string): CodexRun {
   return run;
 }
 
-/** Reads the stdout of a `codex exec --json` run that exited 0. */
-export function parseCodexStdout(stdout: string): StdoutVerdict {
-  const run = readCodexEvents(stdout);
+function extrasOf(run: CodexRun, skillName: string | undefined, failure?: string): { extras: RunExtras; status?: number } {
   const extras: RunExtras = { tool_calls: run.toolCalls };
-  if (run.turnFailed !== undefined) return { ok: false, kind: 'exit', message: `codex turn failed: ${clip(run.turnFailed, 400)}`, usage: run.usage, extras };
+  if (skillName !== undefined) {
+    const o = codexSkillOutcome(run.toolCalls, skillName);
+    extras.skill_triggered = o.triggered;
+    if (o.denied) extras.skill_denied = true;
+  }
+  if (failure === undefined) return { extras };
+  const limit = codexRateLimit(failure);
+  if (limit.limit) extras.rate_limit = limit.limit;
+  return { extras, ...(limit.status !== undefined ? { status: limit.status } : {}) };
+}
+
+/** Reads the stdout of a `codex exec --json` run that exited 0. `skillName`: the installed skill, if any. */
+export function parseCodexStdout(stdout: string, skillName?: string): StdoutVerdict {
+  const run = readCodexEvents(stdout);
+  const failure = run.turnFailed ?? (run.turnsCompleted === 0 ? run.errors[run.errors.length - 1] : undefined);
+  const { extras, ...status } = extrasOf(run, skillName, failure);
+  if (run.turnFailed !== undefined) return { ok: false, kind: 'exit', message: `codex turn failed: ${clip(run.turnFailed, 400)}`, usage: run.usage, extras, ...status };
   if (run.turnsCompleted === 0) {
     const why = run.errors.length
       ? `error: ${clip(run.errors[run.errors.length - 1] ?? '', 400)}`
       : run.badLines
         ? `${run.badLines} line(s) of stdout are not JSON, e.g. "${run.firstBadLine}"`
         : `${run.events} event(s) and no turn.completed`;
-    return { ok: false, kind: run.errors.length ? 'exit' : 'parse', message: `codex exec --json ended without a completed turn: ${why}`, usage: run.usage, extras };
+    return { ok: false, kind: run.errors.length ? 'exit' : 'parse', message: `codex exec --json ended without a completed turn: ${why}`, usage: run.usage, extras, ...status };
   }
   return { ok: true, output: run.messages[run.messages.length - 1] ?? '', usage: run.usage, extras };
 }
 
 /** For a non-zero exit: the failure codex reported in its events, when it reported one. */
-export function explainCodexExit(stdout: string): { message: string; usage?: Usage; extras?: RunExtras } | undefined {
+export function explainCodexExit(stdout: string, skillName?: string): { message: string; usage?: Usage; extras?: RunExtras; status?: number } | undefined {
   const run = readCodexEvents(stdout);
   const why = run.turnFailed ?? run.errors[run.errors.length - 1];
-  return why === undefined ? undefined : { message: clip(why, 400), usage: run.usage, extras: { tool_calls: run.toolCalls } };
+  return why === undefined ? undefined : { message: clip(why, 400), usage: run.usage, ...extrasOf(run, skillName, why) };
 }

@@ -53,5 +53,6 @@ export function countCalls(engine: Engine): Engine & { calls(): number } {
     },
     calls: () => calls,
     ...(engine.concurrency ? { concurrency: engine.concurrency } : {}),
+    ...(engine.rateLimitGate ? { rateLimitGate: engine.rateLimitGate } : {}),
   };
 }

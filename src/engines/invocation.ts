@@ -6,7 +6,7 @@
 import { basename } from 'node:path';
 
 import { runProcess, type RunOutcome } from '../proc/run.js';
-import type { EngineErrorKind, EngineResult, ToolCall, Usage } from './types.js';
+import type { EngineErrorKind, EngineResult, RateLimitInfo, ToolCall, Usage } from './types.js';
 
 /** What an agent run reported besides its answer (tool calls, whether the skill was invoked). */
 export interface RunExtras {
@@ -14,6 +14,8 @@ export interface RunExtras {
   skill_triggered?: boolean;
   /** A Skill call naming the installed skill was refused (permission denial or an is_error result). */
   skill_denied?: boolean;
+  /** The subscription rate limit the run ran into (only read when the run failed). */
+  rate_limit?: RateLimitInfo;
 }
 
 /** The last lines of stderr on one line, bounded, for error messages. */

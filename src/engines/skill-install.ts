@@ -53,6 +53,27 @@ export async function installClaudeSkill(workdir: string, skill: SkillInput): Pr
 }
 
 /**
+ * Installs the skill where Codex discovers repository skills: `<workdir>/.agents/skills/<name>/`. Codex's
+ * loader (openai/codex codex-rs/core-skills/src/loader.rs, repo_agents_skill_roots) scans `.agents/skills`
+ * in every directory from the project root down to the working directory; the project root is the
+ * nearest ancestor holding a marker (default `.git`), else the working directory itself — so in a fresh
+ * temporary workspace exactly `<cwd>/.agents/skills` is a repository root. Each `SKILL.md` found there
+ * contributes its name and description to the session; the body is read only when the model opens it.
+ * (Releases before `.agents/skills` read `<cwd>/.codex/skills`, codex-rs/core/src/skills/loader.rs
+ * repo_skills_root; not written too, since newer releases would list both copies.)
+ */
+export async function installCodexSkill(workdir: string, skill: SkillInput): Promise<string> {
+  if (!SAFE_SKILL_NAME.test(skill.name)) {
+    throw new Error(`skill name "${skill.name}" cannot be a folder name under .agents/skills (letters, digits, ".", "_", "-" only)`);
+  }
+  const dir = join(workdir, '.agents', 'skills', skill.name);
+  await mkdir(dir, { recursive: true });
+  if (skill.dir) await copyFolder(skill.dir, dir, () => false);
+  await writeFile(join(dir, 'SKILL.md'), skill.text, 'utf8');
+  return dir;
+}
+
+/**
  * Gives the skill to Codex as project instructions: the skill folder's files at the workspace root and
  * the SKILL.md text as `<workdir>/AGENTS.md` (a SKILL.md or AGENTS.md in the folder is not copied).
  */

@@ -80,7 +80,18 @@ export interface ToolCall {
   id?: string;
 }
 
-export type EngineErrorKind = 'timeout' | 'exit' | 'spawn' | 'parse' | 'http' | 'aborted';
+/** `rate_limited`: a subscription limit stopped the call (subscription-limit.ts); the run stops, resumable. */
+export type EngineErrorKind = 'timeout' | 'exit' | 'spawn' | 'parse' | 'http' | 'aborted' | 'rate_limited';
+
+/** A subscription rate limit an agent CLI reported (Claude Code's rate_limit_event, Codex's usage limit). */
+export interface RateLimitInfo {
+  /** Epoch milliseconds of the reset, when the CLI said. */
+  resets_at?: number;
+  /** The limit's type as named by the CLI (`five_hour`, `seven_day`, …). */
+  type?: string;
+  /** What the CLI said, for messages. */
+  detail: string;
+}
 
 export interface EngineError {
   kind: EngineErrorKind;
@@ -110,9 +121,12 @@ export interface EngineResult {
   error?: EngineError;
   /**
    * Agent engines with an installed skill: whether the agent invoked it (Claude Code's Skill tool naming
-   * the skill). Absent when no skill was installed or the engine cannot tell.
+   * the skill; Codex reading the installed SKILL.md). Absent when no skill was installed or the engine
+   * cannot tell.
    */
   skill_triggered?: boolean;
+  /** Agent CLIs: the subscription rate limit this call ran into, when it failed on one. */
+  rate_limit?: RateLimitInfo;
   /** HTTP engines: every failed request of this call, in order (retried or final). */
   failed_attempts?: FailedAttempt[];
   /** HTTP engines: how many requests this call sent. */
@@ -133,6 +147,11 @@ export interface Engine {
    * worker pool) acquires a slot around each run(); the engine itself never acquires one.
    */
   readonly concurrency?: AdaptiveConcurrency;
+  /**
+   * Agent CLIs: the subscription rate-limit gate (subscription-limit.ts). The caller waits in ready()
+   * before each run() — nothing new starts while it is paused — and makes no call once it says why not.
+   */
+  readonly rateLimitGate?: { ready(signal?: AbortSignal): Promise<string | undefined> };
 }
 
 /** See src/engines/adaptive.ts. */

@@ -21,6 +21,11 @@ export interface MeteredEngine extends Engine {
 
 const refusals = new WeakSet<EngineResult>();
 
+/** Whether a result means a subscription rate limit stopped the run (no result to record; resume redoes it). */
+export function stoppedByRateLimit(res: EngineResult): boolean {
+  return res.error?.kind === 'rate_limited';
+}
+
 /** Whether a result is the wrapper refusing a call because the budget is spent (no call was made). */
 export function refusedByBudget(res: EngineResult): boolean {
   return refusals.has(res);
@@ -46,6 +51,12 @@ export function meterEngine(engine: Engine, m: MeterOptions = {}): MeteredEngine
       refusals.add(res);
       return res;
     }
+    // A paused subscription limit holds new calls here; a stopped one refuses them (engines/subscription-limit.ts).
+    const refused = engine.rateLimitGate ? await engine.rateLimitGate.ready(opts?.signal) : undefined;
+    if (refused) {
+      if (!reserved) m.budget?.unstart();
+      return { ok: false, output: '', usage: {}, duration_ms: 0, error: { kind: 'rate_limited', message: refused } };
+    }
     let release: (() => void) | undefined;
     try {
       release = engine.concurrency ? await engine.concurrency.acquire(opts?.signal) : undefined;
@@ -64,7 +75,8 @@ export function meterEngine(engine: Engine, m: MeterOptions = {}): MeteredEngine
       release?.();
     }
   };
-  // The slot is taken here; exposing `concurrency` would invite a caller to take a second one.
+  // The slot is taken (and the rate-limit gate waited on) here; exposing `concurrency` or `rateLimitGate`
+  // would invite a caller to do it a second time.
   return { type: engine.type, identity: () => engine.identity(), run, calls: () => calls, usage: () => usage };
 }
 

@@ -15,7 +15,7 @@ import { metricSet } from '../intents/metrics.js';
 import { scoreCase } from '../intents/score-case.js';
 import { scoreToolCallOutput } from '../judges/tool-call.js';
 import { decideIntent } from './intent-decide.js';
-import { addUsage as sumUsage, meterEngine, refusedByBudget, type MeteredEngine } from './metered.js';
+import { addUsage as sumUsage, meterEngine, refusedByBudget, stoppedByRateLimit, type MeteredEngine } from './metered.js';
 
 export interface VariantRunInput {
   variant: string;
@@ -49,6 +49,8 @@ export interface VariantOutcome {
   interrupted: boolean;
   /** Why a budget stopped the run, when one did. */
   budgetExhausted?: string;
+  /** Why a subscription rate limit stopped the run, when one did (resumable once it resets). */
+  rateLimited?: string;
   /** Wall time of this process's task phase (0 when nothing ran). */
   wallMs: number;
 }
@@ -75,6 +77,7 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
   let engineCalls = 0;
   let judgeCalls = 0;
   let interrupted = false;
+  let rateLimited: string | undefined;
 
   const runAttempt = async (task: Task, attempt: number): Promise<void> => {
     if (input.signal?.aborted) {
@@ -108,6 +111,12 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
     engineCalls += Math.max(1, engine.calls());
     if (refusedByBudget(res)) {
       interrupted = true;
+      return;
+    }
+    if (stoppedByRateLimit(res)) {
+      // Not a result: the attempt is left for `whet resume` once the limit resets.
+      interrupted = true;
+      rateLimited ??= res.error?.message ?? 'rate limited';
       return;
     }
     let line: ResultLine;
@@ -185,6 +194,7 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
     durationsMs,
     interrupted,
     ...(input.budget?.exhausted ? { budgetExhausted: input.budget.exhausted } : {}),
+    ...(rateLimited ? { rateLimited } : {}),
     wallMs: engineCalls === 0 ? 0 : Math.round(performance.now() - started),
   };
 }
@@ -222,11 +232,11 @@ function baseLine(task: Task, attempt: number, res: { output: string; usage: Res
 
 /**
  * `should_trigger` tasks: the agent must (or must not) invoke the skill. Only engines that load the skill
- * the way the agent does can tell (claude with mode: installed); others make this an error, not a guess.
+ * the way the agent does can tell (claude with mode: installed, codex with skill_delivery: installed); others make this an error, not a guess.
  */
 function triggerJudge(should: boolean, triggered: boolean | undefined): JudgeResult {
   if (triggered === undefined) {
-    return { type: 'trigger' as JudgeResult['type'], passed: false, score: 0, reason: 'trigger unknown', error: 'this engine does not report whether the skill was triggered (use claude with mode: installed)' };
+    return { type: 'trigger' as JudgeResult['type'], passed: false, score: 0, reason: 'trigger unknown', error: 'this engine does not report whether the skill was triggered (use claude with mode: installed, or codex with skill_delivery: installed)' };
   }
   const passed = triggered === should;
   return { type: 'trigger' as JudgeResult['type'], passed, score: passed ? 1 : 0, reason: `skill ${triggered ? 'triggered' : 'not triggered'}; should ${should ? '' : 'not '}trigger` };

@@ -7,6 +7,7 @@ import { nextStep } from '../runner/next-step.js';
 import { iterationView } from './run-view.js';
 import { iterations } from '../runner/next-step.js';
 import { usedInRun } from '../evaluation/budget.js';
+import { rateLimitState, type RateLimitState } from '../evaluation/rate-limit-watch.js';
 
 export interface RunStatus {
   run_id: string;
@@ -25,6 +26,8 @@ export interface RunStatus {
   totals: { engine_calls: number; cost_usd: number; input_tokens: number; output_tokens: number };
   /** When `whet rollback` last undid this run's promotions (its kept decisions no longer hold), else null. */
   rolled_back_at: string | null;
+  /** A subscription rate limit the run is paused on (and when it resumes) or was stopped by, else null. */
+  rate_limit: RateLimitState | null;
 }
 
 /** The newest rollback event of a run, from events.jsonl (a torn last line is skipped). */
@@ -75,6 +78,7 @@ export function listRuns(stateDir: string, now: Date): RunStatus[] {
         return { engine_calls: u.calls, cost_usd: Math.round(u.cost * 1e6) / 1e6, input_tokens: u.input_tokens, output_tokens: u.output_tokens };
       })(),
       rolled_back_at: rolledBackAt(runDir),
+      rate_limit: rateLimitState(runDir, now),
     };
     if (m.mode === 'loop') {
       const its = iterations(runDir);
@@ -110,9 +114,12 @@ export function formatStatus(runs: RunStatus[]): string {
     .map((r) => {
       const what = r.mode === 'loop' ? `iteration ${r.iteration ?? '-'}, last ${r.last_stage ?? '-'}, decisions ${r.decisions.join(' ') || '-'}, next ${r.next}` : `verdict ${r.verdict ?? '-'}${r.engine_calls !== null ? `, ${r.engine_calls} engine calls` : ''}`;
       const cost = r.totals.cost_usd ? `, $${r.totals.cost_usd.toFixed(4)}` : '';
+      const limit = r.rate_limit
+        ? `\n    ${r.rate_limit.state === 'paused' ? `paused on a ${r.rate_limit.engine} rate limit; resumes at ${r.rate_limit.resets_at ?? '?'}` : `stopped by a ${r.rate_limit.engine} rate limit${r.rate_limit.resets_at ? ` (resets at ${r.rate_limit.resets_at})` : ''}; ${r.mode === 'loop' ? `continue with "whet resume ${r.run_id}"` : 'run the same evaluate command again to resume'}`}`
+        : '';
       const rolled = r.rolled_back_at ? `\n    rolled back ${r.rolled_back_at}: the target was restored to what it was before this run` : '';
       const tokens = `, tokens ${r.totals.input_tokens} in / ${r.totals.output_tokens} out`;
-      return `${r.run_id}  ${r.mode}  ${r.status}${r.rolled_back_at ? ' (rolled back)' : ''}  ${r.target}\n    ${what}; ${r.totals.engine_calls} engine calls in all${tokens}${cost}; ${formatDuration(r.age_ms)} ago${rolled}`;
+      return `${r.run_id}  ${r.mode}  ${r.status}${r.rolled_back_at ? ' (rolled back)' : ''}  ${r.target}\n    ${what}; ${r.totals.engine_calls} engine calls in all${tokens}${cost}; ${formatDuration(r.age_ms)} ago${rolled}${limit}`;
     })
     .join('\n');
 }

@@ -17,9 +17,11 @@ import { nextStep, type Step } from './next-step.js';
 import { planCall, statusAfter } from './preflight.js';
 import { quarantine, supersedeFrom } from './supersede.js';
 import { Budget } from '../evaluation/budget.js';
+import { watchRateLimits } from '../evaluation/rate-limit-watch.js';
+import { rateLimitStopReason } from '../engines/subscription-limit.js';
 
 export interface LoopResult {
-  status: 'done' | 'aborted' | 'review' | 'interrupted' | 'budget_exhausted' | 'stepped';
+  status: 'done' | 'aborted' | 'review' | 'interrupted' | 'budget_exhausted' | 'rate_limited' | 'stepped';
   reason: string;
   outcomes: { step: Step; iteration: number; outcome: StageOutcome }[];
 }
@@ -49,11 +51,13 @@ export async function runStep(ctx: LoopContext, step: Step, candidate?: string):
 export async function driveRun(e: LoopEnv, o: { stateDir: string; runId: string; from?: Step; only?: Step; lockHeld?: boolean; evalThreshold?: number }): Promise<LoopResult> {
   const lock = o.lockHeld ? undefined : await acquireStateLock(o.stateDir, `whet ${o.only ?? 'run'} (${o.runId})`);
   const outcomes: LoopResult['outcomes'] = [];
+  let unwatch = (): void => undefined;
   try {
     let ctx = await openRun(e, { stateDir: o.stateDir, runId: o.runId, ...(o.evalThreshold === undefined ? {} : { evalThreshold: o.evalThreshold }) });
     const limits = ctx.config.budgets;
     if (!Budget.unlimited(limits)) ctx = { ...ctx, budget: Budget.forRun(limits, ctx.runDir, () => e.now().getTime(), e.log) };
     const plan = planCall(ctx, o.from ?? o.only);
+    unwatch = watchRateLimits(ctx.runDir, e.log, e.now);
     if (plan.kind === 'redo') {
       const moved = supersedeFrom({ runDir: ctx.runDir, iteration: plan.iteration, from: plan.step, now: e.now() });
       if (moved.length) e.log(`moved ${moved.join(', ')} of iteration ${plan.iteration} to superseded/`);
@@ -103,14 +107,21 @@ export async function driveRun(e: LoopEnv, o: { stateDir: string; runId: string;
       }
     }
   } finally {
+    unwatch();
     await lock?.release();
   }
 }
 
 async function interrupted(ctx: LoopContext, e: LoopEnv, outcomes: LoopResult['outcomes'], budget?: string): Promise<LoopResult> {
-  const status = budget ? 'budget_exhausted' : 'interrupted';
+  // A stage that stopped on a subscription rate limit (src/engines/subscription-limit.ts) says so here.
+  const limited = budget || e.signal?.aborted ? undefined : rateLimitStopReason();
+  const status = budget ? 'budget_exhausted' : limited ? 'rate_limited' : 'interrupted';
   await writeRunManifest(ctx.runDir, { ...ctx.manifest, status, updated_at: e.now().toISOString() });
-  appendEvent(ctx.runDir, { event: status, ...(budget ? { reason: budget } : {}) }, e.now());
-  const reason = budget ? `budget exhausted (${budget}); raise it in pipeline.yaml, then: whet resume ${ctx.runId}` : `interrupted; continue with: whet resume ${ctx.runId}`;
+  appendEvent(ctx.runDir, { event: status, ...(budget ? { reason: budget } : limited ? { reason: limited } : {}) }, e.now());
+  const reason = budget
+    ? `budget exhausted (${budget}); raise it in pipeline.yaml, then: whet resume ${ctx.runId}`
+    : limited
+      ? `${limited}; once it resets, continue with: whet resume ${ctx.runId}`
+      : `interrupted; continue with: whet resume ${ctx.runId}`;
   return { status, reason, outcomes };
 }

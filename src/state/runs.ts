@@ -13,7 +13,7 @@ export const runManifest = z.looseObject({
   run_id: z.string(),
   mode: z.enum(['standalone', 'pipeline', 'loop']),
   /** incomplete: finished with task errors, which the next identical run retries (keeping the rest). */
-  status: z.enum(['running', 'completed', 'incomplete', 'failed', 'interrupted', 'budget_exhausted']),
+  status: z.enum(['running', 'completed', 'incomplete', 'failed', 'interrupted', 'budget_exhausted', 'rate_limited']),
   created_at: z.iso.datetime(),
   updated_at: z.iso.datetime(),
   target: z.looseObject({ skill_path: z.string(), sha256: z.string() }).optional(),
@@ -64,7 +64,7 @@ export function findResumableRun(stateDir: string, evaluationKey: string): strin
     if (!existsSync(file)) continue;
     try {
       const m = JSON.parse(readFileSync(file, 'utf8')) as Partial<RunManifest>;
-      if (m.mode === 'standalone' && m.evaluation_key === evaluationKey && (m.status === 'running' || m.status === 'interrupted' || m.status === 'incomplete' || m.status === 'budget_exhausted')) return id;
+      if (m.mode === 'standalone' && m.evaluation_key === evaluationKey && (m.status === 'running' || m.status === 'interrupted' || m.status === 'incomplete' || m.status === 'budget_exhausted' || m.status === 'rate_limited')) return id;
     } catch {
       // An unreadable manifest is not a run we can resume.
     }

@@ -13,7 +13,7 @@ export async function run(ctx: EvaluateContext): Promise<StageResult> {
 }
 
 export function exitCodeOf(r: StageResult): number {
-  if (r.interrupted) return r.budgetExhausted ? 1 : 130;
+  if (r.interrupted) return r.budgetExhausted || r.rateLimited ? 1 : 130;
   const a = r.artifact;
   if (a.verdict === 'pass' || a.verdict === 'skipped') return 0;
   if (a.verdict === 'error' && /could be judged/.test(a.reason ?? '')) return 3;
@@ -22,6 +22,7 @@ export function exitCodeOf(r: StageResult): number {
 
 export function summarize(r: StageResult): string {
   if (r.interrupted && r.budgetExhausted) return `budget exhausted (${r.budgetExhausted}); raise it in pipeline.yaml and run the same command again to resume (${r.runDir})`;
+  if (r.interrupted && r.rateLimited) return `stopped: ${r.rateLimited}; run the same command again to resume once it resets (${r.runDir})`;
   if (r.interrupted) return `interrupted; run the same command again to resume (${r.runDir})`;
   return formatEvaluation(r.artifact, r.artifactPath);
 }

@@ -19,6 +19,7 @@ import { judgeCalibrations, withCorrectedRates } from '../../src/evaluation/judg
 import { pipelineEvaluation, rankingInput, type RankingInput } from './schema.js';
 import { budgetFor, engineInfo, prepare, type EvaluateContext, type StageResult } from './setup.js';
 import { pipelineArtifact, type EnvelopeBits } from './verdict.js';
+import { watchRateLimits } from '../../src/evaluation/rate-limit-watch.js';
 
 type Candidate = RankingInput['scored_candidates'][number];
 
@@ -63,6 +64,7 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
 
   const lock = ctx.lockHeld ? { release: async () => undefined } : await acquireStateLock(p.stateDir, 'whet evaluate');
   let run: Awaited<ReturnType<typeof openPipelineRun>> | undefined;
+  const unwatch = watchRateLimits(runDir, ctx.log, ctx.now);
   try {
     run = await openPipelineRun(runDir, ranking.run_id, p, target, ctx.now());
     appendEvent(runDir, { event: 'started', stage: 'evaluate', iteration, candidate: candidate.id }, ctx.now());
@@ -79,9 +81,11 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
       const cand = baseBroken ? undefined : await measure(p, ctx, { skill: candSkill, variant: candidate.id, dir: iterDir, cacheable: true, budget });
       if (base.outcome.interrupted || cand?.outcome.interrupted) {
         const exhausted = base.outcome.budgetExhausted ?? cand?.outcome.budgetExhausted;
-        appendEvent(runDir, { event: exhausted ? 'budget_exhausted' : 'interrupted', stage: 'evaluate', iteration }, ctx.now());
-        await run.finish(exhausted ? 'budget_exhausted' : 'interrupted', ctx.now());
-        return { interrupted: true, runDir, ...(exhausted ? { budgetExhausted: exhausted } : {}) };
+        const limited = exhausted ? undefined : (base.outcome.rateLimited ?? cand?.outcome.rateLimited);
+        const status = exhausted ? 'budget_exhausted' : limited ? 'rate_limited' : 'interrupted';
+        appendEvent(runDir, { event: status, stage: 'evaluate', iteration, ...(limited ? { reason: limited } : {}) }, ctx.now());
+        await run.finish(status, ctx.now());
+        return { interrupted: true, runDir, ...(exhausted ? { budgetExhausted: exhausted } : {}), ...(limited ? { rateLimited: limited } : {}) };
       }
       const candMeasured = cand ? { summary: summarizeVariant(cand.outcome, p.passK), tallies: cand.outcome.tallies } : undefined;
       artifact = pipelineArtifact({
@@ -113,6 +117,7 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
     await run?.finish('failed', ctx.now()).catch(() => undefined);
     throw err;
   } finally {
+    unwatch();
     await lock.release();
   }
 }

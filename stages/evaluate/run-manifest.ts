@@ -8,7 +8,7 @@ import { writeRunManifest, readRunManifest, type RunManifest } from '../../src/s
 import type { LoadedSkill } from '../../src/skill/read.js';
 import type { Prepared } from './setup.js';
 
-export type PipelineRunStatus = 'completed' | 'incomplete' | 'failed' | 'interrupted' | 'budget_exhausted';
+export type PipelineRunStatus = 'completed' | 'incomplete' | 'failed' | 'interrupted' | 'budget_exhausted' | 'rate_limited';
 
 export interface PipelineRun {
   /** Records how the evaluation ended; a no-op for a run whose manifest another mode owns. */

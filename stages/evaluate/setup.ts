@@ -52,7 +52,7 @@ export interface EvaluateContext extends RunEnv {
 }
 
 export type StageResult =
-  | { interrupted: true; runDir: string; budgetExhausted?: string }
+  | { interrupted: true; runDir: string; budgetExhausted?: string; rateLimited?: string }
   | { interrupted: false; artifactPath: string; artifact: EvaluationArtifact };
 
 export interface Prepared {

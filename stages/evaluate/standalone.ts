@@ -13,6 +13,7 @@ import { UsageError } from '../../src/errors.js';
 import { measure, standaloneFromMeasured } from './measure.js';
 import { standaloneEvaluation } from './schema.js';
 import { evaluationManifest } from './run-manifest.js';
+import { watchRateLimits } from '../../src/evaluation/rate-limit-watch.js';
 import { budgetFor, evaluationKey, prepare, type EvaluateContext, type StageResult } from './setup.js';
 
 export async function runStandalone(ctx: EvaluateContext): Promise<StageResult> {
@@ -36,12 +37,15 @@ export async function runStandalone(ctx: EvaluateContext): Promise<StageResult> 
     if (resumed) ctx.log(`resuming run ${runId}`);
 
     const budget = budgetFor(ctx, p, runDir);
-    const m = await measure(p, ctx, { skill, variant: 'baseline', dir: runDir, cacheable: true, budget });
+    const unwatch = watchRateLimits(runDir, ctx.log, ctx.now);
+    const m = await measure(p, ctx, { skill, variant: 'baseline', dir: runDir, cacheable: true, budget }).finally(unwatch);
     if (m.outcome.interrupted) {
       const exhausted = m.outcome.budgetExhausted;
-      await writeRunManifest(runDir, { ...manifest, status: exhausted ? 'budget_exhausted' : 'interrupted', updated_at: ctx.now().toISOString() });
-      appendEvent(runDir, { event: exhausted ? 'budget_exhausted' : 'interrupted', stage: 'evaluate', ...(exhausted ? { reason: exhausted } : {}) }, ctx.now());
-      return { interrupted: true, runDir, ...(exhausted ? { budgetExhausted: exhausted } : {}) };
+      const limited = exhausted ? undefined : m.outcome.rateLimited;
+      const status = exhausted ? 'budget_exhausted' : limited ? 'rate_limited' : 'interrupted';
+      await writeRunManifest(runDir, { ...manifest, status, updated_at: ctx.now().toISOString() });
+      appendEvent(runDir, { event: status, stage: 'evaluate', ...(exhausted ? { reason: exhausted } : limited ? { reason: limited } : {}) }, ctx.now());
+      return { interrupted: true, runDir, ...(exhausted ? { budgetExhausted: exhausted } : {}), ...(limited ? { rateLimited: limited } : {}) };
     }
     const artifact = standaloneFromMeasured(p, skill, m, { runId, iteration: 0, now: ctx.now() });
     const summary = artifact.evaluation;

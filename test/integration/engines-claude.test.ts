@@ -108,7 +108,7 @@ describe('claude engine: a successful run', () => {
     const r = await engine.run(req());
     expect(r.error).toBeUndefined();
     const [entry] = readLog();
-    expect(entry?.argv).toEqual(['-p', '--output-format', 'json', '--no-session-persistence', '--model', 'sonnet', '--max-turns', '3', '--allowedTools', 'Read']);
+    expect(entry?.argv).toEqual(['-p', '--output-format', 'json', '--no-session-persistence', '--model', 'sonnet', '--max-turns', '3', '--setting-sources', 'project', '--allowedTools', 'Read']);
   });
 
   it('leaves no session transcript under HOME (--no-session-persistence; the fake saves one without it)', async () => {

@@ -77,7 +77,7 @@ describe('codex engine: a successful run', () => {
     const r = await run('ok', req(), { model: 'gpt-5-codex', sandbox: 'read-only', extra_args: ['-c', 'model_reasoning_effort=low'] });
     expect(r.error).toBeUndefined();
     const [e] = readLog();
-    expect(e?.argv).toEqual(['exec', '--json', '--skip-git-repo-check', '--model', 'gpt-5-codex', '--sandbox', 'read-only', '-c', 'model_reasoning_effort=low', '-']);
+    expect(e?.argv).toEqual(['exec', '--json', '--skip-git-repo-check', '--ephemeral', '--model', 'gpt-5-codex', '--sandbox', 'read-only', '-c', 'model_reasoning_effort=low', '-']);
     expect(e?.stdin).toBe('Write notes for: fix login bug');
     expect(e?.env).toEqual({ WHET_TASK_ID: 'task-9', WHET_REQUEST_KIND: 'task' });
   });

@@ -33,10 +33,12 @@ describe('installed mode argv and identity', () => {
     expect(allowedTools({ type: 'claude' })).toBeUndefined();
   });
 
-  it("loads only project settings in installed mode unless setting_sources says otherwise; prepend mode passes it only when set", () => {
+  it("loads only project settings in both modes unless setting_sources or user_setup says otherwise", () => {
     expect(settingSources({ type: 'claude', mode: 'installed' })).toEqual(['project']);
     expect(settingSources({ type: 'claude', mode: 'installed', setting_sources: ['user', 'project'] })).toEqual(['user', 'project']);
-    expect(settingSources({ type: 'claude' })).toBeUndefined();
+    expect(settingSources({ type: 'claude' })).toEqual(['project']);
+    expect(settingSources({ type: 'claude', user_setup: true })).toBeUndefined();
+    expect(settingSources({ type: 'claude', user_setup: true, setting_sources: ['local'] })).toEqual(['local']);
     expect(claudeArgv({ type: 'claude', setting_sources: ['local'] })).toEqual(['claude', '-p', '--output-format', 'json', '--no-session-persistence', '--setting-sources', 'local']);
     const bad = claudeEngineConfig.safeParse({ type: 'claude', mode: 'installed', setting_sources: ['user'] });
     expect(bad.success).toBe(false);
@@ -55,7 +57,7 @@ describe('installed mode argv and identity', () => {
     expect(installed).toMatchObject({ setting_sources: ['project'] });
     // The Skill pre-approval added without a configured list changes the argv, so it shows in identity.
     expect(createClaudeEngine({ type: 'claude', mode: 'installed' }).identity()).toMatchObject({ allowed_tools: ['Skill'] });
-    const ids = [{}, { mode: 'installed' as const }, { permission_mode: 'plan' }, { allowed_tools: ['Read'] }, { setting_sources: ['project' as const] }].map((o) => JSON.stringify(createClaudeEngine({ type: 'claude', ...o }).identity()));
+    const ids = [{}, { mode: 'installed' as const }, { permission_mode: 'plan' as const }, { allowed_tools: ['Read'] }, { setting_sources: ['user' as const, 'project' as const] }].map((o) => JSON.stringify(createClaudeEngine({ type: 'claude', ...o }).identity()));
     expect(new Set(ids).size).toBe(5);
   });
 });

@@ -20,10 +20,12 @@ const success = {
 };
 
 describe('claudeArgv', () => {
-  it('is claude -p --output-format json --no-session-persistence with nothing else by default', () => {
-    expect(claudeArgv(claudeEngineConfig.parse({ type: 'claude' }))).toEqual(['claude', '-p', '--output-format', 'json', '--no-session-persistence']);
+  it('is claude -p --output-format json --no-session-persistence --setting-sources project by default', () => {
+    expect(claudeArgv(claudeEngineConfig.parse({ type: 'claude' }))).toEqual(['claude', '-p', '--output-format', 'json', '--no-session-persistence', '--setting-sources', 'project']);
     // The way out on a Claude Code release that mishandles the flag.
-    expect(claudeArgv(claudeEngineConfig.parse({ type: 'claude', session_persistence: true }))).toEqual(['claude', '-p', '--output-format', 'json']);
+    expect(claudeArgv(claudeEngineConfig.parse({ type: 'claude', session_persistence: true }))).toEqual(['claude', '-p', '--output-format', 'json', '--setting-sources', 'project']);
+    // The one switch that lets the user's own settings, CLAUDE.md and hooks in: Claude Code's own default.
+    expect(claudeArgv(claudeEngineConfig.parse({ type: 'claude', user_setup: true }))).toEqual(['claude', '-p', '--output-format', 'json', '--no-session-persistence']);
   });
 
   it('adds --model, --max-turns and extra_args in that order, and honours bin', () => {
@@ -35,7 +37,7 @@ describe('claudeArgv', () => {
       extra_args: ['--allowedTools', 'Read'],
     });
     expect(claudeArgv(cfg)).toEqual([
-      '/opt/claude/bin/claude', '-p', '--output-format', 'json', '--no-session-persistence', '--model', 'sonnet', '--max-turns', '4', '--allowedTools', 'Read',
+      '/opt/claude/bin/claude', '-p', '--output-format', 'json', '--no-session-persistence', '--model', 'sonnet', '--max-turns', '4', '--setting-sources', 'project', '--allowedTools', 'Read',
     ]);
   });
 });
@@ -52,13 +54,17 @@ describe('claude identity', () => {
       skill_delivery: 'prepend',
       skill_separator: '\n\n---\n\n',
       workdir: 'temp',
+      setting_sources: ['project'],
+      isolation: 'isolated',
     });
+    expect(createClaudeEngine({ type: 'claude', user_setup: true }).identity()).toMatchObject({ isolation: 'user' });
+    expect(createClaudeEngine({ type: 'claude', user_setup: true }).identity()).not.toHaveProperty('setting_sources');
   });
 
   it('differs for every field that changes answers, not for timeout_seconds', () => {
     const id = (over: object) => JSON.stringify(createClaudeEngine({ type: 'claude', ...over }).identity());
-    const seen = new Set([id({}), id({ bin: 'claude-beta' }), id({ model: 'opus' }), id({ model: 'sonnet' }), id({ max_turns: 2 }), id({ extra_args: ['--verbose'] })]);
-    expect(seen.size).toBe(6);
+    const seen = new Set([id({}), id({ bin: 'claude-beta' }), id({ model: 'opus' }), id({ model: 'sonnet' }), id({ max_turns: 2 }), id({ extra_args: ['--verbose'] }), id({ user_setup: true })]);
+    expect(seen.size).toBe(7);
     expect(id({ timeout_seconds: 1 })).toBe(id({ timeout_seconds: 900 }));
   });
 });

@@ -10,20 +10,21 @@ const message = (text: string, id = 'item_9') => ev({ type: 'item.completed', it
 const done = (input = 10, cached = 4, output = 3) => ev({ type: 'turn.completed', usage: { input_tokens: input, cached_input_tokens: cached, output_tokens: output } });
 
 describe('codexArgv and identity', () => {
-  it('is codex exec --json --skip-git-repo-check - by default, the prompt always from stdin', () => {
-    expect(codexArgv(codexEngineConfig.parse({ type: 'codex' }))).toEqual(['codex', 'exec', '--json', '--skip-git-repo-check', '-']);
+  it('is codex exec --json --skip-git-repo-check --ephemeral - by default, the prompt always from stdin', () => {
+    expect(codexArgv(codexEngineConfig.parse({ type: 'codex' }))).toEqual(['codex', 'exec', '--json', '--skip-git-repo-check', '--ephemeral', '-']);
     expect(codexArgv({ type: 'codex', bin: '/opt/codex', model: 'o4-mini', sandbox: 'workspace-write', extra_args: ['--oss'] })).toEqual([
-      '/opt/codex', 'exec', '--json', '--skip-git-repo-check', '--model', 'o4-mini', '--sandbox', 'workspace-write', '--oss', '-',
+      '/opt/codex', 'exec', '--json', '--skip-git-repo-check', '--ephemeral', '--model', 'o4-mini', '--sandbox', 'workspace-write', '--oss', '-',
     ]);
+    expect(codexArgv({ type: 'codex', session_persistence: true })).toEqual(['codex', 'exec', '--json', '--skip-git-repo-check', '-']);
   });
 
   it('identity differs for every field that changes answers, not for timeout_seconds', () => {
     expect(createCodexEngine({ type: 'codex' }).identity()).toEqual({
-      type: 'codex', bin: 'codex', model: null, sandbox: null, extra_args: [], output_format: 'json', skill_delivery: 'agents_md', skill_separator: '\n\n---\n\n', workdir: 'temp',
+      type: 'codex', bin: 'codex', model: null, sandbox: null, extra_args: [], output_format: 'json', skill_delivery: 'agents_md', skill_separator: '\n\n---\n\n', workdir: 'temp', isolation: 'isolated',
     });
     const id = (o: object) => JSON.stringify(createCodexEngine({ type: 'codex', ...o }).identity());
-    const seen = new Set([id({}), id({ bin: 'codex2' }), id({ model: 'm' }), id({ sandbox: 'read-only' }), id({ extra_args: ['--oss'] }), id({ skill_delivery: 'prepend' })]);
-    expect(seen.size).toBe(6);
+    const seen = new Set([id({}), id({ bin: 'codex2' }), id({ model: 'm' }), id({ sandbox: 'read-only' }), id({ extra_args: ['--oss'] }), id({ skill_delivery: 'prepend' }), id({ skill_delivery: 'installed' }), id({ user_setup: true })]);
+    expect(seen.size).toBe(8);
     expect(id({ timeout_seconds: 5 })).toBe(id({}));
   });
 });
