@@ -70,7 +70,7 @@ export function codexRateLimit(message: string, now: Date = new Date()): { limit
   if (/usage limit/i.test(message)) {
     const resets = usageLimitResetMs(message, now);
     // No status: backing off for seconds cannot outlast a usage limit; the gate waits or stops instead.
-    return { limit: { ...(resets !== undefined ? { resets_at: resets } : {}), detail: "codex: you've hit your usage limit" } };
+    return { limit: { ...(resets !== undefined ? { resets_at: resets } : {}), detail: "you've hit your usage limit" } };
   }
   if (/\b429\b|too many requests|rate limit/i.test(message)) return { status: 429 };
   return {};
