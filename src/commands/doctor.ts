@@ -1,8 +1,13 @@
-// `whet doctor`: checks every engine the config names — the program on PATH and its version, the
-// endpoint reachable, the key variable set — and says exactly what is missing. It never reads a key's
+// `whet doctor`: checks every engine the config names — the program on PATH and its version, for the
+// agent CLIs whether they know every flag whetstone passes (doctor-flags.ts), settings that are probably
+// a mistake (config/engine-warnings.ts), the endpoint reachable, the key variable set — and says exactly
+// what is missing. It never reads a key's
 // value into its output.
 import type { Command } from 'commander';
 import { loadPipeline } from '../config/pipeline.js';
+import { engineWarnings } from '../config/engine-warnings.js';
+import type { ClaudeEngineConfig, CodexEngineConfig, EngineConfig } from '../config/engine-schema.js';
+import { checkFlags } from './doctor-flags.js';
 import { runProcess } from '../proc/run.js';
 import type { CliDeps, SetCode } from './deps.js';
 import { findProgram } from './find-program.js';
@@ -23,11 +28,12 @@ const DEFAULT_URL: Record<string, string> = { openai: 'https://api.openai.com/v1
 // CLI (a wrapper script or a stub that ignored --version and answered something else).
 const VERSION_NUMBER = /\d+\.\d+/;
 
-async function checkProgram(label: string, program: string, deps: CliDeps, out: Finding[], agentCli = false): Promise<void> {
+/** Checks the program and its version; returns its path when it runs and prints a version. */
+async function checkProgram(label: string, program: string, deps: CliDeps, out: Finding[], agentCli = false): Promise<string | undefined> {
   const path = findProgram(program, deps.env, deps.cwd);
   if (!path) {
     out.push({ engine: label, check: 'program', ok: false, detail: `${program} is not on PATH (install it, or set the full path in pipeline.yaml)` });
-    return;
+    return undefined;
   }
   const v = await runProcess({ argv: [path, '--version'], env: deps.env, cwd: deps.cwd, timeoutMs: 10_000 });
   const version = (v.stdout || v.stderr).trim().split('\n')[0] ?? '';
@@ -38,7 +44,9 @@ async function checkProgram(label: string, program: string, deps: CliDeps, out: 
     out.push({ engine: label, check: 'program', ok: false, detail: `${path} --version printed no version number (${shown ? `"${shown}"` : 'nothing'}): is it the ${program} CLI?` });
   } else {
     out.push({ engine: label, check: 'program', ok: true, detail: `${path} (${version || 'no version printed'})` });
+    return path;
   }
+  return undefined;
 }
 
 /** Why fetch failed: undici's "fetch failed" hides the reason in `cause` (ECONNREFUSED, ENOTFOUND, …). */
@@ -79,6 +87,7 @@ export async function doctor(deps: CliDeps, configPath?: string): Promise<Findin
   if (engines.length === 0) out.push({ engine: 'engine', check: 'config', ok: false, detail: `no engine configured in ${cfg.path ?? 'pipeline.yaml'}: set "engine:" (or run "whet init"), or pass --mock to each command` });
   for (const [where, e] of engines) {
     const label = `${where} (${e.type})`;
+    for (const w of engineWarnings(e as EngineConfig, where)) out.push({ engine: label, check: 'config', ok: false, detail: w });
     switch (e.type) {
       case 'mock':
         out.push({ engine: label, check: 'mock', ok: true, detail: 'offline mock engine: answers quote the skill; not a model' });
@@ -87,9 +96,11 @@ export async function doctor(deps: CliDeps, configPath?: string): Promise<Findin
         await checkProgram(label, String((e.command as string[])[0]), deps, out);
         break;
       case 'claude':
-      case 'codex':
-        await checkProgram(label, String(e.bin ?? e.type), deps, out, true);
+      case 'codex': {
+        const found = await checkProgram(label, String(e.bin ?? e.type), deps, out, true);
+        if (found) out.push({ engine: label, check: 'flags', ...(await checkFlags(found, e as unknown as ClaudeEngineConfig | CodexEngineConfig, deps.env, deps.cwd)) });
         break;
+      }
       case 'openai':
       case 'anthropic': {
         const keyVar = String(e.api_key_env ?? DEFAULT_KEY[e.type]);

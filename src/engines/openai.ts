@@ -15,6 +15,7 @@
 // (OPENAI_LOG) — so the config alone, and the identity, say where requests go. SDK retries are off.
 import type OpenAI from 'openai';
 import type { OpenAIEngineConfig } from '../config/engine-schema.js';
+import { isOpenAIItself, isOpenAIReasoningModel } from '../config/engine-warnings.js';
 import { callWithRetries, classifySdkError } from './http-call.js';
 import {
   composeSystem,
@@ -42,6 +43,16 @@ function toolChoice(choice: ToolChoice): ChatBody['tool_choice'] {
   return typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } };
 }
 
+/**
+ * The output-cap parameter: the config's, else `max_completion_tokens` for OpenAI's own reasoning models
+ * (o1, o3, o4-mini, gpt-5…: they answer 400 "Unsupported parameter: 'max_tokens' … Use
+ * 'max_completion_tokens' instead"), else `max_tokens`, which OpenAI-compatible servers understand.
+ */
+export function maxTokensParam(cfg: OpenAIEngineConfig): 'max_tokens' | 'max_completion_tokens' {
+  if (cfg.max_tokens_param) return cfg.max_tokens_param;
+  return isOpenAIItself(cfg.base_url) && isOpenAIReasoningModel(cfg.model) ? 'max_completion_tokens' : 'max_tokens';
+}
+
 /** The request body for one call; pure, so tests can see exactly what is sent. */
 export function openaiRequestBody(cfg: OpenAIEngineConfig, request: EngineRequest): ChatBody {
   const messages: ChatBody['messages'] = [];
@@ -53,7 +64,7 @@ export function openaiRequestBody(cfg: OpenAIEngineConfig, request: EngineReques
   const temperature = request.temperature ?? cfg.temperature;
   if (temperature !== undefined) body.temperature = temperature;
   const maxTokens = request.maxTokens ?? cfg.max_tokens;
-  if (maxTokens !== undefined) body[cfg.max_tokens_param ?? 'max_tokens'] = maxTokens;
+  if (maxTokens !== undefined) body[maxTokensParam(cfg)] = maxTokens;
   if (request.tools?.length) {
     body.tools = request.tools.map((t) => ({
       type: 'function' as const,
@@ -119,7 +130,7 @@ export function createOpenAIEngine(cfg: OpenAIEngineConfig, opts: HttpEngineOpti
     model: cfg.model,
     temperature: cfg.temperature ?? null,
     max_tokens: cfg.max_tokens ?? null,
-    max_tokens_param: cfg.max_tokens_param ?? 'max_tokens',
+    max_tokens_param: maxTokensParam(cfg),
     skill_delivery: 'system',
     skill_separator: SKILL_SEPARATOR,
   };
@@ -145,7 +156,14 @@ export function createOpenAIEngine(cfg: OpenAIEngineConfig, opts: HttpEngineOpti
         ...(opts.random ? { random: opts.random } : {}),
         ...(opts.now ? { now: opts.now } : {}),
       });
-      return finishHttpCall('openai', outcome, readChatCompletion, cfg.price, started, (s) => redact(s, secrets));
+      return withTokenParamHint(finishHttpCall('openai', outcome, readChatCompletion, cfg.price, started, (s) => redact(s, secrets)), maxTokensParam(cfg));
     },
   };
+}
+
+/** A 400 about the output-cap parameter says which setting fixes it (the server's text alone does not). */
+function withTokenParamHint(res: EngineResult, sent: 'max_tokens' | 'max_completion_tokens'): EngineResult {
+  if (res.ok || res.error?.status !== 400 || !/max_completion_tokens|max_tokens/.test(res.error.message)) return res;
+  const other = sent === 'max_tokens' ? 'max_completion_tokens' : 'max_tokens';
+  return { ...res, error: { ...res.error, message: `${res.error.message} (whetstone sent ${sent}; set max_tokens_param: ${other} in the engine config)` } };
 }

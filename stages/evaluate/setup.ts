@@ -10,6 +10,7 @@ import { parseDuration } from '../../src/config/duration.js';
 import { countCalls, createEngine, type Engine } from '../../src/engines/index.js';
 import { UsageError } from '../../src/errors.js';
 import type { EngineConfig } from '../../src/config/engine-schema.js';
+import { engineWarnings } from '../../src/config/engine-warnings.js';
 import { baselineCacheKey, type CacheKeyParts } from '../../src/evaluation/cache.js';
 import { stateLayout } from '../../src/state/layout.js';
 import type { LoadedSkill } from '../../src/skill/read.js';
@@ -93,6 +94,8 @@ export async function prepare(ctx: EvaluateContext): Promise<Prepared> {
   // Judge calls otherwise carry the task's limit; a judge engine's own timeout_seconds is about grading.
   const judgeEngine = needsJudge ? configureEngine(createEngine(judgeCfg, { suiteDir: suite.dir, env: ctx.env }), judgeCfg, { overrideTimeout: true }) : undefined;
 
+  const where = cfg.path ?? 'pipeline.yaml';
+  for (const w of [...engineWarnings(engineCfg, o.engine ? 'targets[].engine' : 'engine'), ...(needsJudge && cfg.judgeEngine ? engineWarnings(cfg.judgeEngine, 'judge_engine') : [])]) ctx.log(`whet: warning: ${where}: ${w}`);
   const stateDir = resolve(ctx.cwd, o.stateRoot ?? cfg.stateDir);
   return {
     cfg,
