@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { claudeEngineConfig, codexEngineConfig } from '../../src/config/engine-schema.js';
 import { pipelineSchema } from '../../src/config/pipeline.js';
 import { DIMENSION_RULES } from '../../src/skill/structure.js';
 import { repoRoot } from '../support/cli.js';
@@ -30,5 +31,12 @@ describe('README', () => {
     const table = readme.slice(readme.indexOf('### Loop settings'), readme.indexOf('## Measuring honestly'));
     for (const key of keys) expect(table, `loop.${key}`).toContain(`| \`${key}\``);
     for (const id of Object.keys(DIMENSION_RULES)) expect(table, id).toContain(`| \`${id}\``);
+  });
+
+  it('lists every claude and codex engine setting the code has', () => {
+    const table = readme.slice(readme.indexOf('### Agent CLI settings'), readme.indexOf('### The mock engine'));
+    for (const schema of [claudeEngineConfig, codexEngineConfig]) {
+      for (const key of Object.keys(schema.shape).filter((k) => k !== 'type')) expect(table, key).toContain(`| \`${key}\``);
+    }
   });
 });
