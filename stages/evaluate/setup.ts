@@ -96,6 +96,9 @@ export async function prepare(ctx: EvaluateContext): Promise<Prepared> {
 
   const where = cfg.path ?? 'pipeline.yaml';
   for (const w of [...engineWarnings(engineCfg, o.engine ? 'targets[].engine' : 'engine'), ...(needsJudge && cfg.judgeEngine ? engineWarnings(cfg.judgeEngine, 'judge_engine') : [])]) ctx.log(`whet: warning: ${where}: ${w}`);
+  const concurrency = o.concurrency ?? cfg.concurrency;
+  // The engine's adaptive ceiling holds every call: a higher evaluate concurrency is a cap, said here.
+  if (engine.concurrency && concurrency > engine.concurrency.max) ctx.log(`whet: note: at most ${engine.concurrency.max} ${engine.type} calls run at once (the engine's max_concurrency), fewer than the concurrency of ${concurrency}`);
   const stateDir = resolve(ctx.cwd, o.stateRoot ?? cfg.stateDir);
   return {
     cfg,
@@ -103,7 +106,7 @@ export async function prepare(ctx: EvaluateContext): Promise<Prepared> {
     engine,
     judgeEngine,
     passK: o.passK ?? cfg.passK,
-    concurrency: o.concurrency ?? cfg.concurrency,
+    concurrency,
     stateDir,
     cacheDir: o.baselineCacheDir ? resolve(ctx.cwd, o.baselineCacheDir) : (cfg.cacheDir ?? stateLayout.baselineCacheDir(stateDir)),
     cacheTtlMs: ttlFromFlag ?? cfg.cacheTtlMs,
