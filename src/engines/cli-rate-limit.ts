@@ -32,10 +32,10 @@ export async function runRateLimited(once: () => Promise<EngineResult>, o: Limit
     return res;
   };
   const retry: CliRetryOptions = { ...o.retry, giveUp: (r) => r.rate_limit?.resets_at !== undefined, ...(o.signal ? { signal: o.signal } : {}) };
-  let waitedMs = 0;
   for (;;) {
+    // The answer's duration is its own run's: a pause for a reset is no latency of the agent.
     const res = await runWithApiRetries(reported, retry);
-    if (res.ok || !res.rate_limit) return waitedMs ? { ...res, duration_ms: res.duration_ms + waitedMs } : res;
+    if (res.ok || !res.rate_limit) return res;
     const r = res.rate_limit;
     const decision = o.gate.hit({
       ...(r.resets_at !== undefined ? { resetsAt: r.resets_at } : {}),
@@ -44,9 +44,8 @@ export async function runRateLimited(once: () => Promise<EngineResult>, o: Limit
       detail: r.detail,
     });
     if (decision === 'stop') return stopped(res, o.gate.stopReason() ?? `${o.gate.engine}: rate limited`);
-    const started = Date.now();
     const refused = await o.gate.ready(o.signal);
-    waitedMs += Date.now() - started;
+    if (refused && o.signal?.aborted) return { ...res, error: { kind: 'aborted', message: refused } };
     if (refused) return stopped(res, refused);
   }
 }

@@ -55,7 +55,8 @@ export function meterEngine(engine: Engine, m: MeterOptions = {}): MeteredEngine
     const refused = engine.rateLimitGate ? await engine.rateLimitGate.ready(opts?.signal) : undefined;
     if (refused) {
       if (!reserved) m.budget?.unstart();
-      return { ok: false, output: '', usage: {}, duration_ms: 0, error: { kind: 'rate_limited', message: refused } };
+      // Ctrl-C during a pause is an interruption like any other, not a rate-limit stop.
+      return { ok: false, output: '', usage: {}, duration_ms: 0, error: { kind: opts?.signal?.aborted ? 'aborted' : 'rate_limited', message: refused } };
     }
     let release: (() => void) | undefined;
     try {
