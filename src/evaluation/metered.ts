@@ -17,6 +17,8 @@ export interface MeteredEngine extends Engine {
   calls(): number;
   /** Summed usage of those calls. */
   usage(): Usage;
+  /** Why a subscription rate limit stopped one of its calls, if one did (the attempt is then no result). */
+  rateLimited(): string | undefined;
 }
 
 const refusals = new WeakSet<EngineResult>();
@@ -43,6 +45,7 @@ export function meterEngine(engine: Engine, m: MeterOptions = {}): MeteredEngine
   let calls = 0;
   let prepaid = m.prepaid ?? 0;
   let usage: Usage = {};
+  let limited: string | undefined;
   const run = async (req: EngineRequest, opts?: { signal?: AbortSignal }): Promise<EngineResult> => {
     const reserved = prepaid > 0;
     if (reserved) prepaid--;
@@ -56,6 +59,7 @@ export function meterEngine(engine: Engine, m: MeterOptions = {}): MeteredEngine
     if (refused) {
       if (!reserved) m.budget?.unstart();
       // Ctrl-C during a pause is an interruption like any other, not a rate-limit stop.
+      if (!opts?.signal?.aborted) limited ??= refused;
       return { ok: false, output: '', usage: {}, duration_ms: 0, error: { kind: opts?.signal?.aborted ? 'aborted' : 'rate_limited', message: refused } };
     }
     let release: (() => void) | undefined;
@@ -69,6 +73,7 @@ export function meterEngine(engine: Engine, m: MeterOptions = {}): MeteredEngine
     calls++;
     try {
       const res = await engine.run(req, opts);
+      if (stoppedByRateLimit(res)) limited ??= res.error?.message;
       usage = addUsage(usage, res.usage);
       m.budget?.record(res.usage.cost_usd, res.ok ? engine.type : undefined);
       return res;
@@ -78,7 +83,7 @@ export function meterEngine(engine: Engine, m: MeterOptions = {}): MeteredEngine
   };
   // The slot is taken (and the rate-limit gate waited on) here; exposing `concurrency` or `rateLimitGate`
   // would invite a caller to do it a second time.
-  return { type: engine.type, identity: () => engine.identity(), run, calls: () => calls, usage: () => usage };
+  return { type: engine.type, identity: () => engine.identity(), run, calls: () => calls, usage: () => usage, rateLimited: () => limited };
 }
 
 /** Cost from a price table, for engines that report tokens but no cost. */

@@ -142,6 +142,13 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
       line.judges = results.map((r) => ({ type: r.type, passed: r.passed, score: r.score, reason: r.reason, ...(r.error ? { error: r.error } : {}) }));
       if (combined.error) line.error = { kind: 'judge', message: combined.error };
     }
+    // A judge (or intent retry) stopped by a subscription limit leaves no result either: resume redoes the attempt.
+    const judgeStop = [engine, ...judgeMeters].map((m) => m.rateLimited()).find((m) => m !== undefined);
+    if (judgeStop) {
+      interrupted = true;
+      rateLimited ??= judgeStop;
+      return;
+    }
     // An intent retry is a second task call; the mock's intent path makes none but the attempt still counts one.
     const judged = judgeMeters.reduce((n, m) => n + m.calls(), 0);
     line.engine_calls = Math.max(1, engine.calls()) + judged;

@@ -118,3 +118,27 @@ describe('cost of engines that report none', () => {
     expect(judge.requests[0]?.timeoutMs).toBe(2000);
   });
 });
+
+describe('a subscription rate limit stops the run, never records a result', () => {
+  it('a judge call stopped by the limit leaves no line; the task calls still to start are refused by the gate', async () => {
+    const { SubscriptionLimit } = await import('../../src/engines/subscription-limit.js');
+    const gate = new SubscriptionLimit('claude');
+    const { suite, resultsFile } = setup(3);
+    const task = scripted('claude', () => ({ output: 'answer' }));
+    // The judge's first call hits a limit whose reset is beyond the maximum wait: it stops the gate.
+    const judge = scripted('claude', () => {
+      gate.hit({ resetsAt: Date.now() + 3_600_000, maxWaitMs: 1000, detail: 'rate_limit_event status rejected' });
+      return { ok: false, output: '', error: { kind: 'rate_limited', message: 'claude: limit reached' } };
+    });
+    const out = await runVariant({
+      variant: 'baseline', suite, engine: { ...task, rateLimitGate: gate }, judgeEngine: { ...judge, rateLimitGate: gate },
+      passK: 1, concurrency: 1, resultsFile,
+    });
+    expect(out.interrupted).toBe(true);
+    expect(out.rateLimited).toBe('claude: limit reached');
+    // One task call and one judge call were made; the other tasks never started a process.
+    expect(task.requests).toHaveLength(1);
+    expect(judge.requests).toHaveLength(1);
+    expect(readFileSync(resultsFile, 'utf8').trim()).toBe('');
+  });
+});
