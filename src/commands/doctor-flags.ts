@@ -29,8 +29,13 @@ export async function checkFlags(path: string, cfg: ClaudeEngineConfig | CodexEn
   const flags = passedFlags(cfg);
   const missing = missingFlags(help, flags);
   if (missing.length === 0) return { ok: true, detail: `supports every flag whetstone passes (${flags.join(' ')})` };
+  return { ok: false, detail: `${shown} does not list ${missing.join(', ')}: this release is probably too old (upgrade it${waysOut(missing).map((o) => `; or ${o}`).join('')})` };
+}
+
+/** The settings that leave a missing flag out, for the flags that have one. */
+export function waysOut(missing: string[]): string[] {
   const outs: string[] = [];
   if (missing.includes('--no-session-persistence') || missing.includes('--ephemeral')) outs.push('session_persistence: true leaves the session flag out');
   if (missing.includes('--setting-sources')) outs.push("user_setup: true leaves --setting-sources out (and lets the user's own settings in)");
-  return { ok: false, detail: `${shown} does not list ${missing.join(', ')}: this release is probably too old (upgrade it${outs.map((o) => `; or ${o}`).join('')})` };
+  return outs;
 }

@@ -11,6 +11,10 @@ export function engineWarnings(cfg: EngineConfig, where = 'engine'): string[] {
     // run before any answer: every task would stop with error_max_turns.
     out.push(`${where}.max_turns: 1 with mode: installed leaves no turn for the answer (invoking the skill takes one); use max_turns: 2 or more`);
   }
+  if (cfg.type === 'claude' && cfg.user_setup === true && cfg.setting_sources) {
+    // setting_sources is passed as written, so the switch changes nothing for claude.
+    out.push(`${where}.user_setup: true has no effect while setting_sources is set (${cfg.setting_sources.join(', ')} is what loads); drop one of them`);
+  }
   if (cfg.type === 'openai' && cfg.max_tokens_param === 'max_tokens' && isOpenAIReasoningModel(cfg.model) && isOpenAIItself(cfg.base_url)) {
     out.push(`${where}.max_tokens_param: max_tokens with model ${cfg.model}: OpenAI's reasoning models reject max_tokens ("Use 'max_completion_tokens' instead"); leave max_tokens_param out or set max_completion_tokens`);
   }

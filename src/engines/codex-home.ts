@@ -31,6 +31,14 @@ export function userCodexHome(env: NodeJS.ProcessEnv): string {
   return set && set.trim() ? set : join(env['HOME'] || homedir(), '.codex');
 }
 
+/**
+ * The CODEX_HOME variables for one call: a fresh directory from `tempDir` (removed with the workspace)
+ * when isolated, none with `user_setup: true` (the child then inherits the user's own).
+ */
+export async function codexHomeEnv(isolated: boolean, tempDir: () => Promise<string>, env: NodeJS.ProcessEnv): Promise<Record<string, string> | undefined> {
+  return isolated ? prepareIsolatedCodexHome(await tempDir(), env) : undefined;
+}
+
 /** Prepares `dir` (fresh, empty) as an isolated CODEX_HOME; returns the variables to set for the child. */
 export async function prepareIsolatedCodexHome(dir: string, env: NodeJS.ProcessEnv): Promise<Record<string, string>> {
   const auth = join(userCodexHome(env), 'auth.json');

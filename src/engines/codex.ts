@@ -31,7 +31,7 @@ import { createAdaptiveConcurrency } from './adaptive.js';
 import type { CliRetryOptions } from './claude-retry.js';
 import { runRateLimited } from './cli-rate-limit.js';
 import { explainCodexExit, parseCodexStdout } from './codex-events.js';
-import { prepareIsolatedCodexHome } from './codex-home.js';
+import { codexHomeEnv } from './codex-home.js';
 import { childEnv, composePrompt, SKILL_SEPARATOR } from './command.js';
 import { executeInvocation, failure } from './invocation.js';
 import { installAgentsMd, installCodexSkill } from './skill-install.js';
@@ -81,7 +81,7 @@ export function createCodexEngine(cfg: CodexEngineConfig, opts: { env?: NodeJS.P
         const skillName = delivery === 'installed' ? request.skill?.name : undefined;
         if (delivery === 'agents_md' && request.skill) await installAgentsMd(cwd, request.skill);
         if (delivery === 'installed' && request.skill) await installCodexSkill(cwd, request.skill);
-        const home = isolated ? await prepareIsolatedCodexHome(await ws.tempDir('whet-codex-home-'), base) : undefined;
+        const home = await codexHomeEnv(isolated, () => ws.tempDir('whet-codex-home-'), base);
         return executeInvocation({
           argv,
           input: composePrompt(request, delivery === 'prepend' ? 'prepend' : 'none'),

@@ -12,6 +12,10 @@ describe('engine warnings', () => {
     expect(engineWarnings(claudeEngineConfig.parse({ type: 'claude', mode: 'installed', max_turns: 2 }))).toEqual([]);
     expect(engineWarnings(claudeEngineConfig.parse({ type: 'claude', max_turns: 1 }))).toEqual([]);
   });
+  it('user_setup: true next to setting_sources is warned about: setting_sources wins, so the switch does nothing', () => {
+    expect(engineWarnings(claudeEngineConfig.parse({ type: 'claude', user_setup: true, setting_sources: ['project'] }))).toEqual([expect.stringMatching(/^engine\.user_setup: true has no effect while setting_sources is set/)]);
+    expect(engineWarnings(claudeEngineConfig.parse({ type: 'claude', user_setup: true }))).toEqual([]);
+  });
   it('an explicit max_tokens for a reasoning model on OpenAI itself is warned about', () => {
     expect(engineWarnings(openaiEngineConfig.parse({ type: 'openai', model: 'o3-mini', max_tokens_param: 'max_tokens' }), 'judge_engine')).toEqual([expect.stringMatching(/^judge_engine\.max_tokens_param: max_tokens with model o3-mini/)]);
     expect(engineWarnings(openaiEngineConfig.parse({ type: 'openai', model: 'o3-mini', max_tokens_param: 'max_tokens', base_url: 'http://localhost:11434/v1' }))).toEqual([]);
