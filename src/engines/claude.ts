@@ -46,7 +46,7 @@ import { childEnv, composePrompt, SKILL_SEPARATOR } from './command.js';
 import { executeInvocation, failure, type CommandInvocation } from './invocation.js';
 import { installClaudeSkill } from './skill-install.js';
 import type { Engine, EngineRequest, EngineResult } from './types.js';
-import { withWorkspace } from './workspace.js';
+import { placeFiles, withWorkspace } from './workspace.js';
 
 export { envelopeError, explainClaudeExit, parseClaudeStdout } from './claude-result.js';
 
@@ -118,6 +118,7 @@ export function createClaudeEngine(cfg: ClaudeEngineConfig, opts: { env?: NodeJS
   if (sources) identity['setting_sources'] = sources;
 
   async function invocation(request: EngineRequest, cwd: string, signal: AbortSignal | undefined): Promise<CommandInvocation> {
+    await placeFiles(cwd, request.files);
     const base = {
       argv,
       env: childEnv(request, undefined, CLAUDE_DROPPED_ENV, opts.env),

@@ -21,7 +21,7 @@ import { childEnv, composePrompt, SKILL_SEPARATOR } from './command.js';
 import { executeInvocation, failure } from './invocation.js';
 import { installAgentsMd } from './skill-install.js';
 import type { Engine, EngineRequest, EngineResult } from './types.js';
-import { withWorkspace } from './workspace.js';
+import { placeFiles, withWorkspace } from './workspace.js';
 
 export { explainCodexExit, parseCodexStdout, readCodexEvents } from './codex-events.js';
 
@@ -56,6 +56,7 @@ export function createCodexEngine(cfg: CodexEngineConfig, opts: { env?: NodeJS.P
       try {
         return await withWorkspace(async (ws) => {
           const cwd = await ws.tempDir('whet-codex-');
+          await placeFiles(cwd, request.files);
           if (delivery === 'agents_md' && request.skill) await installAgentsMd(cwd, request.skill);
           return executeInvocation({
             argv,

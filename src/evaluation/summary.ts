@@ -39,6 +39,8 @@ export interface VariantSummary extends RateSummary {
   /** Suites with `intents:`: the intent metrics (src/intents/metrics.ts) over the tool_call attempts. */
   intent_metrics?: IntentMetrics;
   trigger?: { trigger_rate: number | null; triggered: number; should: number; false_trigger_rate: number | null; false_triggered: number; should_not: number };
+  /** Tasks run but not graded (skill-creator evals with nothing to judge by): in no rate, never a failure. */
+  unjudged?: { tasks: number; attempts: number; task_ids: string[] };
 }
 
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
@@ -125,6 +127,7 @@ export function summarizeVariant(o: VariantOutcome, passK: number): VariantSumma
     wall_ms: o.wallMs,
     ...triggerSummary(o.tallies),
     ...intentSummary(o.tallies),
+    ...(o.unjudged?.length ? { unjudged: { tasks: o.unjudged.length, attempts: o.unjudged.reduce((n, t) => n + (t.ran ?? 0), 0), task_ids: o.unjudged.map((t) => t.task_id) } } : {}),
   };
 }
 

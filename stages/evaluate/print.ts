@@ -85,6 +85,7 @@ export function formatEvaluation(a: EvaluationArtifact, artifactPath: string): s
     if (e.intent_metrics) out.push(intentLine(e.intent_metrics.overall));
     out.push(...judgeLines(a.judge_calibration));
     if (e.trigger) out.push(`skill triggered: ${e.trigger.triggered}/${e.trigger.should} when it should (${e.trigger.trigger_rate ?? 'n/a'}), ${e.trigger.false_triggered}/${e.trigger.should_not} when it should not (${e.trigger.false_trigger_rate ?? 'n/a'})`);
+    if (e.unjudged) out.push(`unjudged: ${e.unjudged.tasks} eval(s) ran with nothing to grade them by (no expectations, no expected_output), in no rate: ${e.unjudged.task_ids.join(', ')}`);
     out.push(...failures(a.task_results));
     out.push('', `verdict: ${a.verdict} — ${a.reason ?? ''}`, usageLine(e), cacheLine(e.cache));
   } else {

@@ -56,6 +56,7 @@ export const variantSummary = rateSummary.extend({
   trigger: z
     .object({ trigger_rate: z.number().nullable(), triggered: z.number().int(), should: z.number().int(), false_trigger_rate: z.number().nullable(), false_triggered: z.number().int(), should_not: z.number().int() })
     .optional(),
+  unjudged: z.object({ tasks: z.number().int(), attempts: z.number().int(), task_ids: z.array(z.string()) }).optional(),
 });
 
 export const taskResult = z.object({
