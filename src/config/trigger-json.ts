@@ -93,7 +93,8 @@ function readQueries(raw: unknown, src: YamlSource, shape: TriggerShape): Query[
 
 /** A router set names the skill that should answer (or null for none): refused with where and why. */
 function refuseRouterSet(items: unknown[], src: YamlSource): void {
-  const i = items.findIndex((x) => isObj(x) && (typeof x['should_trigger'] === 'string' || x['should_trigger'] === null));
+  const names = (v: unknown) => v === null || (typeof v === 'string' && SKILL_NAME.test(v) && !/^(true|false|yes|no)$/i.test(v));
+  const i = items.findIndex((x) => isObj(x) && names(x['should_trigger']));
   if (i < 0) return;
   throw new ConfigError(
     'this is a multi-skill router set (should_trigger names a skill, or is null): whetstone measures one installed skill at a time; ' +
@@ -102,6 +103,9 @@ function refuseRouterSet(items: unknown[], src: YamlSource): void {
     `[${i}].should_trigger`,
   );
 }
+
+/** A skill name as router sets write it (`pdf`, `ms-office-suite:pdf`); other strings are plain mistakes. */
+const SKILL_NAME = /^[A-Za-z0-9][A-Za-z0-9:._-]*$/;
 
 function isObj(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
