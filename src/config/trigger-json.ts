@@ -16,9 +16,11 @@ import type { Suite, Task } from './suite-schema.js';
 
 const nonEmpty = z.string().trim().min(1, 'must not be empty');
 const anyId = z.union([z.number(), nonEmpty]).optional();
-const queryItem = z.looseObject({ id: anyId, query: nonEmpty, should_trigger: z.boolean({ error: 'expected true or false' }) });
-const caseItem = z.looseObject({ id: anyId, prompt: nonEmpty, expected_trigger: z.boolean({ error: 'expected true or false' }) });
-const listedItem = z.union([nonEmpty, z.looseObject({ id: anyId, query: nonEmpty })], { error: 'expected a query: a string, or an object with "query"' });
+// An optional `split` per query places it in train or held out; else loop.holdout_ratio decides.
+const split = z.enum(['train', 'holdout']).optional();
+const queryItem = z.looseObject({ id: anyId, query: nonEmpty, should_trigger: z.boolean({ error: 'expected true or false' }), split });
+const caseItem = z.looseObject({ id: anyId, prompt: nonEmpty, expected_trigger: z.boolean({ error: 'expected true or false' }), split });
+const listedItem = z.union([nonEmpty, z.looseObject({ id: anyId, query: nonEmpty, split })], { error: 'expected a query: a string, or an object with "query"' });
 
 const shapes = {
   list: z.array(queryItem).min(1, 'lists no queries'),
@@ -34,6 +36,7 @@ interface Query {
   id?: string | number;
   query: string;
   should: boolean;
+  split?: 'train' | 'holdout';
   /** Where the entry sits, for messages. */
   path: (string | number)[];
 }
@@ -62,6 +65,7 @@ export function triggerSuite(path: string, raw: unknown, src: YamlSource, shape:
     negative: false,
     critical: false,
     shouldTrigger: q.should,
+    ...(q.split ? { split: q.split } : {}),
     index,
     origin: { format: 'skill-creator-trigger', ...(q.id !== undefined ? { id: q.id } : {}) },
   }));
@@ -79,13 +83,13 @@ export function triggerSuite(path: string, raw: unknown, src: YamlSource, shape:
 function readQueries(raw: unknown, src: YamlSource, shape: TriggerShape): Query[] {
   switch (shape) {
     case 'list':
-      return src.validate(shapes.list, raw).map((q, i) => ({ id: q.id, query: q.query, should: q.should_trigger, path: [i] }));
+      return src.validate(shapes.list, raw).map((q, i) => ({ id: q.id, query: q.query, should: q.should_trigger, split: q.split, path: [i] }));
     case 'cases':
-      return src.validate(shapes.cases, raw).cases.map((c, i) => ({ id: c.id, query: c.prompt, should: c.expected_trigger, path: ['cases', i] }));
+      return src.validate(shapes.cases, raw).cases.map((c, i) => ({ id: c.id, query: c.prompt, should: c.expected_trigger, split: c.split, path: ['cases', i] }));
     case 'split': {
       const t = src.validate(shapes.split, raw).trigger_evals;
       const side = (items: z.infer<typeof listedItem>[] | undefined, should: boolean, key: string): Query[] =>
-        (items ?? []).map((x, i) => (typeof x === 'string' ? { query: x, should, path: ['trigger_evals', key, i] } : { id: x.id, query: x.query, should, path: ['trigger_evals', key, i] }));
+        (items ?? []).map((x, i) => (typeof x === 'string' ? { query: x, should, path: ['trigger_evals', key, i] } : { id: x.id, query: x.query, should, split: x.split, path: ['trigger_evals', key, i] }));
       return [...side(t.should_trigger, true, 'should_trigger'), ...side(t.should_not_trigger, false, 'should_not_trigger')];
     }
   }

@@ -50,6 +50,9 @@ describe('trigger eval sets through claude installed mode', () => {
       ['trigger-n2', false, 'n2'],
       ['trigger-n3', false, 'n3'],
     ]);
+    // An optional split per query places it; the others are left to loop.holdout_ratio.
+    expect(loadSuite(join(repoRoot, 'test/fixtures/trigger-sets/loop/trigger_evals.json')).tasks.map((t) => t.split)).toEqual(['train', 'train', 'train', 'train', 'train', 'holdout', 'holdout', 'holdout']);
+    expect(loadSuite(join(fixture, 'evals/trigger_evals.json')).tasks.every((t) => t.split === undefined)).toBe(true);
     expect(loadSuite(join(fixture, 'evals/split.json')).tasks.map((t) => t.id)).toEqual(['trigger-0', 'trigger-1', 'trigger-2', 'trigger-3', 'trigger-4', 'trigger-5', 'trigger-6']);
   });
 
