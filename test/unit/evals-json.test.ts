@@ -5,6 +5,7 @@ import { loadSuite } from '../../src/config/suite.js';
 import { safeIdFor, slugify, IdAllocator } from '../../src/config/eval-ids.js';
 import { SAFE_ID } from '../../src/config/suite-schema.js';
 import { suiteFor } from '../../src/config/targets.js';
+import { lintSuite } from '../../src/lint/run.js';
 import { ConfigError } from '../../src/errors.js';
 import { repoRoot, tempDir, write } from '../support/cli.js';
 
@@ -80,6 +81,16 @@ describe('skill-creator evals.json as a task suite', () => {
     expect(s.tasks[0]!.files).toEqual([{ source: join(fx, 'repo-root/skills/haiku/SKILL.md'), path: 'skills/haiku/SKILL.md' }]);
     expect(suiteFor(join(fx, 'repo-root/skills/haiku'))).toBe(join(fx, 'repo-root/evals/evals.json'));
     expect(suiteFor(join(fx, 'canonical'))).toBe(join(fx, 'canonical/evals/evals.json'));
+  });
+
+  it('is linted like any suite, findings at the line of the eval they are about and the skill found above evals/', () => {
+    const r = lintSuite({ suite: join(fx, 'canonical/evals/evals.json') }, fx);
+    expect(r.skill).toBe('canonical');
+    expect(r.tasks).toBe(2);
+    expect(r.findings.filter((f) => f.rule === 'id-positional').map((f) => [f.task, f.line])).toEqual([
+      ['eval-1', 4],
+      ['eval-2', 14],
+    ]);
   });
 
   it('hashes the files an eval names, so editing one changes the suite', () => {
