@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findFiles, repoRoot, snapshotTree, tempDir, whet, write } from '../support/cli.js';
+import { findFiles, fixturesBin, repoRoot, snapshotTree, tempDir, whet, write } from '../support/cli.js';
 
 const fixtures = join(repoRoot, 'test/fixtures/evals-json');
 
@@ -86,6 +86,20 @@ describe('evaluate on skill-creator evals.json (mock engine)', () => {
     expect(JSON.parse(r.stdout).evaluation.errors, r.stderr).toBe(0);
     const lines = readFileSync(findFiles(join(dir, 'state/runs'), 'baseline.jsonl')[0]!, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     for (const l of lines) expect(l.output).toBe('found evals/files/sales.csv\nregion,month,revenue\nnorth,jan,120\nsouth,jan,');
+  });
+
+  it('places the files in claude\'s workspace too, beside the installed skill', async () => {
+    const dir = project();
+    const log = join(dir, 'claude.log');
+    write(join(dir, 'pipeline.yaml'), 'engine: {type: claude, mode: installed}\njudge_engine: {type: mock}\n');
+    const env = { ...process.env, PATH: `${fixturesBin}:${process.env.PATH}`, FAKE_CLAUDE_MODE: 'stream', FAKE_CLAUDE_LOG: log };
+    const r = await whet(['evaluate', '--standalone', '--task-suite', 'variants/evals/evals.json', '--skill-path', 'variants', '--state-root', 'state', '--json'], { cwd: dir, env });
+    expect(JSON.parse(r.stdout).evaluation.errors, r.stderr).toBe(0);
+    const calls = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((c) => c.env.WHET_REQUEST_KIND !== 'judge');
+    const byTask = Object.fromEntries(calls.map((c) => [c.env.WHET_TASK_ID, c.cwd_entries.sort()]));
+    expect(byTask['eval-0']).toEqual(['.claude', 'SKILL.md', 'evals']);
+    expect(byTask['eval-7']).toEqual(['.claude', 'examples', 'references']);
+    expect(byTask['eval-footer-refs']).toEqual(['.claude']);
   });
 
   it('finds evals/evals.json for a target that names only the skill, also at the repository root above SKILL.md', async () => {
