@@ -151,15 +151,29 @@ function placeFile(p: string, c: EvalCtx, k: number): TaskFile[] {
     c.fail(`${c.label}: "${p}" resolves (through a link) outside the skill folder`, 'files', k);
     return [];
   }
-  hashTree(c.hash, real, rel);
+  const escaped = hashTree(c.hash, real, rel, realpathSync(c.root));
+  if (escaped) {
+    c.fail(`${c.label}: "${escaped}" inside "${p}" resolves (through a link) outside the skill folder`, 'files', k);
+    return [];
+  }
   return [{ source: real, path: rel }];
 }
 
-/** A file's bytes, or a folder's files in name order, each under its relative name. */
-function hashTree(hash: Hash, file: string, rel: string): void {
-  if (statSync(file).isDirectory()) {
-    for (const name of readdirSync(file).sort()) hashTree(hash, join(file, name), join(rel, name));
-    return;
+/**
+ * A file's bytes, or a folder's files in name order, each under its relative name. Returns the first
+ * entry of a folder that links out of `root` (it would be copied into the workspace), if any.
+ */
+function hashTree(hash: Hash, file: string, rel: string, root: string): string | undefined {
+  const real = realpathSync(file);
+  const inside = relative(root, real);
+  if (inside.startsWith('..') || isAbsolute(inside)) return rel;
+  if (statSync(real).isDirectory()) {
+    for (const name of readdirSync(real).sort()) {
+      const bad = hashTree(hash, join(real, name), join(rel, name), root);
+      if (bad) return bad;
+    }
+    return undefined;
   }
-  hash.update(`\0${rel}\0`).update(readFileSync(file));
+  hash.update(`\0${rel}\0`).update(readFileSync(real));
+  return undefined;
 }

@@ -121,6 +121,13 @@ describe('skill-creator evals.json as a task suite', () => {
     expect(errorOf(() => loadSuite(f)).message).toMatch(/"link\.txt" resolves \(through a link\) outside the skill folder/);
   });
 
+  it('copies a folder an eval names, and refuses one holding a link out of the skill', () => {
+    const f = skill('{"evals": [{"id": 1, "prompt": "p", "files": ["data"], "expectations": ["x"]}]}', { 'data/a.txt': 'a', 'data/sub/b.txt': 'b' });
+    expect(loadSuite(f).tasks[0]!.files).toEqual([{ source: join(f, '../../data'), path: 'data' }]);
+    symlinkSync(write(join(tempDir(), 'secret.txt'), 's'), join(f, '../../data/sub/link.txt'));
+    expect(errorOf(() => loadSuite(f)).message).toMatch(/eval 1: "data\/sub\/link\.txt" inside "data" resolves \(through a link\) outside the skill folder/);
+  });
+
   it.each([
     ['a test_cases list of {input, expected_behavior}', '{\n  "skill": "s",\n  "test_cases": [{"input": "i", "expected_behavior": "b"}]\n}', /evals\.json:3:17: not a suite whetstone can read: expected skill-creator's evals\.json .*; found a "test_cases" list of \{"input", "expected_behavior"\}/],
     ['a cases list without triggers', '{"cases": [{"input": "i", "expected_behavior": "b"}]}', /evals\.json:1:11: not a suite .*found a "cases" list of \{"input", "expected_behavior"\}/],
