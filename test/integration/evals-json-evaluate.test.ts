@@ -19,7 +19,7 @@ async function evaluate(dir: string, suite: string, skill: string) {
   const r = await whet(['evaluate', '--standalone', '--task-suite', suite, '--skill-path', skill, '--state-root', 'state', '--mock', '--json', '--force'], { cwd: dir });
   expect(r.code, r.stderr).toBe(0);
   const lines = readFileSync(findFiles(join(dir, 'state/runs'), 'baseline.jsonl').at(-1)!, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-  return { artifact: JSON.parse(r.stdout), lines };
+  return { artifact: JSON.parse(r.stdout), lines, stderr: r.stderr };
 }
 
 const verdicts = (line: any) => line.judges.map((j: any) => [j.expectation, j.passed]);
@@ -27,8 +27,10 @@ const verdicts = (line: any) => line.judges.map((j: any) => [j.expectation, j.pa
 describe('evaluate on skill-creator evals.json (mock engine)', () => {
   it('grades each expectation as its own judgement; the eval passes only when all pass', async () => {
     const dir = project();
-    const { artifact, lines } = await evaluate(dir, 'canonical/evals/evals.json', 'canonical');
+    const { artifact, lines, stderr } = await evaluate(dir, 'canonical/evals/evals.json', 'canonical');
     expect(artifact.skill_id).toBe('csv-summary');
+    // The mock has no workspace: that the eval files are not placed is said, not skipped silently.
+    expect(stderr).toMatch(/warning: 2 task\(s\) name files for the agent's workspace, but the mock engine has no temporary workspace: the files are not copied/);
     expect(artifact.evaluation).toMatchObject({ total_tasks: 2, passed: 1, failed: 1, errors: 0 });
     const byId = Object.fromEntries(lines.map((l) => [l.task_id, l]));
     expect(verdicts(byId['eval-1'])).toEqual([
@@ -84,6 +86,7 @@ describe('evaluate on skill-creator evals.json (mock engine)', () => {
     const r = await whet(['evaluate', '--standalone', '--task-suite', 'canonical/evals/evals.json', '--skill-path', 'canonical', '--state-root', 'state', '--json'], { cwd: dir });
     // The verdict may be a fail (this agent does not do the task); the run itself must have worked.
     expect(JSON.parse(r.stdout).evaluation.errors, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/not copied/);
     const lines = readFileSync(findFiles(join(dir, 'state/runs'), 'baseline.jsonl')[0]!, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     for (const l of lines) expect(l.output).toBe('found evals/files/sales.csv\nregion,month,revenue\nnorth,jan,120\nsouth,jan,');
   });
