@@ -76,7 +76,7 @@ export function registerReportCommand(program: Command, deps: CliDeps, _setCode:
     .addOption(new Option('--format <format>', 'md, json, junit (JUnit XML) or html (a single offline file)').choices(REPORT_FORMATS).default('md'))
     .option('-o, --output <file>', 'write the report to this file instead of stdout')
     .option('--nightly [date]', 'the newest night (or that of YYYY-MM-DD) over all its targets: md, json or html')
-    .option('--iteration <n>', 'which iteration of a loop run (default: the newest that evaluated a candidate)', positive('--iteration'))
+    .option('--iteration <n>', 'which iteration of a loop run (default: the newest that kept a candidate, else the newest that evaluated one)', positive('--iteration'))
     .option('-c, --config <file>', 'pipeline config (for its state_dir)')
     .option('--state-root <dir>', 'state directory')
     .action(async (run: string | undefined, o: Opts) => {
