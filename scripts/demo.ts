@@ -4,7 +4,7 @@
 // The demo's project (its pipeline.yaml and state directory) lives under state/demo/, where a bare
 // `whet status` from the repository root does not look: so it ends with the commands that show what it
 // did, spelled as they must be typed from the folder the demo was started in.
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../src/cli.js';
@@ -39,8 +39,10 @@ function typed(p: string): string {
 const ac = new AbortController();
 process.on('SIGINT', () => ac.abort());
 process.stderr.write(`demo project: ${demo}\n`);
-const code = await runCli(['run', '-c', 'pipeline.yaml'], {
-  cwd: demo,
+const cfg = `-c ${typed(join(demo, 'pipeline.yaml'))}`;
+// Run from where the demo was started, like the commands it prints, so every path it prints is typed from there.
+const code = await runCli(['run', ...cfg.split(' ')], {
+  cwd: startDir,
   env: process.env,
   now: () => new Date(),
   stdout: (s) => process.stdout.write(s),
@@ -49,10 +51,7 @@ const code = await runCli(['run', '-c', 'pipeline.yaml'], {
   tty: process.stderr.isTTY === true,
 });
 
-const runsDir = join(demo, 'state', 'runs');
-const run = existsSync(runsDir) ? readdirSync(runsDir).sort().at(-1) : undefined;
 const whet = `node ${typed(join(root, 'dist', 'src', 'cli.js'))}`;
-const cfg = `-c ${typed(join(demo, 'pipeline.yaml'))}`;
 const lines = [
   '',
   `what the demo did — its project is ${typed(demo)}/, so name its config (-c) from here:`,
@@ -60,6 +59,5 @@ const lines = [
   `  ${whet} show ${cfg}      # every iteration, each gate check`,
   `  ${whet} report ${cfg}    # the evidence report of the run's outcome`,
 ];
-if (run && existsSync(join(runsDir, run, 'report.md'))) lines.push(`the same report is in ${typed(join(runsDir, run, 'report.md'))}`);
 process.stdout.write(`${lines.join('\n')}\n`);
 process.exitCode = code;

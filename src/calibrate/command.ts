@@ -32,7 +32,7 @@ const seconds = (v: string) => {
 export function registerCalibrateCommand(program: Command, deps: CliDeps, setCode: (c: number) => void): void {
   program
     .command('calibrate')
-    .description('judge-vs-human agreement: TP/TN/FP/FN, TPR, TNR, accuracy, precision, kappa and the bias reading (METHOD.md step 5)')
+    .description('judge-vs-human agreement: TP/TN/FP/FN, TPR, TNR, accuracy, precision, kappa and the bias reading (docs/method.md: Calibrating a judge)')
     .argument('[labels]', 'pairs file, one a line, human first: JSONL {"human": "FAIL", "judge": "PASS"} or CSV human,judge')
     .option('--positive <label>', 'positive class: FAIL (default; the usual choice when judging quality) or PASS', labelArg)
     .option('--min-tpr <x>', 'exit 1 when TPR is below this', rateArg('--min-tpr'))

@@ -37,7 +37,7 @@ describe('README', () => {
     expect(out.show).toMatch(/gate: KEEP cand-\S+/);
     expect(out.report).toMatch(/^# whetstone report — run `/m);
     expect(out.report).toMatch(/decision \*\*keep\*\*/);
-    const reportFile = /^the same report is in (\S+)$/m.exec(r.stdout)?.[1];
+    const reportFile = /^evidence report: (\S+)$/m.exec(r.stdout)?.[1];
     expect(reportFile && readFileSync(join(repoRoot, reportFile), 'utf8')).toMatch(/^# whetstone report/);
   });
 
