@@ -2,6 +2,7 @@
 // (default: the newest run of any kind), built from its artifacts; `--nightly [DATE]`: a night over all
 // its targets (nightly-report.ts). A reading command: it never changes the
 // state directory, and exits 0 whatever the run decided (`whet nightly` and the gate carry the CI exit codes).
+import { appendFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { intArg, type CliDeps, type SetCode } from '../commands/deps.js';
@@ -68,6 +69,22 @@ function nightlyText(stateDir: string, run: string | undefined, o: Opts): string
   return o.format === 'json' ? renderNightlyJson(r) : o.format === 'html' ? renderNightlyHtml(r) : renderNightlyMarkdown(r);
 }
 
+/**
+ * On GitHub Actions a Markdown report also goes to the job's summary page: the file named by
+ * GITHUB_STEP_SUMMARY, appended to (each step adds its part; GitHub shows them in order). A summary that
+ * cannot be written is a warning, never a lost report: stdout or -o still has it.
+ */
+function appendStepSummary(deps: CliDeps, text: string): void {
+  const file = deps.env.GITHUB_STEP_SUMMARY;
+  if (!file) return;
+  try {
+    appendFileSync(resolve(deps.cwd, file), text.endsWith('\n') ? text : `${text}\n`);
+    deps.stderr(`whet: md report appended to the job summary (GITHUB_STEP_SUMMARY=${file})\n`);
+  } catch (err) {
+    deps.stderr(`whet: warning: could not append the report to GITHUB_STEP_SUMMARY=${file}: ${(err as Error).message}\n`);
+  }
+}
+
 export function registerReportCommand(program: Command, deps: CliDeps, _setCode: SetCode): void {
   program
     .command('report')
@@ -82,6 +99,7 @@ export function registerReportCommand(program: Command, deps: CliDeps, _setCode:
     .action(async (run: string | undefined, o: Opts) => {
       const stateDir = await stateDirOf(deps, o);
       const text = o.nightly !== undefined ? nightlyText(stateDir, run, o) : renderReport(reportOf(stateDir, run, o.iteration), o.format);
+      if (o.format === 'md') appendStepSummary(deps, text);
       if (!o.output) {
         deps.stdout(text);
         return;
