@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { formatDuration } from '../config/duration.js';
 import { stateLayout } from '../state/layout.js';
 import { nextStep } from '../runner/next-step.js';
-import { iterationView } from './run-view.js';
+import { iterationView, rolledBackAt } from './run-view.js';
 import { iterations } from '../runner/next-step.js';
 import { usedInRun } from '../evaluation/budget.js';
 
@@ -28,22 +28,6 @@ export interface RunStatus {
 }
 
 /** The newest rollback event of a run, from events.jsonl (a torn last line is skipped). */
-function rolledBackAt(runDir: string): string | null {
-  const file = stateLayout.events(runDir);
-  if (!existsSync(file)) return null;
-  let at: string | null = null;
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    if (!line.includes('"rollback"')) continue;
-    try {
-      const e = JSON.parse(line) as { event?: string; at?: string };
-      if (e.event === 'rollback') at = e.at ?? at;
-    } catch {
-      // A line cut short by a crash says nothing reliable.
-    }
-  }
-  return at;
-}
-
 export function listRuns(stateDir: string, now: Date): RunStatus[] {
   const runsDir = stateLayout.runsDir(stateDir);
   if (!existsSync(runsDir)) return [];
@@ -105,10 +89,10 @@ export function listRuns(stateDir: string, now: Date): RunStatus[] {
 }
 
 export function formatStatus(runs: RunStatus[]): string {
-  if (runs.length === 0) return 'no runs yet (start one with "whet run" or "whet evaluate")';
+  if (runs.length === 0) return 'no runs yet in this state directory (start one with "whet run" or "whet evaluate"; another project\'s runs: -c its pipeline.yaml, or --state-root DIR)';
   return runs
     .map((r) => {
-      const what = r.mode === 'loop' ? `iteration ${r.iteration ?? '-'}, last ${r.last_stage ?? '-'}, decisions ${r.decisions.join(' ') || '-'}, next ${r.next}` : `verdict ${r.verdict ?? '-'}${r.engine_calls !== null ? `, ${r.engine_calls} engine calls` : ''}`;
+      const what = r.mode === 'loop' ? `iteration ${r.iteration ?? '-'}, last ${r.last_stage ?? '-'}, decisions ${r.decisions.join(' ') || '-'}, next ${r.next}` : `verdict ${r.verdict ?? '-'}`;
       const cost = r.totals.cost_usd ? `, $${r.totals.cost_usd.toFixed(4)}` : '';
       const rolled = r.rolled_back_at ? `\n    rolled back ${r.rolled_back_at}: the target was restored to what it was before this run` : '';
       const tokens = `, tokens ${r.totals.input_tokens} in / ${r.totals.output_tokens} out`;
