@@ -2,7 +2,7 @@
 // why — built from the artifacts alone (lenient reads: a half-finished iteration shows what it has).
 import { existsSync, readFileSync } from 'node:fs';
 import { iterationPaths } from '../loop/paths.js';
-import { stateLayout } from '../state/layout.js';
+import { rolledBackAt } from '../state/events.js';
 import { iterations, newestArtifact } from '../runner/next-step.js';
 
 type Json = Record<string, any>;
@@ -59,23 +59,6 @@ export function iterationView(runDir: string, n: number): IterationView {
     ...(gate ? { gate: { candidate: gate.candidate_id, decision: gate.decision, reason: gate.reason, checks: gate.checks ?? [], holdout: gate.holdout, applied: gate.applied } } : {}),
     ...(learn ? { learning: { stop: learn.stop, proposed_cases: learn.proposed_cases?.count ?? 0, structure_total: learn.structure?.total ?? 0 } } : {}),
   };
-}
-
-/** When the run's promotions were last undone by `whet rollback` (its events log), or null. */
-export function rolledBackAt(runDir: string): string | null {
-  const file = stateLayout.events(runDir);
-  if (!existsSync(file)) return null;
-  let at: string | null = null;
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    if (!line.includes('"rollback"')) continue;
-    try {
-      const e = JSON.parse(line) as { event?: string; at?: string };
-      if (e.event === 'rollback') at = e.at ?? at;
-    } catch {
-      // A line cut short by a crash says nothing reliable.
-    }
-  }
-  return at;
 }
 
 export function runView(runDir: string): { manifest: Json | undefined; iterations: IterationView[]; rolled_back_at: string | null } {

@@ -4,7 +4,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { formatDuration } from '../config/duration.js';
 import { stateLayout } from '../state/layout.js';
 import { nextStep } from '../runner/next-step.js';
-import { iterationView, rolledBackAt } from './run-view.js';
+import { iterationView } from './run-view.js';
+import { rolledBackAt } from '../state/events.js';
 import { iterations } from '../runner/next-step.js';
 import { usedInRun } from '../evaluation/budget.js';
 

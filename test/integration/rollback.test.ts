@@ -61,6 +61,7 @@ describe('whet rollback over a later hand edit', () => {
     expect(show.stdout).toMatch(/ — status completed \(rolled back \d{4}-[^)]+\)/);
     expect(show.stdout).toMatch(/\n {4}applied to \S+, then undone by rollback at \d{4}-\S+: the target is as it was before the run; backup in /);
     expect((await whet(['show', runId, 'gate'], { cwd: dir })).stdout).toContain('then undone by rollback at');
+    expect((await whet(['report', runId], { cwd: dir })).stdout).toMatch(/^> rolled back \d{4}-\S+: the target was restored to what it was before this run/m);
     const json = JSON.parse((await whet(['status', '--json'], { cwd: dir })).stdout);
     expect(json.find((x: any) => x.run_id === runId).rolled_back_at).toMatch(/^\d{4}-/);
     // A second rollback finds the target already restored and changes nothing.
