@@ -37,7 +37,9 @@ function typed(p: string): string {
 }
 
 const ac = new AbortController();
-process.on('SIGINT', () => ac.abort());
+let interrupts = 0;
+// First Ctrl-C: stop at the next task boundary, like whet itself; a second one leaves at once.
+process.on('SIGINT', () => (++interrupts > 1 ? process.exit(130) : ac.abort()));
 process.stderr.write(`demo project: ${demo}\n`);
 const cfg = `-c ${typed(join(demo, 'pipeline.yaml'))}`;
 // Run from where the demo was started, like the commands it prints, so every path it prints is typed from there.
