@@ -1,12 +1,16 @@
 // npm run demo: the whole improvement loop on the bundled example, offline on the mock engine.
 // The example is copied into state/demo/ first, so promotions change the copy and never the repository's
 // own example; every run of the demo starts from the same skill and ends with the same decisions.
+// The demo's project (its pipeline.yaml and state directory) lives under state/demo/, where a bare
+// `whet status` from the repository root does not look: so it ends with the commands that show what it
+// did, spelled as they must be typed from the folder the demo was started in.
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { main } from '../src/cli.js';
+import { runCli } from '../src/cli.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const startDir = process.cwd();
 const demo = join(root, 'state', 'demo');
 rmSync(demo, { recursive: true, force: true });
 mkdirSync(demo, { recursive: true });
@@ -24,6 +28,38 @@ writeFileSync(
     '',
   ].join('\n'),
 );
-process.chdir(demo);
+
+/** A path as typed from the folder the demo started in (relative when inside it, else absolute). */
+function typed(p: string): string {
+  const r = relative(startDir, p);
+  const s = r === '' ? '.' : r.startsWith('..') || isAbsolute(r) ? p : r;
+  return /^[\w./@:+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+const ac = new AbortController();
+let interrupts = 0;
+// First Ctrl-C: stop at the next task boundary, like whet itself; a second one leaves at once.
+process.on('SIGINT', () => (++interrupts > 1 ? process.exit(130) : ac.abort()));
 process.stderr.write(`demo project: ${demo}\n`);
-await main(['run', '-c', 'pipeline.yaml']);
+const cfg = `-c ${typed(join(demo, 'pipeline.yaml'))}`;
+// Run from where the demo was started, like the commands it prints, so every path it prints is typed from there.
+const code = await runCli(['run', ...cfg.split(' ')], {
+  cwd: startDir,
+  env: process.env,
+  now: () => new Date(),
+  stdout: (s) => process.stdout.write(s),
+  stderr: (s) => process.stderr.write(s),
+  signal: ac.signal,
+  tty: process.stderr.isTTY === true,
+});
+
+const whet = `node ${typed(join(root, 'dist', 'src', 'cli.js'))}`;
+const lines = [
+  '',
+  `what the demo did — its project is ${typed(demo)}/, so name its config (-c) from here:`,
+  `  ${whet} status ${cfg}    # the run: iterations, decisions, engine calls`,
+  `  ${whet} show ${cfg}      # every iteration, each gate check`,
+  `  ${whet} report ${cfg}    # the evidence report of the run's outcome`,
+];
+process.stdout.write(`${lines.join('\n')}\n`);
+process.exitCode = code;

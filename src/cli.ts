@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import type { CliDeps, SetCode } from './commands/deps.js';
 import { WhetError } from './errors.js';
+import { METHOD_GUIDE, VERSION } from './package-info.js';
 
 export type { CliDeps } from './commands/deps.js';
 
@@ -60,10 +61,11 @@ const ALL: Family[] = [evaluate, loop, inspect, promote, intents, nightly, calib
 async function program(argv: string[], deps: CliDeps, setCode: SetCode): Promise<Command> {
   const cmd = new Command('whet')
     .description('Measure whether a change to an AI agent’s instructions helps, and keep only what the numbers support.')
-    .version(process.env.npm_package_version ?? '0.1.0')
+    .version(VERSION)
     .exitOverride()
     .configureOutput({ writeOut: deps.stdout, writeErr: deps.stderr })
-    .showHelpAfterError('(run with --help for usage)');
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText('after', `\nThe method behind the numbers (suites on a grid, splits, judge calibration, the paired test): ${METHOD_GUIDE}`);
   const first = argv.find((a) => !a.startsWith('-'));
   const family = first ? FAMILIES[first] : undefined;
   for (const f of family ? [family] : ALL) for (const register of await f()) register(cmd, deps, setCode);

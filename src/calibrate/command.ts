@@ -32,8 +32,8 @@ const seconds = (v: string) => {
 export function registerCalibrateCommand(program: Command, deps: CliDeps, setCode: (c: number) => void): void {
   program
     .command('calibrate')
-    .description('judge-vs-human agreement: TP/TN/FP/FN, TPR, TNR, accuracy, precision, kappa and the bias reading (METHOD.md step 5)')
-    .argument('[labels]', 'pairs file, one a line, human first: JSONL {"human": "FAIL", "judge": "PASS"} or CSV human,judge')
+    .description('judge-vs-human agreement: TP/TN/FP/FN, TPR, TNR, accuracy, precision, kappa and the bias reading (docs/method.md: Calibrating a judge)')
+    .argument('[labels]', 'pairs file, one a line, human first: JSONL {"human": "FAIL", "judge": "PASS", "category"?} or CSV human,judge[,category] (an optional third column is the category; one header row allowed)')
     .option('--positive <label>', 'positive class: FAIL (default; the usual choice when judging quality) or PASS', labelArg)
     .option('--min-tpr <x>', 'exit 1 when TPR is below this', rateArg('--min-tpr'))
     .option('--min-tnr <x>', 'exit 1 when TNR is below this', rateArg('--min-tnr'))

@@ -153,7 +153,7 @@ export function renderReport(r: CalibrationReport): string {
   lines.push(`${r.n} labelled runs: ${r.human_labels.FAIL} human FAIL, ${r.human_labels.PASS} human PASS; positive class: ${r.positive}`);
   lines.push(...figureLines(r));
   if (r.categories.length > 0) {
-    lines.push(`per category (positive class: ${r.positive}):`);
+    lines.push(`per category (each pair's category: JSONL "category", or a CSV's third column; positive class: ${r.positive}):`);
     for (const cc of r.categories) lines.push(categoryLine(cc));
   }
   for (const w of r.warnings) lines.push(`warning: ${w}`);

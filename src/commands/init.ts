@@ -41,6 +41,8 @@ Describe the shape of a good answer.
 
 const SUITE = `# Task suite (seed 001 format v1.0). Every task: an id, a prompt, and a judge. Optional: category,
 # split (train|holdout), negative (a negative control), judges (several, all must pass), pass_k.
+# Tasks without a split: 30% of each category is held out for the gate, so write several tasks per
+# category (with one, none is held out and \`whet run\` can keep nothing). docs/method.md explains why.
 skill_id: my-skill
 version: "1.0"
 tasks:
@@ -83,6 +85,20 @@ export function init(deps: CliDeps, dir: string): string[] {
   return written;
 }
 
+/** What to type next, in the order a first hour goes; from the folder init was run in. */
+function nextSteps(dir: string): string {
+  const c = dir === '.' ? '' : ` -c ${/^[\w./-]+$/.test(dir) ? dir : `'${dir.replace(/'/g, `'\\''`)}'`}/pipeline.yaml`;
+  const suite = `${dir === '.' ? '' : `${dir}/`}skills/my-skill/tasks.yaml`;
+  return [
+    'next: edit skills/my-skill (SKILL.md and tasks.yaml), then:',
+    `  whet lint ${suite}    # the suite's coverage, negative controls, leakage`,
+    `  whet run --mock${c}    # the improvement loop, offline on the mock engine (drop --mock for the configured engine)`,
+    `  whet report${c}        # the evidence report of the newest run`,
+    `  whet schedule print --via github${c}    # a nightly GitHub Actions workflow`,
+    '',
+  ].join('\n');
+}
+
 export function registerInitCommand(program: Command, deps: CliDeps, _setCode: SetCode): void {
   program
     .command('init')
@@ -90,6 +106,6 @@ export function registerInitCommand(program: Command, deps: CliDeps, _setCode: S
     .argument('[dir]', 'project folder', '.')
     .action((dir: string) => {
       const written = init(deps, dir);
-      deps.stdout(`${written.map((w) => `wrote ${w}`).join('\n')}\nnext: edit skills/my-skill, then: whet evaluate --standalone --task-suite skills/my-skill/tasks.yaml --skill-path skills/my-skill\n`);
+      deps.stdout(`${written.map((w) => `wrote ${w}`).join('\n')}\n${nextSteps(dir)}`);
     });
 }

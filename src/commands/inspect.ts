@@ -78,7 +78,8 @@ export function registerInspectCommands(program: Command, deps: CliDeps, _setCod
       if (o.json) return deps.stdout(text.endsWith('\n') ? text : `${text}\n`);
       const newest = its[its.length - 1];
       const note = o.iteration === undefined && n !== newest ? `(iteration ${n}: the newest with a ${file}.json; the run has ${its.length})\n` : '';
-      const body = file === 'candidates' ? formatCandidates(JSON.parse(text), n!) : formatRun({ manifest: undefined, iterations: [pick(runView(runDir).iterations.find((v) => v.iteration === n)!, file)] });
+      const view = file === 'candidates' ? undefined : runView(runDir);
+      const body = view ? formatRun({ manifest: undefined, iterations: [pick(view.iterations.find((v) => v.iteration === n)!, file)], rolled_back_at: view.rolled_back_at }) : formatCandidates(JSON.parse(text), n!);
       deps.stdout(`${note}${body}\n${path}\n`);
     });
 

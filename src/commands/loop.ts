@@ -9,7 +9,7 @@ import { STEPS, type Step } from '../runner/next-step.js';
 import { acquireStateLock } from '../state/lock.js';
 import { stateLayout } from '../state/layout.js';
 import { writeFileAtomically } from '../state/atomic.js';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { numArg, type CliDeps, type SetCode } from './deps.js';
 import { stateDirOf } from './state-dir.js';
 
@@ -40,17 +40,23 @@ function exitCodeOf(r: LoopResult): number {
 
 async function report(deps: CliDeps, stateDir: string, runId: string, r: LoopResult, json: boolean | undefined, setCode: SetCode): Promise<void> {
   const view = runView(stateLayout.runDir(stateDir, runId));
+  let reportFile: string | undefined;
   if (r.status !== 'stepped') {
-    // The evidence report METHOD.md asks for, beside the run's artifacts (also: whet report RUN).
+    // The evidence report the method guide asks for, beside the run's artifacts (also: whet report RUN).
     try {
       const { reportOf, renderReport } = await import('../report/command.js');
-      await writeFileAtomically(join(stateLayout.runDir(stateDir, runId), 'report.md'), renderReport(reportOf(stateDir, runId), 'md'));
+      const file = join(stateLayout.runDir(stateDir, runId), 'report.md');
+      await writeFileAtomically(file, renderReport(reportOf(stateDir, runId), 'md'));
+      reportFile = file;
     } catch (err) {
       deps.stderr(`whet: warning: the evidence report could not be written: ${(err as Error).message}\n`);
     }
   }
   if (json) deps.stdout(`${JSON.stringify({ run_id: runId, status: r.status, reason: r.reason, ...view }, null, 2)}\n`);
-  else deps.stdout(`${formatRun(view)}\n${r.status === 'stepped' ? r.reason : `run ${r.status}: ${r.reason}`}\n`);
+  else {
+    const where = reportFile ? `evidence report: ${relative(deps.cwd, reportFile)}\n` : '';
+    deps.stdout(`${formatRun(view)}\n${r.status === 'stepped' ? r.reason : `run ${r.status}: ${r.reason}`}\n${where}`);
+  }
   setCode(exitCodeOf(r));
 }
 

@@ -2,6 +2,7 @@
 // why — built from the artifacts alone (lenient reads: a half-finished iteration shows what it has).
 import { existsSync, readFileSync } from 'node:fs';
 import { iterationPaths } from '../loop/paths.js';
+import { rolledBackAt } from '../state/events.js';
 import { iterations, newestArtifact } from '../runner/next-step.js';
 
 type Json = Record<string, any>;
@@ -60,8 +61,8 @@ export function iterationView(runDir: string, n: number): IterationView {
   };
 }
 
-export function runView(runDir: string): { manifest: Json | undefined; iterations: IterationView[] } {
-  return { manifest: readLenient(`${runDir}/run.json`), iterations: iterations(runDir).map((n) => iterationView(runDir, n)) };
+export function runView(runDir: string): { manifest: Json | undefined; iterations: IterationView[]; rolled_back_at: string | null } {
+  return { manifest: readLenient(`${runDir}/run.json`), iterations: iterations(runDir).map((n) => iterationView(runDir, n)), rolled_back_at: rolledBackAt(runDir) };
 }
 
 const f4 = (x: number) => x.toFixed(4);
@@ -71,7 +72,8 @@ const signed = (x: number) => `${x >= 0 ? '+' : ''}${f4(x)}`;
 export function formatRun(view: ReturnType<typeof runView>): string {
   const out: string[] = [];
   const m = view.manifest;
-  if (m) out.push(`run ${m.run_id} — target ${m.target?.skill_path ?? '?'} — status ${m.status}${m.mock ? ' — mock engine (offline; not a model)' : ''}`);
+  const rolled = view.rolled_back_at;
+  if (m) out.push(`run ${m.run_id} — target ${m.target?.skill_path ?? '?'} — status ${m.status}${rolled ? ` (rolled back ${rolled})` : ''}${m.mock ? ' — mock engine (offline; not a model)' : ''}`);
   for (const it of view.iterations) {
     out.push(`iteration ${it.iteration}:`);
     if (it.baseline) out.push(`  baseline pass rate ${f4(it.baseline.pass_rate)} (${it.baseline.passed}/${it.baseline.judged})${it.baseline.cached ? ' (cached)' : ''}`);
@@ -88,7 +90,8 @@ export function formatRun(view: ReturnType<typeof runView>): string {
       const g = it.gate;
       out.push(`  gate: ${g.decision.toUpperCase()} ${g.candidate ?? ''} — ${g.reason}`);
       for (const c of g.checks) out.push(`    [${c.passed ? 'ok' : 'NO'}] ${c.id}: ${c.detail}`);
-      if (g.applied) out.push(`    applied to ${g.applied.target}; backup in ${g.applied.backup}`);
+      // After `whet rollback` the target no longer holds what was applied: say so where "applied" is read.
+      if (g.applied) out.push(`    applied to ${g.applied.target}${rolled ? `, then undone by rollback at ${rolled}: the target is as it was before the run` : ''}; backup in ${g.applied.backup}`);
     }
     if (it.learning) out.push(`  learn: ${it.learning.stop.stop ? `stop (${it.learning.stop.rule}): ${it.learning.stop.reason}` : 'continue'}; ${it.learning.proposed_cases} new case(s) proposed for review`);
   }

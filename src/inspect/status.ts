@@ -5,6 +5,7 @@ import { formatDuration } from '../config/duration.js';
 import { stateLayout } from '../state/layout.js';
 import { nextStep } from '../runner/next-step.js';
 import { iterationView } from './run-view.js';
+import { rolledBackAt } from '../state/events.js';
 import { iterations } from '../runner/next-step.js';
 import { usedInRun } from '../evaluation/budget.js';
 import { rateLimitState, type RateLimitState } from '../evaluation/rate-limit-watch.js';
@@ -31,22 +32,6 @@ export interface RunStatus {
 }
 
 /** The newest rollback event of a run, from events.jsonl (a torn last line is skipped). */
-function rolledBackAt(runDir: string): string | null {
-  const file = stateLayout.events(runDir);
-  if (!existsSync(file)) return null;
-  let at: string | null = null;
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    if (!line.includes('"rollback"')) continue;
-    try {
-      const e = JSON.parse(line) as { event?: string; at?: string };
-      if (e.event === 'rollback') at = e.at ?? at;
-    } catch {
-      // A line cut short by a crash says nothing reliable.
-    }
-  }
-  return at;
-}
-
 export function listRuns(stateDir: string, now: Date): RunStatus[] {
   const runsDir = stateLayout.runsDir(stateDir);
   if (!existsSync(runsDir)) return [];
@@ -109,10 +94,10 @@ export function listRuns(stateDir: string, now: Date): RunStatus[] {
 }
 
 export function formatStatus(runs: RunStatus[]): string {
-  if (runs.length === 0) return 'no runs yet (start one with "whet run" or "whet evaluate")';
+  if (runs.length === 0) return 'no runs yet in this state directory (start one with "whet run" or "whet evaluate"; another project\'s runs: -c its pipeline.yaml, or --state-root DIR)';
   return runs
     .map((r) => {
-      const what = r.mode === 'loop' ? `iteration ${r.iteration ?? '-'}, last ${r.last_stage ?? '-'}, decisions ${r.decisions.join(' ') || '-'}, next ${r.next}` : `verdict ${r.verdict ?? '-'}${r.engine_calls !== null ? `, ${r.engine_calls} engine calls` : ''}`;
+      const what = r.mode === 'loop' ? `iteration ${r.iteration ?? '-'}, last ${r.last_stage ?? '-'}, decisions ${r.decisions.join(' ') || '-'}, next ${r.next}` : `verdict ${r.verdict ?? '-'}`;
       const cost = r.totals.cost_usd ? `, $${r.totals.cost_usd.toFixed(4)}` : '';
       const limit = r.rate_limit
         ? `\n    ${r.rate_limit.state === 'paused' ? `paused on a ${r.rate_limit.engine} rate limit; resumes at ${r.rate_limit.resets_at ?? '?'}` : `stopped by a ${r.rate_limit.engine} rate limit${r.rate_limit.resets_at ? ` (resets at ${r.rate_limit.resets_at})` : ''}; ${r.mode === 'loop' ? `continue with "whet resume ${r.run_id}"` : 'run the same evaluate command again to resume'}`}`

@@ -28,7 +28,7 @@ const collect = (v: string, prev: string[] = []) => [...prev, v];
 export function registerIntentsCommand(program: Command, deps: CliDeps, setCode: (c: number) => void): void {
   program
     .command('intents')
-    .description('intent evals for tool-using agents: capability selection, parameters, clarify and refuse (METHOD.md §4)')
+    .description('intent evals for tool-using agents: capability selection, parameters, clarify and refuse (docs/method.md: Intent evals)')
     .requiredOption('--cases <file>', 'intent cases, JSONL (one case a line)')
     .requiredOption('--catalog <path>', 'capability catalogue: a YAML/JSON file or a folder of them')
     .requiredOption('--engine <spec>', `who decides: ${ENGINE_SPEC_HELP}`)

@@ -46,7 +46,7 @@ export const judgeSpecFileSchema = z
         if (t > MAX_JUDGE_TEMPERATURE) {
           ctx.addIssue({
             code: 'custom',
-            message: `temperature ${t} > ${MAX_JUDGE_TEMPERATURE}: judges must repeat their judgements (METHOD.md step 4)`,
+            message: `temperature ${t} > ${MAX_JUDGE_TEMPERATURE}: judges must repeat their judgements (docs/method.md: Writing a judge like code)`,
           });
         }
       })
@@ -60,7 +60,7 @@ export const judgeSpecFileSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['few_shots'],
-        message: `needs at least one PASS and one FAIL example with its reasoning (METHOD.md step 4); no ${missing.join(' or ')} example given`,
+        message: `needs at least one PASS and one FAIL example with its reasoning (docs/method.md: Writing a judge like code); no ${missing.join(' or ')} example given`,
       });
     }
   });

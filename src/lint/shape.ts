@@ -103,7 +103,7 @@ export const negativesRule: Rule = (ctx) => {
       severity: ctx.options.allowNoNegatives ? 'warning' : 'error',
       rule: 'negatives-none',
       message: 'no negative controls: no task is marked `negative: true`',
-      hint: 'add requests that should NOT trigger the behaviour, and near-miss look-alikes (METHOD.md step 2); or pass --allow-no-negatives',
+      hint: 'add requests that should NOT trigger the behaviour, and near-miss look-alikes (docs/method.md: Building a suite on a grid); or pass --allow-no-negatives',
     },
   ];
 };

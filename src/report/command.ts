@@ -2,6 +2,7 @@
 // (default: the newest run of any kind), built from its artifacts; `--nightly [DATE]`: a night over all
 // its targets (nightly-report.ts). A reading command: it never changes the
 // state directory, and exits 0 whatever the run decided (`whet nightly` and the gate carry the CI exit codes).
+import { appendFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { intArg, type CliDeps, type SetCode } from '../commands/deps.js';
@@ -72,6 +73,22 @@ function nightlyText(stateDir: string, run: string | undefined, o: Opts): string
   return o.format === 'json' ? renderNightlyJson(r) : o.format === 'html' ? renderNightlyHtml(r) : renderNightlyMarkdown(r);
 }
 
+/**
+ * On GitHub Actions a Markdown report also goes to the job's summary page: the file named by
+ * GITHUB_STEP_SUMMARY, appended to (each step adds its part; GitHub shows them in order). A summary that
+ * cannot be written is a warning, never a lost report: stdout or -o still has it.
+ */
+function appendStepSummary(deps: CliDeps, text: string): void {
+  const file = deps.env.GITHUB_STEP_SUMMARY;
+  if (!file) return;
+  try {
+    appendFileSync(resolve(deps.cwd, file), text.endsWith('\n') ? text : `${text}\n`);
+    deps.stderr(`whet: md report appended to the job summary (GITHUB_STEP_SUMMARY=${file})\n`);
+  } catch (err) {
+    deps.stderr(`whet: warning: could not append the report to GITHUB_STEP_SUMMARY=${file}: ${(err as Error).message}\n`);
+  }
+}
+
 export function registerReportCommand(program: Command, deps: CliDeps, _setCode: SetCode): void {
   program
     .command('report')
@@ -80,7 +97,7 @@ export function registerReportCommand(program: Command, deps: CliDeps, _setCode:
     .addOption(new Option('--format <format>', 'md, json, junit (JUnit XML), html (a single offline file) or skill-creator (benchmark.json + grading.json per run into -o DIR)').choices([...REPORT_FORMATS, SKILL_CREATOR]).default('md'))
     .option('-o, --output <file>', 'write the report to this file instead of stdout')
     .option('--nightly [date]', 'the newest night (or that of YYYY-MM-DD) over all its targets: md, json or html')
-    .option('--iteration <n>', 'which iteration of a loop run (default: the newest that evaluated a candidate)', positive('--iteration'))
+    .option('--iteration <n>', 'which iteration of a loop run (default: the newest that kept a candidate, else the newest that evaluated one)', positive('--iteration'))
     .option('-c, --config <file>', 'pipeline config (for its state_dir)')
     .option('--state-root <dir>', 'state directory')
     .action(async (run: string | undefined, o: Opts) => {
@@ -94,6 +111,7 @@ export function registerReportCommand(program: Command, deps: CliDeps, _setCode:
         return;
       }
       const text = o.nightly !== undefined ? nightlyText(stateDir, run, o) : renderReport(reportOf(stateDir, run, o.iteration), o.format);
+      if (o.format === 'md') appendStepSummary(deps, text);
       if (!o.output) {
         deps.stdout(text);
         return;

@@ -43,6 +43,8 @@ export interface ReportInputs {
   iteration?: number;
   suite?: SuiteInput;
   suiteProblem?: string;
+  /** When `whet rollback` undid the run's promotions (events.jsonl), if it did. */
+  rolledBackAt?: string | null;
   calibrations: Json[];
   /** Nightly history lines, every target (the model keeps the run's). */
   history: Json[];

@@ -8,6 +8,7 @@ import { load as parseYaml } from 'js-yaml';
 import { loadSuite } from '../config/suite.js';
 import { UsageError } from '../errors.js';
 import { iterationPaths } from '../loop/paths.js';
+import { rolledBackAt } from '../state/events.js';
 import { iterations as iterationNumbers } from '../runner/next-step.js';
 import { stateLayout } from '../state/layout.js';
 import { at, isObj, str, type IterationInputs, type Json, type NightDay, type ReportInputs, type SuiteInput } from './inputs.js';
@@ -159,6 +160,7 @@ export function loadReportInputs(stateDir: string, runId: string, iteration?: nu
     iteration,
     suite,
     suiteProblem: problem,
+    rolledBackAt: rolledBackAt(runDir),
     calibrations: calibrationsIn(stateDir),
     history: readJsonLines(join(stateDir, 'nightly', 'history.jsonl')),
     nights: nightDays(stateDir),

@@ -8,10 +8,22 @@ import { isPipeline, resultRows, splitsOf, systemOf, type Measured } from './mod
 import { nightlyOf, nightOfRun, runTargetKeys } from './model-night.js';
 import { loopRows, trendOf } from './model-trend.js';
 
-/** The iteration a loop report is about: the one asked for, else the newest that evaluated a candidate, else the newest. */
+/**
+ * The iteration a loop report is about: the one asked for; else the run's outcome — the newest iteration
+ * whose candidate was kept (what the target now holds) — else the newest that evaluated a candidate, else
+ * the newest. A run that kept one edit and then rejected another is reported on the kept one.
+ */
 export function chooseIteration(iterations: IterationInputs[], requested?: number): IterationInputs | undefined {
   if (requested !== undefined) return iterations.find((i) => i.n === requested);
-  return [...iterations].reverse().find((i) => i.evaluation) ?? iterations[iterations.length - 1];
+  const newestFirst = [...iterations].reverse();
+  return newestFirst.find((i) => str(at(i.gate, 'decision')) === 'keep') ?? newestFirst.find((i) => i.evaluation) ?? iterations[iterations.length - 1];
+}
+
+/** Why the report shows this iteration, in words (null when the run has one iteration or the user picked it). */
+export function chosenBecause(iterations: IterationInputs[], chosen: IterationInputs | undefined, requested?: number): string | null {
+  if (!chosen || requested !== undefined || iterations.length < 2) return null;
+  const why = str(at(chosen.gate, 'decision')) === 'keep' ? 'the newest iteration that kept a candidate (the run\'s outcome)' : chosen.evaluation ? 'no iteration kept a candidate; the newest that evaluated one' : 'no iteration evaluated a candidate; the newest';
+  return `reporting iteration ${chosen.n} of ${iterations.length}: ${why}; --iteration N reports another`;
 }
 
 function measuredOf(ev: Json, durations: ReportInputs['durations']): { primary: Measured; reference?: Measured } {
@@ -117,6 +129,9 @@ export function buildReportModel(inp: ReportInputs): ReportModel {
   if (mock) notes.push('engine: mock — offline and deterministic, not a model; these numbers demonstrate the pipeline, not a skill’s quality');
   if (system.errors.length) notes.push(`${system.errors.length} task result(s) are errors (engine or judge could not run): counted apart, never as failures`);
   if (inp.suiteProblem) notes.push(`suite: ${inp.suiteProblem}`);
+  if (inp.rolledBackAt) notes.push(`rolled back ${inp.rolledBackAt}: the target was restored to what it was before this run, so a candidate kept below is no longer in it`);
+  const because = inp.evaluation ? null : chosenBecause(inp.iterations, chosen, inp.iteration);
+  if (because) notes.push(because);
 
   const candidateId = str(at(chosen?.gate, 'candidate_id')) ?? str(ev?.candidate_id) ?? str(at(chosen?.ranking, 'selected')) ?? null;
   const loop = inp.evaluation ? [] : loopRows(inp.iterations);

@@ -4,6 +4,9 @@
 // meets both common schemas: the strict Apache Ant one (windyroad JUnit.xsd: properties, system-out and
 // system-err on every suite, package and id, a timestamp without zone, type on failure and error, no
 // attributes on <testsuites>) and Jenkins' junit-10.xsd.
+// A nightly run adds its comparison with the previous night: as properties (CI dashboards list them), and
+// as a suite of one test case that fails on a drift alert (an <error> when the engine failed all night),
+// so the dashboard shows the alert where people look rather than only in the exit code.
 import { f4, pValue } from './format.js';
 import type { Outcome, ReportModel, TaskRow, Variant } from './model-schema.js';
 
@@ -60,7 +63,56 @@ function properties(m: ReportModel, v: Variant): string[] {
     props.push([`${k}.calibrated`, g.calibrated ? `yes${g.engine_mock ? ' (mock engine: not agreement with people)' : ''}` : 'no']);
     if (g.calibrated) props.push([`${k}.raw_pass_rate`, f4(g.observed_pass_rate)], [`${k}.corrected_pass_rate`, f4(g.corrected_pass_rate)]);
   }
+  if (m.nightly) props.push(...nightProperties(m.nightly));
   return props.map(([k, val]) => `      <property name="${xmlAttr(k)}" value="${xmlAttr(val)}"/>`);
+}
+
+type Night = NonNullable<ReportModel['nightly']>;
+
+const rate = (x: number | null) => (x === null ? 'n/a' : f4(x));
+const signed = (x: number | null) => (x === null ? 'n/a' : `${x >= 0 ? '+' : ''}${f4(x)}`);
+
+function nightProperties(n: Night): [string, string][] {
+  const k = 'whetstone.nightly';
+  const props: [string, string][] = [
+    [`${k}.date`, n.date],
+    [`${k}.compared_with`, n.compared_with ?? 'none (first night for this target)'],
+    [`${k}.tasks_compared`, String(n.tasks_compared)],
+    [`${k}.both_pass`, String(n.both_pass)],
+    [`${k}.both_fail`, String(n.both_fail)],
+    [`${k}.fixed`, String(n.fixed)],
+    [`${k}.regressed`, String(n.regressed)],
+    [`${k}.mcnemar_p`, n.p_value === null ? 'n/a' : pValue(n.p_value)],
+    [`${k}.pass_rate_change`, signed(n.pass_rate_change)],
+    [`${k}.alert`, n.engine_failed ? 'engine failed' : n.alert ? 'drift' : 'none'],
+    [`${k}.cause`, n.cause],
+  ];
+  if (n.critical_failures.length) props.push([`${k}.critical_failures`, n.critical_failures.join(', ')]);
+  for (const c of n.per_category) props.push([`${k}.category.${c.category}`, `${rate(c.before)} → ${rate(c.after)} (${signed(c.change)}) on ${c.tasks} task(s)`]);
+  return props;
+}
+
+/** The night's verdict as one test case: passes without an alert, fails on drift, errors when the engine failed. */
+function nightSuite(m: ReportModel, n: Night, id: number): string {
+  const summary = `tonight ${n.date} vs ${n.compared_with ?? 'no earlier night'}: ${n.tasks_compared} task(s) judged both nights, fixed ${n.fixed}, regressed ${n.regressed}, exact McNemar p = ${n.p_value === null ? 'n/a' : pValue(n.p_value)}, pass rate change ${signed(n.pass_rate_change)}; ${n.cause}`;
+  const name = `drift vs ${n.compared_with ?? 'previous night'}`;
+  const head = `    <testcase name="${xmlAttr(name)}" classname="whetstone.nightly" time="0.000"`;
+  const why = n.reasons.join('; ') || summary;
+  const tag = n.engine_failed ? 'error' : n.alert ? 'failure' : undefined;
+  const testcase = tag
+    ? `${head}>\n      <${tag} message="${xmlAttr(why)}" type="whetstone.${n.engine_failed ? 'engine_failed' : 'drift'}">${xmlText([summary, ...n.reasons].join('\n'))}</${tag}>\n    </testcase>`
+    : `${head}/>`;
+  const attrs = `name="nightly comparison" package="${xmlAttr(`whetstone.${m.run.run_id}`)}" id="${id}" timestamp="${timestamp(m.run.created_at)}" hostname="localhost" tests="1" failures="${tag === 'failure' ? 1 : 0}" errors="${tag === 'error' ? 1 : 0}" skipped="0" time="0.000"`;
+  return [
+    `  <testsuite ${attrs}>`,
+    '    <properties>',
+    ...nightProperties(n).map(([key, val]) => `      <property name="${xmlAttr(key)}" value="${xmlAttr(val)}"/>`),
+    '    </properties>',
+    testcase,
+    `    <system-out>${xmlText(summary)}</system-out>`,
+    '    <system-err/>',
+    '  </testsuite>',
+  ].join('\n');
 }
 
 function suite(m: ReportModel, v: Variant, pick: (t: TaskRow) => Outcome | null, id: number): string {
@@ -87,5 +139,6 @@ export function renderJunit(m: ReportModel): string {
   const suites: string[] = [];
   if (m.system.primary) suites.push(suite(m, m.system.primary, (t) => t.primary, 0));
   if (m.system.reference) suites.push(suite(m, m.system.reference, (t) => t.reference, suites.length));
+  if (m.nightly) suites.push(nightSuite(m, m.nightly, suites.length));
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n${suites.join('\n')}\n</testsuites>\n`;
 }

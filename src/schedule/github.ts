@@ -1,5 +1,7 @@
 // The nightly job as a GitHub Actions workflow: a schedule trigger with the cron expression (which GitHub
-// reads in UTC), the state directory carried from one night to the next, `npm ci` then `npx whet nightly`,
+// reads in UTC), the state directory carried from one night to the next, whet made available (the
+// project's `npm ci` when its package.json lists whetstone, then `npx whet`; else `npm install -g`, then
+// `whet`: a project that installed whetstone globally has nothing for `npx` to find), `whet nightly`,
 // and the night's reports uploaded as an artifact: `whet report --nightly`, every target of the night (the
 // newest run alone is one target). A drift alert makes the nightly step fail (exit 1), and that is
 // exactly the night the trend must keep and someone will want to read: so the state is restored
@@ -8,6 +10,7 @@
 // written) restored by prefix, and the upload runs `if: always()` too.
 import { join, relative, sep } from 'node:path';
 import { UsageError } from '../errors.js';
+import { INSTALL_SPEC, isDependencyOf } from '../package-info.js';
 import { marker, type ScheduleTarget } from './units.js';
 
 export const WORKFLOW_FILE = join('.github', 'workflows', 'whetstone-nightly.yml');
@@ -30,7 +33,27 @@ function envBlock(keyEnvs: readonly string[] = []): string {
   return names.map((n) => `      ${n}: \${{ secrets.${n} }}`).join('\n');
 }
 
+/** The steps that make `whet` runnable in the job, and how the later steps call it. */
+function whetSetup(projectDir: string): { steps: string; whet: string } {
+  if (isDependencyOf(projectDir)) {
+    return { steps: '      # whetstone is a dependency in package.json: npm ci installs it, npx runs it.\n      - run: npm ci', whet: 'npx whet' };
+  }
+  return {
+    steps: `      # package.json here does not list whetstone (or there is none): install it for the job. To pin it
+      # with the project instead, add it as a dependency (npm install --save-dev whetstone) and
+      # print this workflow again: it then runs npm ci and npx whet.
+      - name: Install whetstone
+        env:
+          # an npm package spec: a registry version, a tarball in the repository (./whetstone-x.y.z.tgz)
+          # or a git URL
+          WHETSTONE_PACKAGE: ${INSTALL_SPEC}
+        run: npm install -g "$WHETSTONE_PACKAGE"`,
+    whet: 'whet',
+  };
+}
+
 export function githubWorkflow(t: ScheduleTarget, repoRoot: string): string {
+  const setup = whetSetup(t.projectDir);
   const project = inRepo(repoRoot, t.projectDir) ?? '.';
   const config = inRepo(t.projectDir, t.configPath) ?? t.configPath;
   const state = inRepo(repoRoot, t.stateDir);
@@ -74,15 +97,15 @@ ${envBlock(t.keyEnvs)}
           key: ${key}
           restore-keys: |
             whetstone-state-
-      - run: npm ci
+${setup.steps}
       - name: whet nightly
         run: |
-          npx whet nightly -c ${sh(config)}
+          ${setup.whet} nightly -c ${sh(config)}
       - name: Report of the night, every target
         if: always()
         run: |
-          npx whet report --nightly --format html -o whetstone-report.html -c ${sh(config)} || true
-          npx whet report --nightly --format md -o whetstone-report.md -c ${sh(config)} || true
+          ${setup.whet} report --nightly --format html -o whetstone-report.html -c ${sh(config)} || true
+          ${setup.whet} report --nightly --format md -o whetstone-report.md -c ${sh(config)} || true
       - uses: actions/upload-artifact@v4
         if: always()
         with:

@@ -23,9 +23,17 @@ function engineLine(a: EvaluationArtifact): string {
   return `engine: ${a.engine.type}${mock}`;
 }
 
-function usageLine(v: Variant): string {
-  const cost = v.usage.cost_usd === null ? '' : ` · cost $${v.usage.cost_usd.toFixed(4)}`;
-  return `engine calls ${v.engine_calls}${v.resumed_attempts ? ` (+${v.resumed_attempts} resumed)` : ''} · tokens ${v.usage.input_tokens} in / ${v.usage.output_tokens} out${cost} · latency p50 ${v.latency_ms.p50}ms p95 ${v.latency_ms.p95}ms`;
+/**
+ * Calls, tokens, cost and latency of a variant. A variant served from the cache made no call in this run,
+ * so its tokens and cost here are 0, as `whet status` counts them; the artifact's `usage` is what the
+ * cached measurement spent, and is named as such.
+ */
+function usageLine(v: Variant, cached = false): string {
+  const cost = (u: Variant['usage']) => (u.cost_usd === null ? '' : ` · cost $${u.cost_usd.toFixed(4)}`);
+  if (cached) {
+    return `engine calls 0 · tokens 0 in / 0 out this run (cached result; its measurement used tokens ${v.usage.input_tokens} in / ${v.usage.output_tokens} out${cost(v.usage)}, latency p50 ${v.latency_ms.p50}ms p95 ${v.latency_ms.p95}ms)`;
+  }
+  return `engine calls ${v.engine_calls}${v.resumed_attempts ? ` (+${v.resumed_attempts} resumed)` : ''} · tokens ${v.usage.input_tokens} in / ${v.usage.output_tokens} out${cost(v.usage)} · latency p50 ${v.latency_ms.p50}ms p95 ${v.latency_ms.p95}ms`;
 }
 
 /** Intent suites: the system metrics of METHOD.md §4, each as n/N. */
@@ -87,7 +95,7 @@ export function formatEvaluation(a: EvaluationArtifact, artifactPath: string): s
     if (e.trigger) out.push(`skill triggered: ${e.trigger.triggered}/${e.trigger.should} when it should (${e.trigger.trigger_rate ?? 'n/a'}${ciText(e.trigger.trigger_rate_ci95)}), ${e.trigger.false_triggered}/${e.trigger.should_not} when it should not (${e.trigger.false_trigger_rate ?? 'n/a'}${ciText(e.trigger.false_trigger_rate_ci95)}); precision ${e.trigger.precision ?? 'n/a'}${ciText(e.trigger.precision_ci95)}, recall ${e.trigger.recall ?? e.trigger.trigger_rate ?? 'n/a'}`);
     if (e.unjudged) out.push(`unjudged: ${e.unjudged.tasks} eval(s) ran with nothing to grade them by (no expectations, no expected_output), in no rate: ${e.unjudged.task_ids.join(', ')}`);
     out.push(...failures(a.task_results));
-    out.push('', `verdict: ${a.verdict} — ${a.reason ?? ''}`, usageLine(e), cacheLine(e.cache));
+    out.push('', `verdict: ${a.verdict} — ${a.reason ?? ''}`, usageLine(e, e.cache?.hit === true), cacheLine(e.cache));
   } else {
     const e = a.evaluation;
     out.push(`candidate: ${a.candidate_id} (discriminator score ${a.candidate_score ?? 'none'}, eval threshold ${a.eval_threshold})`, '');
@@ -109,8 +117,8 @@ export function formatEvaluation(a: EvaluationArtifact, artifactPath: string): s
     out.push(...judgeLines(a.judge_calibration));
     out.push(...failures(a.candidate_results));
     out.push('', `verdict: ${a.verdict} — ${a.reason ?? ''}`);
-    if (e.candidate) out.push(`candidate: ${usageLine(e.candidate)}`);
-    if (e.baseline) out.push(`baseline:  ${usageLine(e.baseline)}`);
+    if (e.candidate) out.push(`candidate: ${usageLine(e.candidate, e.candidate_cache?.hit === true)}`);
+    if (e.baseline) out.push(`baseline:  ${usageLine(e.baseline, e.baseline_cache?.hit === true)}`);
     if (e.baseline_cache) out.push(`baseline ${cacheLine(e.baseline_cache)}`);
   }
   out.push(`next: ${a.next_step} (${a.next_owner})`, `artifact: ${displayPath(artifactPath)}`);

@@ -38,7 +38,7 @@ export function observedFailures(baseline: StandaloneEvaluation, evaluation?: Pi
 
 export const PROPOSED_HEADER = [
   '# Proposed eval cases, from failures observed in run {run} iteration {iteration}.',
-  '# FOR A PERSON TO REVIEW. One observed failure is a class (METHOD.md §2): for each case below, write a',
+  '# FOR A PERSON TO REVIEW. One observed failure is a class (docs/method.md: One failure is a class): for each case below, write a',
   '# new request of the same kind in place of the TODO prompt, check the judge still fits, then copy it',
   '# into the suite yourself and choose its split. whetstone never adds these to the suite, and never to',
   '# the held-out set, automatically: held-out cases must stay unseen by the loop that is judged on them.',

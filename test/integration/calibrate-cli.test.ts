@@ -133,11 +133,25 @@ describe('thresholds and bad input', () => {
     expect((await runWhet(['calibrate', 'bad.csv', '--mock'], { cwd: dir })).stderr).toMatch(/only apply with --answer-key/);
   });
 
+  it('reads a CSV\'s third column as the category, says so, and refuses a fourth', async () => {
+    const dir = tempDir();
+    write(join(dir, 'c.csv'), 'human,judge,category\nFAIL,FAIL,billing\nPASS,FAIL,refunds\nPASS,PASS,billing\n');
+    const r = await runWhet(['calibrate', 'c.csv'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('per category (each pair\'s category: JSONL "category", or a CSV\'s third column; positive class: FAIL):');
+    expect(r.stdout).toContain('  billing: n=2 TP=1 TN=1 FP=0 FN=0');
+    write(join(dir, 'four.csv'), 'FAIL,FAIL,billing,extra\n');
+    const four = await runWhet(['calibrate', 'four.csv'], { cwd: dir });
+    expect(four.code).toBe(2);
+    expect(four.stderr).toBe('whet: four.csv:1: expected 2 columns (human, judge) or 3 (human, judge, category), found 4\n');
+    expect((await runWhet(['calibrate', '--help'], { cwd: dir })).stdout).toMatch(/optional\s+third\s+column\s+is\s+the\s+category/);
+  });
+
   it('prints per-category figures when pairs carry a category', async () => {
     const dir = tempDir();
     write(join(dir, 'c.jsonl'), ['{"human":"FAIL","judge":"FAIL","category":"billing"}', '{"human":"PASS","judge":"FAIL","category":"refunds"}', '{"human":"PASS","judge":"PASS","category":"billing"}'].join('\n'));
     const r = await runWhet(['calibrate', 'c.jsonl'], { cwd: dir });
-    expect(r.stdout).toContain('per category (positive class: FAIL):');
+    expect(r.stdout).toContain('per category (each pair\'s category: JSONL "category", or a CSV\'s third column; positive class: FAIL):');
     expect(r.stdout).toContain('  billing: n=2 TP=1 TN=1 FP=0 FN=0 TPR 1.0000 TNR 1.0000 accuracy 1.0000 precision 1.0000 bias balanced: wrongly failed 0/1 (0.0000) vs wrongly passed 0/1 (0.0000)');
     expect(r.stdout).toContain('  refunds: n=1 TP=0 TN=0 FP=1 FN=0 TPR n/a TNR 0.0000 accuracy 0.0000 precision 0.0000 bias undetermined: wrongly failed 1/1 (1.0000) vs wrongly passed 0/0 (n/a)');
   });

@@ -23,6 +23,23 @@ describe('whet init', () => {
     const ev = await whet(['evaluate', '--standalone', '--task-suite', 'skills/my-skill/tasks.yaml', '--skill-path', 'skills/my-skill', '--json'], { cwd: bare });
     expect(JSON.parse(ev.stdout).evaluation.total_tasks).toBe(2);
   });
+
+  it('into another folder, prints the next commands with that folder\'s config, and they run as printed', async () => {
+    const dir = tempDir();
+    const r = await whet(['init', 'evals'], { cwd: dir, env: { ...process.env, PATH: '/nonexistent' } });
+    expect(r.code, r.stderr).toBe(0);
+    const typed = [...r.stdout.matchAll(/^ {2}whet (.+?)(?:\s+#.*)?$/gm)].map((m) => m[1]!.trim().split(/\s+/));
+    expect(typed).toEqual([
+      ['lint', 'evals/skills/my-skill/tasks.yaml'],
+      ['run', '--mock', '-c', 'evals/pipeline.yaml'],
+      ['report', '-c', 'evals/pipeline.yaml'],
+      ['schedule', 'print', '--via', 'github', '-c', 'evals/pipeline.yaml'],
+    ]);
+    for (const args of typed) {
+      const out = await whet(args, { cwd: dir });
+      expect(out.code, `whet ${args.join(' ')}: ${out.stderr}`).toBe(0);
+    }
+  }, 60_000);
 });
 
 describe('whet doctor', () => {

@@ -42,6 +42,15 @@ describe('evaluate --standalone', () => {
     expect(second.evaluation.engine_calls).toBe(0);
     expect(second.evaluation.cache).toMatchObject({ hit: true, age_ms: 2 * 86_400_000 });
     expect(second.evaluation.pass_rate).toBe(0.7);
+    // The summary and status agree on what a cache hit spent in this run: nothing; the cached
+    // measurement's own tokens are named as such.
+    const text = await whet(standalone(dir, ['--mock']), { cwd: dir, now: () => now });
+    const u = second.evaluation.usage;
+    expect(u.input_tokens).toBeGreaterThan(0);
+    expect(text.stdout).toContain(`engine calls 0 · tokens 0 in / 0 out this run (cached result; its measurement used tokens ${u.input_tokens} in / ${u.output_tokens} out`);
+    const status = await whet(['status', '--state-root', join(dir, 'state')], { cwd: dir, now: () => now });
+    const newest = status.stdout.split(/\n(?=\S)/).sort().pop()!;
+    expect(newest).toContain('0 engine calls in all, tokens 0 in / 0 out');
     expect((await run(['--force'])).evaluation.engine_calls).toBe(10);
     now = new Date('2026-11-20T00:00:00Z');
     const expired = await run();

@@ -23,6 +23,23 @@ describe('README', () => {
     const runs = join(repoRoot, 'state/demo/state/runs');
     const gate2 = JSON.parse(readFileSync(join(runs, readdirSync(runs)[0]!, 'iter-002/gate.json'), 'utf8'));
     expect(gate2.holdout).toMatchObject({ tests_in_run: 2, p_value_holm: expect.any(Number) });
+
+    // It ends with the commands that show what it did, typed as printed from the repository root.
+    const typed = [...r.stdout.matchAll(/^ {2}(node \S+ (status|show|report) -c \S+)/gm)].map((m) => ({ cmd: m[2]!, argv: m[1]!.split(' ') }));
+    expect(typed.map((t) => t.cmd)).toEqual(['status', 'show', 'report']);
+    const out: Record<string, string> = {};
+    for (const t of typed) {
+      const c = spawnSync(t.argv[0]!, t.argv.slice(1), { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 });
+      expect(c.status, `${t.argv.join(' ')}: ${c.stderr}`).toBe(0);
+      out[t.cmd] = c.stdout;
+    }
+    expect(out.status).toMatch(/loop\s+completed/);
+    expect(out.status).toMatch(/decisions 1:keep/);
+    expect(out.show).toMatch(/gate: KEEP cand-\S+/);
+    expect(out.report).toMatch(/^# whetstone report — run `/m);
+    expect(out.report).toMatch(/decision \*\*keep\*\*/);
+    const reportFile = /^evidence report: (\S+)$/m.exec(r.stdout)?.[1];
+    expect(reportFile && readFileSync(join(repoRoot, reportFile), 'utf8')).toMatch(/^# whetstone report/);
   });
 
   it('lists every loop setting and every structure dimension the code has', () => {

@@ -28,13 +28,15 @@ beforeAll(async () => {
 });
 
 describe('whet report on a loop run', () => {
-  it('defaults to the newest run and the newest evaluated iteration; its numbers are the artifacts’ numbers', async () => {
+  it('defaults to the newest run and its outcome (the newest kept iteration, else the newest evaluated); its numbers are the artifacts’ numbers', async () => {
     const r = await runCommand(['report', '--format', 'json'], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
     const m = reportModel.parse(JSON.parse(r.stdout));
     expect(m.run.run_id).toBe(loopRun);
     const evaluated = m.run.iterations.filter((n) => readdirSync(join(state, 'runs', loopRun, `iter-00${n}`)).includes('evaluation.json'));
-    expect(m.run.iteration).toBe(evaluated[evaluated.length - 1]);
+    const kept = evaluated.filter((n) => iter(n, 'gate.json')?.decision === 'keep');
+    expect(kept.length, 'the example run keeps a candidate').toBeGreaterThan(0);
+    expect(m.run.iteration).toBe(kept[kept.length - 1]);
     const ev = iter(m.run.iteration!, 'evaluation.json');
     expect(m.system.primary?.summary.pass_rate).toBe(ev.evaluation.execution_pass_rate);
     expect(m.system.reference?.summary.pass_rate).toBe(ev.evaluation.baseline_pass_rate);
@@ -91,6 +93,29 @@ describe('whet report on a loop run', () => {
     expect(r.stdout).toContain('## Nightly trend');
     expect(r.stdout).toContain('| 2026-11-29 | 0.8000 (8/10) | [0.1000, 0.9000] | **alert**: pass rate rose |');
     expect(r.stdout).not.toContain('(1/2)');
+  });
+});
+
+describe('whet report on GitHub Actions', () => {
+  it('appends the md report to $GITHUB_STEP_SUMMARY, after what earlier steps wrote; other formats leave it alone', async () => {
+    const summary = join(tempDir('whet-step-summary-'), 'summary.md');
+    writeFileSync(summary, '## an earlier step\n');
+    const env = { ...process.env, GITHUB_STEP_SUMMARY: summary };
+    const md = await runCommand(['report'], { cwd: dir, env });
+    expect(md.code, md.stderr).toBe(0);
+    expect(md.stderr).toContain(`appended to the job summary (GITHUB_STEP_SUMMARY=${summary})`);
+    expect(readFileSync(summary, 'utf8')).toBe(`## an earlier step\n${md.stdout}`);
+    const out = join(dir, 'to-file.md');
+    expect((await runCommand(['report', '-o', out], { cwd: dir, env })).code).toBe(0);
+    expect(readFileSync(summary, 'utf8')).toBe(`## an earlier step\n${md.stdout}${readFileSync(out, 'utf8')}`);
+    const before = readFileSync(summary, 'utf8');
+    for (const f of ['json', 'junit', 'html']) expect((await runCommand(['report', '--format', f], { cwd: dir, env })).code).toBe(0);
+    expect(readFileSync(summary, 'utf8')).toBe(before);
+    // An unwritable summary is a warning; the report itself still comes out.
+    const bad = await runCommand(['report'], { cwd: dir, env: { ...process.env, GITHUB_STEP_SUMMARY: join(dir, 'no-such-dir', 's.md') } });
+    expect(bad.code).toBe(0);
+    expect(bad.stdout).toMatch(/^# whetstone report/);
+    expect(bad.stderr).toMatch(/warning: could not append the report to GITHUB_STEP_SUMMARY=/);
   });
 });
 

@@ -1,8 +1,9 @@
 // `whet report` of a nightly run: the night-vs-previous-night comparison from the day file's drift record
 // (json, md), and a trend of this target's nights only when one skill is measured with two suites.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { readJson, whet } from '../support/cli.js';
+import { readJson, repoRoot, whet } from '../support/cli.js';
 import { EXPECTED, nightlyProject, twoNights, type NightRun } from '../fixtures/report/nightly-project.js';
 
 let dir = '';
@@ -47,6 +48,22 @@ describe('whet report of a nightly run', () => {
     expect(main.trend.points.map((p: any) => [p.label, p.passed, p.judged])).toEqual([['2026-11-01', 5, 8], ['2026-11-02', 4, 8]]);
     const other = JSON.parse(await report(n2.targets[1]!.run_id, 'json'));
     expect(other.trend.points.map((p: any) => [p.label, p.passed, p.judged])).toEqual([['2026-11-01', 0, 1], ['2026-11-02', 0, 1]]);
+  });
+
+  it('puts the comparison in the JUnit report: properties, and a drift test case that passes without an alert', async () => {
+    const [n1, n2] = nights;
+    const main = n2.targets[0]!;
+    expect(main.drift.alert).toBe(false);
+    const xml = await report(main.run_id, 'junit');
+    const file = join(dir, 'night.junit.xml');
+    (await import('node:fs')).writeFileSync(file, xml);
+    const v = spawnSync('xmllint', ['--noout', '--schema', join(repoRoot, 'test/fixtures/report/junit.xsd'), file], { encoding: 'utf8' });
+    expect(v.status, v.stderr).toBe(0);
+    expect(xml).toContain(`<property name="whetstone.nightly.compared_with" value="2026-11-01 (${n1.targets[0]!.run_id})"/>`);
+    expect(xml).toContain(`<property name="whetstone.nightly.fixed" value="${EXPECTED.fixed}"/>`);
+    expect(xml).toContain(`<property name="whetstone.nightly.regressed" value="${EXPECTED.regressed}"/>`);
+    expect(xml).toContain('<property name="whetstone.nightly.alert" value="none"/>');
+    expect(xml).toMatch(/<testsuite name="nightly comparison" [^>]*tests="1" failures="0" errors="0"/);
   });
 
   it('exports the nightly section in the report schema', async () => {

@@ -38,6 +38,9 @@ describe('whet rollback over a later hand edit', () => {
     expect(snapshotTree(join(dir, 'state'))).toEqual(before);
     const status = await whet(['status'], { cwd: dir });
     expect(status.stdout).not.toContain('rolled back');
+    const show = await whet(['show', runId], { cwd: dir });
+    expect(show.stdout).toMatch(/\n {4}applied to \S+; backup in backups\//);
+    expect(show.stdout).not.toContain('undone by rollback');
   }, 60_000);
 
   it('restores with --force, keeping a copy of the edited file, and status shows the run was rolled back', async () => {
@@ -53,6 +56,12 @@ describe('whet rollback over a later hand edit', () => {
     const status = await whet(['status'], { cwd: dir });
     expect(status.stdout).toContain(`${runId}  loop  completed (rolled back)  `);
     expect(status.stdout).toMatch(/\n {4}rolled back \d{4}-\d{2}-\d{2}T[^:]+:\d{2}:\d{2}\.\d{3}Z: the target was restored/);
+    // show, like status, no longer says the keep is in the target: it says it was undone, and when.
+    const show = await whet(['show', runId], { cwd: dir });
+    expect(show.stdout).toMatch(/ — status completed \(rolled back \d{4}-[^)]+\)/);
+    expect(show.stdout).toMatch(/\n {4}applied to \S+, then undone by rollback at \d{4}-\S+: the target is as it was before the run; backup in /);
+    expect((await whet(['show', runId, 'gate'], { cwd: dir })).stdout).toContain('then undone by rollback at');
+    expect((await whet(['report', runId], { cwd: dir })).stdout).toMatch(/^> rolled back \d{4}-\S+: the target was restored to what it was before this run/m);
     const json = JSON.parse((await whet(['status', '--json'], { cwd: dir })).stdout);
     expect(json.find((x: any) => x.run_id === runId).rolled_back_at).toMatch(/^\d{4}-/);
     // A second rollback finds the target already restored and changes nothing.

@@ -146,7 +146,9 @@ describe('whet schedule --via github', () => {
     expect(printed.stdout).toContain('(UTC, as GitHub reads it)');
     expect(existsSync(wf)).toBe(false);
     expect((await runCommand(['schedule', 'install', '--via', 'github'], { cwd: p.cwd, env: p.env })).stdout).toContain(`${wf} written`);
-    expect(readFileSync(wf, 'utf8')).toContain("npx whet nightly -c 'pipeline.yaml'");
+    // This project has no package.json listing whetstone: the job installs it, then runs whet itself.
+    expect(readFileSync(wf, 'utf8')).toContain('npm install -g "$WHETSTONE_PACKAGE"');
+    expect(readFileSync(wf, 'utf8')).toMatch(/^ {10}whet nightly -c 'pipeline\.yaml'$/m);
     // No API engine in this config: only the default key variables are passed.
     expect(readFileSync(wf, 'utf8')).not.toContain('GATEWAY_KEY');
     expect((await runCommand(['schedule', 'install', '--via', 'github'], { cwd: p.cwd, env: p.env })).stdout).toContain(`${wf} unchanged`);

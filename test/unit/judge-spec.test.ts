@@ -80,13 +80,13 @@ describe('loading a judge spec', () => {
 
   it('refuses a temperature above 0.2 with the reason, at its line', () => {
     const e = errorOf(() => loadJudgeSpec(specFile(SPEC.replace('temperature: 0.1', 'temperature: 0.5'))));
-    expect(e.message).toMatch(/judge\.yaml:15:14 temperature: temperature 0\.5 > 0\.2: judges must repeat their judgements \(METHOD\.md step 4\)$/);
+    expect(e.message).toMatch(/judge\.yaml:15:14 temperature: temperature 0\.5 > 0\.2: judges must repeat their judgements \(docs\/method\.md: Writing a judge like code\)$/);
   });
 
   it('needs at least one PASS and one FAIL few-shot', () => {
     const onlyPass = SPEC.replace('label: fail', 'label: PASS');
     expect(errorOf(() => loadJudgeSpec(specFile(onlyPass))).message).toMatch(
-      /judge\.yaml:9:3 few_shots: needs at least one PASS and one FAIL example with its reasoning \(METHOD\.md step 4\); no FAIL example given$/,
+      /judge\.yaml:9:3 few_shots: needs at least one PASS and one FAIL example with its reasoning \(docs\/method\.md: Writing a judge like code\); no FAIL example given$/,
     );
   });
 

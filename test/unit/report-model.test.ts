@@ -170,4 +170,19 @@ describe('report model: eval set, thresholds, loop, trend', () => {
     expect(m.proposed_cases.by_iteration.map((b) => b.iteration)).toEqual([1, 2]);
     expect(() => reportModel.parse(m)).not.toThrow();
   });
+
+  it('reports the run’s outcome — the kept iteration — over a later rejected one, and says why', () => {
+    const kept = its[0]!;
+    const rejected = iteration(2, { baseline: base(4, 1), evaluation: pipeline([result('a1', 'alpha', 'pass')], [result('a1', 'alpha', 'pass')]), gate: { decision: 'reject', candidate_id: 'cand-02', reason: 'no gain', checks: [{ id: 'holdout_gain', passed: false, detail: '+0' }] } });
+    const three = [kept, rejected, iteration(3, { baseline: base(4, 1) })];
+    expect(chooseIteration(three)?.n).toBe(1);
+    const m = buildReportModel(inputs({ manifest, iterations: three }));
+    expect(m.gate).toMatchObject({ iteration: 1, decision: 'keep', candidate_id: 'cand-01' });
+    expect(m.notes).toContain('reporting iteration 1 of 3: the newest iteration that kept a candidate (the run\'s outcome); --iteration N reports another');
+    // With no keep, the newest evaluated iteration (the rejection), named as such.
+    const noKeep = [iteration(1, { baseline: base(3, 2) }), rejected, iteration(3, { baseline: base(4, 1) })];
+    expect(chooseIteration(noKeep)?.n).toBe(2);
+    expect(buildReportModel(inputs({ manifest, iterations: noKeep })).notes.some((n) => n.includes('no iteration kept a candidate; the newest that evaluated one'))).toBe(true);
+    expect(buildReportModel(inputs({ manifest, iterations: three, iteration: 2 })).gate).toMatchObject({ decision: 'reject' });
+  });
 });

@@ -97,6 +97,52 @@ describe('JUnit XML', () => {
   });
 });
 
+describe('JUnit report of a nightly run', () => {
+  const night = (over: Record<string, unknown>) => {
+    const m = buildReportModel(inputs({ manifest: { ...manifest, mode: 'nightly' }, evaluation: standalone(base) }));
+    m.nightly = {
+      date: '2026-11-02', file: '2026-11-02.json', target_key: 'k', label: 'skills/notes', compared_with: '2026-11-01 (run-6)',
+      tasks_compared: 8, both_pass: 2, both_fail: 1, fixed: 0, regressed: 5, fixes: [], regressions: ['c1', 'c2', 'c3', 'c4', 'c5'],
+      p_value: 0.0625, method: 'exact McNemar', pass_rate_change: -0.625,
+      per_category: [{ category: 'cite', tasks: 3, before: 1, after: 0, change: -1 }],
+      critical_failures: ['c1'], engine_failed: false, changed: null, cause: 'engine changed, skill and suite unchanged',
+      alert: true, reasons: ['critical task c1 failed tonight'], ...over,
+    };
+    return renderJunit(m);
+  };
+  const valid = (xml: string) => {
+    const file = join(tempDir('whet-junit-night-'), 'night.xml');
+    writeFileSync(file, xml);
+    const v = spawnSync('xmllint', ['--noout', '--schema', join(repoRoot, 'test/fixtures/report/junit.xsd'), file], { encoding: 'utf8' });
+    expect(v.error, 'xmllint (Debian libxml2-utils) must be installed').toBeUndefined();
+    expect(v.status, v.stderr).toBe(0);
+  };
+
+  it('carries tonight vs last night as properties, and fails a test case on a drift alert', () => {
+    const xml = night({});
+    valid(xml);
+    expect(xml).toContain('<property name="whetstone.nightly.compared_with" value="2026-11-01 (run-6)"/>');
+    expect(xml).toContain('<property name="whetstone.nightly.regressed" value="5"/>');
+    expect(xml).toContain('<property name="whetstone.nightly.mcnemar_p" value="0.0625"/>');
+    expect(xml).toContain('<property name="whetstone.nightly.alert" value="drift"/>');
+    expect(xml).toContain('<property name="whetstone.nightly.category.cite" value="1.0000 → 0.0000 (-1.0000) on 3 task(s)"/>');
+    const suite = xml.slice(xml.indexOf('<testsuite name="nightly comparison"'));
+    expect(suite).toMatch(/tests="1" failures="1" errors="0"/);
+    expect(suite).toMatch(/<testcase name="drift vs 2026-11-01 \(run-6\)" classname="whetstone.nightly" time="0.000">\n {6}<failure message="critical task c1 failed tonight" type="whetstone.drift">/);
+  });
+
+  it('passes the test case without an alert, and reports an engine failure as an error', () => {
+    const calm = night({ alert: false, reasons: [], critical_failures: [] });
+    valid(calm);
+    expect(calm).toContain('<property name="whetstone.nightly.alert" value="none"/>');
+    expect(calm).toMatch(/<testcase name="drift vs 2026-11-01 \(run-6\)" classname="whetstone.nightly" time="0.000"\/>/);
+    expect(calm).not.toContain('type="whetstone.drift"');
+    const failed = night({ engine_failed: true, reasons: ['every task errored'] });
+    valid(failed);
+    expect(failed).toMatch(/failures="0" errors="1" skipped="0" time="0.000">[\s\S]*<error message="every task errored" type="whetstone.engine_failed">/);
+  });
+});
+
 describe('HTML report', () => {
   const html = renderHtml(buildReportModel(inputs({ manifest, iterations: its, calibrations: [anchorCalibration()] })));
 

@@ -3,13 +3,13 @@
 // systemd service and timer, and the GitHub Actions workflow (parsed as YAML and checked step by step).
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { withEntry, withoutEntry } from '../../src/schedule/crontab.js';
 import { githubWorkflow } from '../../src/schedule/github.js';
 import { crontabBlock, cronQuote, marker, systemdQuote, systemdUnits, unitName, type ScheduleTarget } from '../../src/schedule/units.js';
-import { tempDir, write } from '../support/cli.js';
+import { repoRoot, tempDir, write } from '../support/cli.js';
 
 const target = (projectDir: string, over: Partial<ScheduleTarget> = {}): ScheduleTarget => ({
   projectDir,
@@ -88,12 +88,29 @@ describe('systemd units', () => {
 
 describe('GitHub Actions workflow', () => {
   type Step = { uses?: string; run?: string; with?: Record<string, string>; if?: string };
-  const workflow = (over: Partial<ScheduleTarget> = {}) => {
+  // By default the project lists whetstone as a dev dependency: npm ci brings it and npx runs it.
+  const workflow = (over: Partial<ScheduleTarget> = {}, packageJson: object | null = { devDependencies: { whetstone: '^0.1.0' } }) => {
     const repo = tempDir('whet-repo-');
     mkdirSync(join(repo, '.git'));
+    mkdirSync(join(repo, 'evals'));
+    if (packageJson) writeFileSync(join(repo, 'evals', 'package.json'), JSON.stringify(packageJson));
     const wf = githubWorkflow(target(join(repo, 'evals'), { cron: '15 2 * * *', ...over }), repo);
     return { repo, wf, y: parseYaml(wf) };
   };
+
+  it('installs whetstone in the job when the project does not list it, and calls whet, not npx whet', () => {
+    for (const pkg of [null, { dependencies: { other: '1' } }]) {
+      const { wf, y } = workflow({}, pkg);
+      const steps = y.jobs.nightly.steps as (Step & { env?: Record<string, string> })[];
+      const install = steps.findIndex((s) => s.run === 'npm install -g "$WHETSTONE_PACKAGE"');
+      expect(install, wf).toBeGreaterThanOrEqual(0);
+      expect(steps[install]!.env).toEqual({ WHETSTONE_PACKAGE: `whetstone@${JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version}` });
+      const nightly = steps.findIndex((s) => s.run?.trim() === "whet nightly -c 'pipeline.yaml'");
+      expect(nightly).toBeGreaterThan(install);
+      expect(wf).not.toMatch(/^ +npx whet/m);
+      expect(steps.some((s) => s.run?.trim() === 'npm ci')).toBe(false);
+    }
+  });
 
   it('schedules whet nightly with the cron, restores the state before it and uploads the reports', () => {
     const { repo, wf, y } = workflow();

@@ -15,5 +15,7 @@ describe('status totals', () => {
     const [r] = listRuns(state, new Date(at));
     expect(r!.totals).toEqual({ engine_calls: 4, cost_usd: 1.25, input_tokens: 207, output_tokens: 83 });
     expect(formatStatus([r!])).toMatch(/4 engine calls in all, tokens 207 in \/ 83 out, \$1\.2500/);
+    // One count of engine calls per run, not a second one beside the verdict.
+    expect(formatStatus([r!]).match(/engine calls/g)).toHaveLength(1);
   });
 });
