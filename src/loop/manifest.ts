@@ -15,6 +15,7 @@ export const loopManifest = runManifest.extend({
   settings: z
     .object({
       eval_threshold: z.number(),
+      eval_thresholds: z.record(z.string(), z.number()).optional(),
       baseline_min_pass_rate: z.number(),
       standalone_min_pass_rate: z.number(),
       holdout_ratio: z.number(),

@@ -133,13 +133,18 @@ export function rankOrder<T extends Ranked>(items: readonly T[]): T[] {
   return [...items].sort((a, b) => b.score - a.score || a.order - b.order);
 }
 
-/** The best candidate at or above the threshold that the minibatch has not vetoed, or null. */
-export function pickNext(ranked: readonly Ranked[], threshold: number, vetoed: ReadonlySet<string>): string | null {
-  return ranked.find((r) => r.score >= threshold && !vetoed.has(r.id))?.id ?? null;
+/** A single eval threshold, or each candidate's own (evaluate.eval_thresholds, by category). */
+export type ThresholdOf<T extends Ranked = Ranked> = number | ((r: T) => number);
+const bar = <T extends Ranked>(t: ThresholdOf<T>, r: T) => (typeof t === 'number' ? t : t(r));
+
+/** The best candidate at or above its threshold that the minibatch has not vetoed, or null. */
+export function pickNext<T extends Ranked>(ranked: readonly T[], threshold: ThresholdOf<T>, vetoed: ReadonlySet<string>): string | null {
+  return ranked.find((r) => r.score >= bar(threshold, r) && !vetoed.has(r.id))?.id ?? null;
 }
 
 /** evaluate for the selected one, hold for the others at or above the threshold, reject below it or when vetoed. */
-export function recommendation(r: Ranked, threshold: number, selected: string | null, vetoed: ReadonlyMap<string, string>): { recommendation: ScoredCandidate['recommendation']; reason: string } {
+export function recommendation<T extends Ranked>(r: T, thresholdOf: ThresholdOf<T>, selected: string | null, vetoed: ReadonlyMap<string, string>): { recommendation: ScoredCandidate['recommendation']; reason: string } {
+  const threshold = bar(thresholdOf, r);
   const veto = vetoed.get(r.id);
   if (veto) return { recommendation: 'reject', reason: veto };
   if (r.id === selected) return { recommendation: 'evaluate', reason: `score ${r.score} ≥ eval threshold ${threshold}: the best candidate, selected for evaluation` };

@@ -54,7 +54,16 @@ export async function evaluateLoopBaseline(ctx: LoopContext): Promise<StageOutco
 export async function evaluateLoopCandidate(ctx: LoopContext, candidateId: string): Promise<StageOutcome | 'interrupted'> {
   const paths = iterationPaths(ctx.runDir, ctx.iteration);
   // The run's threshold (registered; a flag's when the run started with one), not pipeline.yaml reread.
-  const r = await runPipeline(evaluateContext(ctx, { input: paths.ranking, candidateId, evalThreshold: ctx.config.evalThreshold }));
+  const flagged = ctx.flags?.evalThreshold !== undefined || ctx.manifest.flags?.eval_threshold !== undefined;
+  const r = await runPipeline(
+    evaluateContext(ctx, {
+      input: paths.ranking,
+      candidateId,
+      evalThreshold: ctx.config.evalThreshold,
+      evalThresholdFrom: flagged ? '--eval-threshold' : 'evaluate.eval_threshold',
+      evalThresholds: ctx.config.evalThresholds,
+    }),
+  );
   if (r.interrupted) return 'interrupted';
   const a = r.artifact;
   const e = a.evaluation;

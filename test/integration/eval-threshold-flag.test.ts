@@ -82,7 +82,7 @@ describe('the ranking drives the loop’s evaluate skip', () => {
 
     const skipped = await evaluateLoopCandidate(ctx, low.id);
     expect(skipped).toMatchObject({ verdict: 'skipped' });
-    expect(readJson(paths.evaluation)).toMatchObject({ eval_threshold: 6.5, evaluation: { verdict: 'skipped', reason: 'score 5.61 < threshold 6.5' } });
+    expect(readJson(paths.evaluation)).toMatchObject({ eval_threshold: 6.5, evaluation: { verdict: 'skipped', reason: 'score 5.61 < threshold 6.5 (--eval-threshold)' } });
     // Under a lower flag (pipeline.yaml says 6.0 here) the same ranking entry is evaluated: evaluate
     // reads the run's threshold, not pipeline.yaml's.
     const lower = await evaluateLoopCandidate({ ...ctx, config: { ...ctx.config, evalThreshold: 5.5 } }, low.id);

@@ -31,4 +31,11 @@ describe('README', () => {
     for (const key of keys) expect(table, `loop.${key}`).toContain(`| \`${key}\``);
     for (const id of Object.keys(DIMENSION_RULES)) expect(table, id).toContain(`| \`${id}\``);
   });
+
+  it('lists every evaluate setting the code has', () => {
+    const keys = Object.keys(pipelineSchema.shape.evaluate.unwrap().shape);
+    const table = readme.slice(readme.indexOf('### Evaluate settings'), readme.indexOf('**Structure dimensions**'));
+    expect(table.length).toBeGreaterThan(0);
+    for (const key of keys) expect(table, `evaluate.${key}`).toContain(`| \`${key}\``);
+  });
 });
