@@ -14,6 +14,7 @@ import { standaloneEvaluation } from '../../stages/evaluate/schema.js';
 import { run as generate } from '../../stages/generate/index.js';
 import { candidatesArtifact } from '../../stages/generate/schema.js';
 import { exampleDir, loopProject, repoRoot } from '../fixtures/stages/loop-project.js';
+import { replyWith, scriptedEngine } from '../fixtures/stages/scripted-engine.js';
 import { exampleLoopProject, whet } from '../support/cli.js';
 
 interface Mechanics {
@@ -113,6 +114,28 @@ describe('proposals never quote judge mechanics', () => {
       const m = mechanicsOf(join(p.skillDir, 'tasks.yaml'));
       for (const x of proposals) expect(quotedMechanics(x.text, m), x.id).toEqual([]);
     }
+  });
+});
+
+describe('a model proposal that copies the test', () => {
+  it('is left out and reported, whatever proposed it; guidance in its own words goes on', async () => {
+    const p = await loopProject('loop:\n  proposers: [llm]\n  candidates_per_iteration: 5\n');
+    await evaluateLoopBaseline(p.ctx);
+    const proposal = (title: string, body: string) => ({ title, category: 'coverage', risk: 'medium', rationale: 'from the failures', answers: ['rn-breaking-01'], actions: [{ type: 'append_section', heading: title, body }] });
+    const copies = [
+      proposal('Breaking checklist', 'The answer includes "Breaking changes" and "migration".'),
+      proposal('Title pattern', 'Titles follow v\\d+\\.\\d+\\.\\d+ always.'),
+      proposal('Task note', 'Remember rn-security-01: name the advisory.'),
+    ];
+    const fine = proposal('Breaking changes first', 'List breaking changes first, under their own Breaking changes heading, with how users migrate.');
+    const { engine } = scriptedEngine([replyWith([...copies, fine])]);
+    await generate(p.ctx, { generatorEngine: engine });
+    const a = readArtifact(iterationPaths(p.ctx.runDir, 1).candidates, candidatesArtifact);
+    expect(a.candidates.map((c) => c.title)).toEqual(['Breaking changes first']);
+    const why = Object.fromEntries((a.skipped ?? []).map((x) => [x.title, x.why]));
+    expect(why['Breaking checklist']).toMatch(/copies the judges' mechanics into the skill \(the expected string "Breaking changes" in quotes; the expected string "migration" in quotes; a judge's whole expected list \["Breaking changes","migration"\]; a checklist \("The answer includes"\)\)/);
+    expect(why['Title pattern']).toMatch(/the regex \/v\\d\+/);
+    expect(why['Task note']).toMatch(/the task id rn-security-01/);
   });
 });
 
