@@ -9,7 +9,8 @@ import { judgeParts, readJudgeReason, toolCallNotes } from '../../stages/generat
 import { repoRoot } from '../support/cli.js';
 import { categoryRules, proposeFeedback } from '../../stages/generate/propose-feedback.js';
 import { proposeStructural } from '../../stages/generate/propose-structural.js';
-import { slugify, trainFailures, type ObservedResult } from '../../stages/generate/proposal.js';
+import { countPlaceholders, slugify, trainFailures, type ObservedResult } from '../../stages/generate/proposal.js';
+import { scoreCandidate } from '../../stages/discriminate/score.js';
 import { candidateId, interleave, selectCandidates } from '../../stages/generate/select.js';
 import type { Lesson } from '../../stages/learn/schema.js';
 
@@ -51,6 +52,32 @@ describe('structural proposer', () => {
     expect(by('examples')).toMatchObject({ category: 'examples', risk: 'low' });
     expect(by('output_contract')).toMatchObject({ category: 'output-format', risk: 'low' });
     expect(by('workflow_steps')).toMatchObject({ category: 'workflow', risk: 'low' });
+  });
+
+  it('fills the When to Use section from the description’s own clause, so the discriminator credits it and not a template', () => {
+    // SKILL's description says "Use when preparing a release or a changelog entry."; its body has no such section.
+    const proposals = proposeStructural(SKILL);
+    const when = proposals.find((p) => p.answers.dimension === 'when_to_use')!;
+    expect(when.actions[0]).toMatchObject({ heading: 'When to Use', body: '- When preparing a release or a changelog entry.' });
+    const score = (p: (typeof proposals)[number]) => {
+      const text = applyEdits(SKILL, p.actions);
+      const diff = { added: text.split('\n').length - SKILL.split('\n').length, removed: 0 };
+      return scoreCandidate({
+        candidate: { id: 'c', title: p.title, category: p.category, risk: p.risk, rationale: p.rationale, proposer: p.proposer, answers: p.answers, actions: p.actions, variant_path: 'v', diff: '', diff_stats: diff, content_sha256: sha256(text) },
+        targetStructure: scoreStructure(SKILL).total,
+        variantStructure: scoreStructure(text).total,
+        targetPlaceholders: countPlaceholders(SKILL),
+        variantPlaceholders: countPlaceholders(text),
+        variantIntact: true,
+        lessons: [],
+      });
+    };
+    // One check from 0 to 1 with real content: 5 + 1.11 + 0.5, over the default threshold 6.
+    expect(countPlaceholders(applyEdits(SKILL, when.actions))).toBe(0);
+    expect(score(when).score).toBe(6.61);
+    // A template for another dimension gets no structure credit and pays for its placeholders.
+    const template = proposals.find((p) => p.answers.dimension === 'examples')!;
+    expect(score(template)).toMatchObject({ score: 4.5, parts: { base: 5, risk: 0.5, placeholders: -1 } });
   });
 
   it('maps an unclosed fence to "other" and proposes nothing for a skill that passes every check', () => {
