@@ -29,6 +29,14 @@ export function evalThresholdFor(category: string | undefined, cfg: EvalThreshol
   return { value: cfg.evalThreshold, from: 'evaluate.eval_threshold' };
 }
 
+/**
+ * How a run's single threshold is named: `--eval-threshold` when a flag set it (this call's, or the one
+ * the run registered at its start), else pipeline.yaml's key.
+ */
+export function singleThresholdFrom(flagGiven: boolean): string {
+  return flagGiven ? '--eval-threshold' : 'evaluate.eval_threshold';
+}
+
 /** `docs=5, prompt=7` — the per-category thresholds in one line for summaries; '' when there are none. */
 export function describeEvalThresholds(t: Readonly<Record<string, number>>): string {
   return Object.keys(t)

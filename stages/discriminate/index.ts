@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HANDOFF } from '../../src/artifacts/envelope.js';
 import { readArtifact, sha256, sha256File, writeArtifact } from '../../src/artifacts/io.js';
-import { describeEvalThresholds, evalThresholdFor } from '../../src/config/eval-thresholds.js';
+import { describeEvalThresholds, evalThresholdFor, singleThresholdFrom } from '../../src/config/eval-thresholds.js';
 import { StateError } from '../../src/errors.js';
 import type { LoopContext, StageOutcome } from '../../src/loop/context.js';
 import { iterationPaths } from '../../src/loop/paths.js';
@@ -74,7 +74,7 @@ export async function run(ctx: LoopContext, deps: DiscriminateDeps = {}): Promis
   const ranked = rankOrder(scored);
   const threshold = ctx.config.evalThreshold;
   // A category with its own threshold (evaluate.eval_thresholds, registered with the run) uses it.
-  const singleFrom = ctx.flags?.evalThreshold !== undefined || ctx.manifest.flags?.eval_threshold !== undefined ? '--eval-threshold' : 'evaluate.eval_threshold';
+  const singleFrom = singleThresholdFrom(ctx.flags?.evalThreshold !== undefined || ctx.manifest.flags?.eval_threshold !== undefined);
   const barOf = (r: (typeof ranked)[number]) => evalThresholdFor(r.candidate.category, ctx.config, threshold, singleFrom);
   const thresholdOf = (r: (typeof ranked)[number]) => barOf(r).value;
   const vetoed = new Map<string, string>();

@@ -6,6 +6,7 @@ import { HANDOFF_END } from '../../src/artifacts/envelope.js';
 import { writeArtifact } from '../../src/artifacts/io.js';
 import type { LoopContext, StageOutcome } from '../../src/loop/context.js';
 import { iterationPaths } from '../../src/loop/paths.js';
+import { singleThresholdFrom } from '../../src/config/eval-thresholds.js';
 import { readSkill } from '../../src/skill/read.js';
 import { appendEvent } from '../../src/state/events.js';
 import { measure, standaloneFromMeasured } from './measure.js';
@@ -60,7 +61,7 @@ export async function evaluateLoopCandidate(ctx: LoopContext, candidateId: strin
       input: paths.ranking,
       candidateId,
       evalThreshold: ctx.config.evalThreshold,
-      evalThresholdFrom: flagged ? '--eval-threshold' : 'evaluate.eval_threshold',
+      evalThresholdFrom: singleThresholdFrom(flagged),
       evalThresholds: ctx.config.evalThresholds,
     }),
   );
