@@ -13,15 +13,15 @@ const newestRun = (dir: string) => readdirSync(join(dir, 'state/runs')).sort().p
 
 describe('per-category eval thresholds', () => {
   it('selects by each candidate’s category threshold, registers the map and refuses a change mid-run', async () => {
-    // coverage (the feedback rules) needs 9.5, more than any cheap score; examples needs only 5.
-    const dir = exampleLoopProject({ loop: '{max_iterations: 1, candidates_per_iteration: 3, proposers: [feedback, structural]}', evaluate: '{eval_threshold: 6, eval_thresholds: {coverage: 9.5, examples: 5}}' });
+    // coverage (the feedback rules) needs 9.5, more than any cheap score; examples needs only 4.
+    const dir = exampleLoopProject({ loop: '{max_iterations: 1, candidates_per_iteration: 3, proposers: [feedback, structural]}', evaluate: '{eval_threshold: 6, eval_thresholds: {coverage: 9.5, examples: 4}}' });
     const r = await whet(['run'], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
     const runId = newestRun(dir);
     const runDir = join(dir, 'state/runs', runId);
-    expect(readJson(join(runDir, 'run.json'))).toMatchObject({ settings: { eval_threshold: 6, eval_thresholds: { coverage: 9.5, examples: 5 } } });
+    expect(readJson(join(runDir, 'run.json'))).toMatchObject({ settings: { eval_threshold: 6, eval_thresholds: { coverage: 9.5, examples: 4 } } });
     const ranking = readJson(join(runDir, 'iter-001/ranking.json'));
-    expect(ranking.eval_thresholds).toEqual({ coverage: 9.5, examples: 5 });
+    expect(ranking.eval_thresholds).toEqual({ coverage: 9.5, examples: 4 });
     const coverage = ranking.scored_candidates.filter((c: { category: string }) => c.category === 'coverage');
     expect(coverage.length).toBeGreaterThan(0);
     for (const c of coverage) {
@@ -30,9 +30,9 @@ describe('per-category eval thresholds', () => {
       expect(c.score).toBeGreaterThanOrEqual(6);
     }
     const examples = ranking.scored_candidates.find((c: { category: string }) => c.category === 'examples');
-    expect(examples).toMatchObject({ recommendation: 'evaluate', eval_threshold: 5 });
+    expect(examples).toMatchObject({ recommendation: 'evaluate', eval_threshold: 4 });
     expect(ranking.selected).toBe(examples.id);
-    expect(readJson(join(runDir, 'iter-001/evaluation.json'))).toMatchObject({ candidate_id: examples.id, eval_threshold: 5, eval_threshold_from: 'evaluate.eval_thresholds.examples' });
+    expect(readJson(join(runDir, 'iter-001/evaluation.json'))).toMatchObject({ candidate_id: examples.id, eval_threshold: 4, eval_threshold_from: 'evaluate.eval_thresholds.examples' });
 
     // Lowering coverage's bar after seeing its candidates rejected is choosing by hindsight: refused.
     const before = snapshotTree(join(dir, 'state'));
@@ -40,7 +40,7 @@ describe('per-category eval thresholds', () => {
     writeFileSync(cfg, readFileSync(cfg, 'utf8').replace('coverage: 9.5', 'coverage: 6'));
     const changed = await whet(['discriminate', '--run', runId], { cwd: dir });
     expect(changed.code).toBe(2);
-    expect(changed.stderr).toMatch(/decision settings changed since it started \(evaluate\.eval_thresholds: \{"coverage":9\.5,"examples":5\} \(set before results\) → \{"coverage":6,"examples":5\} \(pipeline\.yaml now\)/);
+    expect(changed.stderr).toMatch(/decision settings changed since it started \(evaluate\.eval_thresholds: \{"coverage":9\.5,"examples":4\} \(set before results\) → \{"coverage":6,"examples":4\} \(pipeline\.yaml now\)/);
     expect(snapshotTree(join(dir, 'state'))).toEqual(before);
   });
 
