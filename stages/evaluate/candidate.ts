@@ -34,7 +34,8 @@ export function resolveCandidate(ranking: LoadedYaml<RankingInput>, index: numbe
   try {
     plan = seedPlanOf(c);
     if (plan) {
-      const whole = (['skill_content', 'body'] as const).find((k) => c[k] !== undefined);
+      // (A bare {action, content}'s content is the plan's own fragment; beside an execution_plan it is a skill.)
+      const whole = ([...(plan.path.length ? (['content'] as const) : []), 'skill_content', 'body'] as const).find((k) => c[k] !== undefined);
       // A plan beside a whole skill leaves open which one the ranking means; neither is guessed.
       if (whole) throw new SeedPlanError(`candidate "${c.id}" carries both an edit plan and ${whole}; keep one`, [whole]);
       const applied = applySeedPlan(target.text, plan);

@@ -110,11 +110,13 @@ describe('evaluate: seed-shaped candidates', () => {
       expect(existsSync(join(dir, 'state'))).toBe(false);
     }
     // A plan next to a whole skill: which one is meant is not guessed.
-    const dir = project([{ id: 'c-1', score: 8, skill_content: TARGET, execution_plan: CANDIDATES[0]!.execution_plan }]);
-    const r = await evaluate(dir, 'c-1');
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/carries both an edit plan and skill_content/);
-    expect(existsSync(join(dir, 'state'))).toBe(false);
+    for (const key of ['skill_content', 'content']) {
+      const dir = project([{ id: 'c-1', score: 8, [key]: TARGET, execution_plan: CANDIDATES[0]!.execution_plan }]);
+      const r = await evaluate(dir, 'c-1');
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`carries both an edit plan and ${key}`);
+      expect(existsSync(join(dir, 'state'))).toBe(false);
+    }
   });
 
   it('uses evaluate.eval_thresholds by the candidate’s category, the single threshold for the rest', async () => {
