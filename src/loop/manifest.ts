@@ -21,6 +21,9 @@ export const loopManifest = runManifest.extend({
       holdout_ratio: z.number(),
       max_iterations: z.number(),
       plateau_window: z.number(),
+      // Kept, not stripped on read: a setting missing here is never compared, so never refused.
+      minibatch: z.number().optional(),
+      llm_judge: z.boolean().optional(),
       splits: z.record(z.string(), z.enum(['train', 'holdout'])),
     })
     .optional(),

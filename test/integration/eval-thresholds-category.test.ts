@@ -44,6 +44,21 @@ describe('per-category eval thresholds', () => {
     expect(snapshotTree(join(dir, 'state'))).toEqual(before);
   });
 
+  it('keeps loop.minibatch and llm_judge in run.json, so changing them mid-run is refused too', async () => {
+    // (The manifest's schema used to drop them on write, so they were registered in name only.)
+    const dir = exampleLoopProject({ loop: '{max_iterations: 1, proposers: [feedback, structural]}', evaluate: '{eval_threshold: 9}' });
+    expect((await whet(['run'], { cwd: dir })).code).toBe(0);
+    const runId = newestRun(dir);
+    expect(readJson(join(dir, 'state/runs', runId, 'run.json')).settings).toMatchObject({ minibatch: 0, llm_judge: false, eval_thresholds: {} });
+    const before = snapshotTree(join(dir, 'state'));
+    const cfg = join(dir, 'pipeline.yaml');
+    writeFileSync(cfg, readFileSync(cfg, 'utf8').replace('loop: {', 'loop: {minibatch: 2, '));
+    const changed = await whet(['discriminate', '--run', runId], { cwd: dir });
+    expect(changed.code).toBe(2);
+    expect(changed.stderr).toMatch(/loop\.minibatch: 0 \(set before results\) → 2 \(pipeline\.yaml now\)/);
+    expect(snapshotTree(join(dir, 'state'))).toEqual(before);
+  });
+
   it('reads the map from pipeline.yaml and refuses one that is not category → number', async () => {
     const dir = tempDir();
     write(join(dir, 'pipeline.yaml'), 'evaluate:\n  eval_threshold: 6\n  eval_thresholds: {docs: 5.0, prompt: 7.0}\n');
