@@ -14,7 +14,7 @@ export function registerEvaluateCommand(program: Command, deps: CliDeps, setCode
     .option('--state-root <dir>', 'state directory (default: state_dir from pipeline.yaml, else ./state)')
     .option('--skill-path <dir>', 'standalone mode: the skill folder or its SKILL.md')
     .option('--pass-k <n>', 'attempts per task (pass@k)', intArg('--pass-k'))
-    .option('--eval-threshold <score>', 'skip candidates whose discriminator score is below this', numArg('--eval-threshold'))
+    .option('--eval-threshold <score>', 'skip candidates whose discriminator score is below this (default: evaluate.eval_threshold; a category listed in evaluate.eval_thresholds keeps its own)', numArg('--eval-threshold'))
     .option('--baseline-cache-dir <dir>', 'where baselines are cached (default: <state>/cache/baselines)')
     .option('--cache-ttl <duration>', 'baseline cache lifetime, e.g. "12h", "7d" (default 7d)')
     .option('--force', 'ignore cached baselines (a fresh result is still stored)')

@@ -24,7 +24,7 @@ interface LoopOpts {
   evalThreshold?: number;
 }
 
-const EVAL_THRESHOLD_HELP = 'candidates scored at or above this are evaluated (default: evaluate.eval_threshold); registered by a new run, refused when it differs from what an existing run registered';
+const EVAL_THRESHOLD_HELP = 'candidates scored at or above this are evaluated (default: evaluate.eval_threshold; a category listed in evaluate.eval_thresholds keeps its own); registered by a new run, refused when it differs from what an existing run registered';
 const threshold = (o: LoopOpts) => (o.evalThreshold === undefined ? {} : { evalThreshold: o.evalThreshold });
 
 function loopEnv(deps: CliDeps): LoopEnv {

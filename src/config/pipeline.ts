@@ -39,6 +39,8 @@ export const pipelineSchema = z.strictObject({
       pass_k: z.number().int().min(1).max(100).optional(),
       concurrency: z.number().int().min(1).max(1024).optional(),
       eval_threshold: z.number().optional(),
+      /** Per candidate category (seed 001: "docs=5.0, prompt=7.0"); a category not listed uses eval_threshold. */
+      eval_thresholds: z.record(z.string().min(1), z.number()).optional(),
       baseline_min_pass_rate: z.number().min(0).max(1).optional(),
       /** A standalone evaluation below this pass rate has verdict `fail` (seed: 0.5). */
       standalone_min_pass_rate: z.number().min(0).max(1).optional(),
@@ -99,6 +101,8 @@ export interface PipelineConfig {
   passK: number;
   concurrency: number;
   evalThreshold: number;
+  /** evaluate.eval_thresholds: a candidate of a listed category needs this score instead of evalThreshold. */
+  evalThresholds: Record<string, number>;
   baselineMinPassRate: number;
   standaloneMinPassRate: number;
   taskTimeoutMs: number;
@@ -144,6 +148,7 @@ function fromInput(v: PipelineInput, path: string | undefined, hash: string, dir
     passK: e.pass_k ?? DEFAULTS.passK,
     concurrency: e.concurrency ?? DEFAULTS.concurrency,
     evalThreshold: e.eval_threshold ?? DEFAULTS.evalThreshold,
+    evalThresholds: { ...(e.eval_thresholds ?? {}) },
     baselineMinPassRate: e.baseline_min_pass_rate ?? DEFAULTS.baselineMinPassRate,
     standaloneMinPassRate: e.standalone_min_pass_rate ?? DEFAULTS.standaloneMinPassRate,
     taskTimeoutMs: e.task_timeout ?? DEFAULTS.taskTimeoutMs,

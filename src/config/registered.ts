@@ -14,6 +14,8 @@ export type Split = 'train' | 'holdout';
 
 export interface RegisteredSettings {
   eval_threshold: number;
+  /** Per-category eval thresholds (evaluate.eval_thresholds); absent from runs registered before they were. */
+  eval_thresholds?: Record<string, number>;
   baseline_min_pass_rate: number;
   standalone_min_pass_rate: number;
   holdout_ratio: number;
@@ -31,6 +33,7 @@ export function registeredSettings(cfg: PipelineConfig, tasks: readonly Task[]):
   for (const t of assignSplits([...tasks], cfg.loop.holdoutRatio)) splits[t.id] = t.split ?? 'train';
   return {
     eval_threshold: cfg.evalThreshold,
+    eval_thresholds: { ...cfg.evalThresholds },
     baseline_min_pass_rate: cfg.baselineMinPassRate,
     standalone_min_pass_rate: cfg.standaloneMinPassRate,
     holdout_ratio: cfg.loop.holdoutRatio,
@@ -53,6 +56,7 @@ export function settingsHash(s: RegisteredSettings): string {
 
 const WHERE: Record<Exclude<keyof RegisteredSettings, 'splits'>, string> = {
   eval_threshold: 'evaluate.eval_threshold',
+  eval_thresholds: 'evaluate.eval_thresholds',
   baseline_min_pass_rate: 'evaluate.baseline_min_pass_rate',
   standalone_min_pass_rate: 'evaluate.standalone_min_pass_rate',
   holdout_ratio: 'loop.holdout_ratio',

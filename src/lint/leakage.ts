@@ -5,7 +5,9 @@
 //     (inside an edge-case ruling → warning: rulings describe cases, but a pasted case is still a copy);
 //   - a run of SHINGLE consecutive words shared with a skill file or a few-shot → warning (partial paste);
 //   - a distinctive expected string (≥ MIN_EXPECTED_CHARS) of contains/equals inside a skill file or a
-//     few-shot → warning (a skill may legitimately name a heading it asks for; a long answer is suspicious).
+//     few-shot → warning (a skill may legitimately name a heading it asks for; a long answer is suspicious);
+//   - a judge's whole expected list (2+ strings, quoted, in order) or a regex source with regex syntax,
+//     pasted verbatim, whatever its length → warning `leak-expected` (a checklist of the judge's strings).
 import { readFileSync } from 'node:fs';
 import type { Finding, LintContext, Rule } from './types.js';
 import { judgePath, taskPlace } from './types.js';
@@ -95,8 +97,70 @@ export const leakageRule: Rule = (ctx) => {
   return out;
 };
 
-function expectedLeaks(ctx: LintContext, taskIndex: number, id: string, sources: Source[]): Finding[] {
+const QUOTE = `["'\u201c\u201d\u2018\u2019\`]`;
+const SEPARATOR = String.raw`\s*(?:[,;/]|\band\b|\bor\b)?\s*(?:\band\b|\bor\b)?\s*`;
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Regex syntax a prose sentence would not hold: a pattern with any of it, pasted, is the pattern. */
+const REGEX_SYNTAX = /[\\[\](){}*+?|^$]/;
+
+/** The list, every item quoted, in order, with only separators between: the judge's list pasted. */
+function pastedList(items: readonly string[]): RegExp {
+  return new RegExp(items.map((e) => `${QUOTE}${escapeRe(normalise(e))}${QUOTE}`).join(SEPARATOR), 'u');
+}
+
+/**
+ * Verbatim copies of a judge's mechanics, whatever their length: a contains / not_contains judge's whole
+ * list (2+ strings, each quoted, in order) or a regex judge's source (when it has regex syntax; a plain
+ * word is just a word). Short single strings stay allowed: a skill may name the heading it asks for.
+ */
+function verbatimMechanics(ctx: LintContext, taskIndex: number, id: string, sources: Source[]): Finding[] {
   const out: Finding[] = [];
+  const task = ctx.suite.tasks[taskIndex]!;
+  task.judges.forEach((j, k) => {
+    const jp = judgePath(ctx, taskIndex, k);
+    const checks: { what: string; path: (string | number)[]; at: (h: Haystack) => number | undefined }[] = [];
+    if ((j.type === 'contains' || j.type === 'not_contains') && j.expected.length >= 2) {
+      const re = pastedList(j.expected);
+      checks.push({ what: `the whole expected list of task "${id}" (${j.type}, ${j.expected.length} strings)`, path: [...jp, 'expected'], at: (h) => lineOfMatch(h, re) });
+    }
+    if (j.type === 'regex' && REGEX_SYNTAX.test(j.pattern)) {
+      checks.push({ what: `the regex source /${j.pattern}/ of task "${id}"`, path: [...jp, 'pattern'], at: (h) => findRun(h, j.pattern) });
+    }
+    for (const c of checks) {
+      for (const s of sources) {
+        if (s.what === 'edge-case') continue;
+        const line = c.at(s.hay);
+        if (line === undefined) continue;
+        out.push({
+          file: s.what === 'skill' ? ctx.file : s.hay.name,
+          line: s.what === 'skill' ? ctx.lineOf(c.path) : line,
+          severity: 'warning',
+          rule: 'leak-expected',
+          task: id,
+          message: `${c.what} appears verbatim in ${s.label}${s.what === 'skill' ? `:${line}` : ''}`,
+          hint: 'the skill now checks for the judge instead of teaching the kind of request: write guidance in your own words, or replace the eval case',
+        });
+      }
+    }
+  });
+  return out;
+}
+
+function lineOfMatch(h: Haystack, re: RegExp): number | undefined {
+  const m = re.exec(h.text);
+  if (!m) return undefined;
+  let lo = 0;
+  let hi = h.starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (h.starts[mid]! <= m.index) lo = mid;
+    else hi = mid - 1;
+  }
+  return h.lines[lo];
+}
+
+function expectedLeaks(ctx: LintContext, taskIndex: number, id: string, sources: Source[]): Finding[] {
+  const out: Finding[] = verbatimMechanics(ctx, taskIndex, id, sources);
   const task = ctx.suite.tasks[taskIndex]!;
   task.judges.forEach((j, k) => {
     const strings = j.type === 'contains' ? j.expected : j.type === 'equals' ? [j.expected] : [];

@@ -15,11 +15,15 @@ export const loopManifest = runManifest.extend({
   settings: z
     .object({
       eval_threshold: z.number(),
+      eval_thresholds: z.record(z.string(), z.number()).optional(),
       baseline_min_pass_rate: z.number(),
       standalone_min_pass_rate: z.number(),
       holdout_ratio: z.number(),
       max_iterations: z.number(),
       plateau_window: z.number(),
+      // Kept, not stripped on read: a setting missing here is never compared, so never refused.
+      minibatch: z.number().optional(),
+      llm_judge: z.boolean().optional(),
       splits: z.record(z.string(), z.enum(['train', 'holdout'])),
     })
     .optional(),

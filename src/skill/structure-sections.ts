@@ -33,8 +33,24 @@ export const whenToUse: Check = {
     }
     return { score: 0, finding: 'no "When to Use" section: nothing in the body says which requests this skill is for' };
   },
-  fixes: (doc) => addSection(doc, 'when', 'say which requests the skill is for', true),
+  fixes(doc) {
+    // The description's own "Use when …" clause is the content of the section, not a template to fill:
+    // the agent reading the body then sees what routing already promised.
+    const clause = whenClause(doc);
+    const filled = clause ? addSection(doc, 'when', 'say in the body which requests the skill is for, as the description does', true, `- ${clause}`) : [];
+    return [...filled, ...addSection(doc, 'when', 'say which requests the skill is for', true)];
+  },
 };
+
+/** "Use when preparing a release." in the description → "When preparing a release."; null if none. */
+export function whenClause(doc: SkillDocument): string | null {
+  const d = doc.frontmatter?.data?.description;
+  if (typeof d !== 'string') return null;
+  const m = /\b(?:use (?:it |this skill )?)?(when(?:ever)?\b[^.!?\n]{3,}|if the user\b[^.!?\n]{3,}|if you need\b[^.!?\n]{3,})[.!?]?/i.exec(d);
+  if (!m) return null;
+  const text = m[1]!.trim();
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+}
 
 export const whenNotToUse: Check = {
   id: 'when_not_to_use',
@@ -99,8 +115,8 @@ export const workflowSteps: Check = {
 export const sectionChecks: Check[] = [whenToUse, whenNotToUse, examples, outputContract, workflowSteps];
 
 /** Candidate edits adding a `kind` section: the preferred position first, the end of the document last. */
-function addSection(doc: SkillDocument, kind: Kind, reason: string, early: boolean): EditAction[] {
-  const t = template(doc, kind);
+function addSection(doc: SkillDocument, kind: Kind, reason: string, early: boolean, body?: string): EditAction[] {
+  const t = { ...template(doc, kind), ...(body === undefined ? {} : { body }) };
   const out: EditAction[] = [];
   const before = early ? firstUnderTitle(doc) : null;
   if (before) out.push({ type: 'insert_before_section', section: before, heading: t.title, body: t.body, reason });

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HANDOFF } from '../../src/artifacts/envelope.js';
 import { readArtifact, sha256, sha256File, writeArtifact } from '../../src/artifacts/io.js';
+import { describeEvalThresholds, evalThresholdFor, singleThresholdFrom } from '../../src/config/eval-thresholds.js';
 import { StateError } from '../../src/errors.js';
 import type { LoopContext, StageOutcome } from '../../src/loop/context.js';
 import { iterationPaths } from '../../src/loop/paths.js';
@@ -72,10 +73,14 @@ export async function run(ctx: LoopContext, deps: DiscriminateDeps = {}): Promis
   });
   const ranked = rankOrder(scored);
   const threshold = ctx.config.evalThreshold;
+  // A category with its own threshold (evaluate.eval_thresholds, registered with the run) uses it.
+  const singleFrom = singleThresholdFrom(ctx.flags?.evalThreshold !== undefined || ctx.manifest.flags?.eval_threshold !== undefined);
+  const barOf = (r: (typeof ranked)[number]) => evalThresholdFor(r.candidate.category, ctx.config, threshold, singleFrom);
+  const thresholdOf = (r: (typeof ranked)[number]) => barOf(r).value;
   const vetoed = new Map<string, string>();
   const minibatch = new Map<string, MinibatchResult>();
   const notes = new Map<string, string>();
-  let selected = pickNext(ranked, threshold, new Set());
+  let selected = pickNext(ranked, thresholdOf, new Set());
   let engineCalls = judge?.calls ?? 0;
   let costUsd = judge?.costUsd ?? 0;
 
@@ -107,12 +112,13 @@ export async function run(ctx: LoopContext, deps: DiscriminateDeps = {}): Promis
         break;
       }
       vetoed.set(pick.id, `${line}: passes fewer than the baseline, rejected before a full evaluation`);
-      selected = pickNext(ranked, threshold, new Set(vetoed.keys()));
+      selected = pickNext(ranked, thresholdOf, new Set(vetoed.keys()));
     }
   }
 
   const scoredCandidates: ScoredCandidate[] = ranked.map((r) => {
-    const rec = recommendation(r, threshold, selected, vetoed);
+    const rec = recommendation(r, thresholdOf, selected, vetoed);
+    const own = barOf(r);
     const mb = minibatch.get(r.id);
     const note = notes.get(r.id);
     return {
@@ -123,19 +129,23 @@ export async function run(ctx: LoopContext, deps: DiscriminateDeps = {}): Promis
       category: r.candidate.category,
       risk: r.candidate.risk,
       variant_path: r.candidate.variant_path,
+      ...(own.from.startsWith('evaluate.eval_thresholds.') ? { eval_threshold: own.value, eval_threshold_from: own.from } : {}),
       ...(r.judgement ? { llm_judge: r.judgement.ok ? { rating: r.judgement.rating, reason: r.judgement.reason, adjustment: r.scored.parts.llm_judge ?? 0 } : { error: r.judgement.error } } : {}),
       ...(mb ? { minibatch: { tasks: mb.tasks, candidate_passed: mb.candidate_passed, baseline_passed: mb.baseline_passed } } : {}),
       parts: r.scored.parts,
     };
   });
   const best = ranked[0];
+  const perCategory = describeEvalThresholds(ctx.config.evalThresholds);
   const reason = selected
     ? undefined
     : ranked.length === 0
       ? 'no candidates were proposed'
       : vetoed.size > 0
         ? `every candidate at or above the eval threshold ${threshold} failed the minibatch pre-check`
-        : `no candidate reached the eval threshold ${threshold} (best: ${best!.id} at ${best!.score})`;
+        : perCategory
+          ? `no candidate reached its eval threshold (${perCategory}; any other category ${threshold}) (best: ${best!.id} at ${best!.score}, needs ${thresholdOf(best!)})`
+          : `no candidate reached the eval threshold ${threshold} (best: ${best!.id} at ${best!.score})`;
   const verdict = selected ? 'selected' : 'none';
   const handoff = selected ? HANDOFF.ranked : HANDOFF_TO_LEARN;
   const artifact: RankingArtifact = {
@@ -149,6 +159,7 @@ export async function run(ctx: LoopContext, deps: DiscriminateDeps = {}): Promis
     ...handoff,
     target: { path: ctx.manifest.target.skill_dir },
     eval_threshold: threshold,
+    ...(Object.keys(ctx.config.evalThresholds).length ? { eval_thresholds: { ...ctx.config.evalThresholds } } : {}),
     scored_candidates: scoredCandidates,
     selected,
     ...(reason ? { reason } : {}),

@@ -14,6 +14,9 @@ export const scoredCandidate = z.object({
   category: changeCategory,
   risk,
   variant_path: z.string(),
+  /** This candidate's own eval threshold, when its category has one (evaluate.eval_thresholds). */
+  eval_threshold: z.number().optional(),
+  eval_threshold_from: z.string().optional(),
   /** Optional pre-check on a few train tasks: candidate vs baseline passes. */
   minibatch: z.object({ tasks: z.array(z.string()), candidate_passed: z.number().int(), baseline_passed: z.number().int() }).optional(),
   /** The optional llm judge's rating (its adjustment is parts.llm_judge), or why it gave none. */
@@ -28,6 +31,8 @@ export const rankingArtifact = envelope.extend({
   stage: z.literal('ranked'),
   target: z.object({ path: z.string() }),
   eval_threshold: z.number(),
+  /** Per-category eval thresholds the run registered (a category not listed uses eval_threshold). */
+  eval_thresholds: z.record(z.string(), z.number()).optional(),
   scored_candidates: z.array(scoredCandidate),
   /** The candidate to evaluate this iteration; null when none is recommended (then next_step is learn). */
   selected: safeId.nullable(),

@@ -6,7 +6,9 @@
 //     5                                               base
 //   + min(3, 1.5 × train failures it answers)         evidence observed on this skill weighs most
 //   + clamp(−2, +1.5, 10 × structure gain)            gain in the mean of the 9 structure checks (one
-//                                                      check from 0 to 1 is +1.11)
+//                                                      check from 0 to 1 is +1.11); not credited when the
+//                                                      edit adds [placeholders]: the checks see the
+//                                                      template's heading, not content
 //   + risk: low +0.5, medium 0, high −1               frontmatter/description edits change routing
 //   − min(2, 0.025 × max(0, lines changed − 20))      big diffs are harder to review and riskier
 //   − 1 if the edit adds unfilled [placeholders]      a template helps no agent until someone fills it
@@ -19,8 +21,10 @@
 //                                                      by at most 1.5, so it reorders close calls but
 //                                                      cannot outweigh the evidence terms above
 // and the result is clamped to 0–10 again. A judge error leaves the cheap score as it was (reason shown).
-// With the default threshold 6.0 a feedback candidate answering one failure (6.5) is evaluated, and a
-// structural template with placeholders (about 5.6) is not; a closed code fence (no placeholder) is.
+// With the default threshold 6.0 a feedback candidate answering one failure (6.5) is evaluated, and so is
+// a structural fix with real content that completes one check (5 + 1.11 + 0.5 = 6.61: a closed code
+// fence, a "When to Use" section from the description's own "Use when …"); an unfilled template
+// (5 + 0.5 − 1 = 4.5) is not, whatever dimension it is for.
 import type { Lesson } from '../learn/schema.js';
 import type { Candidate } from '../generate/schema.js';
 import { countPlaceholders } from '../generate/proposal.js';
@@ -85,7 +89,13 @@ export function scoreCandidate(f: ScoreFacts): Scored {
     reasons.push(`answers ${answered.length} train failure(s) (${answered.join(', ')}): ${signed(parts.train_failures)}`);
   }
   const gain = f.variantStructure - f.targetStructure;
-  if (gain !== 0) {
+  const template = f.variantPlaceholders > f.targetPlaceholders;
+  if (gain > 0 && template) {
+    // The structure checks see a section's heading, not whether its content is real: a template's
+    // "[a realistic request]" passes them. Crediting that gain and then charging the placeholders gave
+    // every one-dimension template the same 5.61, whatever it was; the shape alone is not a gain.
+    reasons.push(`structure score ${f.targetStructure.toFixed(3)} → ${f.variantStructure.toFixed(3)} not credited: the gain comes from an unfilled template`);
+  } else if (gain !== 0) {
     parts.structure = Math.max(WEIGHTS.structureMin, Math.min(WEIGHTS.structureMax, WEIGHTS.structureScale * gain));
     reasons.push(`structure score ${f.targetStructure.toFixed(3)} → ${f.variantStructure.toFixed(3)}: ${signed(parts.structure)}`);
   }
@@ -96,7 +106,7 @@ export function scoreCandidate(f: ScoreFacts): Scored {
     parts.size = -Math.min(WEIGHTS.maxSizePenalty, WEIGHTS.perExtraLine * (changed - WEIGHTS.freeLines));
     reasons.push(`${changed} lines changed (over ${WEIGHTS.freeLines}): ${signed(parts.size)}`);
   }
-  if (f.variantPlaceholders > f.targetPlaceholders) {
+  if (template) {
     parts.placeholders = WEIGHTS.placeholders;
     reasons.push(`adds ${f.variantPlaceholders - f.targetPlaceholders} unfilled [placeholder](s), a template to fill before it can help: ${signed(parts.placeholders)}`);
   }
@@ -133,13 +143,18 @@ export function rankOrder<T extends Ranked>(items: readonly T[]): T[] {
   return [...items].sort((a, b) => b.score - a.score || a.order - b.order);
 }
 
-/** The best candidate at or above the threshold that the minibatch has not vetoed, or null. */
-export function pickNext(ranked: readonly Ranked[], threshold: number, vetoed: ReadonlySet<string>): string | null {
-  return ranked.find((r) => r.score >= threshold && !vetoed.has(r.id))?.id ?? null;
+/** A single eval threshold, or each candidate's own (evaluate.eval_thresholds, by category). */
+export type ThresholdOf<T extends Ranked = Ranked> = number | ((r: T) => number);
+const bar = <T extends Ranked>(t: ThresholdOf<T>, r: T) => (typeof t === 'number' ? t : t(r));
+
+/** The best candidate at or above its threshold that the minibatch has not vetoed, or null. */
+export function pickNext<T extends Ranked>(ranked: readonly T[], threshold: ThresholdOf<T>, vetoed: ReadonlySet<string>): string | null {
+  return ranked.find((r) => r.score >= bar(threshold, r) && !vetoed.has(r.id))?.id ?? null;
 }
 
 /** evaluate for the selected one, hold for the others at or above the threshold, reject below it or when vetoed. */
-export function recommendation(r: Ranked, threshold: number, selected: string | null, vetoed: ReadonlyMap<string, string>): { recommendation: ScoredCandidate['recommendation']; reason: string } {
+export function recommendation<T extends Ranked>(r: T, thresholdOf: ThresholdOf<T>, selected: string | null, vetoed: ReadonlyMap<string, string>): { recommendation: ScoredCandidate['recommendation']; reason: string } {
+  const threshold = bar(thresholdOf, r);
   const veto = vetoed.get(r.id);
   if (veto) return { recommendation: 'reject', reason: veto };
   if (r.id === selected) return { recommendation: 'evaluate', reason: `score ${r.score} ≥ eval threshold ${threshold}: the best candidate, selected for evaluation` };

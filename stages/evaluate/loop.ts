@@ -6,6 +6,7 @@ import { HANDOFF_END } from '../../src/artifacts/envelope.js';
 import { writeArtifact } from '../../src/artifacts/io.js';
 import type { LoopContext, StageOutcome } from '../../src/loop/context.js';
 import { iterationPaths } from '../../src/loop/paths.js';
+import { singleThresholdFrom } from '../../src/config/eval-thresholds.js';
 import { readSkill } from '../../src/skill/read.js';
 import { appendEvent } from '../../src/state/events.js';
 import { measure, standaloneFromMeasured } from './measure.js';
@@ -54,7 +55,16 @@ export async function evaluateLoopBaseline(ctx: LoopContext): Promise<StageOutco
 export async function evaluateLoopCandidate(ctx: LoopContext, candidateId: string): Promise<StageOutcome | 'interrupted'> {
   const paths = iterationPaths(ctx.runDir, ctx.iteration);
   // The run's threshold (registered; a flag's when the run started with one), not pipeline.yaml reread.
-  const r = await runPipeline(evaluateContext(ctx, { input: paths.ranking, candidateId, evalThreshold: ctx.config.evalThreshold }));
+  const flagged = ctx.flags?.evalThreshold !== undefined || ctx.manifest.flags?.eval_threshold !== undefined;
+  const r = await runPipeline(
+    evaluateContext(ctx, {
+      input: paths.ranking,
+      candidateId,
+      evalThreshold: ctx.config.evalThreshold,
+      evalThresholdFrom: singleThresholdFrom(flagged),
+      evalThresholds: ctx.config.evalThresholds,
+    }),
+  );
   if (r.interrupted) return 'interrupted';
   const a = r.artifact;
   const e = a.evaluation;

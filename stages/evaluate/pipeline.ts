@@ -1,14 +1,16 @@
 // Pipeline mode: evaluate one ranked candidate against the baseline (the target as it is now) on the
 // same tasks. The candidate's own files are what reach the engine — its materialised variant folder, or
-// the content carried in the ranking — and never the original in its place (the seed's fatal bug).
+// the content carried in the ranking, or a seed edit plan applied to the target (candidate.ts) — and never
+// the original in its place (the seed's fatal bug), nor a plan's fragment as if it were the skill.
 import { writeFileAtomically } from '../../src/state/atomic.js';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { sha256File, writeArtifact } from '../../src/artifacts/io.js';
 import { loadYaml } from '../../src/config/load-yaml.js';
-import { ConfigError, UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/errors.js';
+import { evalThresholdFor } from '../../src/config/eval-thresholds.js';
 import { summarizeVariant } from '../../src/evaluation/summary.js';
-import { readSkill, skillFromText, type LoadedSkill } from '../../src/skill/read.js';
+import { readSkill } from '../../src/skill/read.js';
 import { appendEvent } from '../../src/state/events.js';
 import { stateLayout } from '../../src/state/layout.js';
 import { acquireStateLock } from '../../src/state/lock.js';
@@ -16,12 +18,11 @@ import { supersedeFile } from '../../src/state/runs.js';
 import { openPipelineRun } from './run-manifest.js';
 import { measure } from './measure.js';
 import { judgeCalibrations, withCorrectedRates } from '../../src/evaluation/judge-calibration.js';
-import { pipelineEvaluation, rankingInput, type RankingInput } from './schema.js';
+import { candidateSkill, resolveCandidate } from './candidate.js';
+import { pipelineEvaluation, rankingInput } from './schema.js';
 import { budgetFor, engineInfo, prepare, type EvaluateContext, type StageResult } from './setup.js';
 import { pipelineArtifact, type EnvelopeBits } from './verdict.js';
 import { watchRateLimits } from '../../src/evaluation/rate-limit-watch.js';
-
-type Candidate = RankingInput['scored_candidates'][number];
 
 export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
   const o = ctx.options;
@@ -30,9 +31,11 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
   const p = await prepare(ctx);
   const rankingPath = resolve(ctx.cwd, o.input);
   // The located loader (JSON is YAML) so a bad ranking points at its line and column like a bad suite.
-  const ranking = loadYaml(rankingPath, rankingInput, 'ranking').value;
+  const loaded = loadYaml(rankingPath, rankingInput, 'ranking');
+  const ranking = loaded.value;
   const rankingDir = dirname(rankingPath);
-  const candidate = ranking.scored_candidates.find((c) => c.id === o.candidateId);
+  const index = ranking.scored_candidates.findIndex((c) => c.id === o.candidateId);
+  const candidate = ranking.scored_candidates[index];
   if (!candidate) {
     const ids = ranking.scored_candidates.map((c) => c.id).join(', ') || '(none)';
     throw new UsageError(`candidate "${o.candidateId}" is not in ${o.input}; its candidates: ${ids}`);
@@ -40,26 +43,16 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
   // Both paths in a ranking are relative to the ranking's folder (absolute ones stay as they are), so a
   // ranking means the same files whichever directory whet is started from.
   const target = readSkill(resolve(rankingDir, ranking.target.path));
-  const candSkill = candidateSkill(candidate, rankingDir, target);
-  if (candSkill.contentHash === target.contentHash) ctx.log(`warning: candidate ${candidate.id} is byte-identical to the target`);
+  // Every check of the candidate (a seed plan that does not apply included) before the state dir is touched.
+  const source = resolveCandidate(loaded, index, rankingDir, target);
 
-  const evalThreshold = o.evalThreshold ?? p.cfg.evalThreshold;
+  const thresholdSettings = { evalThreshold: p.cfg.evalThreshold, evalThresholds: o.evalThresholds ?? p.cfg.evalThresholds };
+  const { value: evalThreshold, from: evalThresholdFrom } = evalThresholdFor(candidate.category, thresholdSettings, o.evalThreshold, o.evalThresholdFrom);
   const iteration = ranking.iteration ?? 1;
   // A ranking inside the state dir keeps its iteration folder; one from elsewhere gets the standard one.
   const inState = basename(rankingDir).startsWith('iter-') && dirname(dirname(rankingDir)) === stateLayout.runsDir(p.stateDir);
   const runDir = inState ? dirname(rankingDir) : stateLayout.runDir(p.stateDir, ranking.run_id);
   const iterDir = inState ? rankingDir : stateLayout.iterDir(runDir, iteration);
-  const bits: EnvelopeBits = {
-    run_id: ranking.run_id,
-    iteration,
-    created_at: ctx.now().toISOString(),
-    inputs: { 'ranking.json': sha256File(rankingPath), suite: p.suite.contentHash, target: target.contentHash, candidate: candSkill.contentHash },
-    task_suite: p.suite.path,
-    skill_id: p.suite.skillId,
-    pass_k: p.passK,
-    engine: engineInfo(p.engine)!,
-    judge_engine: engineInfo(p.judgeEngine),
-  };
   const score = candidate.score ?? null;
 
   const lock = ctx.lockHeld ? { release: async () => undefined } : await acquireStateLock(p.stateDir, 'whet evaluate');
@@ -67,27 +60,41 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
   const unwatch = watchRateLimits(runDir, ctx.log, ctx.now);
   try {
     run = await openPipelineRun(runDir, ranking.run_id, p, target, ctx.now());
+    const cand = await candidateSkill(source, { id: candidate.id, iterDir, target, exclude: [p.suite.path, p.stateDir], now: ctx.now(), log: ctx.log });
+    const candSkill = cand.skill;
+    if (candSkill.contentHash === target.contentHash) ctx.log(`warning: candidate ${candidate.id} is byte-identical to the target`);
+    const bits: EnvelopeBits = {
+      run_id: ranking.run_id,
+      iteration,
+      created_at: ctx.now().toISOString(),
+      inputs: { 'ranking.json': sha256File(rankingPath), suite: p.suite.contentHash, target: target.contentHash, candidate: candSkill.contentHash },
+      task_suite: p.suite.path,
+      skill_id: p.suite.skillId,
+      pass_k: p.passK,
+      engine: engineInfo(p.engine)!,
+      judge_engine: engineInfo(p.judgeEngine),
+    };
     appendEvent(runDir, { event: 'started', stage: 'evaluate', iteration, candidate: candidate.id }, ctx.now());
     let artifact;
     if (score !== null && score < evalThreshold) {
-      ctx.log(`candidate ${candidate.id}: score ${score} < eval threshold ${evalThreshold}, skipped`);
-      artifact = pipelineArtifact({ bits, candidateId: candidate.id, candidateScore: score, evalThreshold, baselineMinPassRate: p.cfg.baselineMinPassRate, skippedReason: `score ${score} < threshold ${evalThreshold}` });
+      ctx.log(`candidate ${candidate.id}: score ${score} < eval threshold ${evalThreshold} (${evalThresholdFrom}), skipped`);
+      artifact = pipelineArtifact({ bits, candidateId: candidate.id, candidateScore: score, evalThreshold, baselineMinPassRate: p.cfg.baselineMinPassRate, skippedReason: `score ${score} < threshold ${evalThreshold} (${evalThresholdFrom})` });
     } else {
       // The baseline first: a broken suite is found before any candidate call is spent.
       const budget = budgetFor(ctx, p, runDir);
       const base = await measure(p, ctx, { skill: target, variant: 'baseline', dir: iterDir, cacheable: true, budget });
       const baseSummary = summarizeVariant(base.outcome, p.passK);
       const baseBroken = base.outcome.interrupted || baseSummary.passed + baseSummary.failed === 0 || baseSummary.pass_rate < p.cfg.baselineMinPassRate;
-      const cand = baseBroken ? undefined : await measure(p, ctx, { skill: candSkill, variant: candidate.id, dir: iterDir, cacheable: true, budget });
-      if (base.outcome.interrupted || cand?.outcome.interrupted) {
-        const exhausted = base.outcome.budgetExhausted ?? cand?.outcome.budgetExhausted;
-        const limited = exhausted ? undefined : (base.outcome.rateLimited ?? cand?.outcome.rateLimited);
+      const measured = baseBroken ? undefined : await measure(p, ctx, { skill: candSkill, variant: candidate.id, dir: iterDir, cacheable: true, budget });
+      if (base.outcome.interrupted || measured?.outcome.interrupted) {
+        const exhausted = base.outcome.budgetExhausted ?? measured?.outcome.budgetExhausted;
+        const limited = exhausted ? undefined : (base.outcome.rateLimited ?? measured?.outcome.rateLimited);
         const status = exhausted ? 'budget_exhausted' : limited ? 'rate_limited' : 'interrupted';
         appendEvent(runDir, { event: status, stage: 'evaluate', iteration, ...(limited ? { reason: limited } : {}) }, ctx.now());
         await run.finish(status, ctx.now());
         return { interrupted: true, runDir, ...(exhausted ? { budgetExhausted: exhausted } : {}), ...(limited ? { rateLimited: limited } : {}) };
       }
-      const candMeasured = cand ? { summary: summarizeVariant(cand.outcome, p.passK), tallies: cand.outcome.tallies } : undefined;
+      const candMeasured = measured ? { summary: summarizeVariant(measured.outcome, p.passK), tallies: measured.outcome.tallies } : undefined;
       artifact = pipelineArtifact({
         bits,
         candidateId: candidate.id,
@@ -95,10 +102,16 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
         evalThreshold,
         baselineMinPassRate: p.cfg.baselineMinPassRate,
         cache: base.cache,
-        candidateCache: cand?.cache,
+        candidateCache: measured?.cache,
         measured: { candidate: candMeasured, baseline: { summary: baseSummary, tallies: base.outcome.tallies } },
       });
     }
+    artifact.eval_threshold_from = evalThresholdFrom;
+    artifact.candidate_source = {
+      kind: source.kind,
+      ...(cand.variantPath ? { variant_path: cand.variantPath } : {}),
+      ...(source.kind === 'seed_plan' ? { actions: source.actions.map((a) => a.type) } : {}),
+    };
     const cals = judgeCalibrations(p.suite, p.stateDir, p.judgeEngine);
     if (cals.length) artifact.judge_calibration = withCorrectedRates(cals, artifact.candidate_results, p.suite);
     const inIter = join(iterDir, 'evaluation.json');
@@ -120,16 +133,4 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
     unwatch();
     await lock.release();
   }
-}
-
-/** The candidate's own skill: its variant folder, else the content the ranking carries. Never the target. */
-function candidateSkill(c: Candidate, rankingDir: string, target: LoadedSkill): LoadedSkill {
-  if (c.variant_path) return readSkill(resolve(rankingDir, c.variant_path));
-  const conventional = join(rankingDir, 'variants', c.id);
-  if (existsSync(join(conventional, 'SKILL.md'))) return readSkill(conventional);
-  const inline = c.skill_content ?? c.content ?? c.body;
-  if (inline) return skillFromText(inline, target.name);
-  throw new ConfigError(
-    `candidate "${c.id}" has no content: no variant_path, no variants/${c.id}/SKILL.md beside the ranking, and no skill_content; refusing to evaluate the original in its place`,
-  );
 }

@@ -143,6 +143,17 @@ export const pipelineEvaluation = common.extend({
   candidate_id: z.string(),
   candidate_score: z.number().nullable(),
   eval_threshold: z.number(),
+  /** Where eval_threshold came from: evaluate.eval_thresholds.<category>, evaluate.eval_threshold or the flag. */
+  eval_threshold_from: z.string().optional(),
+  /** How the candidate's text was made: its folder, whole text in the ranking, or a seed plan applied to the target. */
+  candidate_source: z
+    .object({
+      kind: z.enum(['variant', 'inline', 'seed_plan']),
+      variant_path: z.string().optional(),
+      /** The edit actions a seed plan became, in order (src/skill/seed-plan.ts). */
+      actions: z.array(z.string()).optional(),
+    })
+    .optional(),
   evaluation: z.object({
     // null when not measured (a skipped candidate, a candidate not run after a broken baseline): a 0
     // there would read as a measured 0% pass rate to a gate, a report or a person.

@@ -28,6 +28,10 @@ export interface EvaluateOptions {
   skillPath?: string;
   passK?: number;
   evalThreshold?: number;
+  /** How evalThreshold is named in messages and the artifact (default `--eval-threshold`). */
+  evalThresholdFrom?: string;
+  /** Internal: per-category eval thresholds a loop run registered (in place of pipeline.yaml's). */
+  evalThresholds?: Record<string, number>;
   baselineCacheDir?: string;
   cacheTtl?: string;
   /** Ignore cached baselines (a fresh result is still stored). */

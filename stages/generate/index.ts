@@ -14,13 +14,16 @@ import { appendEvent } from '../../src/state/events.js';
 import { stateLayout } from '../../src/state/layout.js';
 import { standaloneEvaluation } from '../evaluate/schema.js';
 import { lessonsFor, pendingContents, readLessons, rejectedContents } from '../learn/lessons-store.js';
-import { materialise, supersedeVariants } from './materialise.js';
+import { materialise, supersedeVariants } from '../../src/state/variant.js';
 import { proposeFeedback } from './propose-feedback.js';
 import { proposeStructural } from './propose-structural.js';
 import { trainFailures, type Proposal, type ProposerError, type Skipped } from './proposal.js';
 import { runLlmProposer, type GenerateDeps, type LlmRun } from './run-llm.js';
 import { candidatesArtifact, type Candidate, type CandidatesArtifact } from './schema.js';
 import { selectCandidates } from './select.js';
+import { copiedMechanics, trainMechanics, writtenText } from './mechanics.js';
+import { loadSuite } from '../../src/config/suite.js';
+import { withFrozenSplits } from '../../src/config/registered.js';
 
 export type { GenerateDeps } from './run-llm.js';
 
@@ -59,7 +62,16 @@ export async function run(ctx: LoopContext, deps: GenerateDeps = {}): Promise<St
   }
   errors.push(...llm.errors);
 
-  const sel = selectCandidates({ groups: [feedback, llm.proposals, structural], targetText: target.text, rejected: rejectedContents(lessons), pending: pendingContents(lessons, ctx.runId), cap: loop.candidatesPerIteration });
+  // No proposal may write a train judge's mechanics into the skill, whoever proposed it.
+  const mechanics = trainMechanics(withFrozenSplits(loadSuite(ctx.manifest.suite.path).tasks, ctx.manifest.settings?.splits, ctx.config.loop.holdoutRatio));
+  const guidance = (group: Proposal[]) =>
+    group.filter((p) => {
+      const copied = copiedMechanics(`${p.title}\n${writtenText(p.actions)}`, mechanics);
+      if (copied.length === 0) return true;
+      skipped.push({ title: p.title, proposer: p.proposer, why: `it copies the judges' mechanics into the skill (${copied.join('; ')}): a proposal must be guidance for the kind of request, not the test` });
+      return false;
+    });
+  const sel = selectCandidates({ groups: [guidance(feedback), guidance(llm.proposals), guidance(structural)], targetText: target.text, rejected: rejectedContents(lessons), pending: pendingContents(lessons, ctx.runId), cap: loop.candidatesPerIteration });
   errors.push(...sel.errors);
   skipped.push(...sel.skipped);
 

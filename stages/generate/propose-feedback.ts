@@ -1,24 +1,26 @@
-// The feedback proposer (offline): turns the judges' reasons for failed TRAIN tasks into one rule per task
-// category. METHOD.md §2: one observed failure is a class, so the fix is guidance for every request of
-// that kind, never an answer to the one case seen. It reads baseline.json rows only (category, split,
-// status, reason): no prompt reaches it, and held-out rows are dropped before anything is read.
+// The feedback proposer (offline): turns what kind of check failed on TRAIN tasks into guidance for the
+// kind of request those tasks are (their category). METHOD.md §2: one observed failure is a class, so the
+// fix is guidance for every request of that kind, never an answer to the case seen — and never the
+// test itself: no expected string, regex source, task id or "the answer includes …" checklist is
+// written into the skill (judge-reasons.ts hands over only the kinds of the failing checks). It reads
+// baseline.json rows only (category, split, status, reason): no prompt reaches it, and held-out rows are
+// dropped before anything is read, so a held-out judge cannot change a proposal.
 //
 // Template (one section per failing category, appended, or extended when it already exists):
 //
 //   ## <Subject> requests involving <category words>
 //
-//   - When a <subject> request involves <category words>, the answer includes "A", "B" and "C".
-//   - When a <subject> request involves <category words>, the answer leaves out "X".
-//   - When a <subject> request involves <category words>, check that <note from another judge>.
+//   - When a <subject> request involves <category words>, give <category words> a section of its own, …
+//   - When a <subject> request involves <category words>, keep to what the request is for: …
 //
 // <subject> is the skill's name as words ("release-notes" → "release notes") and <category words> the
-// category id as words ("breaking-changes" → "breaking changes"), so each rule names the kind of request
-// it is for. A-C are the strings contains judges found missing, X the strings not_contains judges found;
-// the notes come from regex, equals, json, script, pytest, rubric and tool_call judges (judge-reasons.ts). Each rule is one
+// category id as words ("breaking-changes" → "breaking changes"): the suite author's name for the kind
+// of request, the words a person writing guidance for it would use. One line per kind of failing check
+// (GUIDANCE below); whether the guidance generalises is the held-out gate's question. Each rule is one
 // line because an agent — and the mock engine, which quotes whole lines sharing words with the prompt —
 // takes a rule in as one piece.
 import { parseSkill, normalizeTitle } from '../../src/skill/markdown.js';
-import { readJudgeReason, uniqueStrings } from './judge-reasons.js';
+import { FAILURE_KINDS, readJudgeReason, uniqueStrings, type FailureKind } from './judge-reasons.js';
 import { categoryWords, trainFailures, type ObservedResult, type Proposal, type Skipped } from './proposal.js';
 
 export interface FeedbackInput {
@@ -30,24 +32,33 @@ export interface FeedbackInput {
 
 const UNCATEGORIZED = 'uncategorized';
 
-const quoted = (items: readonly string[]) => {
-  const q = items.map((s) => JSON.stringify(s));
-  return q.length <= 1 ? (q[0] ?? '') : `${q.slice(0, -1).join(', ')} and ${q[q.length - 1]}`;
-};
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const article = (word: string) => (/^[aeiou]/i.test(word) ? 'an' : 'a');
 
-/** The rule lines for one category, from the failures' judge reasons. */
+/** What a person would tell the agent about a kind of request, for each kind of check it failed. */
+const GUIDANCE: Record<FailureKind, (topic: string | null) => string> = {
+  cover: (t) =>
+    t
+      ? `give ${t} a section of its own, titled ${capitalise(t)}, ahead of the rest of the answer, and say what each item means for the reader and what they have to do about it`
+      : 'cover every part the request asks for, each under a heading that names it',
+  omit: () => 'keep to what the request is for: leave out internal details and anything the reader did not ask for and cannot use',
+  format: () => "write versions, dates, numbers and identifiers in exactly the form the request and this skill's output format give",
+  exact: () => 'answer with exactly the text asked for, with nothing added before or after it',
+  json: () => 'answer with one valid JSON document and nothing else',
+  json_fields: () => 'answer with JSON that has every field the request asks for, each of the type it asks for',
+  check: () => 'make sure the answer works when it is run or checked, not only that it reads well',
+  review: (t) => `cover each point a careful reviewer of ${t ? `an answer about ${t}` : 'the answer'} would look for, and say why each one holds`,
+};
+
+/** The rule lines for one category, from the kinds of check its train failures failed. */
 export function categoryRules(subject: string, category: string, reasons: readonly string[]): string[] {
   const fb = reasons.map(readJudgeReason);
-  const required = uniqueStrings(fb.flatMap((f) => f.required));
-  const forbidden = uniqueStrings(fb.flatMap((f) => f.forbidden));
+  const kinds = FAILURE_KINDS.filter((k) => fb.some((f) => f.kinds.includes(k)));
   const notes = uniqueStrings(fb.flatMap((f) => f.notes));
   const who = subject ? `${subject} request` : 'request';
-  const lead = category === UNCATEGORIZED ? `For every ${who}` : `When ${article(who)} ${who} involves ${categoryWords(category)}`;
-  const rules: string[] = [];
-  if (required.length > 0) rules.push(`- ${lead}, the answer includes ${quoted(required)}.`);
-  if (forbidden.length > 0) rules.push(`- ${lead}, the answer leaves out ${quoted(forbidden)}.`);
+  const topic = category === UNCATEGORIZED ? null : categoryWords(category);
+  const lead = topic === null ? `For every ${who}` : `When ${article(who)} ${who} involves ${topic}`;
+  const rules = kinds.map((k) => `- ${lead}, ${GUIDANCE[k](topic)}.`);
   for (const n of notes) rules.push(`- ${lead}, check that ${n}.`);
   return rules;
 }
@@ -75,7 +86,7 @@ export function proposeFeedback(input: FeedbackInput): { proposals: Proposal[]; 
     const title = `Guidance for ${categoryWords(category)} requests`;
     const rules = categoryRules(subject, category, failures.map((f) => f.reason));
     if (rules.length === 0) {
-      skipped.push({ title, proposer: 'feedback', why: `the judges' reasons for ${ids.join(', ')} name nothing a rule could ask for` });
+      skipped.push({ title, proposer: 'feedback', why: `the judges' reasons for ${ids.join(', ')} name no kind of check a rule could address` });
       continue;
     }
     const heading = sectionTitle(subject, category);
@@ -100,8 +111,8 @@ export function proposeFeedback(input: FeedbackInput): { proposals: Proposal[]; 
       risk: 'medium',
       rationale:
         `${ids.length} train task(s) in category "${category}" failed on the baseline (${ids.join(', ')}). ` +
-        `This ${existing.length ? 'extends' : 'adds'} "${heading}" with one rule per thing the judges asked for, written for every ${categoryWords(category)} request, not for the case seen ` +
-        '(one observed failure is a class). Built only from the judges\' reasons on train tasks; held-out tasks are never read.',
+        `This ${existing.length ? 'extends' : 'adds'} "${heading}" with guidance for every ${categoryWords(category)} request, one rule per kind of check that failed, not for the case seen ` +
+        "(one observed failure is a class); it quotes no judge's strings or patterns. Built only from the kinds of the judges' findings on train tasks; held-out tasks are never read.",
       proposer: 'feedback',
       answers: { kind: 'train_failures', tasks: ids, detail: category },
       actions: [action],

@@ -74,20 +74,20 @@ describe('the ranking drives the loop’s evaluate skip', () => {
     await generate(ctx);
     await discriminate(ctx);
     const r = readArtifact(paths.ranking, rankingArtifact);
-    // Exactly at the threshold counts: the 6.5 candidates reach evaluation, the 5.61 one does not.
+    // Exactly at the threshold counts: the 6.5 candidates reach evaluation, the 4.5 one does not.
     expect(r.eval_threshold).toBe(6.5);
     expect(r.selected).toBe('cand-01-guidance-for-breaking-changes-requests');
     const low = r.scored_candidates.find((c) => c.score < 6.5)!;
-    expect(low).toMatchObject({ id: 'cand-02-structure-examples', score: 5.61, recommendation: 'reject' });
+    expect(low).toMatchObject({ id: 'cand-02-structure-examples', score: 4.5, recommendation: 'reject' });
 
     const skipped = await evaluateLoopCandidate(ctx, low.id);
     expect(skipped).toMatchObject({ verdict: 'skipped' });
-    expect(readJson(paths.evaluation)).toMatchObject({ eval_threshold: 6.5, evaluation: { verdict: 'skipped', reason: 'score 5.61 < threshold 6.5' } });
+    expect(readJson(paths.evaluation)).toMatchObject({ eval_threshold: 6.5, evaluation: { verdict: 'skipped', reason: 'score 4.5 < threshold 6.5 (--eval-threshold)' } });
     // Under a lower flag (pipeline.yaml says 6.0 here) the same ranking entry is evaluated: evaluate
     // reads the run's threshold, not pipeline.yaml's.
-    const lower = await evaluateLoopCandidate({ ...ctx, config: { ...ctx.config, evalThreshold: 5.5 } }, low.id);
+    const lower = await evaluateLoopCandidate({ ...ctx, config: { ...ctx.config, evalThreshold: 4.5 } }, low.id);
     expect(lower).not.toBe('interrupted');
     expect((lower as { verdict: string }).verdict).not.toBe('skipped');
-    expect(readJson(paths.evaluation)).toMatchObject({ eval_threshold: 5.5 });
+    expect(readJson(paths.evaluation)).toMatchObject({ eval_threshold: 4.5 });
   });
 });

@@ -90,7 +90,7 @@ describe('evaluate (pipeline mode)', () => {
     const r = await evaluate(dir, [], { ...process.env, AGENT_LOG: log });
     expect(r.code).toBe(0);
     const skipped = JSON.parse(r.stdout);
-    expect(skipped).toMatchObject({ verdict: 'skipped', reason: 'score 5.5 < threshold 6', next_step: 'gate_decision' });
+    expect(skipped).toMatchObject({ verdict: 'skipped', reason: 'score 5.5 < threshold 6 (evaluate.eval_threshold)', next_step: 'gate_decision' });
     // Nothing was measured, so no rate is reported: zeros would read as a measured 0% pass rate.
     expect(skipped.evaluation).toMatchObject({ execution_pass_rate: null, baseline_pass_rate: null, delta: null });
     expect(existsSync(log)).toBe(false);

@@ -56,4 +56,11 @@ describe('README', () => {
       for (const key of Object.keys(schema.shape).filter((k) => k !== 'type')) expect(table, key).toContain(`| \`${key}\``);
     }
   });
+
+  it('lists every evaluate setting the code has', () => {
+    const keys = Object.keys(pipelineSchema.shape.evaluate.unwrap().shape);
+    const table = readme.slice(readme.indexOf('### Evaluate settings'), readme.indexOf('**Structure dimensions**'));
+    expect(table.length).toBeGreaterThan(0);
+    for (const key of keys) expect(table, `evaluate.${key}`).toContain(`| \`${key}\``);
+  });
 });

@@ -17,7 +17,7 @@ import { whet } from '../support/cli.js';
 
 const JUDGE_ON = 'loop:\n  proposers: [feedback, structural]\n  discriminate:\n    llm_judge: true\n';
 // The cheap scores of release-notes' three candidates (stages-generate-discriminate.test.ts).
-const CHEAP = { 'cand-01-guidance-for-breaking-changes-requests': 6.5, 'cand-03-guidance-for-security-requests': 6.5, 'cand-02-structure-examples': 5.61 } as Record<string, number>;
+const CHEAP = { 'cand-01-guidance-for-breaking-changes-requests': 6.5, 'cand-03-guidance-for-security-requests': 6.5, 'cand-02-structure-examples': 4.5 } as Record<string, number>;
 
 async function generated(yaml: string) {
   const p = await loopProject(yaml);
@@ -54,13 +54,13 @@ describe('discriminate with the llm judge', () => {
     }
     // The structural candidate answers no train failure, so the mock finds nothing to match: rating 0.
     expect(r.scored_candidates.find((c) => c.id === 'cand-02-structure-examples')!.llm_judge).toMatchObject({ rating: 0, adjustment: -1.5 });
-    // The feedback candidates use their failures' words, so the mock rates them above zero.
-    // The feedback candidates use their failures' words, so the mock rates them above zero; here the
-    // security one falls just under the threshold and the breaking-changes one is selected.
+    // The feedback candidates use some of their failures' words (the category's own, never a checklist
+    // of the judge's strings), so the mock rates them above zero; here the security one falls just
+    // under the threshold and the breaking-changes one is selected.
     expect(r.scored_candidates.map((c) => [c.id, (c.llm_judge as { rating: number }).rating, c.score, c.recommendation])).toEqual([
-      ['cand-01-guidance-for-breaking-changes-requests', 6, 6.8, 'evaluate'],
+      ['cand-01-guidance-for-breaking-changes-requests', 4, 6.2, 'evaluate'],
       ['cand-03-guidance-for-security-requests', 3.3, 5.99, 'reject'],
-      ['cand-02-structure-examples', 0, 4.11, 'reject'],
+      ['cand-02-structure-examples', 0, 3, 'reject'],
     ]);
     const first = r.scored_candidates.map((c) => [c.id, c.score]);
     await discriminate(p.ctx);
@@ -76,8 +76,8 @@ describe('discriminate with the llm judge', () => {
     expect(requests.every((q) => q.kind === 'judge' && q.expectJson)).toBe(true);
     const r = readArtifact(p.paths.ranking, rankingArtifact);
     expect(r.scored_candidates.map((c) => [c.id, c.score, c.recommendation])).toEqual([
-      ['cand-02-structure-examples', 7.11, 'evaluate'],
-      ['cand-03-guidance-for-security-requests', 6.5, 'hold'],
+      ['cand-03-guidance-for-security-requests', 6.5, 'evaluate'],
+      ['cand-02-structure-examples', 6, 'hold'],
       ['cand-01-guidance-for-breaking-changes-requests', 5.3, 'reject'],
     ]);
     const failed = r.scored_candidates.find((c) => c.id === 'cand-03-guidance-for-security-requests')!;

@@ -104,7 +104,7 @@ describe('discriminate on a real run', () => {
     expect(r.scored_candidates.map((c) => [c.id, c.score, c.recommendation])).toEqual([
       ['cand-01-guidance-for-breaking-changes-requests', 6.5, 'evaluate'],
       ['cand-03-guidance-for-security-requests', 6.5, 'hold'],
-      ['cand-02-structure-examples', 5.61, 'reject'],
+      ['cand-02-structure-examples', 4.5, 'reject'],
     ]);
     for (const c of r.scored_candidates) expect(existsSync(join(p.paths.dir, c.variant_path, 'SKILL.md'))).toBe(true);
   });
@@ -136,7 +136,8 @@ describe('discriminate on a real run', () => {
     expect(llm.reasons[0]).toMatch(/candidate passed 0, baseline 1: passes fewer than the baseline, rejected before a full evaluation/);
     expect(r.selected).toBe('cand-01-guidance-for-breaking-changes-requests');
     const chosen = r.scored_candidates.find((c) => c.id === r.selected)!;
-    expect(chosen.minibatch).toMatchObject({ candidate_passed: 3, baseline_passed: 2 });
+    // The guidance names breaking changes but not the one train task's other string: 2 of 3, like the baseline.
+    expect(chosen.minibatch).toMatchObject({ candidate_passed: 2, baseline_passed: 2 });
     expect(existsSync(join(p.paths.dir, 'minibatch/results/baseline.jsonl'))).toBe(true);
     expect(existsSync(join(p.paths.dir, `minibatch/results/${llm.id}.jsonl`))).toBe(true);
     // Baseline (3 + 1 more task) and two candidates (3 each) ran; all recorded for the budget.

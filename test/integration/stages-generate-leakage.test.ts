@@ -57,8 +57,8 @@ describe('no held-out leakage into generation', () => {
     expect(a.candidates.find((c) => c.proposer === 'llm')!.answers.tasks).toEqual(['tr-alpha']);
     const written = [paths.candidates, ...filesUnder(paths.variants)].map((f) => readFileSync(f, 'utf8')).join('\n');
     for (const s of HELD_OUT) expect(written).not.toContain(s);
-    // The feedback rule for category alpha came from the train failure alone.
-    expect(written).toContain('When a widget notes request involves alpha, the answer includes \\"TRAIN-EXPECTED-ALPHA\\".');
+    // The feedback rule for category alpha came from the train failure alone, as guidance for the kind.
+    expect(written).toContain('When a widget notes request involves alpha, give alpha a section of its own');
   });
 
   it('keeps held-out tasks out of the discriminator’s llm judge prompts, even for a candidate claiming one', async () => {

@@ -43,8 +43,14 @@ describe('discriminator score', () => {
     expect(scoreCandidate(facts({ candidate: cand({ answers: { kind: 'train_failures', tasks: ['a', 'b', 'c'] } }) })).parts.train_failures).toBe(3);
     // structure gain × 10, capped at +1.5 and −2; risk low +0.5, high −1
     const structural = scoreCandidate(facts({ candidate: cand({ risk: 'low', answers: { kind: 'structure', dimension: 'examples' } }), targetStructure: 0.8889, variantStructure: 1, variantPlaceholders: 2 }));
-    expect(structural.parts).toEqual({ base: 5, structure: 1.11, risk: 0.5, placeholders: -1 });
-    expect(structural.score).toBe(5.61);
+    // A template's gain is its heading, not content: not credited, and its placeholders still cost 1.
+    expect(structural.parts).toEqual({ base: 5, risk: 0.5, placeholders: -1 });
+    expect(structural.score).toBe(4.5);
+    expect(structural.reasons).toContain('structure score 0.889 → 1.000 not credited: the gain comes from an unfilled template');
+    // The same gain with real content (no placeholder) is credited and reaches the default threshold 6.
+    const filled = scoreCandidate(facts({ candidate: cand({ risk: 'low', answers: { kind: 'structure', dimension: 'when_to_use' } }), targetStructure: 0.8889, variantStructure: 1 }));
+    expect(filled.parts).toEqual({ base: 5, structure: 1.11, risk: 0.5 });
+    expect(filled.score).toBe(6.61);
     expect(scoreCandidate(facts({ variantStructure: 0.5 })).parts.structure).toBe(-2);
     expect(scoreCandidate(facts({ variantStructure: 1 })).parts.structure).toBe(1.5);
     expect(scoreCandidate(facts({ candidate: cand({ risk: 'high' }) })).score).toBe(5.5);

@@ -1,0 +1,71 @@
+// Which text a ranked candidate is, decided before the state directory is touched. In order: its variant
+// folder (variant_path, or variants/<id>/ beside the ranking), a seed edit plan applied to the target
+// (execution_plan, or a bare {action, content}: the content is a fragment, never the skill), or the
+// whole skill text the ranking carries (skill_content / content / body). Never the target in its place.
+// A seed plan's result is written as a variant folder (a copy of the target folder with the edited
+// SKILL.md), so what the engine is given is a file on disk, the same bytes the gate would promote.
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { formatPath, type LoadedYaml } from '../../src/config/load-yaml.js';
+import { ConfigError } from '../../src/errors.js';
+import type { EditAction } from '../../src/skill/edits.js';
+import { readSkill, skillFromText, type LoadedSkill } from '../../src/skill/read.js';
+import { applySeedPlan, SeedPlanError, seedPlanOf } from '../../src/skill/seed-plan.js';
+import { supersedeFile } from '../../src/state/runs.js';
+import { materialise } from '../../src/state/variant.js';
+import type { RankingInput } from './schema.js';
+
+type Candidate = RankingInput['scored_candidates'][number];
+
+export type CandidateSource =
+  | { kind: 'variant'; skill: LoadedSkill }
+  | { kind: 'inline'; skill: LoadedSkill }
+  | { kind: 'seed_plan'; text: string; actions: EditAction[] };
+
+/** The candidate's text or folder; a located ConfigError for a plan that cannot be read or applied. */
+export function resolveCandidate(ranking: LoadedYaml<RankingInput>, index: number, rankingDir: string, target: LoadedSkill): CandidateSource {
+  const c: Candidate = ranking.value.scored_candidates[index]!;
+  if (c.variant_path) return { kind: 'variant', skill: readSkill(resolve(rankingDir, c.variant_path)) };
+  const conventional = join(rankingDir, 'variants', c.id);
+  if (existsSync(join(conventional, 'SKILL.md'))) return { kind: 'variant', skill: readSkill(conventional) };
+  const at = (path: (string | number)[]) => ranking.at(['scored_candidates', index, ...path]);
+  const field = (path: (string | number)[]) => formatPath(['scored_candidates', index, ...path]);
+  let plan;
+  try {
+    plan = seedPlanOf(c);
+    if (plan) {
+      // (A bare {action, content}'s content is the plan's own fragment; beside an execution_plan it is a skill.)
+      const whole = ([...(plan.path.length ? (['content'] as const) : []), 'skill_content', 'body'] as const).find((k) => c[k] !== undefined);
+      // A plan beside a whole skill leaves open which one the ranking means; neither is guessed.
+      if (whole) throw new SeedPlanError(`candidate "${c.id}" carries both an edit plan and ${whole}; keep one`, [whole]);
+      const applied = applySeedPlan(target.text, plan);
+      return { kind: 'seed_plan', text: applied.text, actions: applied.actions };
+    }
+  } catch (e) {
+    if (e instanceof SeedPlanError) throw new ConfigError(`${e.message} (candidate "${c.id}"; the plan is applied to ${target.file}, never evaluated as the skill)`, at(e.path), field(e.path));
+    throw e;
+  }
+  const inline = c.skill_content ?? c.content ?? c.body;
+  if (inline) return { kind: 'inline', skill: skillFromText(inline, target.name) };
+  throw new ConfigError(
+    `candidate "${c.id}" has no content: no variant_path, no variants/${c.id}/SKILL.md beside the ranking, no execution_plan and no skill_content; refusing to evaluate the original in its place`,
+    at([]),
+  );
+}
+
+/**
+ * The candidate's skill as the engine will get it. A seed plan's text becomes `<iterDir>/variants/<id>/`
+ * (an earlier folder of that name moves to superseded/ first); the others are already what they are.
+ */
+export async function candidateSkill(
+  source: CandidateSource,
+  o: { id: string; iterDir: string; target: LoadedSkill; exclude: readonly string[]; now: Date; log: (line: string) => void },
+): Promise<{ skill: LoadedSkill; variantPath?: string }> {
+  if (source.kind !== 'seed_plan') return { skill: source.skill };
+  const variantDir = join(o.iterDir, 'variants', o.id);
+  const moved = supersedeFile(o.iterDir, variantDir, o.now);
+  if (moved) o.log(`previous variants/${o.id} moved to ${moved}`);
+  await materialise({ targetDir: o.target.dir, variantDir, skillText: source.text, exclude: o.exclude });
+  o.log(`candidate ${o.id}: seed edit plan (${source.actions.map((a) => a.type).join(', ')}) applied to the target; evaluating variants/${o.id}`);
+  return { skill: readSkill(variantDir), variantPath: `variants/${o.id}` };
+}
