@@ -61,7 +61,7 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
   };
   const score = candidate.score ?? null;
 
-  const lock = ctx.lockHeld ? { release: async () => undefined } : await acquireStateLock(p.stateDir, 'whet evaluate');
+  const lock = ctx.lockHeld ? { release: async () => undefined } : await acquireStateLock(p.stateDir, 'whet evaluate', { report: ctx.log });
   let run: Awaited<ReturnType<typeof openPipelineRun>> | undefined;
   try {
     run = await openPipelineRun(runDir, ranking.run_id, p, target, ctx.now());
