@@ -4,7 +4,7 @@
 // state directory whole, no task attempt recorded twice, and no more engine calls than the attempts in
 // flight at each kill. The kill moments come from a seed printed with every failure (set
 // WHET_CRASH_SEED to replay one); the trials and the reference run at the same time.
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
@@ -32,6 +32,7 @@ function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]));
 }
 
+const hasRun = (p: SlowProject) => existsSync(join(p.dir, 'state/runs')) && readdirSync(join(p.dir, 'state/runs')).some((r) => existsSync(join(p.dir, 'state/runs', r, 'run.json')));
 const runDir = (p: SlowProject) => join(p.dir, 'state/runs', readdirSync(join(p.dir, 'state/runs')).sort().pop()!);
 
 /** What the run decided and measured, independent of its run id and timings. */
@@ -79,7 +80,8 @@ async function trial(seed: number): Promise<{ p: SlowProject; kills: number; lab
   const moments: number[] = [];
   let kills = 0;
   for (let i = 0; i < KILLS; i++) {
-    const s = track(startWhet(p, [i === 0 ? 'run' : 'resume']));
+    // Killed before it recorded its run, a `whet run` is simply started again, as a user would.
+    const s = track(startWhet(p, [hasRun(p) ? 'resume' : 'run']));
     // Anywhere from just after start (the lock, run.json) to deep into an evaluation.
     const at = Math.round(300 + next() * 9_000);
     moments.push(at);
@@ -90,7 +92,7 @@ async function trial(seed: number): Promise<{ p: SlowProject; kills: number; lab
     kills++;
   }
   const label = `seed ${seed} (kills at ${moments.join(', ')} ms after each start)`;
-  const fin = await track(startWhet(p, ['resume'])).exited;
+  const fin = await track(startWhet(p, [hasRun(p) ? 'resume' : 'run'])).exited;
   expect(fin.code, `${label}: ${fin.stderr}`).toBe(0);
   return { p, kills, label, moments };
 }
