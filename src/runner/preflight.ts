@@ -6,6 +6,7 @@ import { thresholdsDiff, thresholdsHash, type Thresholds } from '../config/thres
 import { UsageError } from '../errors.js';
 import type { LoopContext } from '../loop/context.js';
 import { iterations, nextStep, type Next, type Step } from './next-step.js';
+import { refuseStaleRedoInputs } from './redo-inputs.js';
 import { refuseRedoAfterPromotion, stepAfterSuperseding } from './supersede.js';
 
 export type Plan =
@@ -33,6 +34,7 @@ export function planCall(ctx: LoopContext, redo: Step | undefined): Plan {
   }
   refuseChangedRegistrations(ctx);
   refuseRedoAfterPromotion({ stateDir: ctx.stateDir, runId: ctx.runId, runDir: ctx.runDir, iteration, from: redo });
+  refuseStaleRedoInputs(ctx, iteration, redo);
   return { kind: 'redo', step: redo, iteration };
 }
 
