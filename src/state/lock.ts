@@ -6,9 +6,9 @@
 // taken over at once by the next process. proper-lockfile did this with mtime staleness only and lost a
 // lock whose folder we had written the owner into after ten seconds of every run.
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { StateError, UsageError } from '../errors.js';
 import { stateLayout } from './layout.js';
 import { describe, HEARTBEAT_MS, judge, ownerFile, processStart, readOwner, sameHolding, type Owner } from './lock-owner.js';
@@ -23,6 +23,7 @@ export interface LockOptions {
 }
 
 const ATTEMPTS = 5;
+const LEFTOVER_MS = 60_000;
 
 export async function acquireStateLock(stateDir: string, command: string, opts: LockOptions = {}): Promise<StateLock> {
   makeStateDir(stateDir);
@@ -31,7 +32,10 @@ export async function acquireStateLock(stateDir: string, command: string, opts: 
   const start = processStart(process.pid);
   if (start) me.start = start;
   for (let i = 0; i < ATTEMPTS; i++) {
-    if (tryCreate(lockPath, me)) return hold(stateDir, lockPath, me, opts.report ?? ((l) => process.stderr.write(`${l}\n`)));
+    if (tryCreate(lockPath, me)) {
+      sweepLeftovers(stateDir);
+      return hold(stateDir, lockPath, me, opts.report ?? ((l) => process.stderr.write(`${l}\n`)));
+    }
     const owner = readOwner(lockPath);
     if (!exists(lockPath)) continue;
     const j = judge(lockPath, owner);
@@ -39,6 +43,23 @@ export async function acquireStateLock(stateDir: string, command: string, opts: 
     takeOver(lockPath, owner, me.token!);
   }
   throw new StateError(`state directory ${stateDir}: could not take its lock after ${ATTEMPTS} attempts (other processes keep taking it); try again`);
+}
+
+/**
+ * A process killed between preparing its lock folder and renaming it (or while moving one aside) leaves
+ * `lock.<token>.new|stale|released` behind. Only old ones go: a young one may be another process's
+ * lock being made right now.
+ */
+function sweepLeftovers(stateDir: string): void {
+  for (const name of readdirSync(stateDir)) {
+    if (!/^lock\.[0-9a-f-]{36}\.(new|stale|released)$/.test(name)) continue;
+    const path = join(stateDir, name);
+    try {
+      if (Date.now() - statSync(path).mtimeMs > LEFTOVER_MS) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // Gone meanwhile.
+    }
+  }
 }
 
 function exists(path: string): boolean {

@@ -81,6 +81,20 @@ describe('state lock decisions', () => {
     expect(readdirSync(dir)).toEqual([]);
   }, 30_000);
 
+  it('sweeps old folders a killed process left mid-creation or mid-takeover, not young ones', async () => {
+    const dir = tempDir();
+    const old = join(dir, 'lock.0b5e3a2c-1111-4222-8333-944455556666.new');
+    const young = join(dir, 'lock.0b5e3a2c-1111-4222-8333-944455557777.stale');
+    mkdirSync(old);
+    writeFileSync(join(old, 'owner.json'), '{}');
+    ago(old, 5 * 60_000);
+    mkdirSync(young);
+    const lock = await acquireStateLock(dir, 'sweeper');
+    expect(existsSync(old)).toBe(false);
+    expect(existsSync(young)).toBe(true);
+    await lock.release();
+  });
+
   it('reports a lock lost while held in plain words, and does not remove the new holder’s lock', async () => {
     const dir = tempDir();
     const lines: string[] = [];
