@@ -4,11 +4,11 @@
 // state directory whole, no task attempt recorded twice, and no more engine calls than the attempts in
 // flight at each kill. The kill moments come from a seed printed with every failure (set
 // WHET_CRASH_SEED to replay one); the trials and the reference run at the same time.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
-import { countCalls, killAll, lockLeftovers, slowProject, startWhet, type SlowProject, type Started } from '../support/slow-run.js';
+import { countCalls, hasRun, killAll, lockLeftovers, slowProject, startWhet, type SlowProject, type Started } from '../support/slow-run.js';
 
 const SLOW = { seconds: 1, concurrency: 2, maxIterations: 2 };
 const KILLS = 4;
@@ -32,7 +32,6 @@ function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]));
 }
 
-const hasRun = (p: SlowProject) => existsSync(join(p.dir, 'state/runs')) && readdirSync(join(p.dir, 'state/runs')).some((r) => existsSync(join(p.dir, 'state/runs', r, 'run.json')));
 const runDir = (p: SlowProject) => join(p.dir, 'state/runs', readdirSync(join(p.dir, 'state/runs')).sort().pop()!);
 
 /** What the run decided and measured, independent of its run id and timings. */

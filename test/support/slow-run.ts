@@ -91,6 +91,12 @@ export async function until(from: number, ms: number): Promise<void> {
   if (left > 0) await sleep(left);
 }
 
+/** A run was recorded (its run.json written): `whet resume` has something to continue. */
+export function hasRun(p: SlowProject): boolean {
+  const runs = join(p.dir, 'state/runs');
+  return existsSync(runs) && readdirSync(runs).some((r) => existsSync(join(runs, r, 'run.json')));
+}
+
 export function countCalls(p: SlowProject): number {
   return existsSync(p.callsLog) ? readFileSync(p.callsLog, 'utf8').split('\n').filter(Boolean).length : 0;
 }
