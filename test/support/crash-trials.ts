@@ -1,14 +1,15 @@
-// Crash consistency at real durations (issue 11): a loop against an engine that takes a second per call
+// Crash consistency at real durations (issue 11), run by test/integration/real-durations.test.ts: a loop against an engine that takes a second per call
 // is killed with -9 at random moments, resumed each time, and finished by `whet resume`. Every trial
 // must end with the uninterrupted run's decisions and per-task results, every JSON/JSONL file in the
 // state directory whole, no task attempt recorded twice, and no more engine calls than the attempts in
 // flight at each kill. The kill moments come from a seed printed with every failure (set
 // WHET_CRASH_SEED to replay one); the trials and the reference run at the same time.
+// Kept apart from the test file so the lock scenarios and these run concurrently in one file.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-import { describe, expect, it } from 'vitest';
-import { countCalls, hasRun, killAll, lockLeftovers, slowProject, startWhet, type SlowProject, type Started } from '../support/slow-run.js';
+import { expect } from 'vitest';
+import { countCalls, hasRun, killAll, lockLeftovers, slowProject, startWhet, type SlowProject, type Started } from './slow-run.js';
 
 const SLOW = { seconds: 1, concurrency: 2, maxIterations: 2 };
 const KILLS = 4;
@@ -96,27 +97,26 @@ async function trial(seed: number): Promise<{ p: SlowProject; kills: number; lab
   return { p, kills, label, moments };
 }
 
-describe('kill -9 at random moments of a slow loop, then resume', () => {
-  it('ends with the uninterrupted decisions and results, whole files and no attempt recorded twice', async () => {
-    const base = Number(process.env['WHET_CRASH_SEED'] ?? Math.floor(Math.random() * 2 ** 31));
-    console.log(`crash-resume seeds: ${Array.from({ length: TRIALS }, (_, i) => base + i).join(', ')} (replay with WHET_CRASH_SEED=${base})`);
-    try {
-      const [ref, ...trials] = await Promise.all([reference(), ...Array.from({ length: TRIALS }, (_, i) => trial(base + i))]);
-      for (const t of trials) {
-        expect(t.kills, `${t.label}: no kill landed`).toBeGreaterThan(0);
-        expectWholeFiles(t.p, t.label);
-        const got = outcome(t.p);
-        expect(got.decisions, t.label).toEqual(ref.outcome.decisions);
-        expect(got.results, t.label).toEqual(ref.outcome.results);
-        // Only attempts in flight at a kill (at most `concurrency` each time) may have been called again.
-        const calls = countCalls(t.p);
-        expect(calls, t.label).toBeGreaterThanOrEqual(ref.calls);
-        expect(calls, t.label).toBeLessThanOrEqual(ref.calls + t.kills * SLOW.concurrency);
-        expect(lockLeftovers(t.p), t.label).toEqual([]);
-        for (const f of files(runDir(t.p)).filter((f) => f.endsWith('/run.json'))) expect(JSON.parse(readFileSync(f, 'utf8')).status, `${t.label}: ${f}`).toBe('completed');
-      }
-    } finally {
-      killAll(started);
+/** The reference and TRIALS killed-and-resumed runs, concurrently; every assertion of the bar. */
+export async function crashTrialsMatchReference(): Promise<void> {
+  const base = Number(process.env['WHET_CRASH_SEED'] ?? Math.floor(Math.random() * 2 ** 31));
+  console.log(`crash-resume seeds: ${Array.from({ length: TRIALS }, (_, i) => base + i).join(', ')} (replay with WHET_CRASH_SEED=${base})`);
+  try {
+    const [ref, ...trials] = await Promise.all([reference(), ...Array.from({ length: TRIALS }, (_, i) => trial(base + i))]);
+    for (const t of trials) {
+      expect(t.kills, `${t.label}: no kill landed`).toBeGreaterThan(0);
+      expectWholeFiles(t.p, t.label);
+      const got = outcome(t.p);
+      expect(got.decisions, t.label).toEqual(ref.outcome.decisions);
+      expect(got.results, t.label).toEqual(ref.outcome.results);
+      // Only attempts in flight at a kill (at most `concurrency` each time) may have been called again.
+      const calls = countCalls(t.p);
+      expect(calls, t.label).toBeGreaterThanOrEqual(ref.calls);
+      expect(calls, t.label).toBeLessThanOrEqual(ref.calls + t.kills * SLOW.concurrency);
+      expect(lockLeftovers(t.p), t.label).toEqual([]);
+      for (const f of files(runDir(t.p)).filter((f) => f.endsWith('/run.json'))) expect(JSON.parse(readFileSync(f, 'utf8')).status, `${t.label}: ${f}`).toBe('completed');
     }
-  }, 240_000);
-});
+  } finally {
+    killAll(started);
+  }
+}

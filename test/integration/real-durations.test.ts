@@ -3,10 +3,12 @@
 // 15 s, 45 s and 90 s naming itself, and leaves no lock when it ends; a holder killed with -9 at 5 s, 35 s
 // or 75 s is taken over at once, and a resumed run stopped by SIGINT or SIGTERM leaves no lock either.
 // Real processes and real time — the old lock broke ten seconds into every run, which no mocked timer
-// showed. The scenarios mostly sleep, so they run at the same time: the file lasts as long as the longest.
+// showed. Also crash consistency: seeded kill -9 + resume of a slow loop (test/support/crash-trials.ts).
+// The scenarios mostly sleep, so both tests run at the same time: the file lasts as long as the longest.
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { describe, expect, it } from 'vitest';
+import { crashTrialsMatchReference } from '../support/crash-trials.js';
 import { countCalls, hasRun, killAll, lockHolder, lockLeftovers, slowProject, startWhet, until, waitFor, type Started } from '../support/slow-run.js';
 
 // 30 calls (baseline, a candidate, the next iteration's candidate) at 4.5 s one at a time: ≈ 140 s.
@@ -72,8 +74,8 @@ async function killedHolderIsTakenOver(at: number, stopWith: 'SIGINT' | 'SIGTERM
   expect(lockLeftovers(p)).toEqual([]);
 }
 
-describe('the state lock over real durations (slow command engine)', () => {
-  it('keeps a 2-minute run locked, refuses others at 15/45/90 s, takes over after kill -9 at 5/35/75 s, leaves no lock', async () => {
+describe.concurrent('real durations (slow command engine)', () => {
+  it('the state lock keeps a 2-minute run locked, refuses others at 15/45/90 s, takes over after kill -9 at 5/35/75 s, leaves no lock', async () => {
     try {
       await Promise.all([
         longRunRefusesOthers(),
@@ -84,5 +86,9 @@ describe('the state lock over real durations (slow command engine)', () => {
     } finally {
       killAll(started);
     }
+  }, 240_000);
+
+  it('kill -9 at random moments of a slow loop, then resume, ends with the uninterrupted decisions and results, whole files, no attempt recorded twice', async () => {
+    await crashTrialsMatchReference();
   }, 240_000);
 });
