@@ -85,7 +85,7 @@ export function registerLoopCommands(program: Command, deps: CliDeps, setCode: S
       }
       if (o.run) throw new UsageError('--run names an existing run: use it with --from, or use "whet resume RUN"');
       const plan = await planRun(e, { configPath: o.config, stateRoot: o.stateRoot, mock: o.mock, targetSkill: o.target, ...threshold(o) });
-      const lock = await acquireStateLock(plan.stateDir, `whet run (${plan.manifest.run_id})`);
+      const lock = await acquireStateLock(plan.stateDir, `whet run (${plan.manifest.run_id})`, { report: e.log });
       try {
         await createRun(plan, deps.now());
         e.log(`run ${plan.manifest.run_id}: improving ${plan.manifest.target.skill_path}${plan.manifest.mock ? ' on the mock engine' : ''}`);

@@ -29,7 +29,7 @@ export async function baselineAll(
   const stateDir = o.stateRoot ? resolve(e.cwd, o.stateRoot) : cfg.stateDir;
   const shared = pLimit(cfg.concurrency);
   const limiter = <T>(fn: () => Promise<T>) => shared(fn);
-  const lock = await acquireStateLock(stateDir, 'whet baseline');
+  const lock = await acquireStateLock(stateDir, 'whet baseline', { report: e.log });
   try {
     let interrupted = false;
     const results = await Promise.all(

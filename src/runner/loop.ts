@@ -49,7 +49,7 @@ export async function runStep(ctx: LoopContext, step: Step, candidate?: string):
  * before anything is moved or written (preflight.ts).
  */
 export async function driveRun(e: LoopEnv, o: { stateDir: string; runId: string; from?: Step; only?: Step; lockHeld?: boolean; evalThreshold?: number }): Promise<LoopResult> {
-  const lock = o.lockHeld ? undefined : await acquireStateLock(o.stateDir, `whet ${o.only ?? 'run'} (${o.runId})`);
+  const lock = o.lockHeld ? undefined : await acquireStateLock(o.stateDir, `whet ${o.only ?? 'run'} (${o.runId})`, { report: e.log });
   const outcomes: LoopResult['outcomes'] = [];
   let unwatch = (): void => undefined;
   try {

@@ -6,7 +6,8 @@ import { thresholdsDiff, thresholdsHash, type Thresholds } from '../config/thres
 import { UsageError } from '../errors.js';
 import type { LoopContext } from '../loop/context.js';
 import { iterations, nextStep, type Next, type Step } from './next-step.js';
-import { refuseRedoAfterPromotion, stepAfterSuperseding } from './supersede.js';
+import { refuseStaleRedoInputs } from './redo-inputs.js';
+import { refuseRedoAfterPromotion, stepAfterSuperseding, wouldSupersede } from './supersede.js';
 
 export type Plan =
   | { kind: 'redo'; step: Step; iteration: number }
@@ -33,6 +34,8 @@ export function planCall(ctx: LoopContext, redo: Step | undefined): Plan {
   }
   refuseChangedRegistrations(ctx);
   refuseRedoAfterPromotion({ stateDir: ctx.stateDir, runId: ctx.runId, runDir: ctx.runDir, iteration, from: redo });
+  // With nothing to move, the stage runs and records its own refusal (a gate's `refused` decision).
+  if (wouldSupersede(ctx.runDir, iteration, redo)) refuseStaleRedoInputs(ctx, iteration, redo);
   return { kind: 'redo', step: redo, iteration };
 }
 

@@ -55,6 +55,12 @@ function moveAway(dir: string, files: string[], now: Date): string[] {
   return moved;
 }
 
+/** Whether superseding from `from` would move anything (an artifact of that stage or a later one exists). */
+export function wouldSupersede(runDir: string, iteration: number, from: Step): boolean {
+  const p = iterationPaths(runDir, iteration);
+  return STEPS.slice(STEPS.indexOf(from)).some((s) => existsSync(p[FILE_OF[s]] as string));
+}
+
 /** Moves the artifacts of `from` and later stages of the iteration to superseded/ (checks come first). */
 export function supersedeFrom(a: { runDir: string; iteration: number; from: Step; now: Date }): string[] {
   const p = iterationPaths(a.runDir, a.iteration);

@@ -1,83 +1,156 @@
-// One writer per state directory. proper-lockfile makes the lock (an mkdir, refreshed while held); we
-// add the owner's pid and host inside it so that a lock left by a process killed with -9 is recovered at
-// once when that pid is gone, instead of after the stale timeout, and so a refusal can say who holds it.
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// One writer per state directory. The lock is the folder `lock/` holding owner.json (pid, host, command,
+// start time, a token). It appears in one step — a folder prepared beside it is renamed into place, and a
+// rename never replaces a folder that has files in it — so there is never a lock without its owner, and
+// a second process can always say who holds it. A holder keeps it for as long as it lives (lock-owner.ts
+// says why that is decided from the process table and not from timestamps); a killed holder's lock is
+// taken over at once by the next process. proper-lockfile did this with mtime staleness only and lost a
+// lock whose folder we had written the owner into after ten seconds of every run.
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import lockfile from 'proper-lockfile';
 import { StateError, UsageError } from '../errors.js';
 import { stateLayout } from './layout.js';
-import { log } from '../log.js';
+import { describe, HEARTBEAT_MS, judge, ownerFile, processStart, readOwner, sameHolding, type Owner } from './lock-owner.js';
 
 export interface StateLock {
   release(): Promise<void>;
 }
 
-interface Owner {
-  pid: number;
-  host: string;
-  command: string;
-  since: string;
+export interface LockOptions {
+  /** Where a human-readable line goes when the lock is lost while held (default: stderr). */
+  report?: (line: string) => void;
 }
 
-export async function acquireStateLock(stateDir: string, command: string): Promise<StateLock> {
+const ATTEMPTS = 5;
+const LEFTOVER_MS = 60_000;
+
+export async function acquireStateLock(stateDir: string, command: string, opts: LockOptions = {}): Promise<StateLock> {
   makeStateDir(stateDir);
   const lockPath = stateLayout.lock(stateDir);
-  const attempt = () =>
-    lockfile.lock(stateDir, {
-      lockfilePath: lockPath,
-      realpath: false,
-      stale: 30_000,
-      update: 10_000,
-      retries: 0,
-      // Losing the lock mid-run (clock jump, someone deleting it) must not crash a run half-written.
-      onCompromised: (err) => log.warn({ stateDir, err: err.message }, 'state lock compromised'),
-    });
-  let release: () => Promise<void>;
-  try {
-    release = await attempt();
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
+  const me: Owner = { pid: process.pid, host: hostname(), command, since: new Date().toISOString(), token: randomUUID() };
+  const start = processStart(process.pid);
+  if (start) me.start = start;
+  for (let i = 0; i < ATTEMPTS; i++) {
+    if (tryCreate(lockPath, me)) {
+      sweepLeftovers(stateDir);
+      return hold(stateDir, lockPath, me, opts.report ?? ((l) => process.stderr.write(`${l}\n`)));
+    }
     const owner = readOwner(lockPath);
-    if (owner && owner.host === hostname() && !isAlive(owner.pid)) {
-      rmSync(lockPath, { recursive: true, force: true });
-      release = await attempt();
-    } else {
-      const who = owner ? `pid ${owner.pid} on ${owner.host} (${owner.command}, since ${owner.since})` : 'another process';
-      throw new StateError(`state directory ${stateDir} is in use by ${who}; wait for it to finish or stop it, or use another --state-root`);
+    if (!exists(lockPath)) continue;
+    const j = judge(lockPath, owner);
+    if (j.held) throw new StateError(`state directory ${stateDir} is in use by ${j.who}; wait for it to finish or stop it, or use another --state-root`);
+    takeOver(lockPath, owner, me.token!);
+  }
+  throw new StateError(`state directory ${stateDir}: could not take its lock after ${ATTEMPTS} attempts (other processes keep taking it); try again`);
+}
+
+/**
+ * A process killed between preparing its lock folder and renaming it (or while moving one aside) leaves
+ * `lock.<token>.new|stale|released` behind. Only old ones go: a young one may be another process's
+ * lock being made right now.
+ */
+function sweepLeftovers(stateDir: string): void {
+  for (const name of readdirSync(stateDir)) {
+    if (!/^lock\.[0-9a-f-]{36}\.(new|stale|released)$/.test(name)) continue;
+    const path = join(stateDir, name);
+    try {
+      if (Date.now() - statSync(path).mtimeMs > LEFTOVER_MS) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // Gone meanwhile.
     }
   }
-  const owner: Owner = { pid: process.pid, host: hostname(), command, since: new Date().toISOString() };
-  writeFileSync(join(lockPath, 'owner.json'), JSON.stringify(owner));
-  return {
-    release: async () => {
-      try {
-        rmSync(join(lockPath, 'owner.json'), { force: true });
-        await release();
-      } catch {
-        // Already released or removed: nothing left to do.
-      }
-    },
-  };
 }
 
-function readOwner(lockPath: string): Owner | undefined {
+function exists(path: string): boolean {
   try {
-    return JSON.parse(readFileSync(join(lockPath, 'owner.json'), 'utf8')) as Owner;
+    statSync(path);
+    return true;
   } catch {
-    return undefined;
+    return false;
   }
 }
 
-function isAlive(pid: number): boolean {
+/** Renames a prepared folder into place; false when a lock is already there. */
+function tryCreate(lockPath: string, me: Owner): boolean {
+  const fresh = `${lockPath}.${me.token}.new`;
+  mkdirSync(fresh);
   try {
-    process.kill(pid, 0);
+    writeFileSync(ownerFile(fresh), JSON.stringify(me));
+    renameSync(fresh, lockPath);
     return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || code === 'ENOTEMPTY' || code === 'ENOTDIR' || code === 'EISDIR') return false;
+    throw new StateError(`cannot create the lock ${lockPath}: ${(err as Error).message}`);
+  } finally {
+    rmSync(fresh, { recursive: true, force: true });
   }
 }
 
+/**
+ * Moves an abandoned lock aside and removes it. Between judging it and moving it another process may
+ * have taken it over and made its own: a moved lock that is not the one judged is put back.
+ */
+function takeOver(lockPath: string, judged: Owner | undefined, token: string): void {
+  const aside = `${lockPath}.${token}.stale`;
+  try {
+    renameSync(lockPath, aside);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw new StateError(`cannot take over the abandoned lock ${lockPath}: ${(err as Error).message}`);
+  }
+  if (!sameHolding(readOwner(aside), judged)) {
+    try {
+      renameSync(aside, lockPath);
+      return;
+    } catch {
+      // Yet another process took the place meanwhile; the holder whose lock was moved reports the loss.
+    }
+  }
+  rmSync(aside, { recursive: true, force: true });
+}
+
+function hold(stateDir: string, lockPath: string, me: Owner, report: (line: string) => void): StateLock {
+  let lost = false;
+  let misses = 0;
+  const ours = () => readOwner(lockPath)?.token === me.token;
+  const beat = setInterval(() => {
+    if (ours()) {
+      misses = 0;
+      const now = new Date();
+      try {
+        utimesSync(ownerFile(lockPath), now, now);
+      } catch {
+        // Removed under us: the next beat sees it.
+      }
+      return;
+    }
+    // Twice in a row: a takeover that moves a lock aside and puts it back is not a loss.
+    if (++misses < 2) return;
+    lost = true;
+    clearInterval(beat);
+    const other = readOwner(lockPath);
+    const now = other ? `it is now held by ${describe(other)}` : 'its lock folder was removed';
+    report(`whet: warning: this process lost its lock on state directory ${stateDir}: ${now}. Two processes may now write the same runs; let this one finish or stop it before starting another.`);
+  }, HEARTBEAT_MS);
+  beat.unref();
+  const releaseNow = () => {
+    clearInterval(beat);
+    process.off('exit', releaseNow);
+    if (lost || !ours()) return;
+    const aside = `${lockPath}.${me.token}.released`;
+    try {
+      renameSync(lockPath, aside);
+      rmSync(aside, { recursive: true, force: true });
+    } catch {
+      // Already gone: nothing is left to release.
+    }
+  };
+  // process.exit (a second Ctrl-C) skips every finally: the lock goes with the process anyway.
+  process.on('exit', releaseNow);
+  return { release: async () => releaseNow() };
+}
 
 /**
  * Creates the state directory. A file where it (or a folder above it) should be is the user's path

@@ -84,7 +84,8 @@ const short = (h: string | null) => (h ? `${h.slice(0, 19)}…` : 'absent');
  */
 export async function rollbackRun(stateDir: string, runId: string, opts: { force?: boolean; now?: Date } = {}): Promise<RollbackResult> {
   const root = stateLayout.backups(stateDir, runId);
-  if (!existsSync(root)) throw new StateError(`run ${runId} has no backups: nothing was promoted in it`);
+  // Naming a run that kept nothing is a wrong argument (exit 2), not an infrastructure failure (3).
+  if (!existsSync(root)) throw new UsageError(`run ${runId} promoted nothing (no gate kept a candidate), so there is nothing to roll back; nothing was changed`);
   const iterations = readdirSync(root)
     .filter((d) => /^iter-\d+$/.test(d))
     .map((d) => Number(d.slice(5)))

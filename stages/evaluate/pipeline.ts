@@ -55,7 +55,7 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
   const iterDir = inState ? rankingDir : stateLayout.iterDir(runDir, iteration);
   const score = candidate.score ?? null;
 
-  const lock = ctx.lockHeld ? { release: async () => undefined } : await acquireStateLock(p.stateDir, 'whet evaluate');
+  const lock = ctx.lockHeld ? { release: async () => undefined } : await acquireStateLock(p.stateDir, 'whet evaluate', { report: ctx.log });
   let run: Awaited<ReturnType<typeof openPipelineRun>> | undefined;
   const unwatch = watchRateLimits(runDir, ctx.log, ctx.now);
   try {

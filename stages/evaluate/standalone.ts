@@ -24,7 +24,7 @@ export async function runStandalone(ctx: EvaluateContext): Promise<StageResult> 
   const skill = readSkill(resolve(ctx.cwd, o.skillPath));
   const key = evaluationKey(p, skill);
 
-  const lock = ctx.lockHeld ? { release: async () => undefined } : await acquireStateLock(p.stateDir, 'whet evaluate --standalone');
+  const lock = ctx.lockHeld ? { release: async () => undefined } : await acquireStateLock(p.stateDir, 'whet evaluate --standalone', { report: ctx.log });
   try {
     const now = ctx.now();
     const resumed = findResumableRun(p.stateDir, key);

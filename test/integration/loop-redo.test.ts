@@ -113,6 +113,30 @@ describe('whet run --from STAGE', () => {
   });
 });
 
+describe('a redo the stage itself would refuse', () => {
+  it('refuses --from gate|discriminate|generate and whet gate over a hand-edited target, the state dir byte-identical', async () => {
+    const { dir, runId, runDir } = await finishedRun({ maxIterations: 2 });
+    expect(existsSync(join(runDir, 'iter-002/gate.json'))).toBe(true);
+    const skill = join(dir, 'release-notes/SKILL.md');
+    writeFileSync(skill, `${readFileSync(skill, 'utf8')}\nA line a person added after the run.\n`);
+    const before = snapshotTree(join(dir, 'state'));
+    const cases: Array<[string[], RegExp]> = [
+      [['run', '--from', 'gate', '--run', runId], /cannot redo gate of iteration 2: the gate would refuse: the target was edited after it was evaluated/],
+      [['gate', '--run', runId], /cannot redo gate of iteration 2: the gate would refuse/],
+      [['run', '--from', 'discriminate', '--run', runId], /cannot redo discriminate of iteration 2: the target changed after candidates\.json was generated/],
+      [['run', '--from', 'generate', '--run', runId], /cannot redo generate of iteration 2: the target changed after this iteration's baseline measured it/],
+    ];
+    for (const [argv, why] of cases) {
+      const r = await whet(argv, { cwd: dir });
+      expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toMatch(why);
+      expect(r.stderr).toMatch(/nothing was moved/);
+      expect(snapshotTree(join(dir, 'state')), argv.join(' ')).toEqual(before);
+    }
+    expect(status(runDir)).toBe('completed');
+  });
+});
+
 describe('the run status after a single stage', () => {
   it('a stage re-run on a finished run leaves it completed, in run.json and in whet status', async () => {
     const { dir, runId, runDir } = await finishedRun({ maxIterations: 2 });

@@ -95,13 +95,16 @@ describe('the improvement loop (mock engine)', () => {
     }
   });
 
-  it('refuses at the gate when the target was edited by hand after evaluation', async () => {
+  it('refuses to redo the gate when the target was edited by hand after evaluation, moving nothing', async () => {
     const dir = project('', 'max_iterations: 2');
     expect((await whet(['run'], { cwd: dir })).code).toBe(0);
     const runId = runIdOf(dir);
     write(join(dir, 'release-notes/SKILL.md'), `${readFileSync(join(dir, 'release-notes/SKILL.md'), 'utf8')}\nA hand edit.\n`);
+    const before = snapshotTree(join(dir, 'state'));
     const g = await whet(['gate', '--run', runId], { cwd: dir });
-    expect(g.stdout).toMatch(/REFUSED .* the target was edited after it was evaluated/);
+    expect(g.code, g.stderr).toBe(2);
+    expect(g.stderr).toMatch(/the gate would refuse: the target was edited after it was evaluated .*; nothing was moved/);
+    expect(snapshotTree(join(dir, 'state'))).toEqual(before);
   });
 });
 

@@ -71,3 +71,27 @@ describe('whet rollback over a later hand edit', () => {
     expect(sha(skill)).toBe(original);
   }, 60_000);
 });
+
+describe('whet rollback of a run that promoted nothing', () => {
+  it('says so plainly with exit 2 (a wrong run named, not an infrastructure failure), changing nothing', async () => {
+    const dir = exampleLoopProject({
+      prefix: 'whet-rollback-none-',
+      loop: '{max_iterations: 1, plateau_window: 2, candidates_per_iteration: 3, proposers: [feedback, structural]}',
+      // No held-out gain can reach this: the gate rejects, nothing is applied, no backup is made.
+      thresholds: '{min_delta: 0.9, max_new_failures: 0}',
+    });
+    const skill = join(dir, 'release-notes/SKILL.md');
+    const original = sha(skill);
+    const r = await whet(['run'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toMatch(/gate: KEEP/);
+    const runId = readdirSync(join(dir, 'state/runs')).sort().pop()!;
+    const before = snapshotTree(join(dir, 'state'));
+    const rb = await whet(['rollback', runId], { cwd: dir });
+    expect(rb.code, rb.stderr).toBe(2);
+    expect(rb.stderr).toBe(`whet: run ${runId} promoted nothing (no gate kept a candidate), so there is nothing to roll back; nothing was changed\n`);
+    expect(rb.stdout).toBe('');
+    expect(snapshotTree(join(dir, 'state'))).toEqual(before);
+    expect(sha(skill)).toBe(original);
+  });
+});
