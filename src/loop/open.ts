@@ -9,6 +9,7 @@ import { loadSuite } from '../config/suite.js';
 import { thresholdsHash } from '../config/thresholds.js';
 import { registeredSettings, settingsHash } from '../config/registered.js';
 import { UsageError } from '../errors.js';
+import { checkIdFlag, isSafeId } from '../config/safe-id.js';
 import { readSkill, skillFileOf } from '../skill/read.js';
 import { appendEvent } from '../state/events.js';
 import { stateLayout } from '../state/layout.js';
@@ -93,12 +94,14 @@ export async function startRun(e: LoopEnv, o: StartOptions): Promise<RunPlan> {
 /** The newest run in the state dir, or the named one. */
 export function resolveRun(stateDir: string, runId?: string): string {
   const runs = stateLayout.runsDir(stateDir);
-  if (runId) {
+  if (runId !== undefined) {
+    checkIdFlag(runId, 'run');
     if (!existsSync(stateLayout.runManifest(stateLayout.runDir(stateDir, runId)))) throw new UsageError(`no run "${runId}" in ${stateDir}`);
     return runId;
   }
   const loops = existsSync(runs)
     ? readdirSync(runs)
+        .filter(isSafeId)
         .sort()
         .reverse()
         .filter((id) => {

@@ -9,7 +9,7 @@ import fg from 'fast-glob';
 import { z } from 'zod';
 import { StateError, UsageError } from '../errors.js';
 import { writeFileAtomically, writeJsonAtomically } from './atomic.js';
-import { stateLayout } from './layout.js';
+import { iterName, stateLayout } from './layout.js';
 
 const sha = (b: Buffer) => `sha256:${createHash('sha256').update(b).digest('hex')}`;
 
@@ -28,7 +28,7 @@ function skillFiles(dir: string): string[] {
 }
 
 export function backupDir(stateDir: string, runId: string, iteration: number): string {
-  return join(stateLayout.backups(stateDir, runId), `iter-${String(iteration).padStart(3, '0')}`);
+  return join(stateLayout.backups(stateDir, runId), iterName(iteration));
 }
 
 export async function applyVariant(a: { stateDir: string; runId: string; iteration: number; targetDir: string; variantDir: string; now: Date }): Promise<BackupManifest> {

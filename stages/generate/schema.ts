@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { envelope } from '../../src/artifacts/envelope.js';
 import { changeCategory, risk } from '../../src/artifacts/vocabulary.js';
-import { safeId } from '../../src/config/suite-schema.js';
+import { safeId } from '../../src/config/safe-id.js';
 import { EditActionSchema } from '../../src/skill/edits.js';
 
 export const signal = z.object({
