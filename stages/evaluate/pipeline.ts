@@ -2,11 +2,12 @@
 // same tasks. The candidate's own files are what reach the engine — its materialised variant folder, or
 // the content carried in the ranking — and never the original in its place (the seed's fatal bug).
 import { writeFileAtomically } from '../../src/state/atomic.js';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { sha256File, writeArtifact } from '../../src/artifacts/io.js';
 import { loadYaml } from '../../src/config/load-yaml.js';
-import { checkIdFlag } from '../../src/config/safe-id.js';
+import { checkIdFlag, insideRoot } from '../../src/config/safe-id.js';
+import { materialise } from '../../src/skill/variant.js';
 import { ConfigError, UsageError } from '../../src/errors.js';
 import { summarizeVariant } from '../../src/evaluation/summary.js';
 import { readSkill, skillFromText, type LoadedSkill } from '../../src/skill/read.js';
@@ -18,7 +19,7 @@ import { openPipelineRun } from './run-manifest.js';
 import { measure } from './measure.js';
 import { judgeCalibrations, withCorrectedRates } from '../../src/evaluation/judge-calibration.js';
 import { pipelineEvaluation, rankingInput, type RankingInput } from './schema.js';
-import { budgetFor, engineInfo, prepare, type EvaluateContext, type StageResult } from './setup.js';
+import { budgetFor, engineInfo, prepare, type EvaluateContext, type Prepared, type StageResult } from './setup.js';
 import { pipelineArtifact, type EnvelopeBits } from './verdict.js';
 
 type Candidate = RankingInput['scored_candidates'][number];
@@ -41,8 +42,7 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
   // Both paths in a ranking are relative to the ranking's folder (absolute ones stay as they are), so a
   // ranking means the same files whichever directory whet is started from.
   const target = readSkill(resolve(rankingDir, ranking.target.path));
-  const candSkill = candidateSkill(candidate, rankingDir, target);
-  if (candSkill.contentHash === target.contentHash) ctx.log(`warning: candidate ${candidate.id} is byte-identical to the target`);
+  const source = candidateSource(candidate, rankingDir);
 
   const evalThreshold = o.evalThreshold ?? p.cfg.evalThreshold;
   const iteration = ranking.iteration ?? 1;
@@ -50,23 +50,25 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
   const inState = basename(rankingDir).startsWith('iter-') && dirname(dirname(rankingDir)) === stateLayout.runsDir(p.stateDir);
   const runDir = inState ? dirname(rankingDir) : stateLayout.runDir(p.stateDir, ranking.run_id);
   const iterDir = inState ? rankingDir : stateLayout.iterDir(runDir, iteration);
-  const bits: EnvelopeBits = {
-    run_id: ranking.run_id,
-    iteration,
-    created_at: ctx.now().toISOString(),
-    inputs: { 'ranking.json': sha256File(rankingPath), suite: p.suite.contentHash, target: target.contentHash, candidate: candSkill.contentHash },
-    task_suite: p.suite.path,
-    skill_id: p.suite.skillId,
-    pass_k: p.passK,
-    engine: engineInfo(p.engine)!,
-    judge_engine: engineInfo(p.judgeEngine),
-  };
   const score = candidate.score ?? null;
 
   const lock = ctx.lockHeld ? { release: async () => undefined } : await acquireStateLock(p.stateDir, 'whet evaluate');
   let run: Awaited<ReturnType<typeof openPipelineRun>> | undefined;
   try {
     run = await openPipelineRun(runDir, ranking.run_id, p, target, ctx.now());
+    const candSkill = source.skill ?? (await materialiseInline(source.text, candidate.id, target, iterDir, p, ctx.now()));
+    if (candSkill.contentHash === target.contentHash) ctx.log(`warning: candidate ${candidate.id} is byte-identical to the target`);
+    const bits: EnvelopeBits = {
+      run_id: ranking.run_id,
+      iteration,
+      created_at: ctx.now().toISOString(),
+      inputs: { 'ranking.json': sha256File(rankingPath), suite: p.suite.contentHash, target: target.contentHash, candidate: candSkill.contentHash },
+      task_suite: p.suite.path,
+      skill_id: p.suite.skillId,
+      pass_k: p.passK,
+      engine: engineInfo(p.engine)!,
+      judge_engine: engineInfo(p.judgeEngine),
+    };
     appendEvent(runDir, { event: 'started', stage: 'evaluate', iteration, candidate: candidate.id }, ctx.now());
     let artifact;
     if (score !== null && score < evalThreshold) {
@@ -119,14 +121,37 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
   }
 }
 
-/** The candidate's own skill: its variant folder, else the content the ranking carries. Never the target. */
-function candidateSkill(c: Candidate, rankingDir: string, target: LoadedSkill): LoadedSkill {
-  if (c.variant_path) return readSkill(resolve(rankingDir, c.variant_path));
+/**
+ * The candidate's own skill: its variant folder, else the SKILL.md text the ranking carries (made into a
+ * folder once the state lock is held: materialiseInline). Never the target.
+ */
+function candidateSource(c: Candidate, rankingDir: string): { skill: LoadedSkill; text?: undefined } | { skill?: undefined; text: string } {
+  if (c.variant_path) return { skill: readSkill(resolve(rankingDir, c.variant_path)) };
   const conventional = join(rankingDir, 'variants', c.id);
-  if (existsSync(join(conventional, 'SKILL.md'))) return readSkill(conventional);
+  if (existsSync(join(conventional, 'SKILL.md'))) return { skill: readSkill(conventional) };
   const inline = c.skill_content ?? c.content ?? c.body;
-  if (inline) return skillFromText(inline, target.name);
+  if (inline) return { text: inline };
   throw new ConfigError(
     `candidate "${c.id}" has no content: no variant_path, no variants/${c.id}/SKILL.md beside the ranking, and no skill_content; refusing to evaluate the original in its place`,
   );
+}
+
+/**
+ * An inline candidate is a new SKILL.md for the target, not a skill on its own: it is evaluated as the
+ * whole target folder (references/, scripts/, assets …) with that SKILL.md, written to the iteration's
+ * variants/<id>/ as the generate stage writes a loop candidate — so every engine and delivery (a command
+ * engine's WHET_SKILL_DIR, an installed Claude skill) sees the files the skill links to, and the folder
+ * is exactly what would be promoted. A folder left there by an earlier evaluation moves to superseded/.
+ */
+async function materialiseInline(text: string, id: string, target: LoadedSkill, iterDir: string, p: Prepared, now: Date): Promise<LoadedSkill> {
+  const variantDir = insideRoot(join(iterDir, 'variants'), join(iterDir, 'variants', id), 'candidate id');
+  if (existsSync(variantDir)) {
+    const dest = join(stateLayout.supersededDir(iterDir), `${now.toISOString().replace(/[:.]/g, '-')}-variants-${id}`);
+    mkdirSync(dirname(dest), { recursive: true });
+    renameSync(variantDir, dest);
+  }
+  if (!target.dir) return skillFromText(text, target.name);
+  await materialise({ targetDir: target.dir, variantDir, skillText: text, exclude: [p.suite.path, p.stateDir] });
+  // The target's name, not the folder's (variants/<id>): the skill is the target with another SKILL.md.
+  return { ...readSkill(variantDir), name: target.name };
 }

@@ -14,7 +14,7 @@ import { appendEvent } from '../../src/state/events.js';
 import { stateLayout } from '../../src/state/layout.js';
 import { standaloneEvaluation } from '../evaluate/schema.js';
 import { lessonsFor, pendingContents, readLessons, rejectedContents } from '../learn/lessons-store.js';
-import { materialise, supersedeVariants } from './materialise.js';
+import { materialise, supersedeVariants } from '../../src/skill/variant.js';
 import { proposeFeedback } from './propose-feedback.js';
 import { proposeStructural } from './propose-structural.js';
 import { trainFailures, type Proposal, type ProposerError, type Skipped } from './proposal.js';

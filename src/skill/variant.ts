@@ -3,12 +3,13 @@
 // touches the real skill. Left out of the copy: hidden files and folders (.git, editor state), the task
 // suite (tasks.yaml / task_suite.yaml, or the suite the run names, when it sits in the folder: the
 // skill's instructions must not carry its own test cases), node_modules, and the state directory when it
-// lives inside the skill folder (copying it into itself would never end).
+// lives inside the skill folder (copying it into itself would never end). The generate stage makes every
+// loop candidate this way, and the evaluate stage an inline candidate of a ranking (its text only).
 import { copyFileSync, existsSync, mkdirSync, renameSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import fg from 'fast-glob';
-import { writeFileAtomically } from '../../src/state/atomic.js';
-import { stateLayout } from '../../src/state/layout.js';
+import { writeFileAtomically } from '../state/atomic.js';
+import { stateLayout } from '../state/layout.js';
 
 export const SUITE_FILE_NAMES = ['tasks.yaml', 'task_suite.yaml'];
 
