@@ -9,6 +9,7 @@ import { ConfigError, InternalError, UsageError } from '../../src/errors.js';
 import { loopManifest } from '../../src/loop/manifest.js';
 import { iterationPaths } from '../../src/loop/paths.js';
 import { stateLayout } from '../../src/state/layout.js';
+import { nightlyReportOf } from '../../src/report/nightly-report.js';
 import { runManifest } from '../../src/state/runs.js';
 import { rankingArtifact } from '../../stages/discriminate/schema.js';
 import { pipelineEvaluation, rankingInput, standaloneEvaluation } from '../../stages/evaluate/schema.js';
@@ -125,4 +126,16 @@ describe('ids inside artifacts read back', () => {
       }
     }
   }, 60_000);
+});
+
+describe('ids in nightly files read back', () => {
+  it('a night naming an unsafe run is reported as not read, never followed outside the state directory', () => {
+    const state = tempDir();
+    write(join(state, 'nightly/2026-12-01.json'), JSON.stringify({ date: '2026-12-01', alert: false, targets: [{ label: 'skill', run_id: '../../escape' }, { label: 'nul', run_id: 'a\0b' }] }));
+    const r = nightlyReportOf(state);
+    expect(r.targets.map((t) => t.problem)).toEqual([
+      'run id "../../escape" in nightly/2026-12-01.json is not a safe file name; not read',
+      'run id "a\\u0000b" in nightly/2026-12-01.json is not a safe file name; not read',
+    ]);
+  });
 });
