@@ -86,3 +86,11 @@ export function checkIterationFlag(value: string, flag = '--iteration'): number 
   if (!/^[1-9]\d*$/.test(value.trim()) || n > MAX_ITERATION) throw new UsageError(`${flag} must be a whole number from 1 to ${MAX_ITERATION}, not ${shownId(value)}`);
   return n;
 }
+
+/**
+ * A path inside the folder it is relative to (an iteration's `variants/<id>`): relative, every segment a
+ * safe id. whetstone's own artifacts only hold such paths; one pointing elsewhere was edited by hand.
+ */
+export const innerPath = z.string().refine((v) => v.split('/').every((seg) => isSafeId(seg)), {
+  error: (iss) => `must be a path inside its folder (safe names joined by "/"), not ${shownId(String(iss.input))}`,
+});

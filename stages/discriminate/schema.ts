@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { envelope } from '../../src/artifacts/envelope.js';
 import { changeCategory, risk } from '../../src/artifacts/vocabulary.js';
-import { safeId } from '../../src/config/safe-id.js';
+import { innerPath, safeId } from '../../src/config/safe-id.js';
 
 export const scoredCandidate = z.object({
   id: safeId,
@@ -13,7 +13,7 @@ export const scoredCandidate = z.object({
   reasons: z.array(z.string()).min(1),
   category: changeCategory,
   risk,
-  variant_path: z.string(),
+  variant_path: innerPath,
   /** Optional pre-check on a few train tasks: candidate vs baseline passes. */
   minibatch: z.object({ tasks: z.array(z.string()), candidate_passed: z.number().int(), baseline_passed: z.number().int() }).optional(),
   /** The optional llm judge's rating (its adjustment is parts.llm_judge), or why it gave none. */

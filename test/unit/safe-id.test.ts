@@ -125,6 +125,15 @@ describe('ids inside artifacts read back', () => {
         expect(line.slice(Number(m![2]) - 1).startsWith(JSON.stringify(bad)), `${line} at ${m![2]}`).toBe(true);
       }
     }
+    // A variant folder is named by a path relative to the iteration: one leading out of it is refused too.
+    for (const [file, schema, path] of [[it1.candidates, candidatesArtifact, 'candidates'], [it1.ranking, rankingArtifact, 'scored_candidates']] as const) {
+      const doc = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { variant_path: string }[]>;
+      for (const bad of ['../../../../escape', '/tmp/x', 'variants/../../x', 'variants/a\0b']) {
+        doc[path]![0]!.variant_path = bad;
+        const copy = write(join(dir, 'tampered.json'), JSON.stringify(doc, null, 2));
+        expect(() => readArtifact(copy, schema, 'artifact'), `${path} ${bad}`).toThrow(new RegExp(`tampered\\.json:\\d+:\\d+ ${path}\\[0\\]\\.variant_path: artifact does not match its schema: must be a path inside its folder`));
+      }
+    }
   }, 60_000);
 });
 
