@@ -94,3 +94,8 @@ export function checkIterationFlag(value: string, flag = '--iteration'): number 
 export const innerPath = z.string().refine((v) => v.split('/').every((seg) => isSafeId(seg)), {
   error: (iss) => `must be a path inside its folder (safe names joined by "/"), not ${shownId(String(iss.input))}`,
 });
+
+/** A relative path that cannot leave the folder it is joined to (any file name, but no "..", no root). */
+export const relativeInside = z.string().refine((v) => v.length > 0 && !v.includes('\0') && !isAbsolute(v) && !/^[A-Za-z]:/.test(v) && v.split(/[/\\]/).every((seg) => seg !== '..' && seg !== ''), {
+  error: (iss) => `must be a relative path inside its folder, not ${shownId(String(iss.input))}`,
+});

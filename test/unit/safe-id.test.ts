@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fg from 'fast-glob';
 import { readArtifact } from '../../src/artifacts/io.js';
@@ -125,6 +125,17 @@ describe('ids inside artifacts read back', () => {
         expect(line.slice(Number(m![2]) - 1).startsWith(JSON.stringify(bad)), `${line} at ${m![2]}`).toBe(true);
       }
     }
+    // A backup manifest names the files rollback writes into the target: one leading out of it is refused.
+    const manifest = join(dir, 'state/backups', runId, 'iter-001/manifest.json');
+    const m = JSON.parse(readFileSync(manifest, 'utf8')) as { files: { path: string }[] };
+    for (const bad of ['../../escape', '/tmp/x', 'a/../../x', 'a\0b']) {
+      m.files[0]!.path = bad;
+      write(manifest, JSON.stringify(m, null, 2));
+      const rb = await whet(['rollback', runId], { cwd: dir });
+      expect(rb.code, rb.stderr).toBe(2);
+      expect(rb.stderr).toMatch(/manifest\.json:\d+:\d+ files\[0\]\.path: backup manifest does not match its schema: must be a relative path inside its folder/);
+    }
+    expect(existsSync(join(dir, '..', 'escape'))).toBe(false);
     // A variant folder is named by a path relative to the iteration: one leading out of it is refused too.
     for (const [file, schema, path] of [[it1.candidates, candidatesArtifact, 'candidates'], [it1.ranking, rankingArtifact, 'scored_candidates']] as const) {
       const doc = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { variant_path: string }[]>;
