@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fg from 'fast-glob';
 import { readArtifact } from '../../src/artifacts/io.js';
@@ -157,5 +157,24 @@ describe('ids in nightly files read back', () => {
       'run id "../../escape" in nightly/2026-12-01.json is not a safe file name; not read',
       'run id "a\\u0000b" in nightly/2026-12-01.json is not a safe file name; not read',
     ]);
+  });
+});
+
+describe('ids whetstone derives itself', () => {
+  it('a suite’s skill_id is only a label: the run id made from it is a safe name inside runs/', async () => {
+    const parent = tempDir();
+    const dir = join(parent, 'p');
+    write(join(dir, 'skill/SKILL.md'), '# Release notes\n');
+    for (const label of ['../../escape', '/tmp/x', 'a\0b', 'x'.repeat(300), '..', 'a\\b']) {
+      write(join(dir, 'tasks.yaml'), `skill_id: ${JSON.stringify(label)}\nversion: "1.0"\ntasks:\n  - {id: t1, prompt: "p", judge: {type: contains, expected: ["Release"]}}\n`);
+      const r = await whet(['evaluate', '--standalone', '--skill-path', 'skill', '--task-suite', 'tasks.yaml', '--state-root', 'state', '--mock', '--force'], { cwd: dir });
+      // 0 or 1 is the verdict on the mock's answer; what matters is that the label made no bad path.
+      expect([0, 1], r.stderr).toContain(r.code);
+    }
+    const runs = readdirSync(join(dir, 'state/runs'));
+    expect(runs.length).toBeGreaterThan(0);
+    for (const id of runs) expect(isSafeId(id), id).toBe(true);
+    expect(readdirSync(parent)).toEqual(['p']);
+    expect(readdirSync(dir).sort()).toEqual(['skill', 'state', 'tasks.yaml']);
   });
 });
