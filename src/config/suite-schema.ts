@@ -4,10 +4,11 @@
 import { z } from 'zod';
 import type { Catalog } from '../intents/catalog.js';
 import type { IntentCase } from '../intents/types.js';
-
-// Ids become file names and run-dir names: one definition for every reader (src/config/safe-id.ts).
-export { SAFE_ID, safeId } from './safe-id.js';
 import { safeId } from './safe-id.js';
+
+// Ids become file names and run-dir names: one definition for every reader (src/config/safe-id.ts),
+// re-exported here for the readers that already import it from the suite format.
+export { SAFE_ID, safeId } from './safe-id.js';
 
 const nonEmpty = z.string().min(1, 'must not be empty');
 const stringList = z.array(nonEmpty).min(1, 'must list at least one string');
