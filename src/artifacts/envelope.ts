@@ -1,6 +1,7 @@
 // The envelope every stage artifact carries (DESIGN.md "The artifact envelope"), and the handoff
 // table: which stage a verdict hands over to. Stages say who acts next; the runner only reads this.
 import { z } from 'zod';
+import { safeId, safeIteration } from '../config/safe-id.js';
 
 export const STAGES = ['generated', 'ranked', 'evaluated', 'gated', 'learned'] as const;
 export type StageName = (typeof STAGES)[number];
@@ -8,8 +9,8 @@ export type StageName = (typeof STAGES)[number];
 export const envelope = z.object({
   schema: z.string().regex(/^whetstone\.[a-z_]+\/\d+$/),
   stage: z.enum(STAGES),
-  run_id: z.string().min(1),
-  iteration: z.number().int().min(0),
+  run_id: safeId,
+  iteration: safeIteration,
   created_at: z.iso.datetime(),
   /** sha256 of every input this artifact was computed from, by name. */
   inputs: z.record(z.string(), z.string().regex(/^sha256:[0-9a-f]{64}$/)),

@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { ConfigError, InternalError } from '../errors.js';
-import { displayPath, formatPath } from '../config/load-yaml.js';
+import { LineCounter, parseDocument } from 'yaml';
+import { displayPath, formatPath, locate } from '../config/load-yaml.js';
 import { writeJsonAtomically } from '../state/atomic.js';
 
 export function sha256(data: string | Buffer): string {
@@ -46,12 +47,30 @@ export function readArtifact<S extends z.ZodType>(file: string, schema: S, what 
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    throw new ConfigError(`${what} is not valid JSON: ${(err as Error).message}`, displayPath(file));
+    throw new ConfigError(`${what} is not valid JSON: ${(err as Error).message}`, jsonSyntaxAt(text, file));
   }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new ConfigError(`${what} does not match its schema: ${issue.message}`, displayPath(file), formatPath(issue.path as (string | number)[]));
+    const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+    // Located only on failure: the tree with positions costs far more than JSON.parse on a large artifact.
+    throw new ConfigError(`${what} does not match its schema: ${issue.message}`, locateJson(text, file, path), formatPath(path));
   }
   return parsed.data;
+}
+
+/** `file:line:col` of a JSON syntax error, as yaml's parser places it (1:1 when it accepts the text). */
+function jsonSyntaxAt(text: string, file: string): string {
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
+  const p = doc.errors[0] ? lc.linePos(doc.errors[0].pos[0]) : { line: 1, col: 1 };
+  return `${displayPath(file)}:${p.line}:${p.col}`;
+}
+
+/** `file:line:col` of the value at `path` in JSON text (JSON is YAML; yaml's LineCounter gives positions). */
+export function locateJson(text: string, file: string, path: (string | number)[]): string {
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
+  const p = doc.errors.length ? { line: 1, col: 1 } : locate(doc, lc, path);
+  return `${displayPath(file)}:${p.line}:${p.col}`;
 }

@@ -1,6 +1,7 @@
 // Reading commands: `whet status`, `whet show RUN [STAGE]`, `whet diff RUN CAND`. They never write.
 import { existsSync, readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { checkIdFlag, checkIterationFlag } from '../config/safe-id.js';
 import { UsageError } from '../errors.js';
 import { findCandidate, formatCandidates, iterationsWith } from '../inspect/candidates-view.js';
 import { formatRun, runView } from '../inspect/run-view.js';
@@ -95,6 +96,7 @@ export function registerInspectCommands(program: Command, deps: CliDeps, _setCod
     .action(async (run: string, cand: string, o: Opts) => {
       const stateDir = await stateDirOf(deps, o);
       const runId = resolveRun(stateDir, run);
+      checkIdFlag(cand, 'candidate');
       const runDir = stateLayout.runDir(stateDir, runId);
       const wanted = o.iteration !== undefined ? iterationOpt(o.iteration) : undefined;
       const found = findCandidate(runDir, cand, wanted);
@@ -117,9 +119,7 @@ export function registerInspectCommands(program: Command, deps: CliDeps, _setCod
 
 /** --iteration N: a positive whole number, or a usage error (Number('') would quietly be 0). */
 function iterationOpt(v: string): number {
-  const n = Number(v);
-  if (!/^\d+$/.test(v.trim()) || n < 1) throw new UsageError(`--iteration must be a positive whole number, not "${v}"`);
-  return n;
+  return checkIterationFlag(v);
 }
 
 /** The part of an iteration view one stage is about. */

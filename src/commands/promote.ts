@@ -8,7 +8,7 @@ import { rollbackRun } from '../state/promote.js';
 import { appendEvent } from '../state/events.js';
 import { listRuns } from '../inspect/status.js';
 import { stateLayout } from '../state/layout.js';
-import { UsageError } from '../errors.js';
+import { checkIdFlag, checkIterationFlag } from '../config/safe-id.js';
 import type { CliDeps, SetCode } from './deps.js';
 import { stateDirOf } from './state-dir.js';
 
@@ -20,10 +20,7 @@ interface Opts {
   force?: boolean;
 }
 
-const iterationArg = (v: string): number => {
-  if (!/^[1-9]\d*$/.test(v)) throw new UsageError(`--iteration must be a positive whole number, not "${v}"`);
-  return Number(v);
-};
+const iterationArg = (v: string): number => checkIterationFlag(v);
 
 const who = () => {
   try {
@@ -86,6 +83,7 @@ export function registerPromoteCommands(program: Command, deps: CliDeps, _setCod
       .action(async (run: string, cand: string, o: Opts) => {
         const stateDir = await stateDirOf(deps, o);
         const runId = resolveRun(stateDir, run);
+        checkIdFlag(cand, 'candidate');
         const lock = await acquireStateLock(stateDir, `whet review ${verdict} ${runId} ${cand}`);
         try {
           const ctx = await openRun({ cwd: deps.cwd, env: deps.env, now: deps.now, log: (l) => deps.stderr(`${l}\n`) }, { stateDir, runId });

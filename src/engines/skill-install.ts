@@ -11,13 +11,14 @@
 import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 
+import { SAFE_ID } from '../config/safe-id.js';
 import type { SkillInput } from './types.js';
 
 /**
  * A skill name that is safe as one path segment. Claude Code itself wants lowercase letters, digits
  * and hyphens; this only refuses what could escape the skills folder or hide it (`..`, `/`, a dot first).
  */
-export const SAFE_SKILL_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+export const SAFE_SKILL_NAME = SAFE_ID;
 
 /** Folder entries never copied with a skill: version-control metadata is no part of it. */
 const SKIPPED = new Set(['.git', '.hg', '.svn']);

@@ -2,6 +2,7 @@
 // far, what runs next and how long ago it was touched.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { formatDuration } from '../config/duration.js';
+import { isSafeId } from '../config/safe-id.js';
 import { stateLayout } from '../state/layout.js';
 import { nextStep } from '../runner/next-step.js';
 import { iterationView } from './run-view.js';
@@ -36,7 +37,7 @@ export function listRuns(stateDir: string, now: Date): RunStatus[] {
   const runsDir = stateLayout.runsDir(stateDir);
   if (!existsSync(runsDir)) return [];
   const out: RunStatus[] = [];
-  for (const id of readdirSync(runsDir).sort()) {
+  for (const id of readdirSync(runsDir).filter(isSafeId).sort()) {
     const runDir = stateLayout.runDir(stateDir, id);
     let m: Record<string, any>;
     try {

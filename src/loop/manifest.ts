@@ -1,6 +1,7 @@
 // run.json of an improvement-loop run: what is improved, against which suite, on which engine, and the
 // thresholds registered before any result existed (with their hash).
 import { z } from 'zod';
+import { MAX_ITERATION } from '../config/safe-id.js';
 import { runManifest } from '../state/runs.js';
 
 export const loopManifest = runManifest.extend({
@@ -33,6 +34,6 @@ export const loopManifest = runManifest.extend({
   flags: z.object({ eval_threshold: z.number().optional() }).optional(),
   mock: z.boolean(),
   /** The iteration the run is in (the newest iter-NNN folder). */
-  iteration: z.number().int().min(1),
+  iteration: z.number().int().min(1).max(MAX_ITERATION),
 });
 export type LoopManifest = z.infer<typeof loopManifest>;

@@ -8,11 +8,13 @@ import { loadPipeline, type PipelineConfig } from '../config/pipeline.js';
 import { loadSuite } from '../config/suite.js';
 import { thresholdsHash } from '../config/thresholds.js';
 import { registeredSettings, settingsHash } from '../config/registered.js';
+import { displayPath } from '../config/load-yaml.js';
 import { UsageError } from '../errors.js';
+import { checkIdFlag, isSafeId } from '../config/safe-id.js';
 import { readSkill, skillFileOf } from '../skill/read.js';
 import { appendEvent } from '../state/events.js';
 import { stateLayout } from '../state/layout.js';
-import { newRunId, writeRunManifest } from '../state/runs.js';
+import { newRunId, runManifest, writeRunManifest } from '../state/runs.js';
 import type { RunEnv } from '../run-env.js';
 import type { LoopContext } from './context.js';
 import { suiteFor } from '../config/targets.js';
@@ -93,12 +95,14 @@ export async function startRun(e: LoopEnv, o: StartOptions): Promise<RunPlan> {
 /** The newest run in the state dir, or the named one. */
 export function resolveRun(stateDir: string, runId?: string): string {
   const runs = stateLayout.runsDir(stateDir);
-  if (runId) {
+  if (runId !== undefined) {
+    checkIdFlag(runId, 'run');
     if (!existsSync(stateLayout.runManifest(stateLayout.runDir(stateDir, runId)))) throw new UsageError(`no run "${runId}" in ${stateDir}`);
     return runId;
   }
   const loops = existsSync(runs)
     ? readdirSync(runs)
+        .filter(isSafeId)
         .sort()
         .reverse()
         .filter((id) => {
@@ -119,10 +123,30 @@ export function resolveRun(stateDir: string, runId?: string): string {
  */
 export async function openRun(e: LoopEnv, o: { stateDir: string; runId: string; iteration?: number; evalThreshold?: number }): Promise<LoopContext> {
   const runDir = stateLayout.runDir(o.stateDir, o.runId);
+  const any = readArtifact(stateLayout.runManifest(runDir), runManifest, 'run manifest');
+  if (any.mode !== 'loop') throw new UsageError(notALoopRun(o.runId, any.mode, runDir));
   const manifest = readArtifact(stateLayout.runManifest(runDir), loopManifest, 'run manifest');
   const loaded = await loadPipeline(manifest.config.path ?? undefined, e.cwd);
   const evalThreshold = o.evalThreshold ?? manifest.flags?.eval_threshold;
   const config = evalThreshold === undefined ? loaded : { ...loaded, evalThreshold };
   const flags = o.evalThreshold === undefined ? {} : { flags: { evalThreshold: o.evalThreshold } };
   return { ...e, stateDir: o.stateDir, runId: o.runId, runDir, manifest, config, ...flags, iteration: o.iteration ?? manifest.iteration };
+}
+
+/**
+ * Why a run `whet evaluate` made cannot be gated or resumed, and what to do instead. Gating needs what
+ * only a loop run has: thresholds registered before any result, and the candidate's edits and materialised
+ * folder (candidates.json) to check and apply. Gating an evaluation with thresholds chosen after its
+ * results exist is what the gate exists to prevent, so this is a refusal with directions, not a fallback.
+ */
+function notALoopRun(runId: string, mode: 'standalone' | 'pipeline', runDir: string): string {
+  const made = mode === 'pipeline' ? 'whet evaluate in pipeline mode (one ranked candidate against the target)' : 'whet evaluate --standalone (the current skill measured once)';
+  return [
+    `run ${runId} was made by ${made}; whet resume, whet gate and the other stage commands continue improvement-loop runs made by "whet run".`,
+    `An evaluation has no thresholds registered before its results and no candidates.json to check and apply, so it cannot be gated after the fact.`,
+    `Its result: ${displayPath(runDir)}/${mode === 'pipeline' ? 'iter-NNN/' : ''}evaluation.json (see "whet show ${runId}" or "whet report ${runId}").`,
+    mode === 'pipeline'
+      ? 'To gate and promote candidates, run the loop ("whet run", with the skill as a target in pipeline.yaml or --target SKILL_DIR), or use the evaluation\'s verdict and next_step in your own orchestrator.'
+      : 'To improve the skill, run the loop: "whet run --target SKILL_DIR".',
+  ].join('\n');
 }

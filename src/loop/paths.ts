@@ -1,5 +1,6 @@
 // The files of one loop iteration, in the order the stages write them.
 import { join } from 'node:path';
+import { insideRoot, layoutId } from '../config/safe-id.js';
 import { stateLayout } from '../state/layout.js';
 
 export const ITERATION_FILES = ['baseline.json', 'candidates.json', 'ranking.json', 'evaluation.json', 'gate.json', 'learning.json'] as const;
@@ -16,7 +17,7 @@ export function iterationPaths(runDir: string, iteration: number) {
     gate: join(dir, 'gate.json'),
     learning: join(dir, 'learning.json'),
     variants: join(dir, 'variants'),
-    variant: (id: string) => join(dir, 'variants', id),
+    variant: (id: string) => insideRoot(join(dir, 'variants'), join(dir, 'variants', layoutId(id, 'candidate id')), 'candidate id'),
     proposedCases: join(dir, 'proposed-cases.yaml'),
   };
 }

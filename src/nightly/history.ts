@@ -1,6 +1,7 @@
 // Reading nightly/history.jsonl back: which earlier lines belong to a target (by its key — skill + suite +
 // engine — so the same skill measured with two suites keeps two histories), the previous night to compare
 // with, and the recent nights shown as a trend in the dated report.
+import { isSafeId } from '../config/safe-id.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { historyLineRead, nightRecordRead, type HistoryLineRead, type NightRecordRead } from './schema.js';
@@ -50,6 +51,8 @@ export function previousNight(dir: string, lines: HistoryLineRead[]): (NightReco
 }
 
 function recordIn(dir: string, h: HistoryLineRead): (NightRecordRead & { label: string }) | undefined {
+  // The day file is named by a line someone could have edited: only a plain name inside nightly/ is read.
+  if (!isSafeId(h.file)) return undefined;
   let day: { targets?: unknown[] };
   try {
     day = JSON.parse(readFileSync(join(dir, h.file), 'utf8')) as { targets?: unknown[] };

@@ -3,6 +3,7 @@
 // target as it is now, and its backups are the only way back.
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { isSafeId } from '../config/safe-id.js';
 import { stateLayout } from '../state/layout.js';
 
 export interface PruneResult {
@@ -16,7 +17,7 @@ export function prune(stateDir: string, o: { olderThanMs: number; cacheTtlMs: nu
   const cutoff = o.now.getTime() - o.olderThanMs;
   const r: PruneResult = { removed_runs: [], kept_promoted: [], removed_cache: [], dry_run: o.dryRun };
   const runs = stateLayout.runsDir(stateDir);
-  for (const id of existsSync(runs) ? readdirSync(runs).sort() : []) {
+  for (const id of existsSync(runs) ? readdirSync(runs).filter(isSafeId).sort() : []) {
     const dir = stateLayout.runDir(stateDir, id);
     let touched: number;
     try {

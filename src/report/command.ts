@@ -4,9 +4,10 @@
 // state directory, and exits 0 whatever the run decided (`whet nightly` and the gate carry the CI exit codes).
 import { appendFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { InvalidArgumentError, Option, type Command } from 'commander';
-import { intArg, type CliDeps, type SetCode } from '../commands/deps.js';
+import { Option, type Command } from 'commander';
+import type { CliDeps, SetCode } from '../commands/deps.js';
 import { stateDirOf } from '../commands/state-dir.js';
+import { checkIterationFlag } from '../config/safe-id.js';
 import { UsageError } from '../errors.js';
 import { writeFileAtomically } from '../state/atomic.js';
 import { loadReportInputs, resolveReportRun } from './load.js';
@@ -59,11 +60,6 @@ interface Opts {
   stateRoot?: string;
 }
 
-const positive = (name: string) => (v: string) => {
-  const n = intArg(name)(v);
-  if (n < 1) throw new InvalidArgumentError(`${name} must be 1 or more`);
-  return n;
-};
 
 /** A night over all its targets; a run id or an iteration belongs to the report of one run. */
 function nightlyText(stateDir: string, run: string | undefined, o: Opts): string {
@@ -97,7 +93,7 @@ export function registerReportCommand(program: Command, deps: CliDeps, _setCode:
     .addOption(new Option('--format <format>', 'md, json, junit (JUnit XML), html (a single offline file) or skill-creator (benchmark.json + grading.json per run into -o DIR)').choices([...REPORT_FORMATS, SKILL_CREATOR]).default('md'))
     .option('-o, --output <file>', 'write the report to this file instead of stdout')
     .option('--nightly [date]', 'the newest night (or that of YYYY-MM-DD) over all its targets: md, json or html')
-    .option('--iteration <n>', 'which iteration of a loop run (default: the newest that kept a candidate, else the newest that evaluated one)', positive('--iteration'))
+    .option('--iteration <n>', 'which iteration of a loop run (default: the newest that kept a candidate, else the newest that evaluated one)', (v: string) => checkIterationFlag(v))
     .option('-c, --config <file>', 'pipeline config (for its state_dir)')
     .option('--state-root <dir>', 'state directory')
     .action(async (run: string | undefined, o: Opts) => {

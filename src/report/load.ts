@@ -10,6 +10,7 @@ import { UsageError } from '../errors.js';
 import { iterationPaths } from '../loop/paths.js';
 import { rolledBackAt } from '../state/events.js';
 import { iterations as iterationNumbers } from '../runner/next-step.js';
+import { checkIdFlag, isSafeId } from '../config/safe-id.js';
 import { stateLayout } from '../state/layout.js';
 import { at, isObj, str, type IterationInputs, type Json, type NightDay, type ReportInputs, type SuiteInput } from './inputs.js';
 import { chooseIteration } from './model.js';
@@ -50,11 +51,12 @@ function readJsonLines(file: string): Json[] {
 /** The named run, or the newest run of any kind (run ids start with their UTC start time). */
 export function resolveReportRun(stateDir: string, runId?: string): string {
   const runs = stateLayout.runsDir(stateDir);
-  if (runId) {
+  if (runId !== undefined) {
+    checkIdFlag(runId, 'run');
     if (!existsSync(stateLayout.runManifest(stateLayout.runDir(stateDir, runId)))) throw new UsageError(`no run "${runId}" in ${stateDir}`);
     return runId;
   }
-  const ids = existsSync(runs) ? readdirSync(runs).filter((id) => existsSync(stateLayout.runManifest(join(runs, id)))).sort() : [];
+  const ids = existsSync(runs) ? readdirSync(runs).filter((id) => isSafeId(id) && existsSync(stateLayout.runManifest(join(runs, id)))).sort() : [];
   const newest = ids[ids.length - 1];
   if (!newest) throw new UsageError(`no run in ${stateDir}; make one with "whet evaluate --standalone …" or "whet run"`);
   return newest;

@@ -2,6 +2,7 @@
 // config as its own run, so the report of "the newest run" covers one target only; this builds each
 // target's report model from the run its night names and renders one section per target with its trend
 // and its comparison with the previous night. Reading only, like every report.
+import { isSafeId, shownId } from '../config/safe-id.js';
 import { existsSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { stateLayout } from '../state/layout.js';
@@ -37,6 +38,7 @@ export function nightlyReportOf(stateDir: string, date?: string): NightlyReport 
       const runId = str(t.run_id) ?? '';
       const label = str(t.label) ?? str(t.target) ?? runId;
       // A pruned run leaves its night behind: say so for that target rather than failing the whole night.
+      if (runId && !isSafeId(runId)) return { label, run_id: runId, report: null, problem: `run id ${shownId(runId)} in nightly/${day.file} is not a safe file name; not read` };
       if (!runId || !existsSync(stateLayout.runManifest(stateLayout.runDir(stateDir, runId)))) return { label, run_id: runId, report: null, problem: `run ${runId || '(none)'} is no longer in the state directory` };
       return { label, run_id: runId, report: buildReportModel(loadReportInputs(stateDir, runId)), problem: null };
     });

@@ -2,6 +2,7 @@
 // iteration says (next_step) who acts next. Nothing else — no memory of the previous process — is read,
 // which is what makes any run resumable after any interruption.
 import { existsSync, readdirSync } from 'node:fs';
+import { MAX_ITERATION } from '../config/safe-id.js';
 import { z } from 'zod';
 import { readArtifact } from '../artifacts/io.js';
 import { iterationPaths } from '../loop/paths.js';
@@ -30,6 +31,8 @@ export function iterations(runDir: string): number[] {
   return readdirSync(runDir)
     .filter((d) => /^iter-\d{3,}$/.test(d))
     .map((d) => Number(d.slice(5)))
+    // A folder numbered past what whetstone writes is none of its iterations (and no path it builds).
+    .filter((n) => n <= MAX_ITERATION)
     .sort((a, b) => a - b);
 }
 

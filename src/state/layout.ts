@@ -1,18 +1,30 @@
 // Where everything lives in a state directory (DESIGN.md "The state directory"). Only this file knows
-// the names, so moving a file is a one-line change.
+// the names, so moving a file is a one-line change. Ids are checked where they enter (a flag, a suite, an
+// artifact: src/config/safe-id.ts); the paths built from them here are checked again to stay inside their
+// folder, so a missed check is an internal error and never a write outside the state directory.
 import { join } from 'node:path';
+import { insideRoot, layoutId, MAX_ITERATION } from '../config/safe-id.js';
+import { InternalError } from '../errors.js';
+
+const idPath = (root: string, id: string, what: string, suffix = '') => insideRoot(root, join(root, `${layoutId(id, what)}${suffix}`), what);
+
+/** iter-001 …: the folder name of an iteration number. */
+export function iterName(iteration: number): string {
+  if (!Number.isSafeInteger(iteration) || iteration < 0 || iteration > MAX_ITERATION) throw new InternalError(`iteration ${String(iteration)} reached the path layer unchecked: an iteration is a whole number from 0 to ${MAX_ITERATION}`);
+  return `iter-${String(iteration).padStart(3, '0')}`;
+}
 
 export const stateLayout = {
   runsDir: (state: string) => join(state, 'runs'),
-  runDir: (state: string, runId: string) => join(state, 'runs', runId),
+  runDir: (state: string, runId: string) => idPath(join(state, 'runs'), runId, 'run id'),
   runManifest: (runDir: string) => join(runDir, 'run.json'),
   events: (runDir: string) => join(runDir, 'events.jsonl'),
-  iterDir: (runDir: string, iteration: number) => join(runDir, `iter-${String(iteration).padStart(3, '0')}`),
+  iterDir: (runDir: string, iteration: number) => join(runDir, iterName(iteration)),
   resultsDir: (dir: string) => join(dir, 'results'),
-  resultsFile: (dir: string, variant: string) => join(dir, 'results', `${variant}.jsonl`),
+  resultsFile: (dir: string, variant: string) => idPath(join(dir, 'results'), variant, 'variant id', '.jsonl'),
   supersededDir: (dir: string) => join(dir, 'superseded'),
   baselineCacheDir: (state: string) => join(state, 'cache', 'baselines'),
   lessons: (state: string) => join(state, 'memory', 'lessons.jsonl'),
-  backups: (state: string, runId: string) => join(state, 'backups', runId),
+  backups: (state: string, runId: string) => idPath(join(state, 'backups'), runId, 'run id'),
   lock: (state: string) => join(state, 'lock'),
 };

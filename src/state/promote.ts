@@ -7,9 +7,11 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync 
 import { dirname, join, relative } from 'node:path';
 import fg from 'fast-glob';
 import { z } from 'zod';
+import { readArtifact } from '../artifacts/io.js';
+import { MAX_ITERATION, relativeInside } from '../config/safe-id.js';
 import { StateError, UsageError } from '../errors.js';
 import { writeFileAtomically, writeJsonAtomically } from './atomic.js';
-import { stateLayout } from './layout.js';
+import { iterName, stateLayout } from './layout.js';
 
 const sha = (b: Buffer) => `sha256:${createHash('sha256').update(b).digest('hex')}`;
 
@@ -18,7 +20,8 @@ const backupManifest = z.object({
   iteration: z.number().int(),
   target_dir: z.string(),
   created_at: z.string(),
-  files: z.array(z.object({ path: z.string(), existed: z.boolean(), sha256_before: z.string().nullable(), sha256_after: z.string() })),
+  // Joined to the target folder on rollback: a path out of it (a hand-edited manifest) is refused on read.
+  files: z.array(z.object({ path: relativeInside, existed: z.boolean(), sha256_before: z.string().nullable(), sha256_after: z.string() })),
 });
 export type BackupManifest = z.infer<typeof backupManifest>;
 
@@ -28,7 +31,7 @@ function skillFiles(dir: string): string[] {
 }
 
 export function backupDir(stateDir: string, runId: string, iteration: number): string {
-  return join(stateLayout.backups(stateDir, runId), `iter-${String(iteration).padStart(3, '0')}`);
+  return join(stateLayout.backups(stateDir, runId), iterName(iteration));
 }
 
 export async function applyVariant(a: { stateDir: string; runId: string; iteration: number; targetDir: string; variantDir: string; now: Date }): Promise<BackupManifest> {
@@ -55,7 +58,7 @@ export async function applyVariant(a: { stateDir: string; runId: string; iterati
 
 export function readBackup(stateDir: string, runId: string, iteration: number): BackupManifest | undefined {
   const file = join(backupDir(stateDir, runId, iteration), 'manifest.json');
-  return existsSync(file) ? backupManifest.parse(JSON.parse(readFileSync(file, 'utf8'))) : undefined;
+  return existsSync(file) ? readArtifact(file, backupManifest, 'backup manifest') : undefined;
 }
 
 export interface RollbackResult {
@@ -89,6 +92,7 @@ export async function rollbackRun(stateDir: string, runId: string, opts: { force
   const iterations = readdirSync(root)
     .filter((d) => /^iter-\d+$/.test(d))
     .map((d) => Number(d.slice(5)))
+    .filter((n) => n <= MAX_ITERATION)
     .sort((x, y) => x - y);
   const original = new Map<string, { iteration: number; existed: boolean; sha: string | null; targetDir: string }>();
   const left = new Map<string, { iteration: number; sha: string }>();

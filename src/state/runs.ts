@@ -5,12 +5,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'no
 import { basename, join } from 'node:path';
 import { z } from 'zod';
 import { readArtifact } from '../artifacts/io.js';
+import { isSafeId, safeId } from '../config/safe-id.js';
 import { writeJsonAtomically } from './atomic.js';
 import { stateLayout } from './layout.js';
 
 export const runManifest = z.looseObject({
   schema: z.literal('whetstone.run/1'),
-  run_id: z.string(),
+  run_id: safeId,
   mode: z.enum(['standalone', 'pipeline', 'loop']),
   /** incomplete: finished with task errors, which the next identical run retries (keeping the rest). */
   status: z.enum(['running', 'completed', 'incomplete', 'failed', 'interrupted', 'budget_exhausted', 'rate_limited']),
@@ -58,7 +59,8 @@ export function newRunId(stateDir: string, label: string, now: Date): string {
 export function findResumableRun(stateDir: string, evaluationKey: string): string | undefined {
   const runs = stateLayout.runsDir(stateDir);
   if (!existsSync(runs)) return undefined;
-  const ids = readdirSync(runs).sort().reverse();
+  // A folder whose name is no safe id is not a run whetstone made (nor one it can address).
+  const ids = readdirSync(runs).filter(isSafeId).sort().reverse();
   for (const id of ids) {
     const file = stateLayout.runManifest(join(runs, id));
     if (!existsSync(file)) continue;

@@ -4,7 +4,7 @@
 // suite (tasks.yaml / task_suite.yaml, or the suite the run names, when it sits in the folder: the
 // skill's instructions must not carry its own test cases), node_modules, and the state directory when it
 // lives inside the skill folder (copying it into itself would never end). The generate stage writes its
-// candidates this way, and pipeline-mode evaluate the candidates a seed ranking carries as edit plans.
+// candidates this way, and pipeline-mode evaluate a ranking's inline candidates and seed edit plans.
 import { copyFileSync, existsSync, mkdirSync, renameSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import fg from 'fast-glob';

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { envelope } from '../../src/artifacts/envelope.js';
 import { changeCategory, risk } from '../../src/artifacts/vocabulary.js';
-import { safeId } from '../../src/config/suite-schema.js';
+import { innerPath, safeId } from '../../src/config/safe-id.js';
 
 export const scoredCandidate = z.object({
   id: safeId,
@@ -13,7 +13,7 @@ export const scoredCandidate = z.object({
   reasons: z.array(z.string()).min(1),
   category: changeCategory,
   risk,
-  variant_path: z.string(),
+  variant_path: innerPath,
   /** This candidate's own eval threshold, when its category has one (evaluate.eval_thresholds). */
   eval_threshold: z.number().optional(),
   eval_threshold_from: z.string().optional(),

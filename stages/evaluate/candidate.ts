@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { formatPath, type LoadedYaml } from '../../src/config/load-yaml.js';
+import { insideRoot } from '../../src/config/safe-id.js';
 import { ConfigError } from '../../src/errors.js';
 import type { EditAction } from '../../src/skill/edits.js';
 import { readSkill, skillFromText, type LoadedSkill } from '../../src/skill/read.js';
@@ -19,7 +20,7 @@ type Candidate = RankingInput['scored_candidates'][number];
 
 export type CandidateSource =
   | { kind: 'variant'; skill: LoadedSkill }
-  | { kind: 'inline'; skill: LoadedSkill }
+  | { kind: 'inline'; text: string }
   | { kind: 'seed_plan'; text: string; actions: EditAction[] };
 
 /** The candidate's text or folder; a located ConfigError for a plan that cannot be read or applied. */
@@ -46,7 +47,7 @@ export function resolveCandidate(ranking: LoadedYaml<RankingInput>, index: numbe
     throw e;
   }
   const inline = c.skill_content ?? c.content ?? c.body;
-  if (inline) return { kind: 'inline', skill: skillFromText(inline, target.name) };
+  if (inline) return { kind: 'inline', text: inline };
   throw new ConfigError(
     `candidate "${c.id}" has no content: no variant_path, no variants/${c.id}/SKILL.md beside the ranking, no execution_plan and no skill_content; refusing to evaluate the original in its place`,
     at([]),
@@ -54,18 +55,24 @@ export function resolveCandidate(ranking: LoadedYaml<RankingInput>, index: numbe
 }
 
 /**
- * The candidate's skill as the engine will get it. A seed plan's text becomes `<iterDir>/variants/<id>/`
- * (an earlier folder of that name moves to superseded/ first); the others are already what they are.
+ * The candidate's skill as the engine will get it. A seed plan's text, and an inline SKILL.md, becomes
+ * `<iterDir>/variants/<id>/` (an earlier folder of that name moves to superseded/ first): the whole target
+ * folder (references/, scripts/, assets …) with that SKILL.md, as the generate stage writes a loop
+ * candidate — so every delivery (a command engine's WHET_SKILL_DIR, an installed skill) sees the files the
+ * skill links to, and the folder is exactly what would be promoted. A variant folder is what it is.
  */
 export async function candidateSkill(
   source: CandidateSource,
   o: { id: string; iterDir: string; target: LoadedSkill; exclude: readonly string[]; now: Date; log: (line: string) => void },
 ): Promise<{ skill: LoadedSkill; variantPath?: string }> {
-  if (source.kind !== 'seed_plan') return { skill: source.skill };
-  const variantDir = join(o.iterDir, 'variants', o.id);
+  if (source.kind === 'variant') return { skill: source.skill };
+  // A target given as text alone has no folder to copy: the candidate is its text too.
+  if (!o.target.dir) return { skill: skillFromText(source.text, o.target.name) };
+  const variantDir = insideRoot(join(o.iterDir, 'variants'), join(o.iterDir, 'variants', o.id), 'candidate id');
   const moved = supersedeFile(o.iterDir, variantDir, o.now);
   if (moved) o.log(`previous variants/${o.id} moved to ${moved}`);
   await materialise({ targetDir: o.target.dir, variantDir, skillText: source.text, exclude: o.exclude });
-  o.log(`candidate ${o.id}: seed edit plan (${source.actions.map((a) => a.type).join(', ')}) applied to the target; evaluating variants/${o.id}`);
-  return { skill: readSkill(variantDir), variantPath: `variants/${o.id}` };
+  if (source.kind === 'seed_plan') o.log(`candidate ${o.id}: seed edit plan (${source.actions.map((a) => a.type).join(', ')}) applied to the target; evaluating variants/${o.id}`);
+  // The target's name, not the folder's (variants/<id>): the skill is the target with another SKILL.md.
+  return { skill: { ...readSkill(variantDir), name: o.target.name }, variantPath: `variants/${o.id}` };
 }

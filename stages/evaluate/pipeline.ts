@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { sha256File, writeArtifact } from '../../src/artifacts/io.js';
 import { loadYaml } from '../../src/config/load-yaml.js';
+import { checkIdFlag } from '../../src/config/safe-id.js';
 import { UsageError } from '../../src/errors.js';
 import { evalThresholdFor } from '../../src/config/eval-thresholds.js';
 import { summarizeVariant } from '../../src/evaluation/summary.js';
@@ -28,6 +29,7 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
   const o = ctx.options;
   if (!o.input || !o.candidateId) throw new UsageError('pipeline mode needs --input RANKING.json and --candidate-id ID (or use --standalone)');
   if (o.skillPath) throw new UsageError('--skill-path belongs to --standalone; in pipeline mode the target comes from the ranking');
+  checkIdFlag(o.candidateId, '--candidate-id');
   const p = await prepare(ctx);
   const rankingPath = resolve(ctx.cwd, o.input);
   // The located loader (JSON is YAML) so a bad ranking points at its line and column like a bad suite.

@@ -4,13 +4,13 @@
 import { z } from 'zod';
 import { envelope } from '../../src/artifacts/envelope.js';
 import { calibrationRecordSchema } from '../../src/calibrate/store.js';
-import { safeId } from '../../src/config/suite-schema.js';
+import { safeId, safeIteration } from '../../src/config/safe-id.js';
 import { intentMetricsSchema } from '../../src/evaluation/intent-metrics.js';
 
 /** A ranking as the discriminator writes it — ours or the seed's (`scored_candidates`). */
 export const rankingInput = z.looseObject({
-  run_id: z.string().min(1),
-  iteration: z.number().int().min(0).optional(),
+  run_id: safeId,
+  iteration: safeIteration.optional(),
   target: z.looseObject({ path: z.string().min(1) }),
   scored_candidates: z.array(
     z.looseObject({
@@ -140,7 +140,7 @@ const common = envelope.extend({
 
 export const pipelineEvaluation = common.extend({
   mode: z.literal('pipeline'),
-  candidate_id: z.string(),
+  candidate_id: safeId,
   candidate_score: z.number().nullable(),
   eval_threshold: z.number(),
   /** Where eval_threshold came from: evaluate.eval_thresholds.<category>, evaluate.eval_threshold or the flag. */

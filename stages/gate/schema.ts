@@ -2,6 +2,7 @@
 // explain it from the artifact alone.
 import { z } from 'zod';
 import { envelope } from '../../src/artifacts/envelope.js';
+import { safeId } from '../../src/config/safe-id.js';
 
 export const check = z.object({ id: z.string(), passed: z.boolean(), detail: z.string() });
 export type Check = z.infer<typeof check>;
@@ -11,7 +12,7 @@ export const gateArtifact = envelope.extend({
   stage: z.literal('gated'),
   /** keep (applied), reject, pending_review (a person decides), refused (inputs inconsistent), none (nothing evaluated). */
   decision: z.enum(['keep', 'reject', 'pending_review', 'refused', 'none']),
-  candidate_id: z.string().nullable(),
+  candidate_id: safeId.nullable(),
   reason: z.string(),
   checks: z.array(check),
   thresholds: z.record(z.string(), z.unknown()),

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { envelope } from '../../src/artifacts/envelope.js';
 import { changeCategory, risk } from '../../src/artifacts/vocabulary.js';
-import { safeId } from '../../src/config/suite-schema.js';
+import { innerPath, safeId } from '../../src/config/safe-id.js';
 import { EditActionSchema } from '../../src/skill/edits.js';
 
 export const signal = z.object({
@@ -26,7 +26,7 @@ export const candidate = z.object({
   answers: signal,
   actions: z.array(EditActionSchema).min(1),
   /** Relative to the iteration folder. */
-  variant_path: z.string().min(1),
+  variant_path: innerPath,
   diff: z.string(),
   diff_stats: z.object({ added: z.number().int(), removed: z.number().int() }),
   /** sha256 of the variant's SKILL.md. */
