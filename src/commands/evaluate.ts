@@ -21,19 +21,31 @@ export function registerEvaluateCommand(program: Command, deps: CliDeps, setCode
     .option('--mock', 'use the offline mock engine for tasks and judges')
     .option('--output <file>', 'also write the evaluation artifact here')
     .option('--concurrency <n>', 'task attempts run at once', intArg('--concurrency'))
+    .option('--shard <i/n>', 'run only shard i of n (its share of the tasks) and write a shard manifest; `whet merge` decides')
+    .option('--shard-durations <results.jsonl>', 'with --shard: balance shards on the durations an earlier run recorded')
     .option('-c, --config <file>', 'pipeline config (default: ./pipeline.yaml when present)')
     .addOption(new Option('--json', 'print the artifact as JSON instead of the summary'))
     .action(async (opts: EvaluateOptions & { json?: boolean }) => {
       const stage = await import('../../stages/evaluate/index.js');
-      const result = await stage.run({
+      const ctx = {
         cwd: deps.cwd,
         env: deps.env,
         now: deps.now,
-        log: (line) => deps.stderr(`${line}\n`),
+        log: (line: string) => deps.stderr(`${line}\n`),
         signal: deps.signal,
         options: opts,
         ...(deps.tty ? { progressOut: deps.stderr } : {}),
-      });
+      };
+      if (opts.shard !== undefined) {
+        // A shard has no verdict: 0 once its share ran (errors included, the merge counts them), 130 interrupted.
+        const { runShard, summarizeShard } = await import('../../stages/evaluate/shard.js');
+        const r = await runShard(ctx);
+        if (r.interrupted) deps.stdout(`${stage.summarize(r)}\n`);
+        else deps.stdout(opts.json ? `${JSON.stringify(r.manifest, null, 2)}\n` : `${summarizeShard(r)}\n`);
+        setCode(r.interrupted ? (r.budgetExhausted ? 1 : 130) : 0);
+        return;
+      }
+      const result = await stage.run(ctx);
       if (opts.json && !result.interrupted) deps.stdout(`${JSON.stringify(result.artifact, null, 2)}\n`);
       else deps.stdout(`${stage.summarize(result)}\n`);
       setCode(stage.exitCodeOf(result));

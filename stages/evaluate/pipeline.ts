@@ -16,8 +16,8 @@ import { supersedeFile } from '../../src/state/runs.js';
 import { openPipelineRun } from './run-manifest.js';
 import { measure } from './measure.js';
 import { judgeCalibrations, withCorrectedRates } from '../../src/evaluation/judge-calibration.js';
-import { pipelineEvaluation, rankingInput, type RankingInput } from './schema.js';
-import { budgetFor, engineInfo, prepare, type EvaluateContext, type StageResult } from './setup.js';
+import { pipelineEvaluation, rankingInput, type PipelineEvaluation, type RankingInput } from './schema.js';
+import { budgetFor, engineInfo, prepare, type EvaluateContext, type Prepared, type StageResult } from './setup.js';
 import { pipelineArtifact, type EnvelopeBits } from './verdict.js';
 
 type Candidate = RankingInput['scored_candidates'][number];
@@ -27,39 +27,7 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
   if (!o.input || !o.candidateId) throw new UsageError('pipeline mode needs --input RANKING.json and --candidate-id ID (or use --standalone)');
   if (o.skillPath) throw new UsageError('--skill-path belongs to --standalone; in pipeline mode the target comes from the ranking');
   const p = await prepare(ctx);
-  const rankingPath = resolve(ctx.cwd, o.input);
-  // The located loader (JSON is YAML) so a bad ranking points at its line and column like a bad suite.
-  const ranking = loadYaml(rankingPath, rankingInput, 'ranking').value;
-  const rankingDir = dirname(rankingPath);
-  const candidate = ranking.scored_candidates.find((c) => c.id === o.candidateId);
-  if (!candidate) {
-    const ids = ranking.scored_candidates.map((c) => c.id).join(', ') || '(none)';
-    throw new UsageError(`candidate "${o.candidateId}" is not in ${o.input}; its candidates: ${ids}`);
-  }
-  // Both paths in a ranking are relative to the ranking's folder (absolute ones stay as they are), so a
-  // ranking means the same files whichever directory whet is started from.
-  const target = readSkill(resolve(rankingDir, ranking.target.path));
-  const candSkill = candidateSkill(candidate, rankingDir, target);
-  if (candSkill.contentHash === target.contentHash) ctx.log(`warning: candidate ${candidate.id} is byte-identical to the target`);
-
-  const evalThreshold = o.evalThreshold ?? p.cfg.evalThreshold;
-  const iteration = ranking.iteration ?? 1;
-  // A ranking inside the state dir keeps its iteration folder; one from elsewhere gets the standard one.
-  const inState = basename(rankingDir).startsWith('iter-') && dirname(dirname(rankingDir)) === stateLayout.runsDir(p.stateDir);
-  const runDir = inState ? dirname(rankingDir) : stateLayout.runDir(p.stateDir, ranking.run_id);
-  const iterDir = inState ? rankingDir : stateLayout.iterDir(runDir, iteration);
-  const bits: EnvelopeBits = {
-    run_id: ranking.run_id,
-    iteration,
-    created_at: ctx.now().toISOString(),
-    inputs: { 'ranking.json': sha256File(rankingPath), suite: p.suite.contentHash, target: target.contentHash, candidate: candSkill.contentHash },
-    task_suite: p.suite.path,
-    skill_id: p.suite.skillId,
-    pass_k: p.passK,
-    engine: engineInfo(p.engine)!,
-    judge_engine: engineInfo(p.judgeEngine),
-  };
-  const score = candidate.score ?? null;
+  const { candidate, target, candSkill, evalThreshold, iteration, runDir, iterDir, bits, score, ranking } = pipelineInputs(ctx, p);
 
   const lock = ctx.lockHeld ? { release: async () => undefined } : await acquireStateLock(p.stateDir, 'whet evaluate');
   let run: Awaited<ReturnType<typeof openPipelineRun>> | undefined;
@@ -95,17 +63,7 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
         measured: { candidate: candMeasured, baseline: { summary: baseSummary, tallies: base.outcome.tallies } },
       });
     }
-    const cals = judgeCalibrations(p.suite, p.stateDir, p.judgeEngine);
-    if (cals.length) artifact.judge_calibration = withCorrectedRates(cals, artifact.candidate_results, p.suite);
-    const inIter = join(iterDir, 'evaluation.json');
-    // A second evaluation of the same run and iteration (another candidate, a re-run) must not erase the
-    // first one's verdict: it goes to superseded/ like the results it was computed from.
-    const moved = supersedeFile(iterDir, inIter, ctx.now());
-    if (moved) ctx.log(`previous evaluation.json moved to ${moved}`);
-    await writeArtifact(inIter, pipelineEvaluation, artifact);
-    const artifactPath = o.output ? resolve(ctx.cwd, o.output) : inIter;
-    // The same validated bytes, not a second validation and serialisation of a possibly large artifact.
-    if (o.output) await writeFileAtomically(artifactPath, readFileSync(inIter));
+    const artifactPath = await writePipelineEvaluation(ctx, p, iterDir, artifact);
     appendEvent(runDir, { event: 'finished', stage: 'evaluate', iteration, verdict: artifact.verdict, engine_calls: p.engine.calls() }, ctx.now());
     await run.finish('completed', ctx.now());
     return { interrupted: false, artifactPath, artifact };
@@ -115,6 +73,62 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
   } finally {
     await lock.release();
   }
+}
+
+/** Writes iter-NNN/evaluation.json (and --output), with the judges' calibration; returns where it is for the user. */
+export async function writePipelineEvaluation(ctx: EvaluateContext, p: Prepared, iterDir: string, artifact: PipelineEvaluation): Promise<string> {
+  const cals = judgeCalibrations(p.suite, p.stateDir, p.judgeEngine);
+  if (cals.length) artifact.judge_calibration = withCorrectedRates(cals, artifact.candidate_results, p.suite);
+  const inIter = join(iterDir, 'evaluation.json');
+  // A second evaluation of the same run and iteration (another candidate, a re-run) must not erase the
+  // first one's verdict: it goes to superseded/ like the results it was computed from.
+  const moved = supersedeFile(iterDir, inIter, ctx.now());
+  if (moved) ctx.log(`previous evaluation.json moved to ${moved}`);
+  await writeArtifact(inIter, pipelineEvaluation, artifact);
+  const output = ctx.options.output;
+  // The same validated bytes, not a second validation and serialisation of a possibly large artifact.
+  if (output) await writeFileAtomically(resolve(ctx.cwd, output), readFileSync(inIter));
+  return output ? resolve(ctx.cwd, output) : inIter;
+}
+
+/** The ranking, the candidate and the target it names, and where its results go: what shards share too. */
+export function pipelineInputs(ctx: EvaluateContext, p: Prepared) {
+  const o = ctx.options;
+  const rankingPath = resolve(ctx.cwd, o.input!);
+  // The located loader (JSON is YAML) so a bad ranking points at its line and column like a bad suite.
+  const ranking = loadYaml(rankingPath, rankingInput, 'ranking').value;
+  const rankingDir = dirname(rankingPath);
+  const candidate = ranking.scored_candidates.find((c) => c.id === o.candidateId);
+  if (!candidate) {
+    const ids = ranking.scored_candidates.map((c) => c.id).join(', ') || '(none)';
+    throw new UsageError(`candidate "${o.candidateId}" is not in ${o.input}; its candidates: ${ids}`);
+  }
+  // Both paths in a ranking are relative to the ranking's folder (absolute ones stay as they are), so a
+  // ranking means the same files whichever directory whet is started from.
+  const target = readSkill(resolve(rankingDir, ranking.target.path));
+  const candSkill = candidateSkill(candidate, rankingDir, target);
+  if (candSkill.contentHash === target.contentHash) ctx.log(`warning: candidate ${candidate.id} is byte-identical to the target`);
+
+  const evalThreshold = o.evalThreshold ?? p.cfg.evalThreshold;
+  const iteration = ranking.iteration ?? 1;
+  // A ranking inside the state dir keeps its iteration folder; one from elsewhere gets the standard one.
+  const inState = basename(rankingDir).startsWith('iter-') && dirname(dirname(rankingDir)) === stateLayout.runsDir(p.stateDir);
+  const runDir = inState ? dirname(rankingDir) : stateLayout.runDir(p.stateDir, ranking.run_id);
+  const iterDir = inState ? rankingDir : stateLayout.iterDir(runDir, iteration);
+  const bits: EnvelopeBits = {
+    run_id: ranking.run_id,
+    iteration,
+    created_at: ctx.now().toISOString(),
+    inputs: { 'ranking.json': sha256File(rankingPath), suite: p.suite.contentHash, target: target.contentHash, candidate: candSkill.contentHash },
+    task_suite: p.suite.path,
+    skill_id: p.suite.skillId,
+    pass_k: p.passK,
+    engine: engineInfo(p.engine)!,
+    judge_engine: engineInfo(p.judgeEngine),
+  };
+  const score = candidate.score ?? null;
+
+  return { ranking, candidate, target, candSkill, evalThreshold, iteration, runDir, iterDir, bits, score };
 }
 
 /** The candidate's own skill: its variant folder, else the content the ranking carries. Never the target. */

@@ -35,6 +35,10 @@ export interface EvaluateOptions {
   output?: string;
   concurrency?: number;
   config?: string;
+  /** `i/n`: run only this shard's share of the tasks and write a shard manifest, no verdict (whet merge decides). */
+  shard?: string;
+  /** An earlier results log whose durations balance the shards (longest first); by attempt count without it. */
+  shardDurations?: string;
   /** Internal: each task's split as a loop run registered it (a later holdout_ratio cannot move tasks). */
   splits?: Record<string, 'train' | 'holdout'>;
   /** Internal: an engine that overrides the config's (a target's own engine). */
