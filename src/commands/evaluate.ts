@@ -2,6 +2,8 @@
 import { Option, type Command } from 'commander';
 import type { EvaluateOptions } from '../../stages/evaluate/index.js';
 import { intArg, numArg, type CliDeps, type SetCode } from './deps.js';
+import { UsageError } from '../errors.js';
+import { stateDirOf } from './state-dir.js';
 
 export function registerEvaluateCommand(program: Command, deps: CliDeps, setCode: SetCode): void {
   program
@@ -10,7 +12,7 @@ export function registerEvaluateCommand(program: Command, deps: CliDeps, setCode
     .option('--standalone', 'evaluate the current skill (needs --skill-path)')
     .option('--input <ranking.json>', 'pipeline mode: the discriminator’s ranking')
     .option('--candidate-id <id>', 'pipeline mode: the candidate to evaluate')
-    .requiredOption('--task-suite <file>', 'the task suite (YAML)')
+    .option('--task-suite <file>', 'the task suite (YAML; required except with --run)')
     .option('--state-root <dir>', 'state directory (default: state_dir from pipeline.yaml, else ./state)')
     .option('--skill-path <dir>', 'standalone mode: the skill folder or its SKILL.md')
     .option('--pass-k <n>', 'attempts per task (pass@k)', intArg('--pass-k'))
@@ -22,10 +24,11 @@ export function registerEvaluateCommand(program: Command, deps: CliDeps, setCode
     .option('--output <file>', 'also write the evaluation artifact here')
     .option('--concurrency <n>', 'task attempts run at once', intArg('--concurrency'))
     .option('--shard <i/n>', 'run only shard i of n (its share of the tasks) and write a shard manifest; `whet merge` decides')
+    .option('--run <id>', 'with --shard: a shard of loop run <id>, whose evaluation was handed to shards (evaluate.shards)')
     .option('--shard-durations <results.jsonl>', 'with --shard: balance shards on the durations an earlier run recorded')
     .option('-c, --config <file>', 'pipeline config (default: ./pipeline.yaml when present)')
     .addOption(new Option('--json', 'print the artifact as JSON instead of the summary'))
-    .action(async (opts: EvaluateOptions & { json?: boolean }) => {
+    .action(async (opts: EvaluateOptions & { json?: boolean; run?: string }) => {
       const stage = await import('../../stages/evaluate/index.js');
       const ctx = {
         cwd: deps.cwd,
@@ -36,10 +39,16 @@ export function registerEvaluateCommand(program: Command, deps: CliDeps, setCode
         options: opts,
         ...(deps.tty ? { progressOut: deps.stderr } : {}),
       };
+      if (opts.run && opts.shard === undefined) throw new UsageError('--run runs a shard of a loop run: give --shard i/n (whet resume RUN continues the run itself)');
+      if (opts.run && (opts.taskSuite || opts.skillPath || opts.input || opts.standalone)) throw new UsageError('--run takes the suite, skill and ranking from the run; drop --task-suite, --skill-path, --input and --standalone');
       if (opts.shard !== undefined) {
         // A shard has no verdict: 0 once its share ran (errors included, the merge counts them), 130 interrupted.
         const { runShard, summarizeShard } = await import('../../stages/evaluate/shard.js');
-        const r = await runShard(ctx);
+        let r: Awaited<ReturnType<typeof runShard>>;
+        if (opts.run) {
+          const { runLoopShard } = await import('../../stages/evaluate/loop-shards.js');
+          r = await runLoopShard(ctx, { stateDir: await stateDirOf(deps, opts), runId: opts.run, shard: opts.shard, ...(opts.concurrency ? { concurrency: opts.concurrency } : {}) });
+        } else r = await runShard(ctx);
         if (r.interrupted) deps.stdout(`${stage.summarize(r)}\n`);
         else deps.stdout(opts.json ? `${JSON.stringify(r.manifest, null, 2)}\n` : `${summarizeShard(r)}\n`);
         setCode(r.interrupted ? (r.budgetExhausted ? 1 : 130) : 0);

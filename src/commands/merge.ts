@@ -37,16 +37,25 @@ export function registerMergeCommand(program: Command, deps: CliDeps, setCode: S
       const { runMerge } = await import('../../stages/evaluate/merge.js');
       const stage = await import('../../stages/evaluate/index.js');
       const { json, partial, ...options } = opts;
-      const result = await runMerge(
+      const results = await runMerge(
         { cwd: deps.cwd, env: deps.env, now: deps.now, log: (line) => deps.stderr(`${line}\n`), signal: deps.signal, options },
         { dirs, partial },
       );
-      if (result.partial) {
-        deps.stdout(`combined shards ${result.covers.join(', ')} of ${result.total} (${result.tasks} tasks) into ${result.manifestPath}; merge it with the others to get a verdict\n`);
-        return;
+      const texts: string[] = [];
+      const artifacts: unknown[] = [];
+      let code = 0;
+      for (const r of results) {
+        if (r.partial) {
+          texts.push(`combined shards ${r.covers.join(', ')} of ${r.total} (${r.tasks} tasks) into ${r.manifestPath}; merge it with the others to get a verdict`);
+          continue;
+        }
+        texts.push(stage.summarize(r));
+        artifacts.push(r.artifact);
+        // Several targets (baseline/nightly shards): the worst verdict's code, as `whet baseline` exits 1 unless all pass.
+        code = Math.max(code, stage.exitCodeOf(r));
       }
-      if (json) deps.stdout(`${JSON.stringify(result.artifact, null, 2)}\n`);
-      else deps.stdout(`${stage.summarize(result)}\n`);
-      setCode(stage.exitCodeOf(result));
+      if (json && artifacts.length) deps.stdout(`${JSON.stringify(artifacts.length === 1 ? artifacts[0] : artifacts, null, 2)}\n`);
+      else deps.stdout(`${texts.join('\n\n')}\n`);
+      setCode(code);
     });
 }

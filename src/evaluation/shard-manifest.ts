@@ -52,6 +52,8 @@ export const shardManifest = z.strictObject({
     config: z.string().nullable(),
     pass_k: z.number().int().nullable(),
     mock: z.boolean(),
+    /** A target of `whet baseline|nightly --shard`: its skill and suite relative to pipeline.yaml's folder. */
+    target: z.strictObject({ skill: z.string(), suite: z.string() }).nullable(),
   }),
   /** The task ids the covered shards ran, sorted. */
   tasks: z.array(z.string()),

@@ -12,6 +12,7 @@ import { measure, standaloneFromMeasured } from './measure.js';
 import { runPipeline } from './pipeline.js';
 import { standaloneEvaluation } from './schema.js';
 import { prepare, type EvaluateContext, type EvaluateOptions } from './setup.js';
+import { evaluateThroughShards } from './loop-shards.js';
 
 /** The evaluate stage's context inside a loop run (lock held by the runner, the run's budget shared). */
 export function evaluateContext(ctx: LoopContext, options: EvaluateOptions): EvaluateContext {
@@ -54,7 +55,10 @@ export async function evaluateLoopBaseline(ctx: LoopContext): Promise<StageOutco
 export async function evaluateLoopCandidate(ctx: LoopContext, candidateId: string): Promise<StageOutcome | 'interrupted'> {
   const paths = iterationPaths(ctx.runDir, ctx.iteration);
   // The run's threshold (registered; a flag's when the run started with one), not pipeline.yaml reread.
-  const r = await runPipeline(evaluateContext(ctx, { input: paths.ranking, candidateId, evalThreshold: ctx.config.evalThreshold }));
+  const ectx = evaluateContext(ctx, { input: paths.ranking, candidateId, evalThreshold: ctx.config.evalThreshold });
+  const sharded = ctx.config.evaluateShards > 1 ? await evaluateThroughShards(ctx, ectx, candidateId) : undefined;
+  if (sharded && 'summary' in sharded) return sharded;
+  const r = sharded ? sharded.merged : await runPipeline(ectx);
   if (r.interrupted) return 'interrupted';
   const a = r.artifact;
   const e = a.evaluation;

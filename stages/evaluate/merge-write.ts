@@ -15,12 +15,12 @@ import { standaloneFromMeasured } from './measure.js';
 import { pipelineInputs, writePipelineEvaluation } from './pipeline.js';
 import { evaluationManifest, openPipelineRun } from './run-manifest.js';
 import { standaloneEvaluation, type EvaluationArtifact } from './schema.js';
-import { evaluationKey, type EvaluateContext } from './setup.js';
+import { evaluationKey, type EvaluateContext, type EvaluateOptions } from './setup.js';
 import { pipelineArtifact } from './verdict.js';
 
 export type MergeResult =
   | { partial: true; manifestPath: string; covers: number[]; total: number; tasks: number }
-  | { partial: false; interrupted: false; artifactPath: string; artifact: EvaluationArtifact; shards: number };
+  | { partial: false; interrupted: false; artifactPath: string; artifact: EvaluationArtifact; shards: number; options: EvaluateOptions };
 
 export async function writeMergedStandalone(ctx: EvaluateContext, b: MergeBundle, skill: LoadedSkill): Promise<MergeResult> {
   const { p } = b;
@@ -40,7 +40,7 @@ export async function writeMergedStandalone(ctx: EvaluateContext, b: MergeBundle
   if (output) await copyFileAtomically(join(runDir, 'evaluation.json'), resolve(ctx.cwd, output));
   await writeRunManifest(runDir, { ...manifest, status: artifact.evaluation.attempts.errors > 0 ? 'incomplete' : 'completed', updated_at: ctx.now().toISOString() });
   appendEvent(runDir, { event: 'finished', stage: 'evaluate', verdict: artifact.verdict, merged_shards: b.src.total }, ctx.now());
-  return { partial: false, interrupted: false, artifactPath: output ? resolve(ctx.cwd, output) : join(runDir, 'evaluation.json'), artifact, shards: b.src.shards.length };
+  return { partial: false, interrupted: false, artifactPath: output ? resolve(ctx.cwd, output) : join(runDir, 'evaluation.json'), artifact, shards: b.src.shards.length, options: ctx.options };
 }
 
 export async function writeMergedPipeline(ctx: EvaluateContext, b: MergeBundle, pi: ReturnType<typeof pipelineInputs>): Promise<MergeResult> {
@@ -75,5 +75,5 @@ export async function writeMergedPipeline(ctx: EvaluateContext, b: MergeBundle, 
   const artifactPath = await writePipelineEvaluation(ctx, p, iterDir, artifact);
   appendEvent(runDir, { event: 'finished', stage: 'evaluate', iteration, verdict: artifact.verdict, merged_shards: b.src.total }, ctx.now());
   await run.finish('completed', ctx.now());
-  return { partial: false, interrupted: false, artifactPath, artifact, shards: b.src.shards.length };
+  return { partial: false, interrupted: false, artifactPath, artifact, shards: b.src.shards.length, options: ctx.options };
 }

@@ -5,7 +5,9 @@
 // anything is written. `--partial` combines some shards into one shard directory (no verdict), which a
 // later merge takes like any other shard.
 import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
+import { loadPipeline } from '../../src/config/pipeline.js';
+import { expandTargets } from '../../src/config/targets.js';
 import { once } from 'node:events';
 import { writeArtifact } from '../../src/artifacts/io.js';
 import { UsageError } from '../../src/errors.js';
@@ -17,10 +19,9 @@ import { readSkill, type LoadedSkill } from '../../src/skill/read.js';
 import { stateLayout } from '../../src/state/layout.js';
 import { acquireStateLock } from '../../src/state/lock.js';
 import { newRunId } from '../../src/state/runs.js';
-import { resolve } from 'node:path';
 import type { Measured } from './measure.js';
 import { pipelineInputs } from './pipeline.js';
-import { cacheKeyParts, evaluationKey, prepare, type EvaluateContext, type Prepared } from './setup.js';
+import { cacheKeyParts, evaluationKey, prepare, type EvaluateContext, type EvaluateOptions, type Prepared } from './setup.js';
 import { collectShards, describeField, type Sources } from './shard-sources.js';
 import { shardContentOf } from './shard-content.js';
 import { writeMergedPipeline, writeMergedStandalone, type MergeResult } from './merge-write.js';
@@ -30,61 +31,93 @@ export interface MergeOptions {
   partial?: boolean;
 }
 
-export async function runMerge(ctx: EvaluateContext, mo: MergeOptions): Promise<MergeResult> {
+export async function runMerge(ctx: EvaluateContext, mo: MergeOptions): Promise<MergeResult[]> {
   if (mo.dirs.length === 0) throw new UsageError('whet merge needs one or more shard directories or archives');
-  const src = await collectShards(ctx.cwd, mo.dirs, mo.partial === true);
+  const groups = await collectShards(ctx.cwd, mo.dirs, mo.partial === true);
   try {
-    const first = src.shards[0]!.manifest;
-    const inv = first.invocation;
-    const o = ctx.options;
-    // The shards' own invocation, from the merge's directory (a CI checkout has the same layout); a flag
-    // given to the merge names the file instead.
-    const options = {
-      ...o,
-      standalone: first.content.mode === 'standalone',
-      taskSuite: o.taskSuite ?? inv.task_suite,
-      ...(first.content.mode === 'standalone' ? { skillPath: o.skillPath ?? inv.skill_path ?? undefined } : { input: o.input ?? inv.input ?? undefined, candidateId: first.content.candidate_id ?? undefined }),
-      config: o.config ?? inv.config ?? undefined,
-      passK: o.passK ?? inv.pass_k ?? undefined,
-      mock: o.mock ?? inv.mock,
-    };
+    // Every group is checked and added up before any is written: a refusal leaves the state untouched.
+    const ready: Checked[] = [];
+    for (const src of groups) ready.push(await checkGroup(ctx, src, mo));
+    const stateDir = ready[0]!.p.stateDir;
+    const lock = ctx.lockHeld ? { release: async () => undefined } : await acquireStateLock(stateDir, 'whet merge');
+    try {
+      const out: MergeResult[] = [];
+      for (const g of ready) out.push(await g.write());
+      return out;
+    } finally {
+      await lock.release();
+    }
+  } finally {
+    groups[0]?.cleanup();
+  }
+}
+
+interface Checked {
+  p: Prepared;
+  write: () => Promise<MergeResult>;
+}
+
+/** The merge's own preparation of what the shards measured, refused where its hashes differ from theirs. */
+async function prepareLikeShards(ctx: EvaluateContext, src: Sources) {
+  const first = src.shards[0]!.manifest;
+  const inv = first.invocation;
+  const o = ctx.options;
+  const common = { ...o, config: o.config ?? inv.config ?? undefined, passK: o.passK ?? inv.pass_k ?? undefined, mock: o.mock ?? inv.mock };
+  // The shards' own invocation, from the merge's directory (a CI checkout has the same layout); a flag
+  // given to the merge names the file instead. A target's shards name it relative to pipeline.yaml.
+  const tries: EvaluateOptions[] = [];
+  if (inv.target) {
+    const cfg = await loadPipeline(common.config, ctx.cwd);
+    for (const t of expandTargets(cfg)) {
+      if (relative(cfg.dir, t.skillDir) === inv.target.skill && relative(cfg.dir, t.suitePath) === inv.target.suite) {
+        tries.push({ ...common, standalone: true, taskSuite: t.suitePath, skillPath: t.skillDir, config: cfg.path, engine: t.engine });
+      }
+    }
+    if (!tries.length) throw new UsageError(`shard ${src.shards[0]!.name} measured target ${inv.target.skill} (suite ${inv.target.suite}), which ${cfg.path ?? 'pipeline.yaml'} here does not list; refusing to merge`);
+  } else if (first.content.mode === 'standalone') {
+    tries.push({ ...common, standalone: true, taskSuite: o.taskSuite ?? inv.task_suite, skillPath: o.skillPath ?? inv.skill_path ?? undefined });
+  } else {
+    tries.push({ ...common, standalone: false, taskSuite: o.taskSuite ?? inv.task_suite, input: o.input ?? inv.input ?? undefined, candidateId: first.content.candidate_id ?? undefined });
+  }
+  let refusal = '';
+  for (const options of tries) {
     const mctx: EvaluateContext = { ...ctx, options };
     const p = await prepare(mctx);
     const pi = first.content.mode === 'pipeline' ? pipelineInputs(mctx, p) : undefined;
     const skill = pi ? pi.target : readSkill(resolve(ctx.cwd, options.skillPath!));
     const mine = shardContentOf(p, { mode: first.content.mode, skill, candidate: pi?.candSkill, candidateId: pi?.candidate.id, evalThreshold: pi?.evalThreshold, total: first.content.total, plan: first.content.plan });
     const f = contentDiff(first.content, mine);
-    if (f) throw new UsageError(`this checkout's ${describeField(f)} differs from what the shards measured (${String(mine[f])} here, ${String(first.content[f])} in shard ${src.shards[0]!.name}); refusing to merge`);
-
-    const covered = new Set(src.shards.flatMap((s) => s.manifest.tasks));
-    const tasks = p.suite.tasks.filter((t) => covered.has(t.id) || !mo.partial);
-    const skipped = first.skipped;
-    const outcomes = new Map<string, VariantOutcome>();
-    for (const v of skipped ? [] : first.variants) {
-      const logs = src.shards.map((s) => {
-        const sv = s.manifest.variants.find((x) => x.name === v.name)!;
-        return { name: s.name, file: join(s.dir, sv.results), tasks: new Set(s.manifest.tasks), engineCalls: sv.engine_calls, judgeCalls: sv.judge_calls };
-      });
-      outcomes.set(v.name, await mergeOutcome(v.name, tasks, p.passK, logs));
-    }
-    ctx.log(`merging ${src.shards.length} shard director${src.shards.length === 1 ? 'y' : 'ies'} covering ${src.covers.length} of ${src.total} shard(s): ${tasks.length} task(s)`);
-
-    const lock = ctx.lockHeld ? { release: async () => undefined } : await acquireStateLock(p.stateDir, 'whet merge');
-    try {
-      if (mo.partial) return await writePartial(ctx, p, src, first, tasks.map((t) => t.id), outcomes, pi?.iterDir);
-      const measured = new Map<string, Measured>();
-      for (const [name, outcome] of outcomes) {
-        const vSkill = name === 'baseline' ? skill : pi!.candSkill;
-        measured.set(name, { outcome, cache: await fillCache(p, vSkill, outcome, src.shards.length, ctx.now()) });
-      }
-      const bundle = { p, src, first, measured, write: (dir: string) => writeShardDir(ctx, src, first, p.suite.tasks.map((t) => t.id), outcomes, dir) };
-      return pi ? await writeMergedPipeline(ctx, bundle, pi) : await writeMergedStandalone(ctx, bundle, skill);
-    } finally {
-      await lock.release();
-    }
-  } finally {
-    src.cleanup();
+    if (!f) return { p, pi, skill, mctx };
+    refusal ||= `this checkout's ${describeField(f)} differs from what the shards measured (${String(mine[f])} here, ${String(first.content[f])} in shard ${src.shards[0]!.name}); refusing to merge`;
   }
+  throw new UsageError(refusal);
+}
+
+async function checkGroup(ctx: EvaluateContext, src: Sources, mo: MergeOptions): Promise<Checked> {
+  const first = src.shards[0]!.manifest;
+  const { p, pi, skill, mctx } = await prepareLikeShards(ctx, src);
+  const covered = new Set(src.shards.flatMap((s) => s.manifest.tasks));
+  const tasks = p.suite.tasks.filter((t) => covered.has(t.id) || !mo.partial);
+  const outcomes = new Map<string, VariantOutcome>();
+  for (const v of first.skipped ? [] : first.variants) {
+    const logs = src.shards.map((s) => {
+      const sv = s.manifest.variants.find((x) => x.name === v.name)!;
+      return { name: s.name, file: join(s.dir, sv.results), tasks: new Set(s.manifest.tasks), engineCalls: sv.engine_calls, judgeCalls: sv.judge_calls };
+    });
+    outcomes.set(v.name, await mergeOutcome(v.name, tasks, p.passK, logs));
+  }
+  const write = async (): Promise<MergeResult> => {
+    ctx.log(`merging ${src.shards.length} shard director${src.shards.length === 1 ? 'y' : 'ies'} covering ${src.covers.length} of ${src.total} shard(s): ${tasks.length} task(s)`);
+    if (mo.partial) return writePartial(mctx, p, src, first, tasks.map((t) => t.id), outcomes, pi?.iterDir);
+    const measured = new Map<string, Measured>();
+    for (const [name, outcome] of outcomes) {
+      const vSkill = name === 'baseline' ? skill : pi!.candSkill;
+      measured.set(name, { outcome, cache: await fillCache(p, vSkill, outcome, src.shards.length, ctx.now()) });
+    }
+    const bundle = { p, src, first, measured, write: (dir: string) => writeShardDir(ctx, src, first, p.suite.tasks.map((t) => t.id), outcomes, dir) };
+    return pi ? writeMergedPipeline(mctx, bundle, pi) : writeMergedStandalone(mctx, bundle, skill);
+  };
+  return { p, write };
 }
 
 export type MergeBundle = {

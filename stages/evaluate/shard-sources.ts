@@ -47,7 +47,12 @@ export function describeField(f: keyof ShardContent): string {
   return FIELD[f];
 }
 
-export async function collectShards(cwd: string, dirs: readonly string[], partial: boolean): Promise<Sources> {
+/**
+ * The shards given, in groups that are merged separately: one group for shards of one evaluation, one per
+ * target for shards of `whet baseline|nightly --shard` (each target is its own evaluation). Every group
+ * passes the checks below or nothing is merged.
+ */
+export async function collectShards(cwd: string, dirs: readonly string[], partial: boolean): Promise<Sources[]> {
   const temps: string[] = [];
   const cleanup = () => temps.forEach((t) => rmSync(t, { recursive: true, force: true }));
   try {
@@ -74,6 +79,22 @@ export async function collectShards(cwd: string, dirs: readonly string[], partia
         shards.push({ manifest, dir: dirname(file), name: `${manifest.covers.join(',')}/${manifest.content.total} (${where})` });
       }
     }
+    const groups = new Map<string, ShardSource[]>();
+    for (const s of shards) {
+      const t = s.manifest.invocation.target;
+      const key = t ? `target ${t.skill} [suite ${t.suite}]` : '';
+      groups.set(key, [...(groups.get(key) ?? []), s]);
+    }
+    if (groups.size > 1 && groups.has('')) throw new UsageError(`shard ${groups.get('')![0]!.name} is one evaluation's, and the others are targets' of whet baseline/nightly --shard; merge them separately`);
+    return [...groups.values()].map((g, i) => ({ ...checkGroup(g, partial), cleanup: i === 0 ? cleanup : () => undefined }));
+  } catch (err) {
+    cleanup();
+    throw err;
+  }
+}
+
+function checkGroup(shards: ShardSource[], partial: boolean): Omit<Sources, 'cleanup'> {
+  {
     const first = shards[0]!;
     for (const s of shards.slice(1)) {
       const f = contentDiff(first.manifest.content, s.manifest.content);
@@ -102,9 +123,6 @@ export async function collectShards(cwd: string, dirs: readonly string[], partia
     const names = (s: ShardSource) => s.manifest.variants.map((v) => v.name).join(',');
     const odd = shards.find((s) => !s.manifest.skipped && !first.manifest.skipped && names(s) !== names(first));
     if (odd) throw new UsageError(`shard ${odd.name} measured ${names(odd)} but shard ${first.name} measured ${names(first)}; refusing to merge`);
-    return { shards, covers, total, cleanup };
-  } catch (err) {
-    cleanup();
-    throw err;
+    return { shards, covers, total };
   }
 }

@@ -96,7 +96,7 @@ export async function runShard(ctx: EvaluateContext): Promise<ShardResult> {
       covers: [spec.index],
       content,
       plan: { balanced_by: plan.balanced_by, loads: plan.loads },
-      invocation: { task_suite: o.taskSuite!, skill_path: o.skillPath ?? null, input: o.input ?? null, config: o.config ?? null, pass_k: o.passK ?? null, mock: o.mock === true },
+      invocation: { task_suite: o.taskSuite!, skill_path: o.skillPath ?? null, input: o.input ?? null, config: o.config ?? null, pass_k: o.passK ?? null, mock: o.mock === true, target: o.shardTarget ?? null },
       tasks: mine.map((t) => t.id).sort(),
       variants: measured.map(({ name, m }) => ({
         name,
