@@ -11,13 +11,14 @@ import { loadPipeline, type PipelineConfig } from '../config/pipeline.js';
 import { UsageError } from '../errors.js';
 import { DEFAULT_AT, describeRuns, nextRuns, parseCron } from './cron.js';
 import { installCrontab, removeCrontab, type ProcEnv } from './crontab.js';
-import { githubWorkflow, WORKFLOW_FILE } from './github.js';
+import { githubWorkflow, inRepo, WORKFLOW_FILE } from './github.js';
 import { githubShardedWorkflow, SHARDED_WORKFLOW_FILE } from './github-shards.js';
+import { k8sShardedManifests } from './k8s-shards.js';
 import { runScheduler } from './runner.js';
 import { installSystemd, removeOwnedFile, removeSystemd, repositoryRoot, systemdUserDir, writeOwnedFile } from './systemd.js';
 import { crontabBlock, nightlyArgv, systemdUnits, unitName, type ScheduleTarget } from './units.js';
 
-export const VIAS = ['cron', 'systemd', 'github'] as const;
+export const VIAS = ['cron', 'systemd', 'github', 'k8s'] as const;
 type Via = (typeof VIAS)[number];
 
 interface Opts {
@@ -26,6 +27,7 @@ interface Opts {
   config?: string;
   timeout?: string;
   shards?: string;
+  image?: string;
 }
 
 /** The workflow file and text for github: sharded over a job matrix with --shards N, else one job. */
@@ -36,7 +38,8 @@ function githubFile(t: ScheduleTarget, o: Opts): { file: string; text: string } 
 }
 
 function refuseShards(o: Opts): void {
-  if (o.shards !== undefined && o.via !== 'github') throw new UsageError(`--shards runs the nightly on a CI job matrix: it is supported with --via github (not ${o.via})`);
+  if (o.via === 'k8s' && o.shards === undefined) throw new UsageError('--via k8s writes an Indexed Job of shards: give --shards N');
+  if (o.shards !== undefined && o.via !== 'github' && o.via !== 'k8s') throw new UsageError(`--shards runs the nightly on a CI job matrix or Kubernetes: it is supported with --via github or k8s (not ${o.via})`);
   if (o.shards !== undefined && !/^\d+$/.test(o.shards)) throw new UsageError(`--shards "${o.shards}" must be a whole number`);
 }
 
@@ -60,7 +63,7 @@ function keyEnvsOf(cfg: PipelineConfig): string[] {
 
 /** The next three runs as comment lines, in local time and UTC (GitHub reads its cron in UTC). */
 function runsComment(t: ScheduleTarget, via: Via, now: Date): string {
-  const utc = via === 'github';
+  const utc = via === 'github' || via === 'k8s';
   const head = `# schedule "${t.cron}" (${utc ? 'UTC, as GitHub reads it' : 'local time of the machine'}); next runs:`;
   return [head, ...describeRuns(nextRuns(t.cron, 3, now, utc ? 'UTC' : undefined)).map((l) => `#   ${l}`)].join('\n');
 }
@@ -68,6 +71,7 @@ function runsComment(t: ScheduleTarget, via: Via, now: Date): string {
 function printText(deps: CliDeps, t: ScheduleTarget, via: Via, o: Opts): string {
   const head = runsComment(t, via, deps.now());
   if (via === 'cron') return `${head}\n${crontabBlock(t)}`;
+  if (via === 'k8s') return `${head}\n${k8sShardedManifests(t, Number(o.shards), o.image ?? 'whetstone-project:latest', inRepo(repositoryRoot(t.projectDir), t.configPath) ?? t.configPath)}`;
   if (via === 'github') {
     const g = githubFile(t, o);
     return `${head}\n# file: ${g.file}\n${g.text}`;
@@ -80,9 +84,10 @@ function printText(deps: CliDeps, t: ScheduleTarget, via: Via, o: Opts): string 
 const common = (c: Command) => {
   c.option('--at <cron>', 'when, as a cron expression (five fields, or @daily …)', DEFAULT_AT);
   return c
-    .addOption(new Option('--via <scheduler>', 'cron, systemd (user timer) or github (Actions workflow)').choices(VIAS).default('cron'))
+    .addOption(new Option('--via <scheduler>', 'cron, systemd (user timer), github (Actions workflow) or k8s (print only, with --shards)').choices(VIAS).default('cron'))
     .option('-c, --config <file>', 'pipeline config the nightly job uses (default: ./pipeline.yaml)')
-    .option('--shards <n>', 'github: run the nightly as a matrix of n shard jobs and a merge job');
+    .option('--shards <n>', 'github, k8s: run the nightly as n shards (a job matrix, an Indexed Job) and a merge job')
+    .option('--image <image>', 'k8s: the image holding the repository with npm ci done (default whetstone-project:latest)');
 };
 
 export function registerScheduleCommand(program: Command, deps: CliDeps, setCode: SetCode): void {
@@ -96,6 +101,7 @@ export function registerScheduleCommand(program: Command, deps: CliDeps, setCode
 
   common(schedule.command('install').description('install the nightly job (installing twice leaves one)')).action(async (o: Opts) => {
     refuseShards(o);
+    if (o.via === 'k8s') throw new UsageError('--via k8s is print only: whet schedule print --via k8s --shards N > whetstone.yaml && kubectl apply -f whetstone.yaml');
     const t = await targetOf(deps, o);
     const runs = runsComment(t, o.via, deps.now());
     if (o.via === 'cron') {
@@ -116,6 +122,7 @@ export function registerScheduleCommand(program: Command, deps: CliDeps, setCode
   // entry is found by its project marker, so whatever schedule install wrote is removed, at any time of day.
   common(schedule.command('remove').description('remove exactly what install wrote, nothing else (--at is checked, not needed)')).action(async (o: Opts) => {
     refuseShards(o);
+    if (o.via === 'k8s') throw new UsageError('--via k8s is print only: remove its objects with kubectl delete -f whetstone.yaml');
     const t = await targetOf(deps, o);
     if (o.via === 'cron') {
       const n = await removeCrontab(pe(), t.projectDir);

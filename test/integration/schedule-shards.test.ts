@@ -5,7 +5,9 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { convertWorkflowTemplate, NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
-import { parse } from 'yaml';
+import { CronJob } from 'kubernetes-models/batch/v1/CronJob';
+import { PersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
+import { parse, parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { tempDir, whet, write } from '../support/cli.js';
 
@@ -74,4 +76,32 @@ describe('whet schedule --via github --shards N', () => {
     expect(one.code).toBe(2);
     expect(one.stderr).toMatch(/--shards 1: give 2–256/);
   });
+
+  it('--via k8s: a volume, an Indexed Job of N shards and a merge Job, valid against the Kubernetes schemas', async () => {
+    const p = project();
+    const r = await whet(['schedule', 'print', '--via', 'k8s', '--shards', '5', '--image', 'registry.example/team/skills:1'], { cwd: p.cwd });
+    expect(r.code, r.stderr).toBe(0);
+    const docs = parseAllDocuments(r.stdout).map((d) => d.toJS() as any);
+    expect(docs.map((d) => d.kind)).toEqual(['PersistentVolumeClaim', 'CronJob', 'CronJob']);
+    // The models' validate() checks each object against the Kubernetes OpenAPI schema and throws on a mismatch.
+    new PersistentVolumeClaim(docs[0]).validate();
+    for (const d of docs.slice(1)) new CronJob(d).validate();
+    const shards = docs[1].spec.jobTemplate.spec;
+    expect(shards).toMatchObject({ completionMode: 'Indexed', completions: 5, parallelism: 5 });
+    const script = shards.template.spec.containers[0].command.join(' ');
+    expect(script).toMatch(/JOB_COMPLETION_INDEX \+ 1/);
+    expect(script).toMatch(/--shard "\$i\/5"/);
+    const merge = docs[2].spec.jobTemplate.spec.template.spec;
+    expect(merge.initContainers[0].command.join(' ')).toMatch(/-ge 5/);
+    expect(merge.containers[0].command.join(' ')).toMatch(/whet nightly .*--merge \/shards\/\$night\/shard-\*/);
+    // Keys from a Secret, never a value in the file.
+    expect(merge.containers[0].envFrom).toEqual([{ secretRef: { name: 'whetstone-engine-keys', optional: true } }]);
+    expect(r.stdout).not.toMatch(/TEAM_ANTHROPIC_KEY:/);
+    // And the schema check can fail: a completion count that is not a number is refused.
+    expect(() => new CronJob({ ...docs[1], spec: { ...docs[1].spec, jobTemplate: { spec: { ...shards, completions: 'five' } } } }).validate()).toThrow(/integer/);
+    const install = await whet(['schedule', 'install', '--via', 'k8s', '--shards', '5'], { cwd: p.cwd });
+    expect(install.code).toBe(2);
+    expect(install.stderr).toMatch(/print only/);
+  });
 });
+
