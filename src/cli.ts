@@ -16,7 +16,7 @@ type Family = () => Promise<Registrar[]>;
 
 // Each command family is imported only when its command runs (all of them for top-level help): a user
 // typing `whet status` does not pay for the engines' SDKs or the loop's stages.
-const evaluate: Family = async () => [(await import('./commands/evaluate.js')).registerEvaluateCommand];
+const evaluate: Family = async () => [(await import('./commands/evaluate.js')).registerEvaluateCommand, (await import('./commands/merge.js')).registerMergeCommand];
 const loop: Family = async () => [(await import('./commands/loop.js')).registerLoopCommands];
 const inspect: Family = async () => [(await import('./commands/inspect.js')).registerInspectCommands];
 const promote: Family = async () => [(await import('./commands/promote.js')).registerPromoteCommands];
@@ -32,6 +32,7 @@ const schedule: Family = async () => [(await import('./schedule/command.js')).re
 const importers: Family = async () => [(await import('./import/command.js')).registerImportCommand];
 const FAMILIES: Record<string, Family> = {
   evaluate,
+  merge: evaluate,
   run: loop,
   resume: loop,
   generate: loop,

@@ -2,6 +2,8 @@
 import { Option, type Command } from 'commander';
 import type { EvaluateOptions } from '../../stages/evaluate/index.js';
 import { intArg, numArg, type CliDeps, type SetCode } from './deps.js';
+import { UsageError } from '../errors.js';
+import { stateDirOf } from './state-dir.js';
 
 export function registerEvaluateCommand(program: Command, deps: CliDeps, setCode: SetCode): void {
   program
@@ -10,7 +12,7 @@ export function registerEvaluateCommand(program: Command, deps: CliDeps, setCode
     .option('--standalone', 'evaluate the current skill (needs --skill-path)')
     .option('--input <ranking.json>', 'pipeline mode: the discriminator’s ranking')
     .option('--candidate-id <id>', 'pipeline mode: the candidate to evaluate')
-    .requiredOption('--task-suite <file>', 'the task suite (YAML)')
+    .option('--task-suite <file>', 'the task suite (YAML; required except with --run)')
     .option('--state-root <dir>', 'state directory (default: state_dir from pipeline.yaml, else ./state)')
     .option('--skill-path <dir>', 'standalone mode: the skill folder or its SKILL.md')
     .option('--pass-k <n>', 'attempts per task (pass@k)', intArg('--pass-k'))
@@ -21,19 +23,38 @@ export function registerEvaluateCommand(program: Command, deps: CliDeps, setCode
     .option('--mock', 'use the offline mock engine for tasks and judges')
     .option('--output <file>', 'also write the evaluation artifact here')
     .option('--concurrency <n>', 'task attempts run at once', intArg('--concurrency'))
+    .option('--shard <i/n>', 'run only shard i of n (its share of the tasks) and write a shard manifest; `whet merge` decides')
+    .option('--run <id>', 'with --shard: a shard of loop run <id>, whose evaluation was handed to shards (evaluate.shards)')
+    .option('--shard-durations <results.jsonl>', 'with --shard: balance shards on the durations an earlier run recorded')
     .option('-c, --config <file>', 'pipeline config (default: ./pipeline.yaml when present)')
     .addOption(new Option('--json', 'print the artifact as JSON instead of the summary'))
-    .action(async (opts: EvaluateOptions & { json?: boolean }) => {
+    .action(async (opts: EvaluateOptions & { json?: boolean; run?: string }) => {
       const stage = await import('../../stages/evaluate/index.js');
-      const result = await stage.run({
+      const ctx = {
         cwd: deps.cwd,
         env: deps.env,
         now: deps.now,
-        log: (line) => deps.stderr(`${line}\n`),
+        log: (line: string) => deps.stderr(`${line}\n`),
         signal: deps.signal,
         options: opts,
         ...(deps.tty ? { progressOut: deps.stderr } : {}),
-      });
+      };
+      if (opts.run && opts.shard === undefined) throw new UsageError('--run runs a shard of a loop run: give --shard i/n (whet resume RUN continues the run itself)');
+      if (opts.run && (opts.taskSuite || opts.skillPath || opts.input || opts.standalone)) throw new UsageError('--run takes the suite, skill and ranking from the run; drop --task-suite, --skill-path, --input and --standalone');
+      if (opts.shard !== undefined) {
+        // A shard has no verdict: 0 once its share ran (errors included, the merge counts them), 130 interrupted.
+        const { runShard, summarizeShard } = await import('../../stages/evaluate/shard.js');
+        let r: Awaited<ReturnType<typeof runShard>>;
+        if (opts.run) {
+          const { runLoopShard } = await import('../../stages/evaluate/loop-shards.js');
+          r = await runLoopShard(ctx, { stateDir: await stateDirOf(deps, opts), runId: opts.run, shard: opts.shard, ...(opts.concurrency ? { concurrency: opts.concurrency } : {}) });
+        } else r = await runShard(ctx);
+        if (r.interrupted) deps.stdout(`${stage.summarize(r)}\n`);
+        else deps.stdout(opts.json ? `${JSON.stringify(r.manifest, null, 2)}\n` : `${summarizeShard(r)}\n`);
+        setCode(r.interrupted ? (r.budgetExhausted ? 1 : 130) : 0);
+        return;
+      }
+      const result = await stage.run(ctx);
       if (opts.json && !result.interrupted) deps.stdout(`${JSON.stringify(result.artifact, null, 2)}\n`);
       else deps.stdout(`${stage.summarize(result)}\n`);
       setCode(stage.exitCodeOf(result));

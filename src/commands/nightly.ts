@@ -6,6 +6,7 @@ import { UsageError } from '../errors.js';
 import { baselineAll } from '../nightly/baseline.js';
 import { runNightly } from '../nightly/nightly.js';
 import { prune } from '../nightly/prune.js';
+import { mergedBaselines, shardTargets } from '../nightly/shard-targets.js';
 import { acquireStateLock } from '../state/lock.js';
 import { basename, resolve } from 'node:path';
 import type { CliDeps, SetCode } from './deps.js';
@@ -18,6 +19,17 @@ interface Opts {
   json?: boolean;
   olderThan?: string;
   dryRun?: boolean;
+  shard?: string;
+  merge?: string[];
+}
+
+/** `--shard i/n`: this machine's shard of every target; no verdict and no report until the merge. */
+async function runTargetShards(env: Parameters<typeof shardTargets>[0], o: Opts, deps: CliDeps, setCode: SetCode): Promise<void> {
+  const r = await shardTargets(env, { ...o, shard: o.shard! });
+  if (r.interrupted) return setCode(130);
+  const { summarizeShard } = await import('../../stages/evaluate/shard.js');
+  deps.stdout(`${r.results.map((x) => (x.interrupted ? '' : summarizeShard(x))).join('\n\n')}\n`);
+  setCode(0);
 }
 
 export function registerNightlyCommands(program: Command, deps: CliDeps, setCode: SetCode): void {
@@ -30,8 +42,10 @@ export function registerNightlyCommands(program: Command, deps: CliDeps, setCode
       .option('--state-root <dir>', 'state directory')
       .option('--force', 'ignore cached baselines')
       .option('--mock', 'use the offline mock engine')
+      .option('--shard <i/n>', 'run only shard i of n of every target (no verdict; `whet merge` / `whet nightly --merge` adds them up)')
       .option('--json', 'JSON output');
   targetsCommand('baseline', 'standalone evaluation of every target in the config, cached by content + TTL').action(async (o: Opts) => {
+      if (o.shard !== undefined) return runTargetShards(env(), o, deps, setCode);
       const r = await baselineAll(env(), o);
       if (r.interrupted) return setCode(130);
       const repeated = (d: string) => r.results.filter((x) => x.target.skillDir === d).length > 1;
@@ -40,8 +54,12 @@ export function registerNightlyCommands(program: Command, deps: CliDeps, setCode
       setCode(r.results.every((t) => t.artifact.verdict === 'pass') ? 0 : 1);
     });
 
-  targetsCommand('nightly', 'baseline of every target + dated report + trend + drift check; exit 1 on a significant drop').action(async (o: Opts) => {
-      const r = await runNightly(env(), o);
+  targetsCommand('nightly', 'baseline of every target + dated report + trend + drift check; exit 1 on a significant drop')
+    .option('--merge <dirs...>', 'tonight from the shards of `whet nightly --shard i/n` (directories or .tar.gz) instead of measuring')
+    .action(async (o: Opts) => {
+      if (o.shard !== undefined && o.merge) throw new UsageError('--shard runs one shard and --merge adds all of them up; use one');
+      if (o.shard !== undefined) return runTargetShards(env(), o, deps, setCode);
+      const r = await runNightly(env(), o, o.merge ? mergedBaselines(o.merge) : undefined);
       if (r === 'interrupted') return setCode(130);
       deps.stdout(o.json ? `${JSON.stringify({ date: r.date, file: r.file, alert: r.alert, targets: r.targets.map((t) => ({ label: t.label, ...t.summary, drift: t.drift })) }, null, 2)}\n` : `${r.markdown}\nwritten: ${r.file}\n`);
       setCode(r.alert ? 1 : 0);

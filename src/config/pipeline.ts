@@ -45,6 +45,8 @@ export const pipelineSchema = z.strictObject({
       /** A standalone evaluation below this pass rate has verdict `fail` (seed: 0.5). */
       standalone_min_pass_rate: z.number().min(0).max(1).optional(),
       task_timeout: duration.optional(),
+      /** In a loop run: hand the candidate's evaluation to this many shards (whet evaluate --run R --shard i/N). */
+      shards: z.number().int().min(1).max(256).optional(),
     })
     .optional(),
   thresholds: thresholdsSchema.optional(),
@@ -100,6 +102,8 @@ export interface PipelineConfig {
   targets: { skill: string; suite?: string; engine?: EngineConfig }[];
   passK: number;
   concurrency: number;
+  /** `evaluate.shards`: 1 runs the loop's evaluation here; more hands it to that many shards. */
+  evaluateShards: number;
   evalThreshold: number;
   /** evaluate.eval_thresholds: a candidate of a listed category needs this score instead of evalThreshold. */
   evalThresholds: Record<string, number>;
@@ -147,6 +151,7 @@ function fromInput(v: PipelineInput, path: string | undefined, hash: string, dir
     targets: (v.targets ?? []).map((t) => ({ ...t, skill: resolve(dir, t.skill), suite: t.suite ? resolve(dir, t.suite) : undefined })),
     passK: e.pass_k ?? DEFAULTS.passK,
     concurrency: e.concurrency ?? DEFAULTS.concurrency,
+    evaluateShards: e.shards ?? 1,
     evalThreshold: e.eval_threshold ?? DEFAULTS.evalThreshold,
     evalThresholds: { ...(e.eval_thresholds ?? {}) },
     baselineMinPassRate: e.baseline_min_pass_rate ?? DEFAULTS.baselineMinPassRate,

@@ -13,6 +13,9 @@ export function iterationPaths(runDir: string, iteration: number) {
     baseline: join(dir, 'baseline.json'),
     candidates: join(dir, 'candidates.json'),
     ranking: join(dir, 'ranking.json'),
+    /** `evaluate.shards`: the handoff to the shards, and where they leave their directories. */
+    shardPlan: join(dir, 'shard-plan.json'),
+    shards: join(dir, 'shards'),
     evaluation: join(dir, 'evaluation.json'),
     gate: join(dir, 'gate.json'),
     learning: join(dir, 'learning.json'),

@@ -35,8 +35,13 @@ function labelOf(r: TargetBaseline, all: TargetBaseline[]): string {
   return `${t.skillDir} [suite ${basename(t.suitePath)}, target ${t.key.slice(0, 8)}]`;
 }
 
-export async function runNightly(e: BaselineEnv, o: { config?: string; stateRoot?: string; force?: boolean; mock?: boolean }): Promise<NightResult | 'interrupted'> {
-  const { cfg, stateDir, results, interrupted } = await baselineAll(e, o);
+export async function runNightly(
+  e: BaselineEnv,
+  o: { config?: string; stateRoot?: string; force?: boolean; mock?: boolean },
+  /** Where tonight's baselines come from: measured here, or merged from shards (shard-targets.ts). */
+  measure: typeof baselineAll = baselineAll,
+): Promise<NightResult | 'interrupted'> {
+  const { cfg, stateDir, results, interrupted } = await measure(e, o);
   if (interrupted) return 'interrupted';
   const now = e.now();
   // The day the person reading the report lives in, not UTC's: a 01:00 run in UTC+2 belongs to today.

@@ -6,6 +6,7 @@ import { MAX_ITERATION } from '../config/safe-id.js';
 import { z } from 'zod';
 import { readArtifact } from '../artifacts/io.js';
 import { iterationPaths } from '../loop/paths.js';
+import { shardsIn } from '../loop/shards.js';
 
 export const STEPS = ['baseline', 'generate', 'discriminate', 'evaluate', 'gate', 'learn'] as const;
 export type Step = (typeof STEPS)[number];
@@ -17,10 +18,11 @@ export type Next =
 const handoff = z.looseObject({ next_step: z.string(), next_owner: z.string(), verdict: z.string(), reason: z.string().optional(), selected: z.string().nullable().optional() });
 
 /** Files in write order with the step that wrote them. */
-const WRITTEN_BY: { file: 'baseline' | 'candidates' | 'ranking' | 'evaluation' | 'gate' | 'learning'; step: Step }[] = [
+const WRITTEN_BY: { file: 'baseline' | 'candidates' | 'ranking' | 'shardPlan' | 'evaluation' | 'gate' | 'learning'; step: Step }[] = [
   { file: 'baseline', step: 'baseline' },
   { file: 'candidates', step: 'generate' },
   { file: 'ranking', step: 'discriminate' },
+  { file: 'shardPlan', step: 'evaluate' },
   { file: 'evaluation', step: 'evaluate' },
   { file: 'gate', step: 'gate' },
   { file: 'learning', step: 'learn' },
@@ -93,7 +95,17 @@ export function nextStep(runDir: string): Next & { invalid: { path: string; erro
       invalid.push({ path: p[w.file], error: h.message });
       continue;
     }
+    if (w.file === 'shardPlan') return { ...afterShardPlan(p, h, n), invalid };
     return { ...decideAfter(w.step, h, n), invalid };
   }
   return { kind: 'step', step: 'baseline', iteration: n, invalid };
+}
+
+/** The evaluation went to shards: evaluate again (it merges) once all are in, else wait for them. */
+function afterShardPlan(p: ReturnType<typeof iterationPaths>, h: Handoff, n: number): Next {
+  const total = (h as { total?: number }).total ?? 0;
+  const { present, missing } = shardsIn(p.shards, total);
+  if (missing.length === 0 && h.selected) return { kind: 'step', step: 'evaluate', iteration: n, candidate: h.selected };
+  const have = present.length ? `${present.map((i) => `${i}/${total}`).join(', ')} in` : 'none in yet';
+  return { kind: 'end', status: 'review', iteration: n, reason: `evaluate handed over to shards: ${have}; missing ${missing.map((i) => `${i}/${total}`).join(', ')} (see ${p.shardPlan}); then whet resume` };
 }

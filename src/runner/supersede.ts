@@ -64,7 +64,10 @@ export function wouldSupersede(runDir: string, iteration: number, from: Step): b
 /** Moves the artifacts of `from` and later stages of the iteration to superseded/ (checks come first). */
 export function supersedeFrom(a: { runDir: string; iteration: number; from: Step; now: Date }): string[] {
   const p = iterationPaths(a.runDir, a.iteration);
-  return moveAway(p.dir, STEPS.slice(STEPS.indexOf(a.from)).map((s) => p[FILE_OF[s]] as string), a.now);
+  const files = STEPS.slice(STEPS.indexOf(a.from)).map((s) => p[FILE_OF[s]] as string);
+  // A redone evaluation plans its shards anew: the old plan and the shards it gathered go too.
+  if (STEPS.indexOf(a.from) <= STEPS.indexOf('evaluate')) files.push(p.shardPlan, p.shards);
+  return moveAway(p.dir, files, a.now);
 }
 
 /** Moves artifacts that could not be read back to superseded/ (they stay there for a person to look at). */

@@ -11,12 +11,14 @@ import { loadPipeline, type PipelineConfig } from '../config/pipeline.js';
 import { UsageError } from '../errors.js';
 import { DEFAULT_AT, describeRuns, nextRuns, parseCron } from './cron.js';
 import { installCrontab, removeCrontab, type ProcEnv } from './crontab.js';
-import { githubWorkflow, WORKFLOW_FILE } from './github.js';
+import { githubWorkflow, inRepo, WORKFLOW_FILE } from './github.js';
+import { githubShardedWorkflow, SHARDED_WORKFLOW_FILE } from './github-shards.js';
+import { k8sShardedManifests } from './k8s-shards.js';
 import { runScheduler } from './runner.js';
 import { installSystemd, removeOwnedFile, removeSystemd, repositoryRoot, systemdUserDir, writeOwnedFile } from './systemd.js';
 import { crontabBlock, nightlyArgv, systemdUnits, unitName, type ScheduleTarget } from './units.js';
 
-export const VIAS = ['cron', 'systemd', 'github'] as const;
+export const VIAS = ['cron', 'systemd', 'github', 'k8s'] as const;
 type Via = (typeof VIAS)[number];
 
 interface Opts {
@@ -24,6 +26,21 @@ interface Opts {
   via: Via;
   config?: string;
   timeout?: string;
+  shards?: string;
+  image?: string;
+}
+
+/** The workflow file and text for github: sharded over a job matrix with --shards N, else one job. */
+function githubFile(t: ScheduleTarget, o: Opts): { file: string; text: string } {
+  const root = repositoryRoot(t.projectDir);
+  if (o.shards === undefined) return { file: join(root, WORKFLOW_FILE), text: githubWorkflow(t, root) };
+  return { file: join(root, SHARDED_WORKFLOW_FILE), text: githubShardedWorkflow(t, root, Number(o.shards)) };
+}
+
+function refuseShards(o: Opts): void {
+  if (o.via === 'k8s' && o.shards === undefined) throw new UsageError('--via k8s writes an Indexed Job of shards: give --shards N');
+  if (o.shards !== undefined && o.via !== 'github' && o.via !== 'k8s') throw new UsageError(`--shards runs the nightly on a CI job matrix or Kubernetes: it is supported with --via github or k8s (not ${o.via})`);
+  if (o.shards !== undefined && !/^\d+$/.test(o.shards)) throw new UsageError(`--shards "${o.shards}" must be a whole number`);
 }
 
 /** How to start this very whet: node and the built cli.js, by absolute path. */
@@ -46,15 +63,19 @@ function keyEnvsOf(cfg: PipelineConfig): string[] {
 
 /** The next three runs as comment lines, in local time and UTC (GitHub reads its cron in UTC). */
 function runsComment(t: ScheduleTarget, via: Via, now: Date): string {
-  const utc = via === 'github';
+  const utc = via === 'github' || via === 'k8s';
   const head = `# schedule "${t.cron}" (${utc ? 'UTC, as GitHub reads it' : 'local time of the machine'}); next runs:`;
   return [head, ...describeRuns(nextRuns(t.cron, 3, now, utc ? 'UTC' : undefined)).map((l) => `#   ${l}`)].join('\n');
 }
 
-function printText(deps: CliDeps, t: ScheduleTarget, via: Via): string {
+function printText(deps: CliDeps, t: ScheduleTarget, via: Via, o: Opts): string {
   const head = runsComment(t, via, deps.now());
   if (via === 'cron') return `${head}\n${crontabBlock(t)}`;
-  if (via === 'github') return `${head}\n# file: ${join(repositoryRoot(t.projectDir), WORKFLOW_FILE)}\n${githubWorkflow(t, repositoryRoot(t.projectDir))}`;
+  if (via === 'k8s') return `${head}\n${k8sShardedManifests(t, Number(o.shards), o.image ?? 'whetstone-project:latest', inRepo(repositoryRoot(t.projectDir), t.configPath) ?? t.configPath)}`;
+  if (via === 'github') {
+    const g = githubFile(t, o);
+    return `${head}\n# file: ${g.file}\n${g.text}`;
+  }
   const u = systemdUnits(t);
   const dir = systemdUserDir(deps.env);
   return `${head}\n# OnCalendar=${u.onCalendar}\n# file: ${join(dir, `${u.name}.service`)}\n${u.service}\n# file: ${join(dir, `${u.name}.timer`)}\n${u.timer}`;
@@ -63,8 +84,10 @@ function printText(deps: CliDeps, t: ScheduleTarget, via: Via): string {
 const common = (c: Command) => {
   c.option('--at <cron>', 'when, as a cron expression (five fields, or @daily …)', DEFAULT_AT);
   return c
-    .addOption(new Option('--via <scheduler>', 'cron, systemd (user timer) or github (Actions workflow)').choices(VIAS).default('cron'))
-    .option('-c, --config <file>', 'pipeline config the nightly job uses (default: ./pipeline.yaml)');
+    .addOption(new Option('--via <scheduler>', 'cron, systemd (user timer), github (Actions workflow) or k8s (print only, with --shards)').choices(VIAS).default('cron'))
+    .option('-c, --config <file>', 'pipeline config the nightly job uses (default: ./pipeline.yaml)')
+    .option('--shards <n>', 'github, k8s: run the nightly as n shards (a job matrix, an Indexed Job) and a merge job')
+    .option('--image <image>', 'k8s: the image holding the repository with npm ci done (default whetstone-project:latest)');
 };
 
 export function registerScheduleCommand(program: Command, deps: CliDeps, setCode: SetCode): void {
@@ -72,10 +95,13 @@ export function registerScheduleCommand(program: Command, deps: CliDeps, setCode
   const pe = (): ProcEnv => ({ cwd: deps.cwd, env: deps.env, signal: deps.signal });
 
   common(schedule.command('print').description('show what install would write, with the next three run times')).action(async (o: Opts) => {
-    deps.stdout(printText(deps, await targetOf(deps, o), o.via));
+    refuseShards(o);
+    deps.stdout(printText(deps, await targetOf(deps, o), o.via, o));
   });
 
   common(schedule.command('install').description('install the nightly job (installing twice leaves one)')).action(async (o: Opts) => {
+    refuseShards(o);
+    if (o.via === 'k8s') throw new UsageError('--via k8s is print only: whet schedule print --via k8s --shards N > whetstone.yaml && kubectl apply -f whetstone.yaml');
     const t = await targetOf(deps, o);
     const runs = runsComment(t, o.via, deps.now());
     if (o.via === 'cron') {
@@ -86,9 +112,8 @@ export function registerScheduleCommand(program: Command, deps: CliDeps, setCode
       const r = await installSystemd(pe(), u, t.projectDir);
       deps.stdout(`systemd: ${u.name}.service ${r.service}, ${u.name}.timer ${r.timer} in ${r.dir}; timer enabled (OnCalendar=${u.onCalendar})\n${runs}\n`);
     } else {
-      const root = repositoryRoot(t.projectDir);
-      const file = join(root, WORKFLOW_FILE);
-      const action = await writeOwnedFile(file, githubWorkflow(t, root), t.projectDir);
+      const { file, text } = githubFile(t, o);
+      const action = await writeOwnedFile(file, text, t.projectDir);
       deps.stdout(`github: ${file} ${action}; commit and push it to start the schedule\n${runs}\n`);
     }
   });
@@ -96,6 +121,8 @@ export function registerScheduleCommand(program: Command, deps: CliDeps, setCode
   // --at is accepted so the synopsis's `remove --at …` (the install line with its verb changed) works; the
   // entry is found by its project marker, so whatever schedule install wrote is removed, at any time of day.
   common(schedule.command('remove').description('remove exactly what install wrote, nothing else (--at is checked, not needed)')).action(async (o: Opts) => {
+    refuseShards(o);
+    if (o.via === 'k8s') throw new UsageError('--via k8s is print only: remove its objects with kubectl delete -f whetstone.yaml');
     const t = await targetOf(deps, o);
     if (o.via === 'cron') {
       const n = await removeCrontab(pe(), t.projectDir);
@@ -106,7 +133,7 @@ export function registerScheduleCommand(program: Command, deps: CliDeps, setCode
       if (r.warning) deps.stderr(`whet: ${r.warning}\n`);
       deps.stdout(`systemd: ${name}.timer ${r.timer}, ${name}.service ${r.service} (${r.dir})\n`);
     } else {
-      const file = join(repositoryRoot(t.projectDir), WORKFLOW_FILE);
+      const { file } = githubFile(t, o);
       deps.stdout(`github: ${file} ${removeOwnedFile(file, t.projectDir)}\n`);
     }
   });

@@ -16,19 +16,19 @@ import { marker, type ScheduleTarget } from './units.js';
 export const WORKFLOW_FILE = join('.github', 'workflows', 'whetstone-nightly.yml');
 
 /** A path inside the repository as the workflow spells it ("." for the root), or undefined when it is outside. */
-function inRepo(repoRoot: string, p: string): string | undefined {
+export function inRepo(repoRoot: string, p: string): string | undefined {
   const r = relative(repoRoot, p);
   if (r.startsWith('..') || r.startsWith(sep)) return undefined;
   return r === '' ? '.' : r.split(sep).join('/');
 }
 
-const sh = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+export const sh = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** Keys every run needs even when the config names none: the CLI engines (claude, codex) read these too. */
 const DEFAULT_KEY_ENVS = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY'];
 
 /** The job's env block: each key variable read from the repository secret of the same name. */
-function envBlock(keyEnvs: readonly string[] = []): string {
+export function envBlock(keyEnvs: readonly string[] = []): string {
   const names = [...new Set([...keyEnvs, ...DEFAULT_KEY_ENVS])];
   return names.map((n) => `      ${n}: \${{ secrets.${n} }}`).join('\n');
 }

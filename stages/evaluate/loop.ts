@@ -13,6 +13,7 @@ import { measure, standaloneFromMeasured } from './measure.js';
 import { runPipeline } from './pipeline.js';
 import { standaloneEvaluation } from './schema.js';
 import { prepare, type EvaluateContext, type EvaluateOptions } from './setup.js';
+import { evaluateThroughShards } from './loop-shards.js';
 
 /** The evaluate stage's context inside a loop run (lock held by the runner, the run's budget shared). */
 export function evaluateContext(ctx: LoopContext, options: EvaluateOptions): EvaluateContext {
@@ -56,15 +57,16 @@ export async function evaluateLoopCandidate(ctx: LoopContext, candidateId: strin
   const paths = iterationPaths(ctx.runDir, ctx.iteration);
   // The run's threshold (registered; a flag's when the run started with one), not pipeline.yaml reread.
   const flagged = ctx.flags?.evalThreshold !== undefined || ctx.manifest.flags?.eval_threshold !== undefined;
-  const r = await runPipeline(
-    evaluateContext(ctx, {
-      input: paths.ranking,
-      candidateId,
-      evalThreshold: ctx.config.evalThreshold,
-      evalThresholdFrom: singleThresholdFrom(flagged),
-      evalThresholds: ctx.config.evalThresholds,
-    }),
-  );
+  const ectx = evaluateContext(ctx, {
+    input: paths.ranking,
+    candidateId,
+    evalThreshold: ctx.config.evalThreshold,
+    evalThresholdFrom: singleThresholdFrom(flagged),
+    evalThresholds: ctx.config.evalThresholds,
+  });
+  const sharded = ctx.config.evaluateShards > 1 ? await evaluateThroughShards(ctx, ectx, candidateId) : undefined;
+  if (sharded && 'summary' in sharded) return sharded;
+  const r = sharded ? sharded.merged : await runPipeline(ectx);
   if (r.interrupted) return 'interrupted';
   const a = r.artifact;
   const e = a.evaluation;

@@ -11,7 +11,7 @@ import { checkIdFlag } from '../../src/config/safe-id.js';
 import { UsageError } from '../../src/errors.js';
 import { evalThresholdFor } from '../../src/config/eval-thresholds.js';
 import { summarizeVariant } from '../../src/evaluation/summary.js';
-import { readSkill } from '../../src/skill/read.js';
+import { readSkill, skillFromText, type LoadedSkill } from '../../src/skill/read.js';
 import { appendEvent } from '../../src/state/events.js';
 import { stateLayout } from '../../src/state/layout.js';
 import { acquireStateLock } from '../../src/state/lock.js';
@@ -19,9 +19,9 @@ import { supersedeFile } from '../../src/state/runs.js';
 import { openPipelineRun } from './run-manifest.js';
 import { measure } from './measure.js';
 import { judgeCalibrations, withCorrectedRates } from '../../src/evaluation/judge-calibration.js';
-import { candidateSkill, resolveCandidate } from './candidate.js';
-import { pipelineEvaluation, rankingInput } from './schema.js';
-import { budgetFor, engineInfo, prepare, type EvaluateContext, type StageResult } from './setup.js';
+import { candidateSkill, resolveCandidate, type CandidateSource } from './candidate.js';
+import { pipelineEvaluation, rankingInput, type PipelineEvaluation } from './schema.js';
+import { budgetFor, engineInfo, prepare, type EvaluateContext, type Prepared, type StageResult } from './setup.js';
 import { pipelineArtifact, type EnvelopeBits } from './verdict.js';
 import { watchRateLimits } from '../../src/evaluation/rate-limit-watch.js';
 
@@ -31,31 +31,8 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
   if (o.skillPath) throw new UsageError('--skill-path belongs to --standalone; in pipeline mode the target comes from the ranking');
   checkIdFlag(o.candidateId, '--candidate-id');
   const p = await prepare(ctx);
-  const rankingPath = resolve(ctx.cwd, o.input);
-  // The located loader (JSON is YAML) so a bad ranking points at its line and column like a bad suite.
-  const loaded = loadYaml(rankingPath, rankingInput, 'ranking');
-  const ranking = loaded.value;
-  const rankingDir = dirname(rankingPath);
-  const index = ranking.scored_candidates.findIndex((c) => c.id === o.candidateId);
-  const candidate = ranking.scored_candidates[index];
-  if (!candidate) {
-    const ids = ranking.scored_candidates.map((c) => c.id).join(', ') || '(none)';
-    throw new UsageError(`candidate "${o.candidateId}" is not in ${o.input}; its candidates: ${ids}`);
-  }
-  // Both paths in a ranking are relative to the ranking's folder (absolute ones stay as they are), so a
-  // ranking means the same files whichever directory whet is started from.
-  const target = readSkill(resolve(rankingDir, ranking.target.path));
-  // Every check of the candidate (a seed plan that does not apply included) before the state dir is touched.
-  const source = resolveCandidate(loaded, index, rankingDir, target);
-
-  const thresholdSettings = { evalThreshold: p.cfg.evalThreshold, evalThresholds: o.evalThresholds ?? p.cfg.evalThresholds };
-  const { value: evalThreshold, from: evalThresholdFrom } = evalThresholdFor(candidate.category, thresholdSettings, o.evalThreshold, o.evalThresholdFrom);
-  const iteration = ranking.iteration ?? 1;
-  // A ranking inside the state dir keeps its iteration folder; one from elsewhere gets the standard one.
-  const inState = basename(rankingDir).startsWith('iter-') && dirname(dirname(rankingDir)) === stateLayout.runsDir(p.stateDir);
-  const runDir = inState ? dirname(rankingDir) : stateLayout.runDir(p.stateDir, ranking.run_id);
-  const iterDir = inState ? rankingDir : stateLayout.iterDir(runDir, iteration);
-  const score = candidate.score ?? null;
+  const pi = pipelineInputs(ctx, p);
+  const { candidate, target, source, evalThreshold, evalThresholdFrom, iteration, runDir, iterDir, score, ranking } = pi;
 
   const lock = ctx.lockHeld ? { release: async () => undefined } : await acquireStateLock(p.stateDir, 'whet evaluate', { report: ctx.log });
   let run: Awaited<ReturnType<typeof openPipelineRun>> | undefined;
@@ -65,17 +42,7 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
     const cand = await candidateSkill(source, { id: candidate.id, iterDir, target, exclude: [p.suite.path, p.stateDir], now: ctx.now(), log: ctx.log });
     const candSkill = cand.skill;
     if (candSkill.contentHash === target.contentHash) ctx.log(`warning: candidate ${candidate.id} is byte-identical to the target`);
-    const bits: EnvelopeBits = {
-      run_id: ranking.run_id,
-      iteration,
-      created_at: ctx.now().toISOString(),
-      inputs: { 'ranking.json': sha256File(rankingPath), suite: p.suite.contentHash, target: target.contentHash, candidate: candSkill.contentHash },
-      task_suite: p.suite.path,
-      skill_id: p.suite.skillId,
-      pass_k: p.passK,
-      engine: engineInfo(p.engine)!,
-      judge_engine: engineInfo(p.judgeEngine),
-    };
+    const bits = envelopeBits(ctx, p, { rankingPath: pi.rankingPath, runId: ranking.run_id, iteration, target, candSkill });
     appendEvent(runDir, { event: 'started', stage: 'evaluate', iteration, candidate: candidate.id }, ctx.now());
     let artifact;
     if (score !== null && score < evalThreshold) {
@@ -114,17 +81,7 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
       ...(cand.variantPath ? { variant_path: cand.variantPath } : {}),
       ...(source.kind === 'seed_plan' ? { actions: source.actions.map((a) => a.type) } : {}),
     };
-    const cals = judgeCalibrations(p.suite, p.stateDir, p.judgeEngine);
-    if (cals.length) artifact.judge_calibration = withCorrectedRates(cals, artifact.candidate_results, p.suite);
-    const inIter = join(iterDir, 'evaluation.json');
-    // A second evaluation of the same run and iteration (another candidate, a re-run) must not erase the
-    // first one's verdict: it goes to superseded/ like the results it was computed from.
-    const moved = supersedeFile(iterDir, inIter, ctx.now());
-    if (moved) ctx.log(`previous evaluation.json moved to ${moved}`);
-    await writeArtifact(inIter, pipelineEvaluation, artifact);
-    const artifactPath = o.output ? resolve(ctx.cwd, o.output) : inIter;
-    // The same validated bytes, not a second validation and serialisation of a possibly large artifact.
-    if (o.output) await writeFileAtomically(artifactPath, readFileSync(inIter));
+    const artifactPath = await writePipelineEvaluation(ctx, p, iterDir, artifact);
     appendEvent(runDir, { event: 'finished', stage: 'evaluate', iteration, verdict: artifact.verdict, engine_calls: p.engine.calls() }, ctx.now());
     await run.finish('completed', ctx.now());
     return { interrupted: false, artifactPath, artifact };
@@ -135,4 +92,75 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
     unwatch();
     await lock.release();
   }
+}
+
+/** Writes iter-NNN/evaluation.json (and --output), with the judges' calibration; returns where it is for the user. */
+export async function writePipelineEvaluation(ctx: EvaluateContext, p: Prepared, iterDir: string, artifact: PipelineEvaluation): Promise<string> {
+  const cals = judgeCalibrations(p.suite, p.stateDir, p.judgeEngine);
+  if (cals.length) artifact.judge_calibration = withCorrectedRates(cals, artifact.candidate_results, p.suite);
+  const inIter = join(iterDir, 'evaluation.json');
+  // A second evaluation of the same run and iteration (another candidate, a re-run) must not erase the
+  // first one's verdict: it goes to superseded/ like the results it was computed from.
+  const moved = supersedeFile(iterDir, inIter, ctx.now());
+  if (moved) ctx.log(`previous evaluation.json moved to ${moved}`);
+  await writeArtifact(inIter, pipelineEvaluation, artifact);
+  const output = ctx.options.output;
+  // The same validated bytes, not a second validation and serialisation of a possibly large artifact.
+  if (output) await writeFileAtomically(resolve(ctx.cwd, output), readFileSync(inIter));
+  return output ? resolve(ctx.cwd, output) : inIter;
+}
+
+/**
+ * The ranking, the candidate and the target it names, and where its results go: what shards share too.
+ * Every check of the candidate (a seed plan that does not apply included) happens here, before the state
+ * dir is touched. `candSkill` is the candidate as text until runPipeline writes an inline or seed-plan
+ * candidate's variant folder under the lock (candidateSkill); a variant folder is final already.
+ */
+export function pipelineInputs(ctx: EvaluateContext, p: Prepared) {
+  const o = ctx.options;
+  const rankingPath = resolve(ctx.cwd, o.input!);
+  // The located loader (JSON is YAML) so a bad ranking points at its line and column like a bad suite.
+  const loaded = loadYaml(rankingPath, rankingInput, 'ranking');
+  const ranking = loaded.value;
+  const rankingDir = dirname(rankingPath);
+  const index = ranking.scored_candidates.findIndex((c) => c.id === o.candidateId);
+  const candidate = ranking.scored_candidates[index];
+  if (!candidate) {
+    const ids = ranking.scored_candidates.map((c) => c.id).join(', ') || '(none)';
+    throw new UsageError(`candidate "${o.candidateId}" is not in ${o.input}; its candidates: ${ids}`);
+  }
+  // Both paths in a ranking are relative to the ranking's folder (absolute ones stay as they are), so a
+  // ranking means the same files whichever directory whet is started from.
+  const target = readSkill(resolve(rankingDir, ranking.target.path));
+  const source: CandidateSource = resolveCandidate(loaded, index, rankingDir, target);
+  const candSkill = source.kind === 'variant' ? source.skill : skillFromText(source.text, target.name);
+
+  const thresholdSettings = { evalThreshold: p.cfg.evalThreshold, evalThresholds: o.evalThresholds ?? p.cfg.evalThresholds };
+  const { value: evalThreshold, from: evalThresholdFrom } = evalThresholdFor(candidate.category, thresholdSettings, o.evalThreshold, o.evalThresholdFrom);
+  const iteration = ranking.iteration ?? 1;
+  // A ranking inside the state dir keeps its iteration folder; one from elsewhere gets the standard one.
+  const inState = basename(rankingDir).startsWith('iter-') && dirname(dirname(rankingDir)) === stateLayout.runsDir(p.stateDir);
+  const runDir = inState ? dirname(rankingDir) : stateLayout.runDir(p.stateDir, ranking.run_id);
+  const iterDir = inState ? rankingDir : stateLayout.iterDir(runDir, iteration);
+  const bits = envelopeBits(ctx, p, { rankingPath, runId: ranking.run_id, iteration, target, candSkill });
+  const score = candidate.score ?? null;
+  return { ranking, candidate, target, source, candSkill, evalThreshold, evalThresholdFrom, iteration, runDir, iterDir, bits, score, rankingPath };
+}
+
+function envelopeBits(
+  ctx: EvaluateContext,
+  p: Prepared,
+  o: { rankingPath: string; runId: string; iteration: number; target: LoadedSkill; candSkill: LoadedSkill },
+): EnvelopeBits {
+  return {
+    run_id: o.runId,
+    iteration: o.iteration,
+    created_at: ctx.now().toISOString(),
+    inputs: { 'ranking.json': sha256File(o.rankingPath), suite: p.suite.contentHash, target: o.target.contentHash, candidate: o.candSkill.contentHash },
+    task_suite: p.suite.path,
+    skill_id: p.suite.skillId,
+    pass_k: p.passK,
+    engine: engineInfo(p.engine)!,
+    judge_engine: engineInfo(p.judgeEngine),
+  };
 }

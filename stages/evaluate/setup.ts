@@ -40,6 +40,12 @@ export interface EvaluateOptions {
   output?: string;
   concurrency?: number;
   config?: string;
+  /** `i/n`: run only this shard's share of the tasks and write a shard manifest, no verdict (whet merge decides). */
+  shard?: string;
+  /** An earlier results log whose durations balance the shards (longest first); by attempt count without it. */
+  shardDurations?: string;
+  /** Internal: the pipeline.yaml target a baseline/nightly shard measures (paths relative to the config's folder). */
+  shardTarget?: { skill: string; suite: string };
   /** Internal: each task's split as a loop run registered it (a later holdout_ratio cannot move tasks). */
   splits?: Record<string, 'train' | 'holdout'>;
   /** Internal: an engine that overrides the config's (a target's own engine). */

@@ -1,0 +1,94 @@
+// `whet baseline --shard i/n` and `whet nightly --shard i/n`: shard i of every target in pipeline.yaml,
+// each target split on its own (the same plan a standalone `--shard i/n` of it makes), all under one
+// concurrency limit as `whet baseline` runs them. No verdict, no report: `whet merge` (or `whet nightly
+// --merge`) over all n shard directories gives each target its baseline, grouped by target.
+import { relative, resolve } from 'node:path';
+import pLimit from 'p-limit';
+import { loadPipeline } from '../config/pipeline.js';
+import { expandTargets } from '../config/targets.js';
+import { UsageError } from '../errors.js';
+import type { RunEnv } from '../run-env.js';
+import { acquireStateLock } from '../state/lock.js';
+import { runShard, type ShardResult } from '../../stages/evaluate/shard.js';
+import { parseShardSpec } from '../evaluation/shard-plan.js';
+import { canonicalJson } from '../artifacts/io.js';
+import { runMerge } from '../../stages/evaluate/merge.js';
+import { collectShards } from '../../stages/evaluate/shard-sources.js';
+import type { StandaloneEvaluation } from '../../stages/evaluate/schema.js';
+import type { baselineAll, TargetBaseline } from './baseline.js';
+
+export async function shardTargets(
+  e: RunEnv,
+  o: { config?: string; stateRoot?: string; mock?: boolean; shard: string; shardDurations?: string },
+): Promise<{ results: ShardResult[]; interrupted: boolean }> {
+  parseShardSpec(o.shard);
+  const cfg = await loadPipeline(o.config, e.cwd);
+  const targets = expandTargets(cfg, e.log);
+  if (targets.length === 0) throw new UsageError(`no targets in ${cfg.path ?? 'pipeline.yaml'}: add "targets:" (a skill folder, SKILL.md, or a glob)`);
+  const stateDir = o.stateRoot ? resolve(e.cwd, o.stateRoot) : cfg.stateDir;
+  const shared = pLimit(cfg.concurrency);
+  const limiter = <T>(fn: () => Promise<T>) => shared(fn);
+  const lock = await acquireStateLock(stateDir, `whet baseline --shard ${o.shard}`);
+  try {
+    const results = await Promise.all(
+      targets.map((t) =>
+        runShard({
+          cwd: e.cwd,
+          env: e.env,
+          now: e.now,
+          log: (l) => e.log(`${t.skillDir}: ${l}`),
+          signal: e.signal,
+          lockHeld: true,
+          limiter,
+          options: {
+            standalone: true,
+            taskSuite: t.suitePath,
+            skillPath: t.skillDir,
+            stateRoot: stateDir,
+            config: cfg.path,
+            mock: o.mock,
+            engine: t.engine,
+            shard: o.shard,
+            shardDurations: o.shardDurations,
+            // Relative to pipeline.yaml, so a merge on another checkout finds the same target.
+            shardTarget: { skill: relative(cfg.dir, t.skillDir), suite: relative(cfg.dir, t.suitePath) },
+          },
+        }),
+      ),
+    );
+    return { results, interrupted: results.some((r) => r.interrupted) };
+  } finally {
+    await lock.release();
+  }
+}
+
+/**
+ * `whet nightly --merge DIR…`: every target's shards merged (as `whet merge` does) into the baselines a
+ * `whet nightly` would have measured, for the night's report. A target of pipeline.yaml with no shards
+ * among the directories is refused: a night that silently skipped a target would read as no drift.
+ */
+export function mergedBaselines(dirs: string[]): typeof baselineAll {
+  return async (e, o) => {
+    const cfg = await loadPipeline(o.config, e.cwd);
+    const targets = expandTargets(cfg, e.log);
+    const stateDir = o.stateRoot ? resolve(e.cwd, o.stateRoot) : cfg.stateDir;
+    // Every target must have shards before anything is merged, so a refused night writes nothing.
+    const groups = await collectShards(e.cwd, dirs, false);
+    groups[0]?.cleanup();
+    const have = new Set(groups.map((g) => canonicalJson(g.shards[0]!.manifest.invocation.target)));
+    for (const t of targets) {
+      if (!have.has(canonicalJson({ skill: relative(cfg.dir, t.skillDir), suite: relative(cfg.dir, t.suitePath) }))) {
+        throw new UsageError(`target ${relative(cfg.dir, t.skillDir) || '.'} (suite ${relative(cfg.dir, t.suitePath)}) has no shards among ${dirs.join(' ')}; a night must measure every target`);
+      }
+    }
+    const merged = await runMerge({ cwd: e.cwd, env: e.env, now: e.now, log: e.log, signal: e.signal, options: { stateRoot: stateDir, config: cfg.path, mock: o.mock } }, { dirs });
+    const results: TargetBaseline[] = [];
+    const same = (a: unknown, b: unknown) => canonicalJson(a ?? null) === canonicalJson(b ?? null);
+    for (const t of targets) {
+      const m = merged.find((r) => !r.partial && r.options.skillPath === t.skillDir && r.options.taskSuite === t.suitePath && same(r.options.engine, t.engine));
+      if (!m || m.partial) throw new UsageError(`target ${relative(cfg.dir, t.skillDir) || '.'} (suite ${relative(cfg.dir, t.suitePath)}) has no shards among ${dirs.join(' ')}; a night must measure every target`);
+      results.push({ target: t, run_id: m.artifact.run_id, artifact: m.artifact as StandaloneEvaluation, artifactPath: m.artifactPath });
+    }
+    return { cfg, stateDir, results, interrupted: false };
+  };
+}

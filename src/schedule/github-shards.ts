@@ -1,0 +1,123 @@
+// The nightly job as a GitHub Actions workflow sharded over a job matrix (`whet schedule … --via github
+// --shards N`): a plan job gives the matrix of shard indices; N shard jobs
+// (`fail-fast: false`, so one failing shard does not cancel the others) each run `whet nightly --shard
+// i/N` on a copy and upload their shard directories; a merge job downloads them all, runs `whet nightly
+// --merge` — the merge refuses a missing shard, so a failed shard fails the night loudly — uploads the
+// reports and saves the state, and its exit code is the night's verdict (1 on a drift alert). Engine keys
+// come from repository secrets, never from the file. Kept apart from github.ts (the unsharded workflow).
+import { join } from 'node:path';
+import { UsageError } from '../errors.js';
+import { envBlock, inRepo, sh } from './github.js';
+import { marker, type ScheduleTarget } from './units.js';
+
+export const SHARDED_WORKFLOW_FILE = join('.github', 'workflows', 'whetstone-nightly-shards.yml');
+
+export function githubShardedWorkflow(t: ScheduleTarget, repoRoot: string, shards: number): string {
+  if (!Number.isInteger(shards) || shards < 2 || shards > 256) throw new UsageError(`--shards ${shards}: give 2–256 (one machine needs no shards)`);
+  const project = inRepo(repoRoot, t.projectDir) ?? '.';
+  const config = inRepo(t.projectDir, t.configPath) ?? t.configPath;
+  const state = inRepo(repoRoot, t.stateDir);
+  if (!state) throw new UsageError(`the state directory ${t.stateDir} is outside the repository ${repoRoot}: set state_dir in the config to a folder inside it`);
+  const prefix = project === '.' ? '' : `${project}/`;
+  const key = 'whetstone-state-${{ github.run_id }}-${{ github.run_attempt }}';
+  const matrix = JSON.stringify(Array.from({ length: shards }, (_, i) => i + 1));
+  const setup = `      - uses: actions/checkout@v4
+      - uses: actions/setup-node@v4
+        with:
+          node-version: 20
+      - run: npm ci`;
+  return `${marker(t.projectDir)}
+# The schedule below is read by GitHub in UTC.
+name: whetstone nightly (${shards} shards)
+on:
+  schedule:
+    - cron: ${JSON.stringify(t.cron)}
+  workflow_dispatch: {}
+permissions:
+  contents: read
+concurrency:
+  group: whetstone-nightly
+  cancel-in-progress: false
+jobs:
+  plan:
+    runs-on: ubuntu-latest
+    outputs:
+      shards: \${{ steps.plan.outputs.shards }}
+    steps:
+      # The shards' matrix. Which tasks each shard runs needs no state: every shard computes the same plan.
+      - id: plan
+        run: echo 'shards=${matrix}' >> "$GITHUB_OUTPUT"
+  shard:
+    needs: plan
+    runs-on: ubuntu-latest
+    timeout-minutes: 120
+    strategy:
+      fail-fast: false
+      matrix:
+        shard: \${{ fromJSON(needs.plan.outputs.shards) }}
+    # Engine API keys, each from the repository secret of the same name (Settings → Secrets and variables →
+    # Actions); an unset secret is passed as an empty value, which whet treats as not set.
+    env:
+${envBlock(t.keyEnvs)}
+    defaults:
+      run:
+        working-directory: ${JSON.stringify(project)}
+    steps:
+${setup}
+      - name: whet nightly --shard \${{ matrix.shard }}/${shards}
+        run: |
+          npx whet nightly -c ${sh(config)} --shard "\${{ matrix.shard }}/${shards}" --state-root whetstone-shard
+      - uses: actions/upload-artifact@v4
+        with:
+          name: whetstone-shard-\${{ matrix.shard }}
+          path: ${prefix}whetstone-shard/runs/
+          if-no-files-found: error
+  merge:
+    needs: [plan, shard]
+    # Also after a failed shard: the merge then refuses, naming the missing shard, and the night fails.
+    if: \${{ !cancelled() }}
+    runs-on: ubuntu-latest
+    timeout-minutes: 60
+    env:
+${envBlock(t.keyEnvs)}
+    defaults:
+      run:
+        working-directory: ${JSON.stringify(project)}
+    steps:
+${setup}
+      - name: Restore the state directory of earlier nights
+        uses: actions/cache/restore@v4
+        with:
+          path: ${JSON.stringify(state)}
+          key: ${key}
+          restore-keys: |
+            whetstone-state-
+      - uses: actions/download-artifact@v4
+        with:
+          pattern: whetstone-shard-*
+          path: ${prefix}whetstone-shards
+      - name: whet nightly --merge (exit 1 on a drift alert, 2 on a missing or mismatched shard)
+        run: |
+          npx whet nightly -c ${sh(config)} --merge whetstone-shards/*
+      - name: Report of the night, every target
+        if: always()
+        run: |
+          npx whet report --nightly --format html -o whetstone-report.html -c ${sh(config)} || true
+          npx whet report --nightly --format md -o whetstone-report.md -c ${sh(config)} || true
+      - uses: actions/upload-artifact@v4
+        if: always()
+        with:
+          name: whetstone-nightly-\${{ github.run_id }}
+          path: |
+            ${state}/nightly/
+            ${prefix}whetstone-report.html
+            ${prefix}whetstone-report.md
+          if-no-files-found: warn
+      - name: Save the state directory, the alerting nights too
+        if: always()
+        uses: actions/cache/save@v4
+        with:
+          path: ${JSON.stringify(state)}
+          key: ${key}
+`;
+}
