@@ -18,13 +18,20 @@ export interface Changes {
 
 const joinWords = (xs: string[]) => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
 
-export function describeChange(c: Changes): string {
+/** Nothing whetstone can hash changed: same skill, suite, engine config, judge engine and settings. */
+export const nothingChanged = (c: Changes) => !c.skill && !c.suite && !c.engine && !c.judge_engine && !c.settings?.length;
+
+/** `resultsChanged`: some task judged both nights passed on one and failed on the other. */
+export function describeChange(c: Changes, resultsChanged?: boolean): string {
   const core = (['skill', 'suite', 'engine'] as const).filter((k) => c[k]);
   const same = (['skill', 'suite', 'engine'] as const).filter((k) => !c[k]);
   // The judge engine and the settings are named only when they changed, so the usual statement stays short.
   const extra = [...(c.judge_engine ? ['judge engine'] : []), ...(c.settings?.length ? [`evaluation settings (${c.settings.join(', ')})`] : [])];
   if (core.length === 0 && extra.length === 0) {
-    return 'nothing changed (same skill, suite, engine, judge engine and evaluation settings): the model behind the engine may have changed';
+    // Every task was measured tonight (the nightly never reads the cache), so a difference here is the
+    // engine answering differently to the same inputs: what a nightly run exists to catch.
+    if (resultsChanged) return 'results changed while skill, suite and config did not (same content hashes): the model or endpoint behind the engine changed';
+    return 'nothing changed (same skill, suite, engine, judge engine and evaluation settings) and every task judged both nights got the same result';
   }
   return `${joinWords([...core, ...extra])} changed${same.length ? `, ${joinWords(same)} unchanged` : ''}`;
 }
@@ -104,7 +111,8 @@ export function compareNights(tonight: NightRecord, previous: (NightRecordRead &
     per_category,
     critical_failures: critical,
     changed,
-    cause: describeChange(changed),
+    cause: describeChange(changed, fixes.length + regressions.length > 0),
+    engine_behaviour_changed: nothingChanged(changed) && fixes.length + regressions.length > 0,
     alert: reasons.length > 0,
     reasons,
   };

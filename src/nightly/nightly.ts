@@ -26,6 +26,8 @@ export interface NightResult {
   markdown: string;
   targets: NightTarget[];
   alert: boolean;
+  /** Engine calls tonight over every target. */
+  engineCalls: number;
 }
 
 /** The skill folder, or — when tonight measures that folder more than one way — with its suite and key. */
@@ -36,7 +38,10 @@ function labelOf(r: TargetBaseline, all: TargetBaseline[]): string {
 }
 
 export async function runNightly(e: BaselineEnv, o: { config?: string; stateRoot?: string; force?: boolean; mock?: boolean }): Promise<NightResult | 'interrupted'> {
-  const { cfg, stateDir, results, interrupted } = await baselineAll(e, o);
+  // Every task of every target is measured tonight: a cached baseline would hide the one thing a nightly
+  // exists to catch, a model or endpoint changing behind the same config. The clean results still
+  // refresh the cache for the loop.
+  const { cfg, stateDir, results, interrupted } = await baselineAll(e, { ...o, fresh: true });
   if (interrupted) return 'interrupted';
   const now = e.now();
   // The day the person reading the report lives in, not UTC's: a 01:00 run in UTC+2 belongs to today.
@@ -89,7 +94,8 @@ export async function runNightly(e: BaselineEnv, o: { config?: string; stateRoot
   });
   const alert = targets.some((t) => t.drift.alert);
   const file = join(dir, `${name}.json`);
-  await writeArtifact(file, nightlyDay, { schema: NIGHTLY_SCHEMA, date, created_at: now.toISOString(), alert, targets });
+  const engineCalls = targets.reduce((n, t) => n + t.summary.engine_calls, 0);
+  await writeArtifact(file, nightlyDay, { schema: NIGHTLY_SCHEMA, date, created_at: now.toISOString(), alert, engine_calls: engineCalls, targets });
   const markdown = formatNight(date, targets, trends);
   await writeFileAtomically(join(dir, `${name}.md`), markdown);
   mkdirSync(dir, { recursive: true });
@@ -99,5 +105,5 @@ export async function runNightly(e: BaselineEnv, o: { config?: string; stateRoot
     if (!checked.success) throw new InternalError(`refusing to append an invalid nightly history line for ${t.label}: ${checked.error.issues[0]?.message}`);
     appendFileSync(join(dir, 'history.jsonl'), `${JSON.stringify(checked.data)}\n`);
   }
-  return { date, file, markdown, targets, alert };
+  return { date, file, markdown, targets, alert, engineCalls };
 }

@@ -52,6 +52,8 @@ export const driftReport = z.object({
     .object({ skill: z.boolean(), suite: z.boolean(), engine: z.boolean(), judge_engine: z.boolean(), settings: z.array(z.string()) })
     .nullable(),
   cause: z.string(),
+  /** Results differ from the previous night while every hash (skill, suite, engines, settings) is equal. */
+  engine_behaviour_changed: z.boolean().optional(),
   alert: z.boolean(),
   reasons: z.array(z.string()),
 });
@@ -91,6 +93,8 @@ export const nightlyDay = z.object({
   date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
   created_at: z.string(),
   alert: z.boolean(),
+  /** Engine calls tonight over every target: each task of each target is measured, never cached. */
+  engine_calls: z.number().int().optional(),
   targets: z.array(nightTarget),
 });
 
