@@ -45,7 +45,7 @@ export function registerNightlyCommands(program: Command, deps: CliDeps, setCode
       const r = await runNightly(env(), o);
       if (r === 'interrupted') return setCode(130);
       deps.stdout(o.json ? `${JSON.stringify({ date: r.date, file: r.file, alert: r.alert, engine_calls: r.engineCalls, targets: r.targets.map((t) => ({ label: t.label, ...t.summary, drift: t.drift })) }, null, 2)}\n` : `${r.markdown}\nwritten: ${r.file}\n`);
-      setCode(r.alert ? 1 : 0);
+      setCode(r.engineFailed ? 3 : r.alert ? 1 : 0);
     });
 
   program

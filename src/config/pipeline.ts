@@ -15,6 +15,8 @@ export const DEFAULTS = {
   evalThreshold: 6.0,
   baselineMinPassRate: 0.2,
   standaloneMinPassRate: 0.5,
+  /** More of the suite than this errored: the verdict is `error`, whatever the judged tasks say. */
+  maxErrorShare: 0.1,
   taskTimeoutMs: 120_000,
   cacheTtlMs: 7 * 86_400_000,
 } as const;
@@ -42,6 +44,8 @@ export const pipelineSchema = z.strictObject({
       baseline_min_pass_rate: z.number().min(0).max(1).optional(),
       /** A standalone evaluation below this pass rate has verdict `fail` (seed: 0.5). */
       standalone_min_pass_rate: z.number().min(0).max(1).optional(),
+      /** Share of tasks that may error (engine or judge) before the verdict is `error` (default 0.1). */
+      max_error_share: z.number().min(0).max(1).optional(),
       task_timeout: duration.optional(),
     })
     .optional(),
@@ -101,6 +105,7 @@ export interface PipelineConfig {
   evalThreshold: number;
   baselineMinPassRate: number;
   standaloneMinPassRate: number;
+  maxErrorShare: number;
   taskTimeoutMs: number;
   cacheDir?: string;
   cacheTtlMs: number;
@@ -146,6 +151,7 @@ function fromInput(v: PipelineInput, path: string | undefined, hash: string, dir
     evalThreshold: e.eval_threshold ?? DEFAULTS.evalThreshold,
     baselineMinPassRate: e.baseline_min_pass_rate ?? DEFAULTS.baselineMinPassRate,
     standaloneMinPassRate: e.standalone_min_pass_rate ?? DEFAULTS.standaloneMinPassRate,
+    maxErrorShare: e.max_error_share ?? DEFAULTS.maxErrorShare,
     taskTimeoutMs: e.task_timeout ?? DEFAULTS.taskTimeoutMs,
     cacheDir: v.cache?.dir ? resolve(dir, v.cache.dir) : undefined,
     cacheTtlMs: v.cache?.ttl ?? DEFAULTS.cacheTtlMs,

@@ -17,6 +17,7 @@ export const loopManifest = runManifest.extend({
       eval_threshold: z.number(),
       baseline_min_pass_rate: z.number(),
       standalone_min_pass_rate: z.number(),
+      max_error_share: z.number().optional(),
       holdout_ratio: z.number(),
       max_iterations: z.number(),
       plateau_window: z.number(),

@@ -2,6 +2,7 @@
 // (exact McNemar), per-category changes on those same paired tasks, new failures of tasks marked critical,
 // and what changed in between (skill, suite, engine, judge engine, evaluation settings — from the hashes),
 // because that tells the user where to look. A night that judged nothing is an engine failure, not a drop.
+import { tooManyErrors } from '../evaluation/error-share.js';
 import { mcnemarExact } from '../stats/index.js';
 import type { DriftReport, EvalSettings, NightRecord, NightRecordRead, NightTask } from './schema.js';
 
@@ -47,15 +48,17 @@ export function settingsChanged(before: EvalSettings | undefined, after: EvalSet
   return out;
 }
 
-function engineFailure(tasks: NightTask[]): string | undefined {
+function engineFailure(tasks: NightTask[], maxErrorShare: number | undefined): string | undefined {
   const judged = tasks.filter((t) => t.status !== 'error').length;
-  if (judged > 0) return undefined;
   const errors = tasks.length - judged;
-  return `engine failed: nothing was judged (${errors} of ${tasks.length} task(s) errored), so this night says nothing about the skill; check the engine with whet doctor`;
+  if (judged === 0) return `engine failed: nothing was judged (${errors} of ${tasks.length} task(s) errored), so this night says nothing about the skill; check the engine with whet doctor`;
+  const partial = maxErrorShare === undefined ? undefined : tooManyErrors({ passed: judged, failed: 0, errors }, maxErrorShare);
+  return partial ? `engine failed on part of the suite: ${partial}, so tonight's pass rate is not the suite's; check the engine with whet doctor` : undefined;
 }
 
-export function compareNights(tonight: NightRecord, previous: (NightRecordRead & { label: string }) | undefined, significance: number): DriftReport {
-  const failed = engineFailure(tonight.tasks);
+/** `maxErrorShare`: above it, a night is an engine failure even though some tasks were judged. */
+export function compareNights(tonight: NightRecord, previous: (NightRecordRead & { label: string }) | undefined, significance: number, maxErrorShare?: number): DriftReport {
+  const failed = engineFailure(tonight.tasks, maxErrorShare);
   const base = { fixes: [], regressions: [], critical_failures: [], engine_failed: !!failed, alert: !!failed, reasons: failed ? [failed] : [] };
   if (!previous) {
     return { ...base, compared_with: null, tasks_compared: 0, p_value: null, pass_rate_change: null, per_category: {}, changed: null, cause: 'first night for this target' };

@@ -1,7 +1,8 @@
 // `whet nightly`: the baseline of every target, then for each target a comparison with its previous night
 // (drift.ts), written as nightly/<date>.json and .md and one line per target in nightly/history.jsonl.
-// Any drift alert — a significant drop, a critical failure, or an engine that judged nothing — makes the
-// command exit 1, so a scheduler or CI notices.
+// A drift alert — a significant drop or a critical failure — makes the command exit 1, so a scheduler or
+// CI notices; an engine that failed (judged nothing, or errored on more than evaluate.max_error_share of
+// a suite) makes it exit 3, like an evaluation whose verdict is error.
 import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { canonicalJson, sha256, writeArtifact } from '../artifacts/io.js';
@@ -26,6 +27,8 @@ export interface NightResult {
   markdown: string;
   targets: NightTarget[];
   alert: boolean;
+  /** Some target's engine failed (nothing judged, or more errors than evaluate.max_error_share): exit 3. */
+  engineFailed: boolean;
   /** Engine calls tonight over every target. */
   engineCalls: number;
 }
@@ -69,7 +72,7 @@ export async function runNightly(e: BaselineEnv, o: { config?: string; stateRoot
       tasks: a.task_results.map((t) => ({ task_id: t.task_id, status: t.status, category: t.category, ...(t.critical ? { critical: true } : {}) })),
     };
     const mine = historyOf(history, ids[i]!, ids);
-    const drift = compareNights(record, previousNight(dir, mine), cfg.thresholds.significance);
+    const drift = compareNights(record, previousNight(dir, mine), cfg.thresholds.significance, cfg.maxErrorShare);
     const summary: NightTarget['summary'] = {
       target: record.target,
       target_key: record.target_key,
@@ -105,5 +108,5 @@ export async function runNightly(e: BaselineEnv, o: { config?: string; stateRoot
     if (!checked.success) throw new InternalError(`refusing to append an invalid nightly history line for ${t.label}: ${checked.error.issues[0]?.message}`);
     appendFileSync(join(dir, 'history.jsonl'), `${JSON.stringify(checked.data)}\n`);
   }
-  return { date, file, markdown, targets, alert, engineCalls };
+  return { date, file, markdown, targets, alert, engineFailed: targets.some((t) => t.drift.engine_failed), engineCalls };
 }

@@ -46,7 +46,8 @@ export const driftReport = z.object({
   pass_rate_change: rateOrNull,
   per_category: z.record(z.string(), z.object({ tasks: z.number().int(), before: rateOrNull, after: rateOrNull, change: rateOrNull })),
   critical_failures: z.array(z.string()),
-  /** Tonight nothing was judged (every task errored): the engine failed, which says nothing about the skill. */
+  /** Tonight nothing was judged, or more tasks errored than evaluate.max_error_share allows: the engine
+   * failed, which says nothing about the skill. */
   engine_failed: z.boolean(),
   changed: z
     .object({ skill: z.boolean(), suite: z.boolean(), engine: z.boolean(), judge_engine: z.boolean(), settings: z.array(z.string()) })

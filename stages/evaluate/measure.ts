@@ -105,6 +105,7 @@ export function standaloneFromMeasured(p: Prepared, skill: LoadedSkill, m: Measu
     summary: summarizeVariant(m.outcome, p.passK),
     tallies: m.outcome.tallies,
     minPassRate: p.cfg.standaloneMinPassRate,
+    maxErrorShare: p.cfg.maxErrorShare,
     cache: m.cache,
   });
   const cals = judgeCalibrations(p.suite, p.stateDir, p.judgeEngine);

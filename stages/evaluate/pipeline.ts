@@ -18,7 +18,7 @@ import { measure } from './measure.js';
 import { judgeCalibrations, withCorrectedRates } from '../../src/evaluation/judge-calibration.js';
 import { pipelineEvaluation, rankingInput, type RankingInput } from './schema.js';
 import { budgetFor, engineInfo, prepare, type EvaluateContext, type StageResult } from './setup.js';
-import { pipelineArtifact, type EnvelopeBits } from './verdict.js';
+import { pipelineArtifact, tooManyErrors, type EnvelopeBits } from './verdict.js';
 
 type Candidate = RankingInput['scored_candidates'][number];
 
@@ -69,13 +69,13 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
     let artifact;
     if (score !== null && score < evalThreshold) {
       ctx.log(`candidate ${candidate.id}: score ${score} < eval threshold ${evalThreshold}, skipped`);
-      artifact = pipelineArtifact({ bits, candidateId: candidate.id, candidateScore: score, evalThreshold, baselineMinPassRate: p.cfg.baselineMinPassRate, skippedReason: `score ${score} < threshold ${evalThreshold}` });
+      artifact = pipelineArtifact({ bits, candidateId: candidate.id, candidateScore: score, evalThreshold, baselineMinPassRate: p.cfg.baselineMinPassRate, maxErrorShare: p.cfg.maxErrorShare, skippedReason: `score ${score} < threshold ${evalThreshold}` });
     } else {
       // The baseline first: a broken suite is found before any candidate call is spent.
       const budget = budgetFor(ctx, p, runDir);
       const base = await measure(p, ctx, { skill: target, variant: 'baseline', dir: iterDir, cacheable: true, budget });
       const baseSummary = summarizeVariant(base.outcome, p.passK);
-      const baseBroken = base.outcome.interrupted || baseSummary.passed + baseSummary.failed === 0 || baseSummary.pass_rate < p.cfg.baselineMinPassRate;
+      const baseBroken = base.outcome.interrupted || baseSummary.passed + baseSummary.failed === 0 || baseSummary.pass_rate < p.cfg.baselineMinPassRate || tooManyErrors(baseSummary, p.cfg.maxErrorShare) !== undefined;
       const cand = baseBroken ? undefined : await measure(p, ctx, { skill: candSkill, variant: candidate.id, dir: iterDir, cacheable: true, budget });
       if (base.outcome.interrupted || cand?.outcome.interrupted) {
         const exhausted = base.outcome.budgetExhausted ?? cand?.outcome.budgetExhausted;
@@ -90,6 +90,7 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
         candidateScore: score,
         evalThreshold,
         baselineMinPassRate: p.cfg.baselineMinPassRate,
+        maxErrorShare: p.cfg.maxErrorShare,
         cache: base.cache,
         candidateCache: cand?.cache,
         measured: { candidate: candMeasured, baseline: { summary: baseSummary, tallies: base.outcome.tallies } },
