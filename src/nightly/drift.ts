@@ -2,7 +2,7 @@
 // (exact McNemar), per-category changes on those same paired tasks, new failures of tasks marked critical,
 // and what changed in between (skill, suite, engine, judge engine, evaluation settings — from the hashes),
 // because that tells the user where to look. A night that judged nothing is an engine failure, not a drop.
-import { tooManyErrors } from '../evaluation/error-share.js';
+import { tooManyErrors } from '../evaluation/summary.js';
 import { mcnemarExact } from '../stats/index.js';
 import type { DriftReport, EvalSettings, NightRecord, NightRecordRead, NightTask } from './schema.js';
 

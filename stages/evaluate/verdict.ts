@@ -3,9 +3,9 @@
 import { HANDOFF, HANDOFF_END } from '../../src/artifacts/envelope.js';
 import { taskStatus, type TaskTally } from '../../src/evaluation/aggregate.js';
 import { pairedComparison, rateOf, type VariantSummary } from '../../src/evaluation/summary.js';
-import { errorShareOf, tooManyErrors } from '../../src/evaluation/error-share.js';
+import { errorShareOf, tooManyErrors } from '../../src/evaluation/summary.js';
 
-export { tooManyErrors } from '../../src/evaluation/error-share.js';
+export { tooManyErrors } from '../../src/evaluation/summary.js';
 import type { PipelineEvaluation, StandaloneEvaluation } from './schema.js';
 
 type TaskResult = PipelineEvaluation['candidate_results'][number];

@@ -5,7 +5,7 @@ import type { Thresholds } from '../../src/config/thresholds.js';
 import { holm, mcnemarExact } from '../../src/stats/index.js';
 import type { PipelineEvaluation } from '../evaluate/schema.js';
 import type { Check, GateArtifact } from './schema.js';
-import { tooManyErrors } from '../../src/evaluation/error-share.js';
+import { tooManyErrors } from '../../src/evaluation/summary.js';
 
 type TaskResult = PipelineEvaluation['candidate_results'][number];
 
