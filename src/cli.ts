@@ -2,6 +2,7 @@
 // The `whet` command line. This is the only module that exits the process: everything else throws one
 // of the error classes in errors.ts or returns a result, and runCli maps those to exit codes (DESIGN.md:
 // 0 ok, 1 a gate or threshold failed, 2 bad usage or input, 3 engine or infrastructure error).
+import { redactText } from './redact.js';
 import { realpathSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
@@ -74,7 +75,10 @@ async function program(argv: string[], deps: CliDeps, setCode: SetCode): Promise
 }
 
 /** Runs the CLI without exiting; returns the exit code. */
-export async function runCli(argv: string[], deps: CliDeps): Promise<number> {
+export async function runCli(argv: string[], raw: CliDeps): Promise<number> {
+  // Everything printed passes the one redaction (src/redact.ts): a key in a base_url or an argv value that
+  // reached a message (a config error quoting it, an SDK error naming the URL) is not shown.
+  const deps: CliDeps = { ...raw, stdout: (s) => raw.stdout(redactText(s)), stderr: (s) => raw.stderr(redactText(s)) };
   let code = 0;
   try {
     await (await program(argv, deps, (c) => (code = c))).parseAsync(argv, { from: 'user' });

@@ -34,13 +34,13 @@ async function runTargetShards(env: Parameters<typeof shardTargets>[0], o: Opts,
 
 export function registerNightlyCommands(program: Command, deps: CliDeps, setCode: SetCode): void {
   const env = () => ({ cwd: deps.cwd, env: deps.env, now: deps.now, log: (l: string) => deps.stderr(`${l}\n`), signal: deps.signal, ...(deps.tty ? { progressOut: deps.stderr } : {}) });
-  const targetsCommand = (name: string, description: string) =>
+  const targetsCommand = (name: string, description: string, force = 'ignore cached baselines') =>
     program
       .command(name)
       .description(description)
       .option('-c, --config <file>', 'pipeline config (default: ./pipeline.yaml)')
       .option('--state-root <dir>', 'state directory')
-      .option('--force', 'ignore cached baselines')
+      .option('--force', force)
       .option('--mock', 'use the offline mock engine')
       .option('--shard <i/n>', 'run only shard i of n of every target (no verdict; `whet merge` / `whet nightly --merge` adds them up)')
       .option('--json', 'JSON output');
@@ -54,15 +54,16 @@ export function registerNightlyCommands(program: Command, deps: CliDeps, setCode
       setCode(r.results.every((t) => t.artifact.verdict === 'pass') ? 0 : 1);
     });
 
-  targetsCommand('nightly', 'baseline of every target + dated report + trend + drift check; exit 1 on a significant drop')
+  // --force stays accepted (older schedules pass it) and is what nightly always does anyway.
+  targetsCommand('nightly', 'every task of every target measured fresh (never from the cache) + dated report + trend + drift check; exit 1 on a significant drop', 'accepted for older schedules: nightly never reads cached baselines')
     .option('--merge <dirs...>', 'tonight from the shards of `whet nightly --shard i/n` (directories or .tar.gz) instead of measuring')
     .action(async (o: Opts) => {
       if (o.shard !== undefined && o.merge) throw new UsageError('--shard runs one shard and --merge adds all of them up; use one');
       if (o.shard !== undefined) return runTargetShards(env(), o, deps, setCode);
       const r = await runNightly(env(), o, o.merge ? mergedBaselines(o.merge) : undefined);
       if (r === 'interrupted') return setCode(130);
-      deps.stdout(o.json ? `${JSON.stringify({ date: r.date, file: r.file, alert: r.alert, targets: r.targets.map((t) => ({ label: t.label, ...t.summary, drift: t.drift })) }, null, 2)}\n` : `${r.markdown}\nwritten: ${r.file}\n`);
-      setCode(r.alert ? 1 : 0);
+      deps.stdout(o.json ? `${JSON.stringify({ date: r.date, file: r.file, alert: r.alert, engine_calls: r.engineCalls, targets: r.targets.map((t) => ({ label: t.label, ...t.summary, drift: t.drift })) }, null, 2)}\n` : `${r.markdown}\nwritten: ${r.file}\n`);
+      setCode(r.engineFailed ? 3 : r.alert ? 1 : 0);
     });
 
   program

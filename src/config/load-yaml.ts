@@ -10,6 +10,7 @@ import jsYaml from 'js-yaml';
 import { LineCounter, parseDocument, isMap, isNode, isScalar, type Document } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError, ConfigErrors } from '../errors.js';
+import { isStackOverflow, nestedTooDeeply, nestsDeeper } from './nesting.js';
 
 export interface LoadedYaml<T> {
   value: T;
@@ -83,12 +84,21 @@ export function readYaml(file: string, what: string): { raw: unknown; src: YamlS
   let located: { doc: Document; lc: LineCounter } | undefined;
   const tree = () => (located ??= locatedTree(text, shown));
   const reparse = (): unknown => {
+    let value: unknown;
     try {
-      return jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA, filename: shown });
-    } catch {
+      value = jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA, filename: shown });
+    } catch (err) {
+      if (isStackOverflow(err)) throw nestedTooDeeply(text, shown);
       // Let the located parser explain the problem (or accept what js-yaml refused).
-      return tree().doc.toJS({ maxAliasCount: 100 });
+      try {
+        value = tree().doc.toJS({ maxAliasCount: 100 });
+      } catch (e) {
+        throw isStackOverflow(e) ? nestedTooDeeply(text, shown) : e;
+      }
     }
+    // Validators, hashing and every later reader recurse per level: refuse before any of them runs.
+    if (nestsDeeper(value)) throw nestedTooDeeply(text, shown);
+    return value;
   };
   const pos = (path: (string | number)[]) => locate(tree().doc, tree().lc, path);
   const at = (path: (string | number)[]) => {
@@ -119,6 +129,12 @@ export function readYaml(file: string, what: string): { raw: unknown; src: YamlS
 function locatedTree(text: string, shown: string): { doc: Document; lc: LineCounter } {
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
+  // yaml turns its own stack overflow into a syntax error at wherever it gave up.
+  const overflow = doc.errors.find((e) => /call stack/i.test(e.message));
+  if (overflow) {
+    const p = lc.linePos(overflow.pos[0]);
+    throw nestedTooDeeply(text, shown, `${shown}:${p.line}:${p.col}`);
+  }
   if (doc.errors.length > 0) {
     throw new ConfigErrors(
       doc.errors.map((e) => {

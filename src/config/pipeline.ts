@@ -15,6 +15,8 @@ export const DEFAULTS = {
   evalThreshold: 6.0,
   baselineMinPassRate: 0.2,
   standaloneMinPassRate: 0.5,
+  /** More of the suite than this errored: the verdict is `error`, whatever the judged tasks say. */
+  maxErrorShare: 0.1,
   taskTimeoutMs: 120_000,
   cacheTtlMs: 7 * 86_400_000,
 } as const;
@@ -44,6 +46,8 @@ export const pipelineSchema = z.strictObject({
       baseline_min_pass_rate: z.number().min(0).max(1).optional(),
       /** A standalone evaluation below this pass rate has verdict `fail` (seed: 0.5). */
       standalone_min_pass_rate: z.number().min(0).max(1).optional(),
+      /** Share of tasks that may error (engine or judge) before the verdict is `error` (default 0.1). */
+      max_error_share: z.number().min(0).max(1).optional(),
       task_timeout: duration.optional(),
       /** In a loop run: hand the candidate's evaluation to this many shards (whet evaluate --run R --shard i/N). */
       shards: z.number().int().min(1).max(256).optional(),
@@ -109,6 +113,7 @@ export interface PipelineConfig {
   evalThresholds: Record<string, number>;
   baselineMinPassRate: number;
   standaloneMinPassRate: number;
+  maxErrorShare: number;
   taskTimeoutMs: number;
   cacheDir?: string;
   cacheTtlMs: number;
@@ -156,6 +161,7 @@ function fromInput(v: PipelineInput, path: string | undefined, hash: string, dir
     evalThresholds: { ...(e.eval_thresholds ?? {}) },
     baselineMinPassRate: e.baseline_min_pass_rate ?? DEFAULTS.baselineMinPassRate,
     standaloneMinPassRate: e.standalone_min_pass_rate ?? DEFAULTS.standaloneMinPassRate,
+    maxErrorShare: e.max_error_share ?? DEFAULTS.maxErrorShare,
     taskTimeoutMs: e.task_timeout ?? DEFAULTS.taskTimeoutMs,
     cacheDir: v.cache?.dir ? resolve(dir, v.cache.dir) : undefined,
     cacheTtlMs: v.cache?.ttl ?? DEFAULTS.cacheTtlMs,

@@ -18,6 +18,8 @@ export interface RegisteredSettings {
   eval_thresholds?: Record<string, number>;
   baseline_min_pass_rate: number;
   standalone_min_pass_rate: number;
+  /** Absent from runs registered before it was; those keep the default (config/pipeline.ts). */
+  max_error_share?: number;
   holdout_ratio: number;
   max_iterations: number;
   plateau_window: number;
@@ -36,6 +38,7 @@ export function registeredSettings(cfg: PipelineConfig, tasks: readonly Task[]):
     eval_thresholds: { ...cfg.evalThresholds },
     baseline_min_pass_rate: cfg.baselineMinPassRate,
     standalone_min_pass_rate: cfg.standaloneMinPassRate,
+    max_error_share: cfg.maxErrorShare,
     holdout_ratio: cfg.loop.holdoutRatio,
     max_iterations: cfg.loop.maxIterations,
     plateau_window: cfg.loop.plateauWindow,
@@ -59,6 +62,7 @@ const WHERE: Record<Exclude<keyof RegisteredSettings, 'splits'>, string> = {
   eval_thresholds: 'evaluate.eval_thresholds',
   baseline_min_pass_rate: 'evaluate.baseline_min_pass_rate',
   standalone_min_pass_rate: 'evaluate.standalone_min_pass_rate',
+  max_error_share: 'evaluate.max_error_share',
   holdout_ratio: 'loop.holdout_ratio',
   max_iterations: 'loop.max_iterations',
   plateau_window: 'loop.plateau_window',

@@ -11,6 +11,7 @@ import { createCommandEngine } from './command.js';
 import type { HttpEngineOptions } from './http-common.js';
 import { createMockEngine } from './mock.js';
 import { createOpenAIEngine } from './openai.js';
+import { redactDeep } from '../redact.js';
 import type { Engine, EngineRequest, EngineResult } from './types.js';
 
 export type { AdaptiveConcurrency, Engine, EngineRequest, EngineResult, SkillInput, ToolCall, ToolSpec } from './types.js';
@@ -25,6 +26,27 @@ export interface CreateEngineOptions {
 }
 
 export function createEngine(cfg: EngineConfig, opts: CreateEngineOptions = {}): Engine {
+  return redacted(buildEngine(cfg, opts));
+}
+
+/**
+ * Identities and error messages are recorded in every artifact and printed: a key in a base_url's
+ * userinfo or in a command's argv must not travel with them (src/redact.ts). Answers are left alone.
+ */
+function redacted(engine: Engine): Engine {
+  return {
+    type: engine.type,
+    identity: () => redactDeep(engine.identity()),
+    async run(req: EngineRequest, opts?: { signal?: AbortSignal }): Promise<EngineResult> {
+      const res = await engine.run(req, opts);
+      if (!res.error && !res.failed_attempts) return res;
+      return { ...res, ...(res.error ? { error: redactDeep(res.error) } : {}), ...(res.failed_attempts ? { failed_attempts: redactDeep(res.failed_attempts) } : {}) };
+    },
+    ...(engine.concurrency ? { concurrency: engine.concurrency } : {}),
+  };
+}
+
+function buildEngine(cfg: EngineConfig, opts: CreateEngineOptions): Engine {
   switch (cfg.type) {
     case 'mock':
       return createMockEngine(cfg);

@@ -2,6 +2,7 @@
 // `file:line:col` (the column of the offending value inside the line), and all of a file's problems are
 // reported at once so it can be fixed in one pass. The utterance is kept byte for byte (typos are the
 // point of some cases). Blank lines are skipped; a UTF-8 BOM is ignored.
+import { deepestOffset, MAX_NESTING, nestsDeeper } from '../config/nesting.js';
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
@@ -71,6 +72,10 @@ export function loadCases(file: string, cwd: string): LoadedCases {
       raw = JSON.parse(text);
     } catch (err) {
       problems.push(new ConfigError(`not valid JSON: ${(err as Error).message}`, `${shown}:${line}:${jsonErrorColumn((err as Error).message)}`));
+      return;
+    }
+    if (nestsDeeper(raw)) {
+      problems.push(new ConfigError(`nested too deeply: more than ${MAX_NESTING} levels of lists and maps`, `${shown}:${line}:${(deepestOffset(text) ?? 0) + 1}`));
       return;
     }
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {

@@ -3,6 +3,7 @@
 // result and the exit code; printing is the command's job. Exit codes: 0 every gate passed (or n/a);
 // 1 a threshold of the primary engine was missed; 3 every case errored on an engine (nothing was
 // measured). Bad input throws ConfigError / UsageError (exit 2) before anything runs.
+import { redactDeep } from '../redact.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { StateError, UsageError } from '../errors.js';
@@ -129,7 +130,7 @@ export async function runIntents(opts: IntentsOptions, deps: IntentsDeps): Promi
     const gates = evaluateGates(metrics, thresholds);
     const usage = caseRuns.reduce((a, r) => ({ input_tokens: a.input_tokens + (r.usage?.input_tokens ?? 0), output_tokens: a.output_tokens + (r.usage?.output_tokens ?? 0) }), { input_tokens: 0, output_tokens: 0 });
     runs.push({
-      engine: { spec: engine.spec, label: engine.label, identity: engine.identity() },
+      engine: { spec: engine.spec, label: engine.label, identity: redactDeep(engine.identity()) },
       metrics,
       gates,
       passed: gates.every((g) => g.status !== 'fail'),

@@ -19,6 +19,7 @@ export const loopManifest = runManifest.extend({
       eval_thresholds: z.record(z.string(), z.number()).optional(),
       baseline_min_pass_rate: z.number(),
       standalone_min_pass_rate: z.number(),
+      max_error_share: z.number().optional(),
       holdout_ratio: z.number(),
       max_iterations: z.number(),
       plateau_window: z.number(),

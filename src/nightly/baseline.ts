@@ -1,5 +1,6 @@
 // `whet baseline`: a standalone evaluation of every target in pipeline.yaml, each cached by content with
-// its TTL, all running in one invocation under one shared concurrency limit.
+// its TTL, all running in one invocation under one shared concurrency limit. `fresh` (whet nightly)
+// measures every task instead: neither the cache nor an unfinished earlier run is read.
 import { resolve } from 'node:path';
 import pLimit from 'p-limit';
 import { loadPipeline, type PipelineConfig } from '../config/pipeline.js';
@@ -21,7 +22,7 @@ export interface TargetBaseline {
 
 export async function baselineAll(
   e: BaselineEnv,
-  o: { config?: string; stateRoot?: string; force?: boolean; mock?: boolean },
+  o: { config?: string; stateRoot?: string; force?: boolean; mock?: boolean; fresh?: boolean },
 ): Promise<{ cfg: PipelineConfig; stateDir: string; results: TargetBaseline[]; interrupted: boolean }> {
   const cfg = await loadPipeline(o.config, e.cwd);
   const targets = expandTargets(cfg, e.log);
@@ -43,7 +44,7 @@ export async function baselineAll(
           lockHeld: true,
           limiter,
           ...(e.progressOut ? { progressOut: e.progressOut } : {}),
-          options: { standalone: true, taskSuite: t.suitePath, skillPath: t.skillDir, stateRoot: stateDir, config: cfg.path, force: o.force, mock: o.mock, engine: t.engine },
+          options: { standalone: true, taskSuite: t.suitePath, skillPath: t.skillDir, stateRoot: stateDir, config: cfg.path, force: o.force, fresh: o.fresh, mock: o.mock, engine: t.engine },
         });
         if (r.interrupted) {
           interrupted = true;

@@ -2,6 +2,7 @@
 // (exact McNemar), per-category changes on those same paired tasks, new failures of tasks marked critical,
 // and what changed in between (skill, suite, engine, judge engine, evaluation settings — from the hashes),
 // because that tells the user where to look. A night that judged nothing is an engine failure, not a drop.
+import { tooManyErrors } from '../evaluation/summary.js';
 import { mcnemarExact } from '../stats/index.js';
 import type { DriftReport, EvalSettings, NightRecord, NightRecordRead, NightTask } from './schema.js';
 
@@ -18,13 +19,20 @@ export interface Changes {
 
 const joinWords = (xs: string[]) => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
 
-export function describeChange(c: Changes): string {
+/** Nothing whetstone can hash changed: same skill, suite, engine config, judge engine and settings. */
+export const nothingChanged = (c: Changes) => !c.skill && !c.suite && !c.engine && !c.judge_engine && !c.settings?.length;
+
+/** `resultsChanged`: some task judged both nights passed on one and failed on the other. */
+export function describeChange(c: Changes, resultsChanged?: boolean): string {
   const core = (['skill', 'suite', 'engine'] as const).filter((k) => c[k]);
   const same = (['skill', 'suite', 'engine'] as const).filter((k) => !c[k]);
   // The judge engine and the settings are named only when they changed, so the usual statement stays short.
   const extra = [...(c.judge_engine ? ['judge engine'] : []), ...(c.settings?.length ? [`evaluation settings (${c.settings.join(', ')})`] : [])];
   if (core.length === 0 && extra.length === 0) {
-    return 'nothing changed (same skill, suite, engine, judge engine and evaluation settings): the model behind the engine may have changed';
+    // Every task was measured tonight (the nightly never reads the cache), so a difference here is the
+    // engine answering differently to the same inputs: what a nightly run exists to catch.
+    if (resultsChanged) return 'results changed while skill, suite and config did not (same content hashes): the model or endpoint behind the engine changed';
+    return 'nothing changed (same skill, suite, engine, judge engine and evaluation settings) and every task judged both nights got the same result';
   }
   return `${joinWords([...core, ...extra])} changed${same.length ? `, ${joinWords(same)} unchanged` : ''}`;
 }
@@ -40,15 +48,17 @@ export function settingsChanged(before: EvalSettings | undefined, after: EvalSet
   return out;
 }
 
-function engineFailure(tasks: NightTask[]): string | undefined {
+function engineFailure(tasks: NightTask[], maxErrorShare: number | undefined): string | undefined {
   const judged = tasks.filter((t) => t.status !== 'error').length;
-  if (judged > 0) return undefined;
   const errors = tasks.length - judged;
-  return `engine failed: nothing was judged (${errors} of ${tasks.length} task(s) errored), so this night says nothing about the skill; check the engine with whet doctor`;
+  if (judged === 0) return `engine failed: nothing was judged (${errors} of ${tasks.length} task(s) errored), so this night says nothing about the skill; check the engine with whet doctor`;
+  const partial = maxErrorShare === undefined ? undefined : tooManyErrors({ passed: judged, failed: 0, errors }, maxErrorShare);
+  return partial ? `engine failed on part of the suite: ${partial}, so tonight's pass rate is not the suite's; check the engine with whet doctor` : undefined;
 }
 
-export function compareNights(tonight: NightRecord, previous: (NightRecordRead & { label: string }) | undefined, significance: number): DriftReport {
-  const failed = engineFailure(tonight.tasks);
+/** `maxErrorShare`: above it, a night is an engine failure even though some tasks were judged. */
+export function compareNights(tonight: NightRecord, previous: (NightRecordRead & { label: string }) | undefined, significance: number, maxErrorShare?: number): DriftReport {
+  const failed = engineFailure(tonight.tasks, maxErrorShare);
   const base = { fixes: [], regressions: [], critical_failures: [], engine_failed: !!failed, alert: !!failed, reasons: failed ? [failed] : [] };
   if (!previous) {
     return { ...base, compared_with: null, tasks_compared: 0, p_value: null, pass_rate_change: null, per_category: {}, changed: null, cause: 'first night for this target' };
@@ -104,7 +114,8 @@ export function compareNights(tonight: NightRecord, previous: (NightRecordRead &
     per_category,
     critical_failures: critical,
     changed,
-    cause: describeChange(changed),
+    cause: describeChange(changed, fixes.length + regressions.length > 0),
+    engine_behaviour_changed: nothingChanged(changed) && fixes.length + regressions.length > 0,
     alert: reasons.length > 0,
     reasons,
   };

@@ -19,7 +19,14 @@ function trendTable(rows: TrendRow[]): string[] {
 }
 
 export function formatNight(date: string, targets: NightTarget[], trends: Map<string, TrendRow[]> = new Map()): string {
-  const out: string[] = [`# Nightly baseline — ${date}`, ''];
+  const calls = targets.reduce((n, t) => n + t.summary.engine_calls, 0);
+  const attempts = targets.reduce((n, t) => n + t.summary.passed + t.summary.failed + t.summary.errors, 0);
+  const out: string[] = [
+    `# Nightly baseline — ${date}`,
+    '',
+    `Engine calls tonight: ${calls} for ${attempts} task(s) over ${targets.length} target(s); every task is measured each night (the nightly never reads the baseline cache).`,
+    '',
+  ];
   const failed = targets.filter((t) => t.drift.engine_failed);
   if (failed.length) {
     out.push('## ⚠ Engine failed', '');
@@ -35,12 +42,19 @@ export function formatNight(date: string, targets: NightTarget[], trends: Map<st
     }
     out.push('');
   }
+  // Not an alert (a nondeterministic model flips a task now and then), but never left to be inferred.
+  const moved = targets.filter((t) => t.drift.engine_behaviour_changed);
+  if (moved.length) {
+    out.push('## Results changed, nothing else did', '');
+    for (const t of moved) out.push(`- **${t.label}**: ${t.drift.cause} (since ${t.drift.compared_with}: fixed ${t.drift.fixes.length}, regressed ${t.drift.regressions.length}).`);
+    out.push('');
+  }
   if (!failed.length && !drops.length) out.push('No drift alert.', '');
   for (const t of targets) {
     const s = t.summary;
     out.push(`## ${t.label}`, '');
     out.push(`- pass rate ${judgedRate(s)} (${s.passed}/${s.passed + s.failed} judged), 95% CI [${s.ci95.low.toFixed(2)}, ${s.ci95.high.toFixed(2)}]; errors ${s.errors}`);
-    out.push(`- engine calls tonight: ${s.engine_calls}${s.engine_calls === 0 ? ' (baseline cache: nothing changed)' : ''}; run ${t.run_id}`);
+    out.push(`- engine calls tonight: ${s.engine_calls}; run ${t.run_id}`);
     const d = t.drift;
     if (d.compared_with) {
       out.push(`- compared with ${d.compared_with} on ${d.tasks_compared} task(s) judged both nights: fixed ${d.fixes.length}, regressed ${d.regressions.length}, exact McNemar p = ${d.p_value ?? 'n/a'}; pass rate change ${signed(d.pass_rate_change)}`);

@@ -1,7 +1,8 @@
 // `whet nightly`: the baseline of every target, then for each target a comparison with its previous night
 // (drift.ts), written as nightly/<date>.json and .md and one line per target in nightly/history.jsonl.
-// Any drift alert — a significant drop, a critical failure, or an engine that judged nothing — makes the
-// command exit 1, so a scheduler or CI notices.
+// A drift alert — a significant drop or a critical failure — makes the command exit 1, so a scheduler or
+// CI notices; an engine that failed (judged nothing, or errored on more than evaluate.max_error_share of
+// a suite) makes it exit 3, like an evaluation whose verdict is error.
 import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { canonicalJson, sha256, writeArtifact } from '../artifacts/io.js';
@@ -26,6 +27,10 @@ export interface NightResult {
   markdown: string;
   targets: NightTarget[];
   alert: boolean;
+  /** Some target's engine failed (nothing judged, or more errors than evaluate.max_error_share): exit 3. */
+  engineFailed: boolean;
+  /** Engine calls tonight over every target. */
+  engineCalls: number;
 }
 
 /** The skill folder, or — when tonight measures that folder more than one way — with its suite and key. */
@@ -41,7 +46,10 @@ export async function runNightly(
   /** Where tonight's baselines come from: measured here, or merged from shards (shard-targets.ts). */
   measure: typeof baselineAll = baselineAll,
 ): Promise<NightResult | 'interrupted'> {
-  const { cfg, stateDir, results, interrupted } = await measure(e, o);
+  // Every task of every target is measured tonight: a cached baseline would hide the one thing a nightly
+  // exists to catch, a model or endpoint changing behind the same config. The clean results still
+  // refresh the cache for the loop.
+  const { cfg, stateDir, results, interrupted } = await measure(e, { ...o, fresh: true });
   if (interrupted) return 'interrupted';
   const now = e.now();
   // The day the person reading the report lives in, not UTC's: a 01:00 run in UTC+2 belongs to today.
@@ -69,7 +77,7 @@ export async function runNightly(
       tasks: a.task_results.map((t) => ({ task_id: t.task_id, status: t.status, category: t.category, ...(t.critical ? { critical: true } : {}) })),
     };
     const mine = historyOf(history, ids[i]!, ids);
-    const drift = compareNights(record, previousNight(dir, mine), cfg.thresholds.significance);
+    const drift = compareNights(record, previousNight(dir, mine), cfg.thresholds.significance, cfg.maxErrorShare);
     const summary: NightTarget['summary'] = {
       target: record.target,
       target_key: record.target_key,
@@ -94,7 +102,8 @@ export async function runNightly(
   });
   const alert = targets.some((t) => t.drift.alert);
   const file = join(dir, `${name}.json`);
-  await writeArtifact(file, nightlyDay, { schema: NIGHTLY_SCHEMA, date, created_at: now.toISOString(), alert, targets });
+  const engineCalls = targets.reduce((n, t) => n + t.summary.engine_calls, 0);
+  await writeArtifact(file, nightlyDay, { schema: NIGHTLY_SCHEMA, date, created_at: now.toISOString(), alert, engine_calls: engineCalls, targets });
   const markdown = formatNight(date, targets, trends);
   await writeFileAtomically(join(dir, `${name}.md`), markdown);
   mkdirSync(dir, { recursive: true });
@@ -104,5 +113,5 @@ export async function runNightly(
     if (!checked.success) throw new InternalError(`refusing to append an invalid nightly history line for ${t.label}: ${checked.error.issues[0]?.message}`);
     appendFileSync(join(dir, 'history.jsonl'), `${JSON.stringify(checked.data)}\n`);
   }
-  return { date, file, markdown, targets, alert };
+  return { date, file, markdown, targets, alert, engineFailed: targets.some((t) => t.drift.engine_failed), engineCalls };
 }

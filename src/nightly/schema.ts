@@ -46,12 +46,15 @@ export const driftReport = z.object({
   pass_rate_change: rateOrNull,
   per_category: z.record(z.string(), z.object({ tasks: z.number().int(), before: rateOrNull, after: rateOrNull, change: rateOrNull })),
   critical_failures: z.array(z.string()),
-  /** Tonight nothing was judged (every task errored): the engine failed, which says nothing about the skill. */
+  /** Tonight nothing was judged, or more tasks errored than evaluate.max_error_share allows: the engine
+   * failed, which says nothing about the skill. */
   engine_failed: z.boolean(),
   changed: z
     .object({ skill: z.boolean(), suite: z.boolean(), engine: z.boolean(), judge_engine: z.boolean(), settings: z.array(z.string()) })
     .nullable(),
   cause: z.string(),
+  /** Results differ from the previous night while every hash (skill, suite, engines, settings) is equal. */
+  engine_behaviour_changed: z.boolean().optional(),
   alert: z.boolean(),
   reasons: z.array(z.string()),
 });
@@ -91,6 +94,8 @@ export const nightlyDay = z.object({
   date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
   created_at: z.string(),
   alert: z.boolean(),
+  /** Engine calls tonight over every target: each task of each target is measured, never cached. */
+  engine_calls: z.number().int().optional(),
   targets: z.array(nightTarget),
 });
 

@@ -36,9 +36,40 @@ function loadZx(): Promise<Zx> {
   return zxModule;
 }
 
+/**
+ * One abort listener per run signal, however many children are in flight: node's spawn adds a listener to
+ * the signal it is given for as long as the child lives, so handing every child the run's one signal put
+ * `concurrency` listeners on it (MaxListenersExceededWarning from 11 on). Each child gets its own signal
+ * instead, aborted by the single listener this registers on the run's.
+ */
+const children = new WeakMap<AbortSignal, Set<AbortController>>();
+
+function childSignal(parent: AbortSignal | undefined): { signal?: AbortSignal; done(): void } {
+  if (!parent) return { done: () => undefined };
+  const own = new AbortController();
+  if (parent.aborted) {
+    own.abort(parent.reason);
+    return { signal: own.signal, done: () => undefined };
+  }
+  let set = children.get(parent);
+  if (!set) {
+    const fresh = new Set<AbortController>();
+    children.set(parent, fresh);
+    parent.addEventListener('abort', () => {
+      for (const c of fresh) c.abort(parent.reason);
+      fresh.clear();
+    }, { once: true });
+    set = fresh;
+  }
+  set.add(own);
+  const inFlight = set;
+  return { signal: own.signal, done: () => inFlight.delete(own) };
+}
+
 export async function runProcess(opts: RunOptions): Promise<RunOutcome> {
   if (opts.argv.length === 0) throw new Error('runProcess: empty argv');
   const { $ } = await loadZx();
+  const child = childSignal(opts.signal);
   const started = performance.now();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -57,7 +88,7 @@ export async function runProcess(opts: RunOptions): Promise<RunOutcome> {
       timeout: opts.timeoutMs,
       timeoutSignal: 'SIGKILL',
       killSignal: 'SIGKILL',
-      signal: opts.signal,
+      signal: child.signal,
     })`exec ${opts.argv}`;
     // A program that exits without reading its stdin closes the pipe under zx's write; that EPIPE is
     // not a failure of ours (the exit status says what happened) and must not crash the process.
@@ -85,6 +116,7 @@ export async function runProcess(opts: RunOptions): Promise<RunOutcome> {
     return outcome;
   } finally {
     clearTimeout(timer);
+    child.done();
   }
 }
 

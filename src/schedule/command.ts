@@ -16,7 +16,7 @@ import { githubShardedWorkflow, SHARDED_WORKFLOW_FILE } from './github-shards.js
 import { k8sShardedManifests } from './k8s-shards.js';
 import { runScheduler } from './runner.js';
 import { installSystemd, removeOwnedFile, removeSystemd, repositoryRoot, systemdUserDir, writeOwnedFile } from './systemd.js';
-import { crontabBlock, nightlyArgv, systemdUnits, unitName, type ScheduleTarget } from './units.js';
+import { crontabBlock, NIGHTLY_CALLS_NOTE, nightlyArgv, systemdUnits, unitName, type ScheduleTarget } from './units.js';
 
 export const VIAS = ['cron', 'systemd', 'github', 'k8s'] as const;
 type Via = (typeof VIAS)[number];
@@ -65,7 +65,7 @@ function keyEnvsOf(cfg: PipelineConfig): string[] {
 function runsComment(t: ScheduleTarget, via: Via, now: Date): string {
   const utc = via === 'github' || via === 'k8s';
   const head = `# schedule "${t.cron}" (${utc ? 'UTC, as GitHub reads it' : 'local time of the machine'}); next runs:`;
-  return [head, ...describeRuns(nextRuns(t.cron, 3, now, utc ? 'UTC' : undefined)).map((l) => `#   ${l}`)].join('\n');
+  return [head, ...describeRuns(nextRuns(t.cron, 3, now, utc ? 'UTC' : undefined)).map((l) => `#   ${l}`), NIGHTLY_CALLS_NOTE].join('\n');
 }
 
 function printText(deps: CliDeps, t: ScheduleTarget, via: Via, o: Opts): string {

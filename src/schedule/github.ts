@@ -11,7 +11,7 @@
 import { join, relative, sep } from 'node:path';
 import { UsageError } from '../errors.js';
 import { INSTALL_SPEC, isDependencyOf } from '../package-info.js';
-import { marker, type ScheduleTarget } from './units.js';
+import { marker, NIGHTLY_CALLS_NOTE, type ScheduleTarget } from './units.js';
 
 export const WORKFLOW_FILE = join('.github', 'workflows', 'whetstone-nightly.yml');
 
@@ -63,6 +63,9 @@ export function githubWorkflow(t: ScheduleTarget, repoRoot: string): string {
   const key = 'whetstone-state-${{ github.run_id }}-${{ github.run_attempt }}';
   return `${marker(t.projectDir)}
 # The schedule below is read by GitHub in UTC.
+${NIGHTLY_CALLS_NOTE}.
+# The state directory is carried between nights for the history and the trend; the baseline cache inside
+# it serves whet run / whet baseline, never whet nightly.
 name: whetstone nightly
 on:
   schedule:

@@ -22,6 +22,10 @@ export interface ScheduleTarget {
 
 export const marker = (projectDir: string) => `# whetstone nightly ${projectDir}`;
 
+/** What each night costs, said wherever a schedule is shown: the nightly is a full measurement every time. */
+export const NIGHTLY_CALLS_NOTE =
+  '# each night calls the engine for every task of every target: whet nightly never reads the baseline cache (it only refreshes it for the loop), so a model changing behind the same config is measured';
+
 /** The nightly command: `<whet> nightly -c <config>`. */
 export const nightlyArgv = (t: ScheduleTarget) => [...t.whetArgv, 'nightly', '-c', t.configPath];
 
@@ -62,6 +66,7 @@ export function systemdUnits(t: ScheduleTarget): { name: string; service: string
     `Description=${desc}`,
     '',
     '[Service]',
+    NIGHTLY_CALLS_NOTE,
     'Type=oneshot',
     `WorkingDirectory=${systemdQuote(t.projectDir)}`,
     `ExecStart=${nightlyArgv(t).map(systemdQuote).join(' ')}`,

@@ -1,6 +1,6 @@
 // The evaluate stage: run(ctx) picks the mode, measures, writes evaluation.json and says who acts next.
 // Exit codes follow DESIGN.md: 0 pass/skipped, 1 a threshold failed (fail, or an unusable baseline),
-// 3 nothing could be judged because the engine or judges failed, 130 interrupted.
+// 3 nothing (or too little of the suite) could be judged because the engine or judges failed, 130 interrupted.
 import { runPipeline } from './pipeline.js';
 import { formatEvaluation } from './print.js';
 import { runStandalone } from './standalone.js';
@@ -16,7 +16,8 @@ export function exitCodeOf(r: StageResult): number {
   if (r.interrupted) return r.budgetExhausted || r.rateLimited ? 1 : 130;
   const a = r.artifact;
   if (a.verdict === 'pass' || a.verdict === 'skipped') return 0;
-  if (a.verdict === 'error' && /could be judged/.test(a.reason ?? '')) return 3;
+  // Nothing judged, or too much of the suite errored (evaluate.max_error_share): the engine or judges failed.
+  if (a.verdict === 'error' && /could be judged|exceed the maximum error share/.test(a.reason ?? '')) return 3;
   return 1;
 }
 

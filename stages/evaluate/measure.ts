@@ -30,6 +30,7 @@ export async function measure(
   let why: string | undefined;
   if (a.cacheable) {
     if (!p.useCache) why = 'disabled';
+    else if (ctx.options.fresh) why = 'not read: nightly measures every task';
     else if (ctx.options.force) why = 'bypassed (--force)';
     else {
       const found = lookupBaseline(p.cacheDir, key, p.cacheTtlMs, ctx.now());
@@ -104,6 +105,7 @@ export function standaloneFromMeasured(p: Prepared, skill: LoadedSkill, m: Measu
     summary: summarizeVariant(m.outcome, p.passK),
     tallies: m.outcome.tallies,
     minPassRate: p.cfg.standaloneMinPassRate,
+    maxErrorShare: p.cfg.maxErrorShare,
     cache: m.cache,
   });
   const cals = judgeCalibrations(p.suite, p.stateDir, p.judgeEngine);

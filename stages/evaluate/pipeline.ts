@@ -22,7 +22,7 @@ import { judgeCalibrations, withCorrectedRates } from '../../src/evaluation/judg
 import { candidateSkill, resolveCandidate, type CandidateSource } from './candidate.js';
 import { pipelineEvaluation, rankingInput, type PipelineEvaluation } from './schema.js';
 import { budgetFor, engineInfo, prepare, type EvaluateContext, type Prepared, type StageResult } from './setup.js';
-import { pipelineArtifact, type EnvelopeBits } from './verdict.js';
+import { pipelineArtifact, tooManyErrors, type EnvelopeBits } from './verdict.js';
 import { watchRateLimits } from '../../src/evaluation/rate-limit-watch.js';
 
 export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
@@ -47,13 +47,13 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
     let artifact;
     if (score !== null && score < evalThreshold) {
       ctx.log(`candidate ${candidate.id}: score ${score} < eval threshold ${evalThreshold} (${evalThresholdFrom}), skipped`);
-      artifact = pipelineArtifact({ bits, candidateId: candidate.id, candidateScore: score, evalThreshold, baselineMinPassRate: p.cfg.baselineMinPassRate, skippedReason: `score ${score} < threshold ${evalThreshold} (${evalThresholdFrom})` });
+      artifact = pipelineArtifact({ bits, candidateId: candidate.id, candidateScore: score, evalThreshold, baselineMinPassRate: p.cfg.baselineMinPassRate, maxErrorShare: p.cfg.maxErrorShare, skippedReason: `score ${score} < threshold ${evalThreshold} (${evalThresholdFrom})` });
     } else {
       // The baseline first: a broken suite is found before any candidate call is spent.
       const budget = budgetFor(ctx, p, runDir);
       const base = await measure(p, ctx, { skill: target, variant: 'baseline', dir: iterDir, cacheable: true, budget });
       const baseSummary = summarizeVariant(base.outcome, p.passK);
-      const baseBroken = base.outcome.interrupted || baseSummary.passed + baseSummary.failed === 0 || baseSummary.pass_rate < p.cfg.baselineMinPassRate;
+      const baseBroken = base.outcome.interrupted || baseSummary.passed + baseSummary.failed === 0 || baseSummary.pass_rate < p.cfg.baselineMinPassRate || tooManyErrors(baseSummary, p.cfg.maxErrorShare) !== undefined;
       const measured = baseBroken ? undefined : await measure(p, ctx, { skill: candSkill, variant: candidate.id, dir: iterDir, cacheable: true, budget });
       if (base.outcome.interrupted || measured?.outcome.interrupted) {
         const exhausted = base.outcome.budgetExhausted ?? measured?.outcome.budgetExhausted;
@@ -70,6 +70,7 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
         candidateScore: score,
         evalThreshold,
         baselineMinPassRate: p.cfg.baselineMinPassRate,
+        maxErrorShare: p.cfg.maxErrorShare,
         cache: base.cache,
         candidateCache: measured?.cache,
         measured: { candidate: candMeasured, baseline: { summary: baseSummary, tallies: base.outcome.tallies } },

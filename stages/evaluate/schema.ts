@@ -181,6 +181,10 @@ export const pipelineEvaluation = common.extend({
     per_category: z.record(z.string(), z.object({ candidate: rateSummary, baseline: rateSummary, delta: z.number() })).optional(),
     baseline_cache: cacheInfo.optional(),
     candidate_cache: cacheInfo.optional(),
+    /** Share of tasks that errored, and the registered limit above which the verdict is `error`. */
+    max_error_share: z.number().optional(),
+    candidate_error_share: z.number().optional(),
+    baseline_error_share: z.number().optional(),
   }),
   candidate_results: z.array(taskResult),
   baseline_results: z.array(taskResult),
@@ -193,6 +197,9 @@ export const standaloneEvaluation = common.extend({
   evaluation: variantSummary.extend({
     verdict: z.string(),
     min_pass_rate: z.number(),
+    /** Share of tasks that errored, and the registered limit above which the verdict is `error`. */
+    error_share: z.number().optional(),
+    max_error_share: z.number().optional(),
     cache: cacheInfo,
   }),
   task_results: z.array(taskResult),

@@ -36,6 +36,11 @@ export interface EvaluateOptions {
   cacheTtl?: string;
   /** Ignore cached baselines (a fresh result is still stored). */
   force?: boolean;
+  /**
+   * Internal (`whet nightly`): measure every task now — no cached baseline and no unfinished earlier run
+   * stands in for tonight's calls. A clean result still refreshes the cache, so the loop benefits.
+   */
+  fresh?: boolean;
   mock?: boolean;
   output?: string;
   concurrency?: number;

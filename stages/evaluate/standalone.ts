@@ -27,7 +27,8 @@ export async function runStandalone(ctx: EvaluateContext): Promise<StageResult> 
   const lock = ctx.lockHeld ? { release: async () => undefined } : await acquireStateLock(p.stateDir, 'whet evaluate --standalone', { report: ctx.log });
   try {
     const now = ctx.now();
-    const resumed = findResumableRun(p.stateDir, key);
+    // A nightly resumes nothing: last night's unfinished run would lend it last night's answers.
+    const resumed = o.fresh ? undefined : findResumableRun(p.stateDir, key);
     const runId = resumed ?? newRunId(p.stateDir, `standalone-${p.suite.skillId}`, now);
     const runDir = stateLayout.runDir(p.stateDir, runId);
     const previous = resumed ? readRunManifest(runDir) : undefined;

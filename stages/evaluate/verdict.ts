@@ -3,6 +3,9 @@
 import { HANDOFF, HANDOFF_END } from '../../src/artifacts/envelope.js';
 import { taskStatus, type TaskTally } from '../../src/evaluation/aggregate.js';
 import { pairedComparison, rateOf, type VariantSummary } from '../../src/evaluation/summary.js';
+import { errorShareOf, tooManyErrors } from '../../src/evaluation/summary.js';
+
+export { tooManyErrors } from '../../src/evaluation/summary.js';
 import type { PipelineEvaluation, StandaloneEvaluation } from './schema.js';
 
 type TaskResult = PipelineEvaluation['candidate_results'][number];
@@ -39,14 +42,19 @@ export function standaloneArtifact(a: {
   summary: VariantSummary;
   tallies: TaskTally[];
   minPassRate: number;
+  maxErrorShare: number;
   cache: CacheInfo;
 }): StandaloneEvaluation {
   const s = a.summary;
   let verdict: 'pass' | 'fail' | 'error';
   let reason: string;
+  const partial = tooManyErrors(s, a.maxErrorShare);
   if (s.passed + s.failed === 0) {
     verdict = 'error';
     reason = s.unjudged && s.errors === 0 ? `no task could be judged: all ${s.unjudged.tasks} eval(s) are unjudged (no expectations, no expected_output)` : `no task could be judged: ${s.errors} error(s); first: ${firstError(a.tallies)}`;
+  } else if (partial) {
+    verdict = 'error';
+    reason = `${partial}; pass rate ${s.pass_rate.toFixed(4)} over the judged tasks is no verdict; first error: ${firstError(a.tallies)}`;
   } else if (s.pass_rate >= a.minPassRate) {
     verdict = 'pass';
     reason = `pass rate ${s.pass_rate.toFixed(4)} ≥ ${a.minPassRate}`;
@@ -65,7 +73,7 @@ export function standaloneArtifact(a: {
     reason,
     ...HANDOFF_END.done,
     skill_path: a.skillPath,
-    evaluation: { ...s, verdict, min_pass_rate: a.minPassRate, cache: a.cache },
+    evaluation: { ...s, verdict, min_pass_rate: a.minPassRate, error_share: errorShareOf(s), max_error_share: a.maxErrorShare, cache: a.cache },
     task_results: taskResults(a.tallies),
   };
 }
@@ -82,6 +90,7 @@ export function pipelineArtifact(a: {
   candidateScore: number | null;
   evalThreshold: number;
   baselineMinPassRate: number;
+  maxErrorShare: number;
   cache?: CacheInfo;
   candidateCache?: CacheInfo;
   measured?: PipelineMeasured;
@@ -121,9 +130,15 @@ export function pipelineArtifact(a: {
   } else if (base.pass_rate < a.baselineMinPassRate) {
     verdict = 'error';
     reason = `baseline pass rate ${base.pass_rate.toFixed(4)} < ${a.baselineMinPassRate}: the task suite is probably broken; the candidate was not run`;
+  } else if (tooManyErrors(base, a.maxErrorShare)) {
+    verdict = 'error';
+    reason = `baseline ${tooManyErrors(base, a.maxErrorShare)}: the comparison would rest on part of the suite; the candidate was not run; first error: ${firstError(m.baseline.tallies)}`;
   } else if (!m.candidate || m.candidate.summary.passed + m.candidate.summary.failed === 0) {
     verdict = 'error';
     reason = `no candidate task could be judged; first error: ${m.candidate ? firstError(m.candidate.tallies) : 'not run'}`;
+  } else if (tooManyErrors(m.candidate.summary, a.maxErrorShare)) {
+    verdict = 'error';
+    reason = `candidate ${tooManyErrors(m.candidate.summary, a.maxErrorShare)}: not a verdict on the candidate; first error: ${firstError(m.candidate.tallies)}`;
   } else {
     const d = m.candidate.summary.pass_rate - base.pass_rate;
     verdict = d >= 0 ? 'pass' : 'fail';
@@ -153,6 +168,9 @@ export function pipelineArtifact(a: {
       delta,
       verdict,
       reason,
+      max_error_share: a.maxErrorShare,
+      ...(cand ? { candidate_error_share: errorShareOf(cand) } : {}),
+      baseline_error_share: errorShareOf(base),
       ...(cand ? { candidate: cand } : {}),
       baseline: base,
       ...(paired ? { paired } : {}),

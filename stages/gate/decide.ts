@@ -5,6 +5,7 @@ import type { Thresholds } from '../../src/config/thresholds.js';
 import { holm, mcnemarExact } from '../../src/stats/index.js';
 import type { PipelineEvaluation } from '../evaluate/schema.js';
 import type { Check, GateArtifact } from './schema.js';
+import { tooManyErrors } from '../../src/evaluation/summary.js';
 
 type TaskResult = PipelineEvaluation['candidate_results'][number];
 
@@ -17,6 +18,8 @@ export interface GateFacts {
   integrity: Check[];
   /** Held-out p-values of the candidates gated earlier in this run (their gate.json), oldest first. */
   earlierPValues?: number[];
+  /** The registered evaluate.max_error_share: the gate re-checks it, whatever the evaluation's verdict says. */
+  maxErrorShare?: number;
 }
 
 export interface GateDecision {
@@ -71,6 +74,13 @@ export function decide(f: GateFacts): GateDecision {
   if (e.verdict === 'skipped' || e.verdict === 'error') {
     checks.push({ id: 'evaluated', passed: false, detail: `evaluation verdict ${e.verdict}: ${e.reason ?? ''}` });
     return { decision: 'reject', reason: `not evaluated (${e.verdict}): ${e.reason ?? ''}`, checks };
+  }
+  if (f.maxErrorShare !== undefined) {
+    // An evaluation.json from elsewhere (or an older whetstone) may say pass over a fraction of the suite.
+    const count = (rs: TaskResult[]) => ({ passed: rs.filter((r) => r.status === 'pass').length, failed: rs.filter((r) => r.status === 'fail').length, errors: rs.filter((r) => r.status === 'error').length });
+    const over = [['candidate', tooManyErrors(count(e.candidate_results), f.maxErrorShare)], ['baseline', tooManyErrors(count(e.baseline_results), f.maxErrorShare)]].filter(([, why]) => why);
+    checks.push({ id: 'error_share', passed: over.length === 0, detail: over.length ? over.map(([v, why]) => `${v} ${why}`).join('; ') : `errored tasks within the maximum error share ${f.maxErrorShare}` });
+    if (over.length) return { decision: 'reject', reason: `not judged on enough of the suite: ${over.map(([v, why]) => `${v} ${why}`).join('; ')}`, checks };
   }
   const t = f.thresholds;
   const h = holdoutComparison(e);

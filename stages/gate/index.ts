@@ -34,11 +34,17 @@ function earlierHoldoutPValues(runDir: string, iteration: number): number[] {
   return out;
 }
 
+/** As registered at run start; a run registered before the setting existed has pipeline.yaml's. */
+function registeredMaxErrorShare(ctx: LoopContext): number {
+  const s = ctx.manifest.settings as { max_error_share?: number } | undefined;
+  return s?.max_error_share ?? ctx.config.maxErrorShare;
+}
+
 export async function run(ctx: LoopContext): Promise<StageOutcome> {
   const paths = iterationPaths(ctx.runDir, ctx.iteration);
   const { evaluation, cand, variantDir, alreadyApplied, checks: integrity } = gatherIntegrity(ctx, ctx.iteration);
   const registered = ctx.manifest.thresholds as unknown as Thresholds;
-  const d = decide({ evaluation, thresholds: registered, category: cand?.category ?? 'other', risk: cand?.risk ?? 'high', integrity, earlierPValues: earlierHoldoutPValues(ctx.runDir, ctx.iteration) });
+  const d = decide({ evaluation, thresholds: registered, category: cand?.category ?? 'other', risk: cand?.risk ?? 'high', integrity, earlierPValues: earlierHoldoutPValues(ctx.runDir, ctx.iteration), maxErrorShare: registeredMaxErrorShare(ctx) });
   let applied: GateArtifact['applied'];
   if (d.decision === 'keep' && variantDir) {
     const manifest = alreadyApplied ? readBackup(ctx.stateDir, ctx.runId, ctx.iteration)! : await applyVariant({ stateDir: ctx.stateDir, runId: ctx.runId, iteration: ctx.iteration, targetDir: ctx.manifest.target.skill_dir, variantDir, now: ctx.now() });

@@ -40,12 +40,12 @@ describe('whet nightly targets and history', () => {
     expect(keys[0]).not.toBe(keys[1]);
   });
 
-  it('reports a night where every task errored as an engine failure (exit 1), and the next night skips it', async () => {
+  it('reports a night where every task errored as an engine failure (exit 3), and the next night skips it', async () => {
     const dir = project();
     expect((await nightly(dir, 1)).code).toBe(0);
     write(join(dir, 'pipeline.yaml'), `engine: {type: command, command: ["${join(dir, 'no-such-agent')}"]}\ntargets: [{skill: skills/notes}]\n`);
     const dead = await whet(['nightly'], { cwd: dir, now: night(2) });
-    expect(dead.code).toBe(1);
+    expect(dead.code).toBe(3);
     expect(dead.stdout).toMatch(/## ⚠ Engine failed\n\n- \*\*.*notes\*\*: engine failed: nothing was judged \(4 of 4 task\(s\) errored\)/);
     expect(dead.stdout).not.toMatch(/Drift alert|significant drop/);
     expect(dead.stdout).toMatch(/pass rate n\/a \(0\/0 judged\)/);

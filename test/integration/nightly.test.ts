@@ -50,7 +50,7 @@ describe('whet baseline over several targets', () => {
 });
 
 describe('whet nightly', () => {
-  it('makes 0 engine calls and raises no alert when nothing changed', async () => {
+  it('measures every task again on the second night and raises no alert when nothing changed', async () => {
     const dir = project(`{type: command, command: ["${echo}"]}`);
     const night1 = await whet(['nightly', '--json'], { cwd: dir, now: () => new Date(2026, 10, 1, 3) });
     expect(night1.code, night1.stderr).toBe(0);
@@ -61,8 +61,9 @@ describe('whet nightly', () => {
     expect(night2.code).toBe(0);
     const b = JSON.parse(night2.stdout);
     expect(b.alert).toBe(false);
-    expect(b.targets.map((t: any) => t.engine_calls)).toEqual([0, 0]);
-    expect(b.targets[0].drift).toMatchObject({ alert: false, tasks_compared: 10, regressions: [], cause: expect.stringMatching(/^nothing changed/) });
+    expect(b.targets.map((t: any) => t.engine_calls)).toEqual([10, 1]);
+    expect(b.engine_calls).toBe(11);
+    expect(b.targets[0].drift).toMatchObject({ alert: false, tasks_compared: 10, regressions: [], engine_behaviour_changed: false, cause: expect.stringMatching(/^nothing changed .* same result$/) });
     const history = readFileSync(join(dir, 'state/nightly/history.jsonl'), 'utf8').trim().split('\n');
     expect(history).toHaveLength(4);
     expect(existsSync(join(dir, 'state/nightly/2026-11-02.md'))).toBe(true);

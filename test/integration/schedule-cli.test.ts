@@ -83,6 +83,18 @@ describe('whet schedule --via cron (fake crontab)', () => {
     expect(r.stdout).toContain(`# whetstone nightly ${p.cwd}\n0 3 * * * `);
     expect(p.calls()).toBe('');
   });
+
+  it('says in each scheduler output that each night calls the engine for every task (no cache)', async () => {
+    const p = project();
+    for (const via of ['cron', 'systemd', 'github']) {
+      const r = await runCommand(['schedule', 'print', '--via', via], { cwd: p.cwd, env: p.env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('# each night calls the engine for every task of every target: whet nightly never reads the baseline cache');
+      expect(r.stdout).not.toMatch(/nightly[^\n]*(from|served by|reuses) the (baseline )?cache/i);
+    }
+    const gh = await runCommand(['schedule', 'print', '--via', 'github'], { cwd: p.cwd, env: p.env });
+    expect(gh.stdout).toContain('the baseline cache inside\n# it serves whet run / whet baseline, never whet nightly.');
+  });
 });
 
 describe('whet schedule --via systemd (fake systemctl, temp XDG_CONFIG_HOME)', () => {
