@@ -16,7 +16,7 @@ import { pipelineInputs, writePipelineEvaluation } from './pipeline.js';
 import { evaluationManifest, openPipelineRun } from './run-manifest.js';
 import { standaloneEvaluation, type EvaluationArtifact } from './schema.js';
 import { evaluationKey, type EvaluateContext, type EvaluateOptions } from './setup.js';
-import { pipelineArtifact } from './verdict.js';
+import { pipelineArtifact, tooManyErrors } from './verdict.js';
 
 export type MergeResult =
   | { partial: true; manifestPath: string; covers: number[]; total: number; tasks: number }
@@ -47,7 +47,7 @@ export async function writeMergedPipeline(ctx: EvaluateContext, b: MergeBundle, 
   const { p } = b;
   const now = ctx.now();
   const { bits, candidate, evalThreshold, score, iterDir, runDir, iteration } = pi;
-  const head = { bits, candidateId: candidate.id, candidateScore: score, evalThreshold, baselineMinPassRate: p.cfg.baselineMinPassRate };
+  const head = { bits, candidateId: candidate.id, candidateScore: score, evalThreshold, baselineMinPassRate: p.cfg.baselineMinPassRate, maxErrorShare: p.cfg.maxErrorShare };
   let artifact;
   if (b.first.skipped) {
     artifact = pipelineArtifact({ ...head, skippedReason: b.first.skipped });
@@ -57,7 +57,8 @@ export async function writeMergedPipeline(ctx: EvaluateContext, b: MergeBundle, 
     const baseSummary = summarizeVariant(base.outcome, p.passK);
     // The unsharded stage's rule: an unusable baseline means the candidate is not run. The shards ran it
     // (none of them could know the baseline's rate), so its results are left out of the artifact.
-    const baseBroken = baseSummary.passed + baseSummary.failed === 0 || baseSummary.pass_rate < p.cfg.baselineMinPassRate;
+    const baseBroken =
+      baseSummary.passed + baseSummary.failed === 0 || baseSummary.pass_rate < p.cfg.baselineMinPassRate || tooManyErrors(baseSummary, p.cfg.maxErrorShare) !== undefined;
     artifact = pipelineArtifact({
       ...head,
       cache: base.cache,
