@@ -28,6 +28,7 @@ const init: Family = async () => [(await import('./commands/init.js')).registerI
 const report: Family = async () => [(await import('./report/command.js')).registerReportCommand];
 const schemas: Family = async () => [(await import('./report/schemas-command.js')).registerSchemasCommand];
 const schedule: Family = async () => [(await import('./schedule/command.js')).registerScheduleCommand];
+const importers: Family = async () => [(await import('./import/command.js')).registerImportCommand];
 const FAMILIES: Record<string, Family> = {
   evaluate,
   run: loop,
@@ -52,8 +53,9 @@ const FAMILIES: Record<string, Family> = {
   report,
   schemas,
   schedule,
+  import: importers,
 };
-const ALL: Family[] = [evaluate, loop, inspect, promote, intents, nightly, calibrate, lint, doctor, init, report, schemas, schedule];
+const ALL: Family[] = [evaluate, loop, inspect, promote, intents, nightly, calibrate, lint, doctor, init, report, schemas, schedule, importers];
 
 async function program(argv: string[], deps: CliDeps, setCode: SetCode): Promise<Command> {
   const cmd = new Command('whet')

@@ -143,6 +143,26 @@ export interface Task {
   shouldTrigger?: boolean;
   /** Position in the suite's task list (its line is found on demand with the located parser). */
   index: number;
+  /** Files copied into the task's workspace before the engine runs (skill-creator evals' `files`). */
+  files?: TaskFile[];
+  /** For each judge, the author's expectation it grades (same order as `judges`), when the suite had them. */
+  expectations?: string[];
+  /** Run and reported, never graded: the source gave nothing to judge it against (see evals-json.ts). */
+  unjudged?: boolean;
+  /** Where a task imported from another format came from: its own id and name, as the author wrote them. */
+  origin?: TaskOrigin;
+}
+
+/** A file placed in the workspace: `source` on disk, `path` relative to the workspace (as in the skill root). */
+export interface TaskFile {
+  source: string;
+  path: string;
+}
+
+export interface TaskOrigin {
+  format: 'skill-creator-evals' | 'skill-creator-trigger' | 'promptfoo';
+  id?: string | number;
+  name?: string;
 }
 
 export interface Suite {
@@ -156,6 +176,8 @@ export interface Suite {
   contentHash: string;
   /** Present when the suite declares `intents:`; tool_call judges and the intent decision path read it. */
   intents?: SuiteIntents;
+  /** Absent for whetstone's YAML; the other format the file was read in, unchanged, otherwise. */
+  format?: TaskOrigin['format'];
 }
 
 export interface SuiteIntents {

@@ -11,6 +11,7 @@ import { pytestFileInSuite } from '../judges/paths.js';
 import { displayPath, loadYaml } from './load-yaml.js';
 import { lintSuiteSchema, suiteSchema, type JudgeSpec, type Suite, type SuiteIntents, type Task } from './suite-schema.js';
 import { loadSuiteIntents } from './suite-intents.js';
+import { isJsonSuitePath, loadJsonSuite } from './json-suite.js';
 
 export const DEFAULT_TASK_TIMEOUT_MS = 120_000;
 
@@ -21,6 +22,8 @@ export interface LoadSuiteOptions {
 }
 
 export function loadSuite(file: string, opts: LoadSuiteOptions = {}): Suite {
+  // skill-creator's evals.json and trigger eval sets are read as they are (json-suite.ts); their ids are made safe there.
+  if (isJsonSuitePath(file)) return loadJsonSuite(file, opts.defaultTimeoutMs ?? DEFAULT_TASK_TIMEOUT_MS);
   const path = resolve(file);
   const dir = dirname(path);
   const loaded = loadYaml(path, opts.lenientIds ? lintSuiteSchema : suiteSchema, 'task suite');

@@ -1,6 +1,6 @@
 // The targets of pipeline.yaml, expanded: a skill folder, a SKILL.md, or a glob of either
 // (`skills/*/SKILL.md`, expanded with fast-glob and sorted), each with its suite — the one the target
-// names, else tasks.yaml or task_suite.yaml beside the skill — and its own engine when it overrides one.
+// names, else tasks.yaml or task_suite.yaml beside the skill, else evals/evals.json — and its own engine when it overrides one.
 // A target is skill + suite + engine (its `key`); only exact duplicates collapse.
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -24,12 +24,25 @@ export function targetKey(skillDir: string, suitePath: string, engine: EngineCon
   return sha256(canonicalJson({ skill: resolve(skillDir), suite: resolve(suitePath), engine: engine ?? null })).slice('sha256:'.length, 'sha256:'.length + 16);
 }
 
-/** The suite of a skill: the one named, else tasks.yaml or task_suite.yaml beside SKILL.md. */
+/**
+ * The suite of a skill: the one named, else tasks.yaml or task_suite.yaml beside SKILL.md, else
+ * skill-creator's evals/evals.json in the skill folder — or in a folder above it, for repositories that
+ * keep SKILL.md in a sub-folder and evals/ at their root (at most two levels up, never past a `.git` root).
+ */
 export function suiteFor(skillDir: string, named?: string): string {
   if (named) return named;
   for (const f of ['tasks.yaml', 'task_suite.yaml']) if (existsSync(join(skillDir, f))) return join(skillDir, f);
-  throw new ConfigError(`no task suite for ${skillDir}: add tasks.yaml beside SKILL.md or name "suite:" in the target`);
+  let dir = resolve(skillDir);
+  for (let up = 0; up <= EVALS_JSON_LEVELS_UP; up++) {
+    const evals = join(dir, 'evals', 'evals.json');
+    if (existsSync(evals)) return evals;
+    if (existsSync(join(dir, '.git')) || dirname(dir) === dir) break;
+    dir = dirname(dir);
+  }
+  throw new ConfigError(`no task suite for ${skillDir}: add tasks.yaml (or skill-creator's evals/evals.json) beside SKILL.md or name "suite:" in the target`);
 }
+
+const EVALS_JSON_LEVELS_UP = 2;
 
 export function expandTargets(cfg: PipelineConfig, warn: (line: string) => void = () => undefined): ResolvedTarget[] {
   const out: ResolvedTarget[] = [];

@@ -61,7 +61,7 @@ import { childEnv, composePrompt, SKILL_SEPARATOR } from './command.js';
 import { executeInvocation, failure, type CommandInvocation } from './invocation.js';
 import { installClaudeSkill } from './skill-install.js';
 import type { Engine, EngineRequest, EngineResult } from './types.js';
-import { withWorkspace } from './workspace.js';
+import { placeFiles, withWorkspace } from './workspace.js';
 
 export { envelopeError, explainClaudeExit, parseClaudeStdout } from './claude-result.js';
 
@@ -137,6 +137,7 @@ export function createClaudeEngine(cfg: ClaudeEngineConfig, opts: { env?: NodeJS
   const maxWaitMs = cfg.rate_limit_max_wait_seconds === undefined ? DEFAULT_RATE_LIMIT_MAX_WAIT_MS : cfg.rate_limit_max_wait_seconds * 1000;
 
   async function invocation(request: EngineRequest, cwd: string, signal: AbortSignal | undefined): Promise<CommandInvocation> {
+    await placeFiles(cwd, request.files);
     const base = {
       argv,
       env: childEnv(request, undefined, CLAUDE_DROPPED_ENV, opts.env),

@@ -37,7 +37,7 @@ import { executeInvocation, failure } from './invocation.js';
 import { installAgentsMd, installCodexSkill } from './skill-install.js';
 import { DEFAULT_RATE_LIMIT_MAX_WAIT_MS, subscriptionLimit } from './subscription-limit.js';
 import type { Engine, EngineRequest, EngineResult } from './types.js';
-import { withWorkspace } from './workspace.js';
+import { placeFiles, withWorkspace } from './workspace.js';
 
 export { explainCodexExit, parseCodexStdout, readCodexEvents } from './codex-events.js';
 
@@ -78,6 +78,7 @@ export function createCodexEngine(cfg: CodexEngineConfig, opts: { env?: NodeJS.P
     try {
       return await withWorkspace(async (ws) => {
         const cwd = await ws.tempDir('whet-codex-');
+        await placeFiles(cwd, request.files);
         const skillName = delivery === 'installed' ? request.skill?.name : undefined;
         if (delivery === 'agents_md' && request.skill) await installAgentsMd(cwd, request.skill);
         if (delivery === 'installed' && request.skill) await installCodexSkill(cwd, request.skill);

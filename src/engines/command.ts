@@ -32,7 +32,7 @@ import { ConfigError } from '../errors.js';
 import { executeInvocation, failure, parseJsonStdout, snippet, type StdoutVerdict } from './invocation.js';
 import { getJsonPath, jsonValueToText, parseJsonPath } from './json-path.js';
 import type { Engine, EngineRequest, EngineResult, Usage } from './types.js';
-import { withWorkspace } from './workspace.js';
+import { placeFiles, withWorkspace } from './workspace.js';
 
 // The run machinery moved to invocation.ts; these names stay importable from here.
 export {
@@ -188,6 +188,7 @@ export function createCommandEngine(cfg: CommandEngineConfig, opts: { suiteDir?:
           let cwd: string;
           if (workdir === 'temp') {
             cwd = await ws.tempDir('whet-task-');
+            await placeFiles(cwd, request.files);
           } else {
             cwd = opts.suiteDir as string;
             const st = await stat(cwd).catch(() => undefined);

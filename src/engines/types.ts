@@ -34,6 +34,11 @@ export interface EngineRequest {
   };
   /** For logs and for engines that name their workspace after the task. */
   taskId?: string;
+  /**
+   * Files the task needs (skill-creator evals' `files`), copied into the call's temporary workspace at
+   * `path` before the agent starts (workspace.ts placeFiles); engines without a workspace ignore them.
+   */
+  files?: { source: string; path: string }[];
   timeoutMs: number;
   /** Sampling temperature for this call; overrides the engine config (HTTP engines only). */
   temperature?: number;

@@ -26,6 +26,9 @@ export interface TaskTally {
   triggered?: number;
   /** tool_call tasks: the summed intent-metric contributions of its attempts (errored ones included). */
   intent?: IntentMetricSet;
+  /** A task with nothing to grade it by: its attempts run (`ran` counts them) but are never judged. */
+  unjudged?: boolean;
+  ran?: number;
 }
 
 export interface UsageTotals {
@@ -64,6 +67,7 @@ export function newTally(task: Task, k: number): TaskTally {
     bestScore: 0,
     reason: '',
     ...(task.shouldTrigger !== undefined ? { shouldTrigger: task.shouldTrigger, triggered: 0 } : {}),
+    ...(task.unjudged ? { unjudged: true, ran: 0 } : {}),
   };
 }
 
@@ -89,6 +93,11 @@ export function foldResult(t: TaskTally, line: AttemptFacts): void {
     t.errors++;
     if (line.error?.kind === 'timeout') t.timeouts++;
     t.errorMessage = line.error ? `${line.error.kind}: ${line.error.message}` : line.reason;
+    return;
+  }
+  if (line.status === 'unjudged') {
+    t.ran = (t.ran ?? 0) + 1;
+    if (!t.reason) t.reason = line.reason;
     return;
   }
   t.judged++;

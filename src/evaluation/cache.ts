@@ -44,6 +44,8 @@ const tallySchema = z.object({
   triggered: z.number().optional(),
   /** Kept so a cached baseline still reports its intent metrics. */
   intent: intentMetricSetSchema.optional(),
+  unjudged: z.boolean().optional(),
+  ran: z.number().optional(),
 });
 
 const headerSchema = z.object({
@@ -52,6 +54,8 @@ const headerSchema = z.object({
   created_at: z.iso.datetime(),
   parts: z.record(z.string(), z.unknown()),
   tallies: z.array(z.unknown()),
+  /** Tasks run but not graded (kept apart from `tallies`, as in VariantOutcome). */
+  unjudged: z.array(tallySchema).optional(),
   usage: z.object({ input_tokens: z.number(), output_tokens: z.number(), cost_usd: z.number(), cost_reported: z.boolean() }),
   durations_ms: z.array(z.number()),
 });
@@ -90,13 +94,14 @@ function parseEntry(text: string): CacheEntry {
 
 /** Stores a complete, error-free baseline; returns false (and stores nothing) otherwise. */
 export async function storeBaseline(dir: string, key: string, parts: CacheKeyParts, o: VariantOutcome, now: Date): Promise<boolean> {
-  if (o.interrupted || o.tallies.some((t) => t.errors > 0 || t.judged < t.k)) return false;
+  if (o.interrupted || o.tallies.some((t) => t.errors > 0 || t.judged < t.k) || o.unjudged?.some((t) => t.errors > 0 || (t.ran ?? 0) < t.k)) return false;
   const entry: CacheEntry = {
     format: CACHE_FORMAT,
     key,
     created_at: now.toISOString(),
     parts: parts as unknown as Record<string, unknown>,
     tallies: o.tallies,
+    ...(o.unjudged?.length ? { unjudged: o.unjudged } : {}),
     usage: o.usage,
     durations_ms: o.durationsMs,
   };
@@ -110,6 +115,7 @@ export function outcomeFromCache(entry: CacheEntry, variant: string): VariantOut
   return {
     variant,
     tallies: entry.tallies as TaskTally[],
+    ...(entry.unjudged?.length ? { unjudged: entry.unjudged as TaskTally[] } : {}),
     engineCalls: 0,
     judgeCalls: 0,
     resumedAttempts: 0,

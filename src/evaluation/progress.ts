@@ -2,7 +2,8 @@
 // pass/fail/error counts and an ETA from the rate so far. Redraws are throttled so ten thousand fast
 // tasks do not turn into ten thousand writes.
 export interface Progress {
-  tick(status: 'pass' | 'fail' | 'error'): void;
+  /** `unjudged` attempts (nothing to grade them by) count as done, in no column. */
+  tick(status: 'pass' | 'fail' | 'error' | 'unjudged'): void;
   done(): void;
 }
 
@@ -26,7 +27,7 @@ export function createProgress(label: string, total: number, write: (s: string) 
   return {
     tick(status) {
       s.done++;
-      s[status]++;
+      if (status !== 'unjudged') s[status]++;
       const t = now();
       if (t - last >= everyMs || s.done === total) {
         last = t;

@@ -39,6 +39,8 @@ export interface VariantRunInput {
 export interface VariantOutcome {
   variant: string;
   tallies: TaskTally[];
+  /** Tasks run but never graded (an eval with nothing to judge it by); kept out of every rate. */
+  unjudged?: TaskTally[];
   /** Calls made by this process (resumed attempts cost none). */
   engineCalls: number;
   judgeCalls: number;
@@ -105,7 +107,7 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
       if (intentCase && input.suite.intents) {
         return decideIntent({ engine, intentCase, intents: input.suite.intents, skill: input.skill, timeoutMs: task.timeoutMs, signal: input.signal });
       }
-      return engine.run({ kind: 'task', prompt: task.prompt, skill: input.skill, taskId: task.id, timeoutMs: task.timeoutMs }, { signal: input.signal });
+      return engine.run({ kind: 'task', prompt: task.prompt, skill: input.skill, taskId: task.id, timeoutMs: task.timeoutMs, ...(task.files ? { files: task.files } : {}) }, { signal: input.signal });
     };
     const res = await (input.limiter ? input.limiter(call) : call());
     engineCalls += Math.max(1, engine.calls());
@@ -127,6 +129,10 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
       line.error = error;
       line.reason = `engine ${error.kind}: ${error.message}`;
       logger.info({ variant: input.variant, task: task.id, attempt, error }, 'engine call failed');
+    } else if (task.unjudged) {
+      line = baseLine(task, attempt, res, now);
+      line.status = 'unjudged';
+      line.reason = 'unjudged: the eval gives no expectations and no expected_output to grade against';
     } else {
       const results: JudgeResult[] = [];
       for (const spec of task.judges) {
@@ -139,7 +145,11 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
       line.status = combined.error ? 'error' : combined.passed ? 'pass' : 'fail';
       line.score = combined.score;
       line.reason = combined.error ? `judge error: ${combined.error}` : combined.reason;
-      line.judges = results.map((r) => ({ type: r.type, passed: r.passed, score: r.score, reason: r.reason, ...(r.error ? { error: r.error } : {}) }));
+      // Each expectation is its own judgement: its text stays beside its verdict and evidence (the reason).
+      line.judges = results.map((r, i) => {
+        const expectation = task.expectations?.[i];
+        return { type: r.type, passed: r.passed, score: r.score, reason: r.reason, ...(r.error ? { error: r.error } : {}), ...(expectation !== undefined ? { expectation } : {}) };
+      });
       if (combined.error) line.error = { kind: 'judge', message: combined.error };
     }
     // A judge (or intent retry) stopped by a subscription limit leaves no result either: resume redoes the attempt.
@@ -191,9 +201,12 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
   } finally {
     log.close();
   }
+  const all = [...tallies.values()];
+  const unjudged = all.filter((t) => t.unjudged);
   return {
     variant: input.variant,
-    tallies: [...tallies.values()],
+    tallies: unjudged.length ? all.filter((t) => !t.unjudged) : all,
+    ...(unjudged.length ? { unjudged } : {}),
     engineCalls,
     judgeCalls,
     resumedAttempts: done.size,

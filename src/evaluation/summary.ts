@@ -38,10 +38,39 @@ export interface VariantSummary extends RateSummary {
   /** should_trigger suites: how often the agent invoked the skill when it should, and when it should not. */
   /** Suites with `intents:`: the intent metrics (src/intents/metrics.ts) over the tool_call attempts. */
   intent_metrics?: IntentMetrics;
-  trigger?: { trigger_rate: number | null; triggered: number; should: number; false_trigger_rate: number | null; false_triggered: number; should_not: number };
+  trigger?: TriggerSummary;
+  /** Tasks run but not graded (skill-creator evals with nothing to judge by): in no rate, never a failure. */
+  unjudged?: { tasks: number; attempts: number; task_ids: string[] };
 }
 
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
+
+type Interval = { low: number; high: number };
+
+/**
+ * Attempt-level: every run of every query counts (triggering is noisy, so queries are run pass_k times).
+ * Recall is the trigger rate; precision is triggered / (triggered + false triggers); each with its
+ * Wilson 95% interval (null when nothing was counted on its side).
+ */
+export interface TriggerSummary {
+  trigger_rate: number | null;
+  triggered: number;
+  should: number;
+  false_trigger_rate: number | null;
+  false_triggered: number;
+  should_not: number;
+  trigger_rate_ci95?: Interval | null;
+  false_trigger_rate_ci95?: Interval | null;
+  recall?: number | null;
+  precision?: number | null;
+  precision_ci95?: Interval | null;
+}
+
+function ci95(k: number, n: number): Interval | null {
+  if (n === 0) return null;
+  const w = wilson(k, n);
+  return { low: round4(w.low), high: round4(w.high) };
+}
 
 export function rateOf(tallies: TaskTally[]): RateSummary {
   let passed = 0;
@@ -125,6 +154,7 @@ export function summarizeVariant(o: VariantOutcome, passK: number): VariantSumma
     wall_ms: o.wallMs,
     ...triggerSummary(o.tallies),
     ...intentSummary(o.tallies),
+    ...(o.unjudged?.length ? { unjudged: { tasks: o.unjudged.length, attempts: o.unjudged.reduce((n, t) => n + (t.ran ?? 0), 0), task_ids: o.unjudged.map((t) => t.task_id) } } : {}),
   };
 }
 
@@ -158,6 +188,11 @@ function triggerSummary(tallies: TaskTally[]): { trigger?: VariantSummary['trigg
       false_trigger_rate: shouldNot ? round4(falseTriggered / shouldNot) : null,
       false_triggered: falseTriggered,
       should_not: shouldNot,
+      trigger_rate_ci95: ci95(triggered, should),
+      false_trigger_rate_ci95: ci95(falseTriggered, shouldNot),
+      recall: should ? round4(triggered / should) : null,
+      precision: triggered + falseTriggered ? round4(triggered / (triggered + falseTriggered)) : null,
+      precision_ci95: ci95(triggered, triggered + falseTriggered),
     },
   };
 }

@@ -4,9 +4,13 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import fg from 'fast-glob';
-import { displayPath, loadYaml } from '../config/load-yaml.js';
+import { displayPath, loadYaml, readYaml } from '../config/load-yaml.js';
 import { loadSuite } from '../config/suite.js';
-import { lintSuiteSchema } from '../config/suite-schema.js';
+import { skillRootOf } from '../config/evals-json.js';
+import { lintSuiteSchema, type Suite } from '../config/suite-schema.js';
+import type { z } from 'zod';
+
+type LintSuiteInput = z.infer<typeof lintSuiteSchema>;
 import { UsageError } from '../errors.js';
 import { SKILL_RESOURCE_DIRS } from '../skill/read.js';
 import { duplicatesRule } from './duplicates.js';
@@ -50,7 +54,7 @@ export function lintSuite(o: LintRunOptions, cwd: string): LintResult {
   const similarity = o.similarity ?? DEFAULT_SIMILARITY;
   if (!(similarity > 0 && similarity <= 1)) throw new UsageError('--similarity must be a number in (0, 1]');
   const suite = loadSuite(suitePath, { lenientIds: true });
-  const located = loadYaml(suite.path, lintSuiteSchema, 'task suite');
+  const located = suite.format ? foreignLines(suite) : loadYaml(suite.path, lintSuiteSchema, 'task suite');
   const file = displayPath(suite.path, cwd);
   const casesFile = located.value.intents ? displayPath(resolve(suite.dir, located.value.intents.cases), cwd) : undefined;
   const base = {
@@ -62,7 +66,8 @@ export function lintSuite(o: LintRunOptions, cwd: string): LintResult {
     options: { similarity, allowNoNegatives: o.allowNoNegatives ?? false },
   };
   const specs = loadSuiteJudgeSpecs(base, o.judges ?? [], cwd);
-  const skillDir = findSkill(o.skill, suite.dir, cwd);
+  // skill-creator keeps evals/ inside the skill: its SKILL.md is one folder up from the suite.
+  const skillDir = findSkill(o.skill, suite.format === 'skill-creator-evals' ? skillRootOf(suite.path) : suite.dir, cwd);
   const exclude = new Set([suite.path, ...specs.specs.map((s) => s.loaded.path)]);
   const ctx: LintContext = { ...base, judgeSpecs: specs.specs, skill: skillDir ? skillTexts(skillDir, exclude, cwd) : [] };
 
@@ -81,6 +86,23 @@ export function lintSuite(o: LintRunOptions, cwd: string): LintResult {
     errors,
     warnings: findings.length - errors,
   };
+}
+
+/**
+ * A suite read from another format (skill-creator's evals.json, a trigger set) seen as the YAML the rules
+ * read: its loaded tasks, each finding placed at the line of the entry it came from (`evals[i]`, `[i]`…).
+ */
+function foreignLines(suite: Suite): { value: LintSuiteInput; lineOf: (path: (string | number)[]) => number } {
+  const { raw, src } = readYaml(suite.path, 'task suite');
+  // Where the i-th task's entry sits; a split trigger set's two lists have no one index, so its line is 1.
+  const entry = suite.format === 'skill-creator-evals' ? ['evals'] : Array.isArray(raw) ? [] : typeof raw === 'object' && raw !== null && 'cases' in raw ? ['cases'] : null;
+  const value: LintSuiteInput = {
+    skill_id: suite.skillId,
+    version: '1.0',
+    tasks: suite.tasks.map((t) => ({ id: t.id, prompt: t.prompt, ...(t.judges.length ? { judges: t.judges } : {}), category: t.category, ...(t.negative ? { negative: true } : {}), ...(t.split ? { split: t.split } : {}) })),
+  };
+  const lineOf = (path: (string | number)[]) => (path[0] === 'tasks' && typeof path[1] === 'number' && entry ? src.lineOf([...entry, path[1]]) : 1);
+  return { value, lineOf };
 }
 
 function findSuite(given: string | undefined, cwd: string): string {

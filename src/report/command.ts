@@ -16,6 +16,7 @@ import { reportModel, type ReportModel } from './model-schema.js';
 import { renderHtml } from './render-html.js';
 import { renderJunit } from './render-junit.js';
 import { renderMarkdown } from './render-md.js';
+import { skillCreatorReport, writeSkillCreatorReport } from './skill-creator.js';
 
 export const REPORT_FORMATS = ['md', 'json', 'junit', 'html'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -44,8 +45,11 @@ export function reportOf(stateDir: string, runId?: string, iteration?: number): 
   return buildReportModel(loadReportInputs(stateDir, id, iteration));
 }
 
+/** skill-creator's viewer reads a folder (benchmark.json + grading.json per run), not one text: skill-creator.ts. */
+const SKILL_CREATOR = 'skill-creator';
+
 interface Opts {
-  format: ReportFormat;
+  format: ReportFormat | typeof SKILL_CREATOR;
   /** true: the newest night; a string: that date's night. */
   nightly?: boolean | string;
   output?: string;
@@ -73,7 +77,7 @@ export function registerReportCommand(program: Command, deps: CliDeps, _setCode:
     .command('report')
     .description('the evidence report of a run: eval set, judge metrics, thresholds, gates, per-category rates, new cases')
     .argument('[run]', 'run id (default: the newest run)')
-    .addOption(new Option('--format <format>', 'md, json, junit (JUnit XML) or html (a single offline file)').choices(REPORT_FORMATS).default('md'))
+    .addOption(new Option('--format <format>', 'md, json, junit (JUnit XML), html (a single offline file) or skill-creator (benchmark.json + grading.json per run into -o DIR)').choices([...REPORT_FORMATS, SKILL_CREATOR]).default('md'))
     .option('-o, --output <file>', 'write the report to this file instead of stdout')
     .option('--nightly [date]', 'the newest night (or that of YYYY-MM-DD) over all its targets: md, json or html')
     .option('--iteration <n>', 'which iteration of a loop run (default: the newest that evaluated a candidate)', positive('--iteration'))
@@ -81,6 +85,14 @@ export function registerReportCommand(program: Command, deps: CliDeps, _setCode:
     .option('--state-root <dir>', 'state directory')
     .action(async (run: string | undefined, o: Opts) => {
       const stateDir = await stateDirOf(deps, o);
+      if (o.format === SKILL_CREATOR) {
+        if (o.nightly !== undefined) throw new UsageError('--format skill-creator writes one run; leave out --nightly');
+        if (!o.output) throw new UsageError('--format skill-creator writes a folder (benchmark.json and a grading.json per run): name it with -o DIR');
+        const out = resolve(deps.cwd, o.output);
+        const written = await writeSkillCreatorReport(out, await skillCreatorReport(stateDir, run, o.iteration));
+        deps.stderr(`whet: skill-creator benchmark written to ${out} (benchmark.json and ${written.length - 1} grading.json)\n`);
+        return;
+      }
       const text = o.nightly !== undefined ? nightlyText(stateDir, run, o) : renderReport(reportOf(stateDir, run, o.iteration), o.format);
       if (!o.output) {
         deps.stdout(text);

@@ -15,13 +15,15 @@ export const judgeOutcomeSchema = z.object({
   score: z.number(),
   reason: z.string(),
   error: z.string().optional(),
+  /** skill-creator evals: the expectation this judgement graded (the reason is its evidence). */
+  expectation: z.string().optional(),
 });
 
 export const resultLineSchema = z.object({
   task_id: z.string(),
   attempt: z.number().int().min(0),
-  /** pass / fail were judged; error means the engine or a judge could not do its job. */
-  status: z.enum(['pass', 'fail', 'error']),
+  /** pass / fail were judged; error means the engine or a judge could not do its job; unjudged: nothing to judge by. */
+  status: z.enum(['pass', 'fail', 'error', 'unjudged']),
   score: z.number(),
   reason: z.string(),
   judges: z.array(judgeOutcomeSchema),

@@ -84,7 +84,8 @@ export function formatEvaluation(a: EvaluationArtifact, artifactPath: string): s
     for (const [s, r] of Object.entries(e.per_split)) out.push(rateLine(`split ${s.padEnd(8)} `, r));
     if (e.intent_metrics) out.push(intentLine(e.intent_metrics.overall));
     out.push(...judgeLines(a.judge_calibration));
-    if (e.trigger) out.push(`skill triggered: ${e.trigger.triggered}/${e.trigger.should} when it should (${e.trigger.trigger_rate ?? 'n/a'}), ${e.trigger.false_triggered}/${e.trigger.should_not} when it should not (${e.trigger.false_trigger_rate ?? 'n/a'})`);
+    if (e.trigger) out.push(`skill triggered: ${e.trigger.triggered}/${e.trigger.should} when it should (${e.trigger.trigger_rate ?? 'n/a'}${ciText(e.trigger.trigger_rate_ci95)}), ${e.trigger.false_triggered}/${e.trigger.should_not} when it should not (${e.trigger.false_trigger_rate ?? 'n/a'}${ciText(e.trigger.false_trigger_rate_ci95)}); precision ${e.trigger.precision ?? 'n/a'}${ciText(e.trigger.precision_ci95)}, recall ${e.trigger.recall ?? e.trigger.trigger_rate ?? 'n/a'}`);
+    if (e.unjudged) out.push(`unjudged: ${e.unjudged.tasks} eval(s) ran with nothing to grade them by (no expectations, no expected_output), in no rate: ${e.unjudged.task_ids.join(', ')}`);
     out.push(...failures(a.task_results));
     out.push('', `verdict: ${a.verdict} — ${a.reason ?? ''}`, usageLine(e), cacheLine(e.cache));
   } else {
@@ -114,4 +115,9 @@ export function formatEvaluation(a: EvaluationArtifact, artifactPath: string): s
   }
   out.push(`next: ${a.next_step} (${a.next_owner})`, `artifact: ${displayPath(artifactPath)}`);
   return out.filter((l, i, all) => !(l === '' && all[i - 1] === '')).join('\n');
+}
+
+/** " [0.34, 1.00]" for an interval, nothing for none. */
+function ciText(ci: { low: number; high: number } | null | undefined): string {
+  return ci ? ` [${ci.low.toFixed(2)}, ${ci.high.toFixed(2)}]` : '';
 }

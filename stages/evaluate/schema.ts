@@ -54,8 +54,21 @@ export const variantSummary = rateSummary.extend({
   /** Suites with `intents:`: selection, parameters, clarification, hallucination, overreach (n/d each). */
   intent_metrics: intentMetricsSchema.optional(),
   trigger: z
-    .object({ trigger_rate: z.number().nullable(), triggered: z.number().int(), should: z.number().int(), false_trigger_rate: z.number().nullable(), false_triggered: z.number().int(), should_not: z.number().int() })
+    .object({
+      trigger_rate: z.number().nullable(),
+      triggered: z.number().int(),
+      should: z.number().int(),
+      false_trigger_rate: z.number().nullable(),
+      false_triggered: z.number().int(),
+      should_not: z.number().int(),
+      trigger_rate_ci95: ci.nullable().optional(),
+      false_trigger_rate_ci95: ci.nullable().optional(),
+      recall: z.number().nullable().optional(),
+      precision: z.number().nullable().optional(),
+      precision_ci95: ci.nullable().optional(),
+    })
     .optional(),
+  unjudged: z.object({ tasks: z.number().int(), attempts: z.number().int(), task_ids: z.array(z.string()) }).optional(),
 });
 
 export const taskResult = z.object({

@@ -89,6 +89,10 @@ export async function prepare(ctx: EvaluateContext): Promise<Prepared> {
   const loaded = loadSuite(resolve(ctx.cwd, o.taskSuite), { defaultTimeoutMs: engineTimeoutMs(engineCfg) ?? cfg.taskTimeoutMs });
   const suite = { ...loaded, tasks: withFrozenSplits(loaded.tasks, o.splits, cfg.loop.holdoutRatio) };
   const engine = configureEngine(countCalls(createEngine(engineCfg, { suiteDir: suite.dir, env: ctx.env })), engineCfg);
+  const withFiles = suite.tasks.filter((t) => t.files?.length).length;
+  if (withFiles > 0 && !placesFiles(engineCfg)) {
+    ctx.log(`warning: ${withFiles} task(s) name files for the agent's workspace, but the ${engineCfg.type} engine${engineCfg.type === 'command' ? ' with workdir: suite' : ''} has no temporary workspace: the files are not copied`);
+  }
   const needsJudge = suite.tasks.some((t) => t.judges.some((j) => j.type === 'llm-rubric' || j.type === 'llm_rubric'));
   const judgeCfg = o.mock ? { type: 'mock' as const } : (cfg.judgeEngine ?? engineCfg);
   // Judge calls otherwise carry the task's limit; a judge engine's own timeout_seconds is about grading.
@@ -112,6 +116,12 @@ export async function prepare(ctx: EvaluateContext): Promise<Prepared> {
     cacheTtlMs: ttlFromFlag ?? cfg.cacheTtlMs,
     useCache: cfg.cacheEnabled,
   };
+}
+
+/** Engines that run the agent in a fresh workspace, where a task's files are copied (workspace.ts placeFiles). */
+function placesFiles(cfg: EngineConfig): boolean {
+  if (cfg.type === 'claude' || cfg.type === 'codex') return true;
+  return cfg.type === 'command' && (cfg as { workdir?: string }).workdir !== 'suite';
 }
 
 export function cacheKeyParts(p: Prepared, skill: LoadedSkill): CacheKeyParts {

@@ -46,7 +46,7 @@ export function standaloneArtifact(a: {
   let reason: string;
   if (s.passed + s.failed === 0) {
     verdict = 'error';
-    reason = `no task could be judged: ${s.errors} error(s); first: ${firstError(a.tallies)}`;
+    reason = s.unjudged && s.errors === 0 ? `no task could be judged: all ${s.unjudged.tasks} eval(s) are unjudged (no expectations, no expected_output)` : `no task could be judged: ${s.errors} error(s); first: ${firstError(a.tallies)}`;
   } else if (s.pass_rate >= a.minPassRate) {
     verdict = 'pass';
     reason = `pass rate ${s.pass_rate.toFixed(4)} ≥ ${a.minPassRate}`;
@@ -55,6 +55,7 @@ export function standaloneArtifact(a: {
     reason = `pass rate ${s.pass_rate.toFixed(4)} < ${a.minPassRate}`;
   }
   if (s.errors > 0 && verdict !== 'error') reason += `; ${s.errors} task(s) errored and are not counted`;
+  if (s.unjudged && verdict !== 'error') reason += `; ${s.unjudged.tasks} eval(s) unjudged and not counted`;
   return {
     schema: 'whetstone.evaluation/1',
     stage: 'evaluated',

@@ -23,7 +23,19 @@ describe('skill triggering (claude, installed mode)', () => {
   it('measures the trigger rate and false triggers of negative controls', async () => {
     const dir = project('{type: claude, mode: installed}');
     const always = JSON.parse((await whet(args, { cwd: dir, env: env('stream') })).stdout);
-    expect(always.evaluation.trigger).toEqual({ trigger_rate: 1, triggered: 2, should: 2, false_trigger_rate: 1, false_triggered: 1, should_not: 1 });
+    expect(always.evaluation.trigger).toEqual({
+      trigger_rate: 1,
+      triggered: 2,
+      should: 2,
+      false_trigger_rate: 1,
+      false_triggered: 1,
+      should_not: 1,
+      trigger_rate_ci95: { low: 0.3424, high: 1 },
+      false_trigger_rate_ci95: { low: 0.2065, high: 1 },
+      recall: 1,
+      precision: 0.6667,
+      precision_ci95: { low: 0.2077, high: 0.9385 },
+    });
     expect(always.task_results.find((t: any) => t.task_id === 'n1')).toMatchObject({ passed: false, reason: expect.stringMatching(/trigger: skill triggered; should not trigger/) });
     const never = JSON.parse((await whet(args, { cwd: dir, env: env('stream_no_trigger') })).stdout);
     expect(never.evaluation.trigger).toMatchObject({ trigger_rate: 0, false_trigger_rate: 0 });

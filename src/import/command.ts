@@ -1,0 +1,43 @@
+// `whet import promptfoo CONFIG [-o FILE] [--skill-id ID] [--force]`: writes a whetstone task suite from a
+// promptfoo config (promptfoo.ts). The suite goes beside the config as tasks.yaml unless -o names a file;
+// an existing file is kept unless --force. Every check that could not be carried over is listed on stderr
+// with its place in the config, and is also written into the suite as a comment.
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import type { CliDeps, SetCode } from '../commands/deps.js';
+import { displayPath } from '../config/load-yaml.js';
+import { UsageError } from '../errors.js';
+import { writeFileAtomically } from '../state/atomic.js';
+import { importPromptfoo } from './promptfoo.js';
+
+interface Opts {
+  output?: string;
+  skillId?: string;
+  force?: boolean;
+}
+
+export function registerImportCommand(program: Command, deps: CliDeps, _setCode: SetCode): void {
+  const cmd = program.command('import').description('write a whetstone task suite from another tool’s test file');
+  cmd
+    .command('promptfoo')
+    .description('a promptfoo config’s tests (vars substituted, assertions mapped to judges) as a task suite')
+    .argument('<config>', 'promptfooconfig.yaml')
+    .option('-o, --output <file>', 'the suite to write (default: tasks.yaml beside the config)')
+    .option('--skill-id <id>', 'the suite’s skill_id (default: from the config’s description)')
+    .option('--force', 'replace the output file when it exists')
+    .action(async (config: string, o: Opts) => {
+      const file = resolve(deps.cwd, config);
+      const out = o.output ? resolve(deps.cwd, o.output) : join(dirname(file), 'tasks.yaml');
+      if (existsSync(out) && !o.force) throw new UsageError(`${displayPath(out, deps.cwd)} exists; pass --force to replace it, or -o another file`);
+      const r = importPromptfoo(file, { outDir: dirname(out), ...(o.skillId ? { skillId: o.skillId } : {}) });
+      await writeFileAtomically(out, r.yaml);
+      const lines = [`whet: wrote ${displayPath(out, deps.cwd)}: ${r.tasks} task(s) from ${r.tests} test(s) × ${r.prompts} prompt(s)`];
+      if (r.issues.length) {
+        lines.push(`not carried over (${r.issues.length}; also written as comments in the suite):`);
+        for (const i of r.issues) lines.push(`  ${i.where} ${i.field}: ${i.message}${i.tasks.length ? ` — task ${i.tasks.join(', ')} marked promptfoo-partial` : ' — test not imported (no judge left)'}`);
+      }
+      if (r.unmapped) lines.push(`${r.unmapped} test(s) had no assertion whetstone can judge: written commented out at the end of the suite`);
+      deps.stderr(`${lines.join('\n')}\n`);
+    });
+}

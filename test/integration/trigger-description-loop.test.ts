@@ -1,0 +1,51 @@
+// The description loop on a trigger eval set: the llm proposer edits the frontmatter description, the
+// candidate is measured through claude's installed mode (the fake CLI triggers on words the prompt shares
+// with the description), and the held-out gate decides. A description that takes the missed requests is
+// kept; one that makes a held-out negative trigger is rejected and the skill is left as it was.
+import { describe, expect, it } from 'vitest';
+import { cpSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fixturesBin, repoRoot, tempDir, whet, write } from '../support/cli.js';
+
+const fixtures = join(repoRoot, 'test/fixtures/trigger-sets');
+const ORIGINAL = 'Writes release notes from merged pull requests.';
+
+function project(): string {
+  const dir = tempDir();
+  cpSync(join(fixtures, 'notes/SKILL.md'), join(dir, 'notes/SKILL.md'));
+  cpSync(join(fixtures, 'loop/trigger_evals.json'), join(dir, 'notes/evals/trigger_evals.json'));
+  const gen = join(fixtures, 'loop/generator.mjs');
+  write(
+    join(dir, 'pipeline.yaml'),
+    'state_dir: state\nengine: {type: claude, mode: installed}\ntargets: [{skill: notes, suite: notes/evals/trigger_evals.json}]\n' +
+      `loop: {max_iterations: 1, proposers: [llm], generator_engine: {type: command, command: ["${process.execPath}", "${gen}"]}}\n`,
+  );
+  return dir;
+}
+
+const run = (dir: string, description: string, answers: string) =>
+  whet(['run'], { cwd: dir, env: { ...process.env, PATH: `${fixturesBin}:${process.env.PATH}`, FAKE_CLAUDE_MODE: 'stream_by_description', GEN_DESCRIPTION: description, GEN_ANSWERS: answers } });
+
+const descriptionOf = (dir: string) => /^description: (.*)$/m.exec(readFileSync(join(dir, 'notes/SKILL.md'), 'utf8'))?.[1];
+
+describe('description loop on a trigger eval set', () => {
+  it('keeps a description that makes the skill take the requests it missed, decided on the held-out queries', async () => {
+    const dir = project();
+    const better = `${ORIGINAL} Use it for a changelog or for what shipped in a version.`;
+    const r = await run(dir, better, 'trigger-t2,trigger-t3');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/baseline pass rate 0\.5000 \(4\/8\)/);
+    expect(r.stdout).toMatch(/gate: KEEP cand-01-say-when-to-use-it — held-out gain \+0\.6667 with no new failures/);
+    expect(descriptionOf(dir)).toBe(better);
+  });
+
+  it('rejects a description that makes a held-out negative trigger, and leaves SKILL.md alone', async () => {
+    const dir = project();
+    const before = readFileSync(join(dir, 'notes/SKILL.md'), 'utf8');
+    const r = await run(dir, `${ORIGINAL} Also for shipped versions and flaky tests.`, 'trigger-t2');
+    // Better on train (it takes "what shipped"), but the held-out negative "fix the flaky test" now triggers it.
+    expect(r.stdout).toMatch(/evaluated cand-01-say-when-to-use-it: 0\.6250 vs baseline 0\.5000/);
+    expect(r.stdout).toMatch(/gate: REJECT cand-01-say-when-to-use-it — held-out delta \+0\.0000 .*1 task\(s\) that passed on the baseline now fail \(trigger-h3\)/);
+    expect(readFileSync(join(dir, 'notes/SKILL.md'), 'utf8')).toBe(before);
+  });
+});
