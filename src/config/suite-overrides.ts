@@ -5,6 +5,7 @@
 // value wins over the suite's optional key. The overrides join the suite's content hash: they change
 // what a baseline reports (categories, negatives), so a cached baseline from before them is not reused.
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { canonicalJson } from '../artifacts/io.js';
@@ -43,6 +44,8 @@ export interface SuiteOverrides {
 /** pipeline.yaml's `suites:` with every entry located; paths relative to the file's folder. */
 export function resolveSuiteOverrides(v: Record<string, SuiteOverridesInput> | undefined, dir: string, at: (p: (string | number)[]) => string): SuiteOverrides[] {
   return Object.entries(v ?? {}).map(([key, o]) => {
+    // A misspelt path would otherwise leave the suite as it is without a word.
+    if (!existsSync(resolve(dir, key))) throw new ConfigError(`no suite file ${key} (paths under "suites:" are relative to ${dir})`, at(['suites', key]), `suites.${key}`);
     const list = (name: 'negative_controls' | 'held_out' | 'train') =>
       (o[name] ?? []).map((ref, i) => ({ ref, where: at(['suites', key, name, i]), field: `suites.${key}.${name}[${i}]` }));
     return {

@@ -43,6 +43,12 @@ describe('suite overrides from pipeline.yaml', () => {
     expect(r.code === 0 || r.code === 1, r.stderr).toBe(true);
     const runs = findFiles(join(dir, 'state/runs'), 'run.json');
     expect(readJson(runs[0]!).settings.splits).toEqual({ 'eval-1': 'train', 'eval-2': 'holdout' });
+    // Moving the eval to train afterwards is a changed decision setting: the run refuses to go on.
+    const runId = readJson(runs[0]!).run_id as string;
+    write(join(dir, 'pipeline.yaml'), readFileSync(join(dir, 'pipeline.yaml'), 'utf8').replace('held_out: [eval-2]', 'train: [eval-2]'));
+    const changed = await whet(['discriminate', '--run', runId], { cwd: dir });
+    expect(changed.code).toBe(2);
+    expect(changed.stderr).toMatch(/split of task eval-2: holdout \(set before results\) → train/);
   });
 
   it('refuses an id that names no eval at its pipeline.yaml line, before the state dir is touched', async () => {
@@ -56,6 +62,10 @@ describe('suite overrides from pipeline.yaml', () => {
     const r3 = await whet(['run'], { cwd: cat.dir });
     expect(r3.code).toBe(2);
     expect(r3.stderr).toMatch(/pipeline\.yaml:6:\d+ suites\.csv\/evals\/evals\.json\.categories\.9: no task "9"/);
+    const missing = project(`  csv/evals/eval.json:\n    held_out: [1]\n`);
+    const r4 = await whet(['run'], { cwd: missing.dir });
+    expect(r4.code).toBe(2);
+    expect(r4.stderr).toMatch(/pipeline\.yaml:6:5 suites\.csv\/evals\/eval\.json: no suite file csv\/evals\/eval\.json/);
     const both = project(`  ${evalsFile}:\n    held_out: [1]\n    train: [eval-1]\n`);
     const r2 = await whet(['run'], { cwd: both.dir });
     expect(r2.code).toBe(2);
