@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { duration } from './duration.js';
 import { engineConfig, type EngineConfig } from './engine-schema.js';
 import { loadYaml } from './load-yaml.js';
+import { resolveSuiteOverrides, suiteOverridesSchema, type SuiteOverrides } from './suite-overrides.js';
 import { resolveThresholds, thresholdsSchema, type Thresholds } from './thresholds.js';
 
 export const DEFAULTS = {
@@ -36,6 +37,8 @@ export const pipelineSchema = z.strictObject({
   /** Engine for llm-rubric judges; default: the task engine. */
   judge_engine: engineConfig.optional(),
   targets: z.array(targetSchema).optional(),
+  /** Per suite file (relative path): categories, negative controls and splits without editing it. */
+  suites: z.record(z.string().min(1), suiteOverridesSchema).optional(),
   evaluate: z
     .strictObject({
       pass_k: z.number().int().min(1).max(100).optional(),
@@ -104,6 +107,7 @@ export interface PipelineConfig {
   engine?: EngineConfig;
   judgeEngine?: EngineConfig;
   targets: { skill: string; suite?: string; engine?: EngineConfig }[];
+  suiteOverrides: SuiteOverrides[];
   passK: number;
   concurrency: number;
   /** `evaluate.shards`: 1 runs the loop's evaluation here; more hands it to that many shards. */
@@ -139,12 +143,12 @@ export interface PipelineConfig {
  */
 export async function loadPipeline(file: string | undefined, cwd: string): Promise<PipelineConfig> {
   const path = file ? resolve(cwd, file) : resolve(cwd, 'pipeline.yaml');
-  if (!file && !existsSync(path)) return fromInput({}, undefined, '', cwd);
+  if (!file && !existsSync(path)) return fromInput({}, undefined, '', cwd, () => '');
   const loaded = loadYaml(path, pipelineSchema, 'pipeline config');
-  return fromInput(loaded.value, path, `sha256:${createHash('sha256').update(loaded.bytes).digest('hex')}`, dirname(path));
+  return fromInput(loaded.value, path, `sha256:${createHash('sha256').update(loaded.bytes).digest('hex')}`, dirname(path), (p) => loaded.at(p));
 }
 
-function fromInput(v: PipelineInput, path: string | undefined, hash: string, dir: string): PipelineConfig {
+function fromInput(v: PipelineInput, path: string | undefined, hash: string, dir: string, at: (p: (string | number)[]) => string): PipelineConfig {
   const e = v.evaluate ?? {};
   return {
     path,
@@ -154,6 +158,7 @@ function fromInput(v: PipelineInput, path: string | undefined, hash: string, dir
     engine: v.engine,
     judgeEngine: v.judge_engine,
     targets: (v.targets ?? []).map((t) => ({ ...t, skill: resolve(dir, t.skill), suite: t.suite ? resolve(dir, t.suite) : undefined })),
+    suiteOverrides: resolveSuiteOverrides(v.suites, dir, at),
     passK: e.pass_k ?? DEFAULTS.passK,
     concurrency: e.concurrency ?? DEFAULTS.concurrency,
     evaluateShards: e.shards ?? 1,
@@ -180,4 +185,11 @@ function fromInput(v: PipelineInput, path: string | undefined, hash: string, dir
     },
     budgets: { maxEngineCalls: v.budgets?.max_engine_calls, maxCostUsd: v.budgets?.max_cost_usd, maxWallTimeMs: v.budgets?.max_wall_time },
   };
+}
+
+/** The `suites:` overrides of a run's pipeline.yaml, read again where no config is loaded (reports); none if it is gone. */
+export function suiteOverridesIn(configPath: string | null | undefined): SuiteOverrides[] {
+  if (!configPath || !existsSync(configPath)) return [];
+  const loaded = loadYaml(configPath, pipelineSchema, 'pipeline config');
+  return resolveSuiteOverrides(loaded.value.suites, dirname(configPath), (p) => loaded.at(p));
 }

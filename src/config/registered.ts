@@ -7,7 +7,7 @@
 import { canonicalJson, sha256 } from '../artifacts/io.js';
 import type { PipelineConfig } from './pipeline.js';
 import type { Task } from './suite-schema.js';
-import { loadSuite } from './suite.js';
+import { loadSuiteWith } from './suite-overrides.js';
 import { assignSplits } from './split.js';
 
 export type Split = 'train' | 'holdout';
@@ -50,7 +50,7 @@ export function registeredSettings(cfg: PipelineConfig, tasks: readonly Task[]):
 
 /** The settings pipeline.yaml and the suite would give a run now (to compare with the registered ones). */
 export function currentSettings(cfg: PipelineConfig, suitePath: string): RegisteredSettings {
-  return registeredSettings(cfg, loadSuite(suitePath, { defaultTimeoutMs: cfg.taskTimeoutMs }).tasks);
+  return registeredSettings(cfg, loadSuiteWith(cfg, suitePath, { defaultTimeoutMs: cfg.taskTimeoutMs }).tasks);
 }
 
 export function settingsHash(s: RegisteredSettings): string {

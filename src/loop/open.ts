@@ -5,7 +5,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readArtifact } from '../artifacts/io.js';
 import { loadPipeline, type PipelineConfig } from '../config/pipeline.js';
-import { loadSuite } from '../config/suite.js';
+import { loadSuiteWith } from '../config/suite-overrides.js';
 import { thresholdsHash } from '../config/thresholds.js';
 import { registeredSettings, settingsHash } from '../config/registered.js';
 import { displayPath } from '../config/load-yaml.js';
@@ -52,7 +52,7 @@ export async function planRun(e: LoopEnv, o: StartOptions): Promise<RunPlan> {
   const skillFile = skillFileOf(target.skill);
   const skill = readSkill(skillFile);
   const suitePath = suiteFor(skill.dir!, target.suite);
-  const suite = loadSuite(suitePath);
+  const suite = loadSuiteWith(cfg, suitePath);
   const stateDir = resolve(e.cwd, o.stateRoot ?? cfg.stateDir);
   const now = e.now();
   const runId = newRunId(stateDir, suite.skillId, now);

@@ -5,7 +5,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { load as parseYaml } from 'js-yaml';
-import { loadSuite } from '../config/suite.js';
+import { suiteOverridesIn } from '../config/pipeline.js';
+import { loadSuiteWith } from '../config/suite-overrides.js';
 import { UsageError } from '../errors.js';
 import { iterationPaths } from '../loop/paths.js';
 import { rolledBackAt } from '../state/events.js';
@@ -62,9 +63,10 @@ export function resolveReportRun(stateDir: string, runId?: string): string {
   return newest;
 }
 
-function suiteOf(path: string, registeredSha: string | undefined): { suite?: SuiteInput; problem?: string } {
+function suiteOf(path: string, registeredSha: string | undefined, configPath: string | undefined): { suite?: SuiteInput; problem?: string } {
   try {
-    const s = loadSuite(path);
+    // The run's pipeline.yaml may give the suite categories, negatives and splits (config/suite-overrides.ts).
+    const s = loadSuiteWith({ suiteOverrides: suiteOverridesIn(configPath) }, path);
     const specHashes = s.tasks.flatMap((t) =>
       t.judges.flatMap((j) => {
         const spec = (j as { spec?: unknown }).spec;
@@ -153,7 +155,7 @@ export function loadReportInputs(stateDir: string, runId: string, iteration?: nu
   }
   const chosen = evaluation ? undefined : chooseIteration(iterations, iteration);
   const suitePath = str(at(manifest, 'suite', 'path')) ?? str(evaluation?.task_suite) ?? str(chosen?.evaluation?.task_suite);
-  const { suite, problem } = suitePath ? suiteOf(suitePath, str(at(manifest, 'suite', 'sha256'))) : { suite: undefined, problem: 'the run names no suite' };
+  const { suite, problem } = suitePath ? suiteOf(suitePath, str(at(manifest, 'suite', 'sha256')), str(at(manifest, 'config', 'path'))) : { suite: undefined, problem: 'the run names no suite' };
   return {
     runId,
     manifest,

@@ -6,7 +6,8 @@
 // say what each really is. Wilson intervals and the paired McNemar test go under `whetstone` keys.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadSuite } from '../config/suite.js';
+import { suiteOverridesIn } from '../config/pipeline.js';
+import { loadSuiteWith } from '../config/suite-overrides.js';
 import type { Task } from '../config/suite-schema.js';
 import { UsageError } from '../errors.js';
 import { iterationPaths } from '../loop/paths.js';
@@ -75,7 +76,7 @@ export async function skillCreatorReport(stateDir: string, runId?: string, itera
   let skillName = str(ev.skill_id) ?? 'skill';
   const notes: string[] = [];
   try {
-    const suite = suitePath ? loadSuite(suitePath) : undefined;
+    const suite = suitePath ? loadSuiteWith({ suiteOverrides: suiteOverridesIn(str(at(inputs.manifest, 'config', 'path'))) }, suitePath) : undefined;
     if (suite) {
       tasks = new Map(suite.tasks.map((t) => [t.id, t]));
       skillName = suite.skillId;

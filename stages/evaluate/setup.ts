@@ -3,7 +3,7 @@
 // command leaves the state directory exactly as it was.
 import { resolve } from 'node:path';
 import { loadPipeline, type PipelineConfig } from '../../src/config/pipeline.js';
-import { loadSuite } from '../../src/config/suite.js';
+import { loadSuiteWith } from '../../src/config/suite-overrides.js';
 import { withFrozenSplits } from '../../src/config/registered.js';
 import type { Suite } from '../../src/config/suite-schema.js';
 import { parseDuration } from '../../src/config/duration.js';
@@ -101,7 +101,7 @@ export async function prepare(ctx: EvaluateContext): Promise<Prepared> {
     throw new UsageError(`no engine configured: set "engine:" in ${cfg.path ?? 'pipeline.yaml'} (see README "Engines"), or pass --mock to use the offline mock engine`);
   }
   // The engine's own timeout_seconds is its tasks' default limit; a task's timeout_seconds still wins.
-  const loaded = loadSuite(resolve(ctx.cwd, o.taskSuite), { defaultTimeoutMs: engineTimeoutMs(engineCfg) ?? cfg.taskTimeoutMs });
+  const loaded = loadSuiteWith(cfg, resolve(ctx.cwd, o.taskSuite), { defaultTimeoutMs: engineTimeoutMs(engineCfg) ?? cfg.taskTimeoutMs });
   const suite = { ...loaded, tasks: withFrozenSplits(loaded.tasks, o.splits, cfg.loop.holdoutRatio) };
   const engine = configureEngine(countCalls(createEngine(engineCfg, { suiteDir: suite.dir, env: ctx.env })), engineCfg);
   const withFiles = suite.tasks.filter((t) => t.files?.length).length;

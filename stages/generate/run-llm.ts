@@ -2,7 +2,7 @@
 // the proposals (or why none can), the train failures with their requests, and the calls it cost. A task
 // counts as train only when both baseline.json and the suite (split as the evaluator splits it) say so.
 import { withFrozenSplits } from '../../src/config/registered.js';
-import { loadSuite } from '../../src/config/suite.js';
+import { loadSuiteWith } from '../../src/config/suite-overrides.js';
 import type { EngineConfig } from '../../src/config/engine-schema.js';
 import { createEngine, type Engine } from '../../src/engines/index.js';
 import { configureEngine, engineTimeoutMs, meterEngine } from '../../src/evaluation/metered.js';
@@ -25,7 +25,7 @@ export function generatorEngineConfig(ctx: Pick<LoopContext, 'manifest' | 'confi
 export function llmFailures(ctx: Pick<LoopContext, 'manifest' | 'config'>, baseline: StandaloneEvaluation): LlmFailure[] {
   const failed = trainFailures(baseline.task_results);
   if (failed.length === 0) return [];
-  const loaded = loadSuite(ctx.manifest.suite.path, { defaultTimeoutMs: ctx.config.taskTimeoutMs });
+  const loaded = loadSuiteWith(ctx.config, ctx.manifest.suite.path, { defaultTimeoutMs: ctx.config.taskTimeoutMs });
   const tasks = new Map(withFrozenSplits(loaded.tasks, ctx.manifest.settings?.splits, ctx.config.loop.holdoutRatio).map((t) => [t.id, t]));
   const out: LlmFailure[] = [];
   for (const r of failed) {

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { HANDOFF, HANDOFF_END } from '../../src/artifacts/envelope.js';
 import { readArtifact, sha256File, writeArtifact } from '../../src/artifacts/io.js';
-import { loadSuite } from '../../src/config/suite.js';
+import { loadSuiteWith } from '../../src/config/suite-overrides.js';
 import { StateError } from '../../src/errors.js';
 import type { LoopContext, StageOutcome } from '../../src/loop/context.js';
 import { iterationPaths } from '../../src/loop/paths.js';
@@ -43,7 +43,7 @@ export async function run(ctx: LoopContext): Promise<StageOutcome> {
   const targetNow = readSkill(ctx.manifest.target.skill_dir);
   const structure = scoreStructure(targetNow.text);
 
-  const suite = loadSuite(ctx.manifest.suite.path, { defaultTimeoutMs: ctx.config.taskTimeoutMs });
+  const suite = loadSuiteWith(ctx.config, ctx.manifest.suite.path, { defaultTimeoutMs: ctx.config.taskTimeoutMs });
   const proposed = proposedCases({ runId: ctx.runId, iteration: ctx.iteration, skillId: suite.skillId, failures: observedFailures(baseline, evaluation), tasks: suite.tasks });
   if (proposed.count > 0) await writeFileAtomically(paths.proposedCases, proposed.text);
 

@@ -109,7 +109,7 @@ describe('codex trigger measurement through whet evaluate', () => {
     const dir = project();
     const always = await whet(args, { cwd: dir, env: env('skill_read') });
     const a = JSON.parse(always.stdout);
-    expect(a.evaluation.trigger).toEqual({ trigger_rate: 1, triggered: 2, should: 2, false_trigger_rate: 1, false_triggered: 1, should_not: 1 });
+    expect(a.evaluation.trigger).toMatchObject({ trigger_rate: 1, triggered: 2, should: 2, recall: 1, false_trigger_rate: 1, false_triggered: 1, should_not: 1, precision: 0.6667 });
     expect(a.task_results.find((t: any) => t.task_id === 'n1')).toMatchObject({ passed: false, reason: expect.stringMatching(/trigger: skill triggered; should not trigger/) });
     const never = JSON.parse((await whet(args, { cwd: dir, env: env('skill_no_read') })).stdout);
     expect(never.evaluation.trigger).toMatchObject({ trigger_rate: 0, triggered: 0, false_trigger_rate: 0, false_triggered: 0 });

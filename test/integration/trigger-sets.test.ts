@@ -79,3 +79,29 @@ describe('trigger eval sets through claude installed mode', () => {
     expect(a.evaluation).toMatchObject({ errors: 7, passed: 0, failed: 0 });
   });
 });
+
+// The same set through codex's installed mode (test/fixtures/bin/codex, mode skill_by_description: it
+// opens the installed SKILL.md when the prompt shares a 5+-letter word with its description), so the
+// figures are those of claude's run above, measured from codex's command_execution events.
+describe('trigger eval sets through codex installed mode', () => {
+  const codexEnv = { ...process.env, PATH: `${fixturesBin}:${process.env.PATH}`, FAKE_CODEX_MODE: 'skill_by_description' };
+
+  it.each(['trigger_evals.json', 'cases.json', 'split.json'])('measures trigger rate on positives and false-trigger rate on negatives (%s)', async (suite) => {
+    const dir = project();
+    write(join(dir, 'pipeline.yaml'), 'engine: {type: codex, skill_delivery: installed}\n');
+    const r = await whet(['evaluate', '--standalone', '--task-suite', `notes/evals/${suite}`, '--skill-path', 'notes', '--state-root', 'state', '--json', '--force', '--pass-k', '3'], { cwd: dir, env: codexEnv });
+    expect(r.code === 0 || r.code === 1, r.stderr).toBe(true);
+    const a = JSON.parse(r.stdout);
+    expect(a.evaluation.trigger).toMatchObject({ should: 12, triggered: 9, trigger_rate: 0.75, recall: 0.75, should_not: 9, false_triggered: 3, false_trigger_rate: 0.3333, precision: 0.75 });
+    expect(a.evaluation.trigger.false_trigger_rate_ci95.low).toBeCloseTo(0.1206, 3);
+    expect(a.evaluation).toMatchObject({ total_tasks: 7, passed: 5, failed: 2, errors: 0, engine_calls: 21 });
+    expect(a.evaluation.per_category).toMatchObject({ 'should-trigger': { passed: 3, failed: 1 }, 'should-not-trigger': { passed: 2, failed: 1 } });
+  });
+
+  it('is no measurement when codex is not in installed mode: every query an error', async () => {
+    const dir = project();
+    write(join(dir, 'pipeline.yaml'), 'engine: {type: codex, skill_delivery: agents_md}\n');
+    const r = await whet(['evaluate', '--standalone', '--task-suite', 'notes/evals/trigger_evals.json', '--skill-path', 'notes', '--state-root', 'state', '--json', '--force'], { cwd: dir, env: codexEnv });
+    expect(JSON.parse(r.stdout).evaluation).toMatchObject({ errors: 7, passed: 0, failed: 0 });
+  });
+});
