@@ -4,15 +4,15 @@
 // whole skill text the ranking carries (skill_content / content / body). Never the target in its place.
 // A seed plan's result is written as a variant folder (a copy of the target folder with the edited
 // SKILL.md), so what the engine is given is a file on disk, the same bytes the gate would promote.
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { formatPath, type LoadedYaml } from '../../src/config/load-yaml.js';
 import { insideRoot } from '../../src/config/safe-id.js';
 import { ConfigError } from '../../src/errors.js';
 import type { EditAction } from '../../src/skill/edits.js';
 import { readSkill, skillFromText, type LoadedSkill } from '../../src/skill/read.js';
 import { applySeedPlan, SeedPlanError, seedPlanOf } from '../../src/skill/seed-plan.js';
-import { supersedeFile } from '../../src/state/runs.js';
+import { stateLayout } from '../../src/state/layout.js';
 import { materialise } from '../../src/state/variant.js';
 import type { RankingInput } from './schema.js';
 
@@ -22,6 +22,15 @@ export type CandidateSource =
   | { kind: 'variant'; skill: LoadedSkill }
   | { kind: 'inline'; text: string }
   | { kind: 'seed_plan'; text: string; actions: EditAction[] };
+
+/** An earlier variants/<id>/ kept as superseded/<time>-variants-<id>/ (kept, never deleted). */
+function supersedeVariant(iterDir: string, variantDir: string, id: string, now: Date): string | undefined {
+  if (!existsSync(variantDir)) return undefined;
+  const dest = join(stateLayout.supersededDir(iterDir), `${now.toISOString().replace(/[:.]/g, '-')}-variants-${id}`);
+  mkdirSync(dirname(dest), { recursive: true });
+  renameSync(variantDir, dest);
+  return dest;
+}
 
 /** The candidate's text or folder; a located ConfigError for a plan that cannot be read or applied. */
 export function resolveCandidate(ranking: LoadedYaml<RankingInput>, index: number, rankingDir: string, target: LoadedSkill): CandidateSource {
@@ -69,7 +78,7 @@ export async function candidateSkill(
   // A target given as text alone has no folder to copy: the candidate is its text too.
   if (!o.target.dir) return { skill: skillFromText(source.text, o.target.name) };
   const variantDir = insideRoot(join(o.iterDir, 'variants'), join(o.iterDir, 'variants', o.id), 'candidate id');
-  const moved = supersedeFile(o.iterDir, variantDir, o.now);
+  const moved = supersedeVariant(o.iterDir, variantDir, o.id, o.now);
   if (moved) o.log(`previous variants/${o.id} moved to ${moved}`);
   await materialise({ targetDir: o.target.dir, variantDir, skillText: source.text, exclude: o.exclude });
   if (source.kind === 'seed_plan') o.log(`candidate ${o.id}: seed edit plan (${source.actions.map((a) => a.type).join(', ')}) applied to the target; evaluating variants/${o.id}`);

@@ -12,7 +12,7 @@ import { stateLayout } from '../../src/state/layout.js';
 import { newRunId, prepareResultsFile, writeRunManifest } from '../../src/state/runs.js';
 import type { MergeBundle } from './merge.js';
 import { standaloneFromMeasured } from './measure.js';
-import { pipelineInputs, writePipelineEvaluation } from './pipeline.js';
+import { pipelineInputs, recordCandidateSource, writePipelineEvaluation } from './pipeline.js';
 import { evaluationManifest, openPipelineRun } from './run-manifest.js';
 import { standaloneEvaluation, type EvaluationArtifact } from './schema.js';
 import { evaluationKey, type EvaluateContext, type EvaluateOptions } from './setup.js';
@@ -73,6 +73,7 @@ export async function writeMergedPipeline(ctx: EvaluateContext, b: MergeBundle, 
   appendEvent(runDir, { event: 'started', stage: 'evaluate', iteration, candidate: candidate.id, merged_shards: b.src.total }, now);
   for (const name of b.measured.keys()) await prepareResultsFile(iterDir, name, evaluationKey(p, name === 'baseline' ? pi.target : pi.candSkill), now);
   await b.write(iterDir);
+  recordCandidateSource(artifact, pi);
   const artifactPath = await writePipelineEvaluation(ctx, p, iterDir, artifact);
   appendEvent(runDir, { event: 'finished', stage: 'evaluate', iteration, verdict: artifact.verdict, merged_shards: b.src.total }, ctx.now());
   await run.finish('completed', ctx.now());

@@ -76,12 +76,7 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
         measured: { candidate: candMeasured, baseline: { summary: baseSummary, tallies: base.outcome.tallies } },
       });
     }
-    artifact.eval_threshold_from = evalThresholdFrom;
-    artifact.candidate_source = {
-      kind: source.kind,
-      ...(cand.variantPath ? { variant_path: cand.variantPath } : {}),
-      ...(source.kind === 'seed_plan' ? { actions: source.actions.map((a) => a.type) } : {}),
-    };
+    recordCandidateSource(artifact, pi, cand.variantPath);
     const artifactPath = await writePipelineEvaluation(ctx, p, iterDir, artifact);
     appendEvent(runDir, { event: 'finished', stage: 'evaluate', iteration, verdict: artifact.verdict, engine_calls: p.engine.calls() }, ctx.now());
     await run.finish('completed', ctx.now());
@@ -93,6 +88,16 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
     unwatch();
     await lock.release();
   }
+}
+
+/** Which threshold applied and what the candidate was made from: the same for sharded and unsharded runs. */
+export function recordCandidateSource(artifact: PipelineEvaluation, pi: ReturnType<typeof pipelineInputs>, variantPath?: string): void {
+  artifact.eval_threshold_from = pi.evalThresholdFrom;
+  artifact.candidate_source = {
+    kind: pi.source.kind,
+    ...(variantPath ? { variant_path: variantPath } : {}),
+    ...(pi.source.kind === 'seed_plan' ? { actions: pi.source.actions.map((a) => a.type) } : {}),
+  };
 }
 
 /** Writes iter-NNN/evaluation.json (and --output), with the judges' calibration; returns where it is for the user. */

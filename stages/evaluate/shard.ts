@@ -50,7 +50,7 @@ export async function runShard(ctx: EvaluateContext): Promise<ShardResult> {
     skill = pi.target;
     cand = { skill: pi.candSkill, id: pi.candidate.id };
     evalThreshold = pi.evalThreshold;
-    if (pi.score !== null && pi.score < pi.evalThreshold) skipped = `score ${pi.score} < threshold ${pi.evalThreshold}`;
+    if (pi.score !== null && pi.score < pi.evalThreshold) skipped = `score ${pi.score} < threshold ${pi.evalThreshold} (${pi.evalThresholdFrom})`;
     runId = pi.ranking.run_id;
     runDir = pi.runDir;
     // Beside the iteration's own results, never in them: the merge writes those.
