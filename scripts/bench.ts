@@ -1,49 +1,24 @@
-// npm run bench [-- --tasks N --latency-ms MS --concurrency C]
+// npm run bench [-- --tasks N --latency-ms MS --concurrency C] | npm run bench -- --shards N [--tasks N --concurrency C]
 // Measures the evaluate command end to end, as a user runs it (a fresh process, from its start):
 //  1. N tasks on the instant mock engine: wall time, tasks/s, per-task overhead, peak RSS;
 //  2. the same evaluation again: engine calls (0 when the baseline cache works);
 //  3. M tasks at L ms latency with concurrency C: concurrency efficiency = ideal time / measured time.
 // The suite is generated: contains + regex judges, half the tasks pass.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+// With --shards N it measures only the sharded evaluation instead (bench-shards.ts) and exits 1 if the merged
+// artifact differs from the unsharded one.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runProcess } from '../src/proc/run.js';
+import { benchShards } from './bench-shards.js';
+import { writeBenchSuite } from './bench-suite.js';
 
 const cli = resolve(fileURLToPath(import.meta.url), '../../src/cli.js');
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
-}
-
-const SKILL = `---
-name: bench-skill
-description: A generated skill for benchmarks.
----
-# Bench skill
-Requests about apples: reply with APPLE-OK and code 42-A.
-Requests about pears: reply politely.
-`;
-
-export function writeBenchSuite(dir: string, n: number): string {
-  const lines = ['skill_id: bench-skill', 'version: "1.0"', 'tasks:'];
-  for (let i = 0; i < n; i++) {
-    const fruit = i % 2 === 0 ? 'apples' : 'pears';
-    lines.push(
-      `  - id: t${i}`,
-      `    category: ${fruit}`,
-      `    prompt: "Question ${i} about ${fruit}"`,
-      '    judges:',
-      '      - {type: contains, expected: ["APPLE-OK"]}',
-      '      - {type: regex, pattern: "\\\\d+-A"}',
-    );
-  }
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'SKILL.md'), SKILL);
-  const suite = join(dir, 'tasks.yaml');
-  writeFileSync(suite, `${lines.join('\n')}\n`);
-  return suite;
 }
 
 interface Measured {
@@ -79,6 +54,10 @@ async function main(): Promise<void> {
   const conc = arg('concurrency', 64);
   const root = mkdtempSync(join(tmpdir(), 'whet-bench-'));
   try {
+    if (process.argv.includes('--shards')) {
+      if (!(await benchShards(cli, root, n, arg('shards', 0), conc))) process.exitCode = 1;
+      return;
+    }
     const dirA = join(root, 'instant');
     const suiteA = writeBenchSuite(dirA, n);
     const a = await evaluate(dirA, suiteA, ['--mock', '--concurrency', String(conc)]);

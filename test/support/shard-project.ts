@@ -1,7 +1,6 @@
 // A project for the sharding tests: a suite of n tasks over four categories with llm-rubric, regex and
 // contains judges, a command engine (sed) that echoes skill + prompt and fails on ERRTASK prompts, a mock
 // judge engine, pass-k 2 and a held-out split.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { write } from './cli.js';
 
@@ -34,14 +33,5 @@ export function shardProject(dir: string, opts: { suiteTasks?: number; engine?: 
   );
 }
 
-/** The artifact without what may differ between runs: ids, times, timings, cache and shard provenance. */
-export function measuredFields(file: string): Record<string, unknown> {
-  const a = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  const drop = (o: Record<string, unknown> | undefined, keys: string[]) => keys.forEach((k) => o && delete o[k]);
-  drop(a, ['run_id', 'created_at']);
-  for (const e of [a['evaluation'], (a['evaluation'] as Record<string, unknown>)?.['baseline'], (a['evaluation'] as Record<string, unknown>)?.['candidate']]) {
-    drop(e as Record<string, unknown>, ['cache', 'baseline_cache', 'candidate_cache', 'wall_ms', 'latency_ms', 'resumed_attempts']);
-  }
-  return a;
-}
-
+// Shared with `npm run bench -- --shards N`, which checks the same fields.
+export { measuredFields } from '../../scripts/measured-fields.js';
