@@ -1,6 +1,6 @@
 // `whet schedule print|install|remove|run [--at CRON] [--via cron|systemd|github] [-c pipeline.yaml]`:
 // the nightly job (`whet nightly -c CONFIG`, run in the config's folder) as a crontab entry, a systemd user
-// timer or a GitHub Actions workflow — printed, installed idempotently, or removed exactly — or kept
+// timer or a GitHub Actions workflow (or, print only with --shards N, a GitLab pipeline or Kubernetes Jobs) — printed, installed idempotently, or removed exactly — or kept
 // running in the foreground by `run`, which also takes any command after `--` in place of whet nightly.
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -13,12 +13,13 @@ import { DEFAULT_AT, describeRuns, nextRuns, parseCron } from './cron.js';
 import { installCrontab, removeCrontab, type ProcEnv } from './crontab.js';
 import { githubWorkflow, inRepo, WORKFLOW_FILE } from './github.js';
 import { githubShardedWorkflow, SHARDED_WORKFLOW_FILE } from './github-shards.js';
+import { gitlabShardedPipeline } from './gitlab-shards.js';
 import { k8sShardedManifests } from './k8s-shards.js';
 import { runScheduler } from './runner.js';
 import { installSystemd, removeOwnedFile, removeSystemd, repositoryRoot, systemdUserDir, writeOwnedFile } from './systemd.js';
 import { crontabBlock, NIGHTLY_CALLS_NOTE, nightlyArgv, systemdUnits, unitName, type ScheduleTarget } from './units.js';
 
-export const VIAS = ['cron', 'systemd', 'github', 'k8s'] as const;
+export const VIAS = ['cron', 'systemd', 'github', 'gitlab', 'k8s'] as const;
 type Via = (typeof VIAS)[number];
 
 interface Opts {
@@ -39,7 +40,9 @@ function githubFile(t: ScheduleTarget, o: Opts): { file: string; text: string } 
 
 function refuseShards(o: Opts): void {
   if (o.via === 'k8s' && o.shards === undefined) throw new UsageError('--via k8s writes an Indexed Job of shards: give --shards N');
-  if (o.shards !== undefined && o.via !== 'github' && o.via !== 'k8s') throw new UsageError(`--shards runs the nightly on a CI job matrix or Kubernetes: it is supported with --via github or k8s (not ${o.via})`);
+  if (o.via === 'gitlab' && o.shards === undefined) throw new UsageError('--via gitlab writes a pipeline of parallel: N shard jobs and a merge job: give --shards N');
+  if (o.shards !== undefined && o.via !== 'github' && o.via !== 'gitlab' && o.via !== 'k8s') throw new UsageError(`--shards runs the nightly on a CI job matrix or Kubernetes: it is supported with --via github, gitlab or k8s (not ${o.via})`);
+  if (o.image !== undefined && o.via !== 'gitlab' && o.via !== 'k8s') throw new UsageError(`--image names the container the jobs run in: it is supported with --via gitlab or k8s (not ${o.via})`);
   if (o.shards !== undefined && !/^\d+$/.test(o.shards)) throw new UsageError(`--shards "${o.shards}" must be a whole number`);
 }
 
@@ -63,8 +66,8 @@ function keyEnvsOf(cfg: PipelineConfig): string[] {
 
 /** The next three runs as comment lines, in local time and UTC (GitHub reads its cron in UTC). */
 function runsComment(t: ScheduleTarget, via: Via, now: Date): string {
-  const utc = via === 'github' || via === 'k8s';
-  const head = `# schedule "${t.cron}" (${utc ? 'UTC, as GitHub reads it' : 'local time of the machine'}); next runs:`;
+  const utc = via === 'github' || via === 'gitlab' || via === 'k8s';
+  const head = `# schedule "${t.cron}" (${via === 'gitlab' ? 'UTC: give the pipeline schedule time zone UTC' : utc ? 'UTC, as GitHub reads it' : 'local time of the machine'}); next runs:`;
   return [head, ...describeRuns(nextRuns(t.cron, 3, now, utc ? 'UTC' : undefined)).map((l) => `#   ${l}`), NIGHTLY_CALLS_NOTE].join('\n');
 }
 
@@ -72,6 +75,7 @@ function printText(deps: CliDeps, t: ScheduleTarget, via: Via, o: Opts): string 
   const head = runsComment(t, via, deps.now());
   if (via === 'cron') return `${head}\n${crontabBlock(t)}`;
   if (via === 'k8s') return `${head}\n${k8sShardedManifests(t, Number(o.shards), o.image ?? 'whetstone-project:latest', inRepo(repositoryRoot(t.projectDir), t.configPath) ?? t.configPath)}`;
+  if (via === 'gitlab') return `${head}\n${gitlabShardedPipeline(t, repositoryRoot(t.projectDir), Number(o.shards), o.image)}`;
   if (via === 'github') {
     const g = githubFile(t, o);
     return `${head}\n# file: ${g.file}\n${g.text}`;
@@ -84,10 +88,10 @@ function printText(deps: CliDeps, t: ScheduleTarget, via: Via, o: Opts): string 
 const common = (c: Command) => {
   c.option('--at <cron>', 'when, as a cron expression (five fields, or @daily …)', DEFAULT_AT);
   return c
-    .addOption(new Option('--via <scheduler>', 'cron, systemd (user timer), github (Actions workflow) or k8s (print only, with --shards)').choices(VIAS).default('cron'))
+    .addOption(new Option('--via <scheduler>', 'cron, systemd (user timer), github (Actions workflow), gitlab or k8s (print only, with --shards)').choices(VIAS).default('cron'))
     .option('-c, --config <file>', 'pipeline config the nightly job uses (default: ./pipeline.yaml)')
-    .option('--shards <n>', 'github, k8s: run the nightly as n shards (a job matrix, an Indexed Job) and a merge job')
-    .option('--image <image>', 'k8s: the image holding the repository with npm ci done (default whetstone-project:latest)');
+    .option('--shards <n>', 'github, gitlab, k8s: run the nightly as n shards (a job matrix, parallel: n, an Indexed Job) and a merge job')
+    .option('--image <image>', 'gitlab: the jobs\' image (default node:20); k8s: the image holding the repository with npm ci done (default whetstone-project:latest)');
 };
 
 export function registerScheduleCommand(program: Command, deps: CliDeps, setCode: SetCode): void {
@@ -102,6 +106,7 @@ export function registerScheduleCommand(program: Command, deps: CliDeps, setCode
   common(schedule.command('install').description('install the nightly job (installing twice leaves one)')).action(async (o: Opts) => {
     refuseShards(o);
     if (o.via === 'k8s') throw new UsageError('--via k8s is print only: whet schedule print --via k8s --shards N > whetstone.yaml && kubectl apply -f whetstone.yaml');
+    if (o.via === 'gitlab') throw new UsageError('--via gitlab is print only (your .gitlab-ci.yml is your own): whet schedule print --via gitlab --shards N > .gitlab/whetstone-nightly-shards.yml, then include it from .gitlab-ci.yml');
     const t = await targetOf(deps, o);
     const runs = runsComment(t, o.via, deps.now());
     if (o.via === 'cron') {
@@ -123,6 +128,7 @@ export function registerScheduleCommand(program: Command, deps: CliDeps, setCode
   common(schedule.command('remove').description('remove exactly what install wrote, nothing else (--at is checked, not needed)')).action(async (o: Opts) => {
     refuseShards(o);
     if (o.via === 'k8s') throw new UsageError('--via k8s is print only: remove its objects with kubectl delete -f whetstone.yaml');
+    if (o.via === 'gitlab') throw new UsageError('--via gitlab is print only: delete the file you saved and its include: line, and the pipeline schedule');
     const t = await targetOf(deps, o);
     if (o.via === 'cron') {
       const n = await removeCrontab(pe(), t.projectDir);
