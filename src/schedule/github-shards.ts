@@ -7,7 +7,7 @@
 // come from repository secrets, never from the file. Kept apart from github.ts (the unsharded workflow).
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { envBlock, inRepo, sh } from './github.js';
+import { envBlock, inRepo, sh, whetSetup } from './github.js';
 import { marker, type ScheduleTarget } from './units.js';
 
 export const SHARDED_WORKFLOW_FILE = join('.github', 'workflows', 'whetstone-nightly-shards.yml');
@@ -21,11 +21,13 @@ export function githubShardedWorkflow(t: ScheduleTarget, repoRoot: string, shard
   const prefix = project === '.' ? '' : `${project}/`;
   const key = 'whetstone-state-${{ github.run_id }}-${{ github.run_attempt }}';
   const matrix = JSON.stringify(Array.from({ length: shards }, (_, i) => i + 1));
+  // The same install as the one-machine workflow: npx only when the project depends on whetstone.
+  const whet = whetSetup(t.projectDir);
   const setup = `      - uses: actions/checkout@v4
       - uses: actions/setup-node@v4
         with:
           node-version: 20
-      - run: npm ci`;
+${whet.steps}`;
   return `${marker(t.projectDir)}
 # The schedule below is read by GitHub in UTC.
 name: whetstone nightly (${shards} shards)
@@ -66,7 +68,7 @@ ${envBlock(t.keyEnvs)}
 ${setup}
       - name: whet nightly --shard \${{ matrix.shard }}/${shards}
         run: |
-          npx whet nightly -c ${sh(config)} --shard "\${{ matrix.shard }}/${shards}" --state-root whetstone-shard
+          ${whet.whet} nightly -c ${sh(config)} --shard "\${{ matrix.shard }}/${shards}" --state-root whetstone-shard
       - uses: actions/upload-artifact@v4
         with:
           name: whetstone-shard-\${{ matrix.shard }}
@@ -98,12 +100,12 @@ ${setup}
           path: ${prefix}whetstone-shards
       - name: whet nightly --merge (exit 1 on a drift alert, 2 on a missing or mismatched shard)
         run: |
-          npx whet nightly -c ${sh(config)} --merge whetstone-shards/*
+          ${whet.whet} nightly -c ${sh(config)} --merge whetstone-shards/*
       - name: Report of the night, every target
         if: always()
         run: |
-          npx whet report --nightly --format html -o whetstone-report.html -c ${sh(config)} || true
-          npx whet report --nightly --format md -o whetstone-report.md -c ${sh(config)} || true
+          ${whet.whet} report --nightly --format html -o whetstone-report.html -c ${sh(config)} || true
+          ${whet.whet} report --nightly --format md -o whetstone-report.md -c ${sh(config)} || true
       - uses: actions/upload-artifact@v4
         if: always()
         with:

@@ -34,7 +34,7 @@ export function envBlock(keyEnvs: readonly string[] = []): string {
 }
 
 /** The steps that make `whet` runnable in the job, and how the later steps call it. */
-function whetSetup(projectDir: string): { steps: string; whet: string } {
+export function whetSetup(projectDir: string): { steps: string; whet: string } {
   if (isDependencyOf(projectDir)) {
     return { steps: '      # whetstone is a dependency in package.json: npm ci installs it, npx runs it.\n      - run: npm ci', whet: 'npx whet' };
   }

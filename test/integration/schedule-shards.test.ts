@@ -46,6 +46,11 @@ describe('whet schedule --via github --shards N', () => {
     expect(runs('shard')).toMatch(/whet nightly .*--shard "\$\{\{ matrix.shard \}\}\/4"/);
     expect(runs('merge')).toMatch(/whet nightly .*--merge whetstone-shards\/\*/);
     expect(runs('plan')).toContain('[1,2,3,4]');
+    // A project that does not list whetstone installs it in every job that runs it, never `npx whet`.
+    for (const job of ['shard', 'merge']) {
+      expect(runs(job)).toContain('npm install -g "$WHETSTONE_PACKAGE"');
+      expect(runs(job)).not.toContain('npx whet');
+    }
     // Keys: the variable the config names, from the secret of that name; no value anywhere.
     expect(wf.jobs.shard.env.TEAM_ANTHROPIC_KEY).toBe('${{ secrets.TEAM_ANTHROPIC_KEY }}');
     expect(wf.jobs.merge.env.TEAM_ANTHROPIC_KEY).toBe('${{ secrets.TEAM_ANTHROPIC_KEY }}');
