@@ -159,7 +159,9 @@ describe('kill -9 during whet run', () => {
     // (a stage has just started or finished), so kills land in different stages and mid-evaluation.
     const eventsCount = () => {
       if (!existsSync(join(dir, 'state/runs'))) return 0;
-      const id = runIdOf(dir);
+      // runs/ can exist a moment before the run's own folder does.
+      const id = readdirSync(join(dir, 'state/runs')).sort().pop();
+      if (!id) return 0;
       const f = join(dir, 'state/runs', id, 'events.jsonl');
       return existsSync(f) ? readFileSync(f, 'utf8').split('\n').filter(Boolean).length : 0;
     };
