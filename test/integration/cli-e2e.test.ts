@@ -65,8 +65,11 @@ describe('whet CLI (spawned)', () => {
     await new Promise((r) => first.on('exit', r));
     // Agents already running finish as orphans; their calls are in the log, not in results. Wait until
     // the log stops growing, so the count below holds on a loaded machine too.
-    for (let seen = -1, i = 0; i < 100 && callLog(log).length !== seen; i++) {
-      seen = callLog(log).length;
+    // An orphan can start late on a busy machine, so the log must hold still for 1.5 s, not one poll.
+    for (let seen = -1, still = 0, i = 0; i < 200 && still < 5; i++) {
+      const now = callLog(log).length;
+      still = now === seen ? still + 1 : 0;
+      seen = now;
       await sleep(300);
     }
     const doneBefore = new Set(resultLines(dir).map((l) => l.task_id));
