@@ -6,7 +6,7 @@
 // its own resourceUsage().maxRSS when WHET_BENCH_STATS names a file). Returns false when the artifacts differ.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runProcess } from '../src/proc/run.js';
+import { runProcess } from '../src/core/proc.js';
 import { firstDifference, measuredFields } from './measured-fields.js';
 import { writeBenchSuite } from './bench-suite.js';
 

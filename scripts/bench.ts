@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runProcess } from '../src/proc/run.js';
+import { runProcess } from '../src/core/proc.js';
 import { benchShards } from './bench-shards.js';
 import { writeBenchSuite } from './bench-suite.js';
 

@@ -2,13 +2,13 @@
 // The `whet` command line. This is the only module that exits the process: everything else throws one
 // of the error classes in errors.ts or returns a result, and runCli maps those to exit codes (DESIGN.md:
 // 0 ok, 1 a gate or threshold failed, 2 bad usage or input, 3 engine or infrastructure error).
-import { redactText } from './redact.js';
+import { redactText } from './core/redact.js';
 import { realpathSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import type { CliDeps, SetCode } from './commands/deps.js';
-import { WhetError } from './errors.js';
-import { METHOD_GUIDE, VERSION } from './package-info.js';
+import { WhetError } from './core/errors.js';
+import { METHOD_GUIDE, VERSION } from './core/package-info.js';
 
 export type { CliDeps } from './commands/deps.js';
 
@@ -21,16 +21,16 @@ const evaluate: Family = async () => [(await import('./commands/evaluate.js')).r
 const loop: Family = async () => [(await import('./commands/loop.js')).registerLoopCommands];
 const inspect: Family = async () => [(await import('./commands/inspect.js')).registerInspectCommands];
 const promote: Family = async () => [(await import('./commands/promote.js')).registerPromoteCommands];
-const intents: Family = async () => [(await import('./intents/command.js')).registerIntentsCommand];
+const intents: Family = async () => [(await import('./commands/intents.js')).registerIntentsCommand];
 const nightly: Family = async () => [(await import('./commands/nightly.js')).registerNightlyCommands];
-const calibrate: Family = async () => [(await import('./calibrate/command.js')).registerCalibrateCommand];
-const lint: Family = async () => [(await import('./lint/command.js')).registerLintCommand];
+const calibrate: Family = async () => [(await import('./commands/calibrate.js')).registerCalibrateCommand];
+const lint: Family = async () => [(await import('./commands/lint.js')).registerLintCommand];
 const doctor: Family = async () => [(await import('./commands/doctor.js')).registerDoctorCommand];
 const init: Family = async () => [(await import('./commands/init.js')).registerInitCommand];
-const report: Family = async () => [(await import('./report/command.js')).registerReportCommand];
-const schemas: Family = async () => [(await import('./report/schemas-command.js')).registerSchemasCommand];
-const schedule: Family = async () => [(await import('./schedule/command.js')).registerScheduleCommand];
-const importers: Family = async () => [(await import('./import/command.js')).registerImportCommand];
+const report: Family = async () => [(await import('./commands/report.js')).registerReportCommand];
+const schemas: Family = async () => [(await import('./commands/schemas.js')).registerSchemasCommand];
+const schedule: Family = async () => [(await import('./commands/schedule.js')).registerScheduleCommand];
+const importers: Family = async () => [(await import('./commands/import.js')).registerImportCommand];
 const FAMILIES: Record<string, Family> = {
   evaluate,
   merge: evaluate,
@@ -76,7 +76,7 @@ async function program(argv: string[], deps: CliDeps, setCode: SetCode): Promise
 
 /** Runs the CLI without exiting; returns the exit code. */
 export async function runCli(argv: string[], raw: CliDeps): Promise<number> {
-  // Everything printed passes the one redaction (src/redact.ts): a key in a base_url or an argv value that
+  // Everything printed passes the one redaction (src/core/redact.ts): a key in a base_url or an argv value that
   // reached a message (a config error quoting it, an SDK error naming the URL) is not shown.
   const deps: CliDeps = { ...raw, stdout: (s) => raw.stdout(redactText(s)), stderr: (s) => raw.stderr(redactText(s)) };
   let code = 0;

@@ -4,7 +4,7 @@
 // its task: the human label, the id and the category stay here (the request's taskId is the item's
 // position, since an id like "bad-03" would itself be a hint).
 import pLimit from 'p-limit';
-import { ConfigError, ConfigErrors } from '../errors.js';
+import { ConfigError, ConfigErrors } from '../core/errors.js';
 import { displayPath, readTextFile } from '../config/load-yaml.js';
 import type { Engine } from '../engines/types.js';
 import { judgeWithSpec } from '../judges/spec-judge.js';

@@ -1,6 +1,5 @@
 // Judge calibration (METHOD.md §2 step 5): what the rest of whetstone may use. The gate reads a judge's
 // latest calibration with readCalibration(stateDir, specHash), where specHash is LoadedJudgeSpec.hash.
-export { registerCalibrateCommand } from './command.js';
 export { runCalibrate, type CalibrateOptions, type CalibrateEnv, type CalibrateOutcome } from './run.js';
 export { readLabelFile, parseLabelText, parseLabel, type Label, type LabelPair, type LabelFormat } from './labels.js';
 export {
@@ -19,4 +18,4 @@ export { checkThresholds, thresholdSources, type ThresholdCheck, type ThresholdS
 export { buildReport, renderReport, biasLine, type CalibrationReport, type JudgeInfo } from './report.js';
 export { ratio4 } from './report.js';
 export { readAnswerKey, runAnswerKey, pairsJsonl, type AnswerKeyItem, type JudgedPair } from './answer-key.js';
-export { readCalibration, writeCalibration, calibrationFile, calibrationRecordSchema, CALIBRATION_SCHEMA, type CalibrationRecord } from './store.js';
+export { readCalibration, writeCalibration, calibrationFile, calibrationRecordSchema, CALIBRATION_SCHEMA, type CalibrationRecord } from '../judges/calibration-store.js';

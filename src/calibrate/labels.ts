@@ -4,7 +4,7 @@
 // case; anything else is an error at its line, because a typo silently dropped or guessed would change
 // the very figures the file exists to produce. All problems are reported at once (up to 20).
 import { extname } from 'node:path';
-import { ConfigError, ConfigErrors } from '../errors.js';
+import { ConfigError, ConfigErrors } from '../core/errors.js';
 import { displayPath, readTextFile } from '../config/load-yaml.js';
 import { splitCsvLine } from './csv.js';
 

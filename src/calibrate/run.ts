@@ -6,17 +6,17 @@ import { loadPipeline } from '../config/pipeline.js';
 import { displayPath } from '../config/load-yaml.js';
 import { createEngine, type Engine } from '../engines/index.js';
 import { meterEngine } from '../evaluation/metered.js';
-import { UsageError } from '../errors.js';
-import { sha256File } from '../artifacts/io.js';
-import { writeFileAtomically } from '../state/atomic.js';
+import { UsageError } from '../core/errors.js';
+import { sha256File } from '../state/artifact-io.js';
+import { writeFileAtomically } from '../core/atomic.js';
 import { loadJudgeSpec, type LoadedJudgeSpec } from '../judges/spec.js';
 import { fewShotOverlap, pairsJsonl, readAnswerKey, runAnswerKey } from './answer-key.js';
 import { readLabelFile, type Label } from './labels.js';
 import { buildReport, type CalibrationReport } from './report.js';
 import { thresholdSources, type ThresholdValues } from './thresholds.js';
-import { writeCalibration, type CalibrationRecord } from './store.js';
+import { writeCalibration, type CalibrationRecord } from '../judges/calibration-store.js';
 import { MIN_RUNS_PER_CLASS } from './metrics.js';
-import type { RunEnv } from '../run-env.js';
+import type { RunEnv } from '../core/run-env.js';
 
 export interface CalibrateOptions {
   labels?: string;

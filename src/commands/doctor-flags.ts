@@ -6,7 +6,7 @@
 import type { ClaudeEngineConfig, CodexEngineConfig } from '../config/engine-schema.js';
 import { claudeArgv } from '../engines/claude.js';
 import { codexArgv } from '../engines/codex.js';
-import { runProcess } from '../proc/run.js';
+import { runProcess } from '../core/proc.js';
 
 /** The long options whetstone passes for this config, without the user's extra_args. */
 export function passedFlags(cfg: ClaudeEngineConfig | CodexEngineConfig): string[] {

@@ -8,7 +8,7 @@ import { loadPipeline } from '../config/pipeline.js';
 import { engineWarnings } from '../config/engine-warnings.js';
 import type { ClaudeEngineConfig, CodexEngineConfig, EngineConfig } from '../config/engine-schema.js';
 import { checkFlags } from './doctor-flags.js';
-import { runProcess } from '../proc/run.js';
+import { runProcess } from '../core/proc.js';
 import type { CliDeps, SetCode } from './deps.js';
 import { findProgram } from './find-program.js';
 

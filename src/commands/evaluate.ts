@@ -2,7 +2,7 @@
 import { Option, type Command } from 'commander';
 import type { EvaluateOptions } from '../../stages/evaluate/index.js';
 import { intArg, numArg, type CliDeps, type SetCode } from './deps.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { stateDirOf } from './state-dir.js';
 
 export function registerEvaluateCommand(program: Command, deps: CliDeps, setCode: SetCode): void {

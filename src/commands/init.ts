@@ -4,7 +4,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import type { CliDeps, SetCode } from './deps.js';
 import { findProgram } from './find-program.js';
 

@@ -2,13 +2,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { checkIdFlag, checkIterationFlag } from '../config/safe-id.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { findCandidate, formatCandidates, iterationsWith } from '../inspect/candidates-view.js';
 import { formatRun, runView } from '../inspect/run-view.js';
 import { formatStatus, listRuns } from '../inspect/status.js';
 import { iterationPaths } from '../loop/paths.js';
 import { resolveRun } from '../loop/open.js';
-import { iterations } from '../runner/next-step.js';
+import { iterations } from '../loop/next-step.js';
 import { stateLayout } from '../state/layout.js';
 import type { CliDeps, SetCode } from './deps.js';
 import { stateDirOf } from './state-dir.js';

@@ -1,14 +1,14 @@
 // The improvement loop's commands: `whet run`, `whet resume`, and one stage on saved state
 // (`whet generate | discriminate | gate | learn`).
 import type { Command } from 'commander';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { runView, formatRun } from '../inspect/run-view.js';
 import { createRun, planRun, resolveRun, type LoopEnv } from '../loop/open.js';
 import { driveRun, type LoopResult } from '../runner/loop.js';
-import { STEPS, type Step } from '../runner/next-step.js';
+import { STEPS, type Step } from '../loop/next-step.js';
 import { acquireStateLock } from '../state/lock.js';
 import { stateLayout } from '../state/layout.js';
-import { writeFileAtomically } from '../state/atomic.js';
+import { writeFileAtomically } from '../core/atomic.js';
 import { join, relative } from 'node:path';
 import { numArg, type CliDeps, type SetCode } from './deps.js';
 import { stateDirOf } from './state-dir.js';
@@ -44,7 +44,7 @@ async function report(deps: CliDeps, stateDir: string, runId: string, r: LoopRes
   if (r.status !== 'stepped') {
     // The evidence report the method guide asks for, beside the run's artifacts (also: whet report RUN).
     try {
-      const { reportOf, renderReport } = await import('../report/command.js');
+      const { reportOf, renderReport } = await import('./report.js');
       const file = join(stateLayout.runDir(stateDir, runId), 'report.md');
       await writeFileAtomically(file, renderReport(reportOf(stateDir, runId), 'md'));
       reportFile = file;

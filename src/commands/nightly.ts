@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { loadPipeline } from '../config/pipeline.js';
 import { parseDuration } from '../config/duration.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { baselineAll } from '../nightly/baseline.js';
 import { runNightly } from '../nightly/nightly.js';
 import { prune } from '../nightly/prune.js';

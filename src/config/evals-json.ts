@@ -11,7 +11,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { z } from 'zod';
-import { ConfigError, ConfigErrors } from '../errors.js';
+import { ConfigError, ConfigErrors } from '../core/errors.js';
 import { IdAllocator, slugify } from './eval-ids.js';
 import { displayPath, formatPath, type YamlSource } from './load-yaml.js';
 import { SAFE_ID, type JudgeSpec, type Suite, type Task, type TaskFile } from './suite-schema.js';

@@ -3,7 +3,7 @@
 // of {input, expected_behavior}, a bare list of prompts) is refused at `file:line:col` with what was
 // expected, never half-read. JSON is YAML, so the located parser of load-yaml.ts gives the positions.
 import { resolve } from 'node:path';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../core/errors.js';
 import { evalsJsonSuite } from './evals-json.js';
 import { readYaml } from './load-yaml.js';
 import type { Suite } from './suite-schema.js';

@@ -9,7 +9,7 @@ import { relative } from 'node:path';
 import jsYaml from 'js-yaml';
 import { LineCounter, parseDocument, isMap, isNode, isScalar, type Document } from 'yaml';
 import type { z } from 'zod';
-import { ConfigError, ConfigErrors } from '../errors.js';
+import { ConfigError, ConfigErrors } from '../core/errors.js';
 import { isStackOverflow, nestedTooDeeply, nestsDeeper } from './nesting.js';
 
 export interface LoadedYaml<T> {

@@ -2,7 +2,7 @@
 // `[` or `- ` ran them out of stack ("Maximum call stack size exceeded"); no suite, config or ranking
 // needs more than a few dozen levels. A document deeper than MAX_NESTING is refused with
 // `file:line:col: nested too deeply`, the place found by a linear scan of the text (no recursion).
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../core/errors.js';
 
 export const MAX_NESTING = 128;
 

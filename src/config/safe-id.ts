@@ -7,7 +7,7 @@
 // internal error rather than a write outside the state directory.
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
-import { InternalError, UsageError } from '../errors.js';
+import { InternalError, UsageError } from '../core/errors.js';
 
 export const SAFE_ID_MAX = 128;
 /** Letters, digits, ".", "_", "-"; a letter or digit first (so never "." / ".." / a hidden or flag-like name). */

@@ -7,8 +7,8 @@ import type { Hash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { checkCasesAgainstCatalog, loadCases } from '../intents/cases.js';
 import { loadCatalog } from '../intents/catalog.js';
-import { ConfigError } from '../errors.js';
-import { fixtureInside } from './suite.js';
+import { ConfigError } from '../core/errors.js';
+import { fixtureInside } from './fixture-path.js';
 import { SAFE_ID, type SuiteInput, type SuiteIntents, type Task } from './suite-schema.js';
 
 export interface LoadedSuiteIntents {

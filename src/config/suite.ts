@@ -3,12 +3,13 @@
 // do not compile, fixture files that are missing or outside the suite's folder — each reported at the
 // task's line. The content hash covers the suite's bytes and every fixture file a judge names, so the
 // baseline cache notices an edited fixture as well as an edited suite.
+import { fixtureInside } from './fixture-path.js';
 import { createHash } from 'node:crypto';
-import { readFileSync, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { ConfigError, ConfigErrors } from '../errors.js';
+import { readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { ConfigError, ConfigErrors } from '../core/errors.js';
 import { pytestFileInSuite } from '../judges/paths.js';
-import { displayPath, loadYaml } from './load-yaml.js';
+import { loadYaml } from './load-yaml.js';
 import { lintSuiteSchema, suiteSchema, type JudgeSpec, type Suite, type SuiteIntents, type Task } from './suite-schema.js';
 import { loadSuiteIntents } from './suite-intents.js';
 import { isJsonSuitePath, loadJsonSuite } from './json-suite.js';
@@ -147,27 +148,4 @@ function checkJudge(j: JudgeSpec, dir: string, intents: SuiteIntents | undefined
     default:
       return [];
   }
-}
-
-/** Resolves `p` next to the suite and refuses anything that escapes the suite's folder. */
-export function fixtureInside(dir: string, p: string, fail: (msg: string) => void): string | undefined {
-  const full = resolve(dir, p);
-  const rel = relative(dir, full);
-  if (isAbsolute(p) || rel.startsWith('..') || isAbsolute(rel)) {
-    fail(`"${p}" is outside the suite's folder; fixture paths must stay inside it`);
-    return undefined;
-  }
-  let real: string;
-  try {
-    real = realpathSync(full);
-  } catch {
-    fail(`file not found: ${p} (looked in ${displayPath(dir)})`);
-    return undefined;
-  }
-  const realRel = relative(realpathSync(dir), real);
-  if (realRel.startsWith('..') || isAbsolute(realRel)) {
-    fail(`"${p}" resolves (through a link) outside the suite's folder`);
-    return undefined;
-  }
-  return real;
 }

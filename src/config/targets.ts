@@ -5,8 +5,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import fg from 'fast-glob';
-import { canonicalJson, sha256 } from '../artifacts/io.js';
-import { ConfigError } from '../errors.js';
+import { canonicalJson, sha256 } from '../state/artifact-io.js';
+import { ConfigError } from '../core/errors.js';
 import type { EngineConfig } from './engine-schema.js';
 import type { PipelineConfig } from './pipeline.js';
 

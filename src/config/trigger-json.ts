@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { basename, dirname } from 'node:path';
 import { z } from 'zod';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../core/errors.js';
 import { IdAllocator } from './eval-ids.js';
 import { skillRootOf } from './evals-json.js';
 import type { YamlSource } from './load-yaml.js';

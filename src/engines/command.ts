@@ -1,5 +1,5 @@
 // The `command` engine (DESIGN.md "Engines"): any program answers a task. The program is started through
-// runProcess (src/proc/run.ts) — never a shell string with user data in it — with the prompt on stdin, in
+// runProcess (src/core/proc.ts) — never a shell string with user data in it — with the prompt on stdin, in
 // a fresh temporary directory per call (or the suite's folder), and with the whole process tree killed on
 // timeout. Expected failures come back as values (`ok: false`), never as exceptions:
 //
@@ -28,7 +28,7 @@ import { stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 
 import type { CommandEngineConfig } from '../config/engine-schema.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../core/errors.js';
 import { executeInvocation, failure, parseJsonStdout, snippet, type StdoutVerdict } from './invocation.js';
 import { getJsonPath, jsonValueToText, parseJsonPath } from './json-path.js';
 import type { Engine, EngineRequest, EngineResult, Usage } from './types.js';

@@ -27,9 +27,8 @@ export interface HttpCallOptions<T> {
   now?: () => number;
 }
 
-export type HttpCallOutcome<T> =
-  | { ok: true; value: T; attempts: number; failed: FailedAttempt[] }
-  | { ok: false; error: EngineError; attempts: number; failed: FailedAttempt[] };
+import type { HttpCallOutcome } from './http-common.js';
+export type { HttpCallOutcome };
 
 /** setTimeout as a promise that rejects when `signal` fires. */
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -8,13 +8,17 @@
 // a proxy or provider that echoes the Authorization header back in an error body must not put the key
 // into a results log.
 import type { AnthropicEngineConfig, OpenAIEngineConfig, PriceTable } from '../config/engine-schema.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../core/errors.js';
 import { createAdaptiveConcurrency, type AdaptiveConcurrencyController } from './adaptive.js';
 import { SKILL_SEPARATOR } from './command.js';
-import type { HttpCallOutcome } from './http-call.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
-import type { EngineRequest, EngineResult, ToolCall, Usage } from './types.js';
+import type { EngineError, EngineRequest, EngineResult, FailedAttempt, ToolCall, Usage } from './types.js';
 import { clip } from './values.js';
+
+/** What one HTTP call came to after its retries (src/engines/http-call.ts). */
+export type HttpCallOutcome<T> =
+  | { ok: true; value: T; attempts: number; failed: FailedAttempt[] }
+  | { ok: false; error: EngineError; attempts: number; failed: FailedAttempt[] };
 
 /** Construction options of the HTTP engines; the hooks exist for tests (fake clock, fixed jitter). */
 export interface HttpEngineOptions {

@@ -11,7 +11,7 @@ import { createCommandEngine } from './command.js';
 import type { HttpEngineOptions } from './http-common.js';
 import { createMockEngine } from './mock.js';
 import { createOpenAIEngine } from './openai.js';
-import { redactDeep } from '../redact.js';
+import { redactDeep } from '../core/redact.js';
 import type { Engine, EngineRequest, EngineResult } from './types.js';
 
 export type { AdaptiveConcurrency, Engine, EngineRequest, EngineResult, SkillInput, ToolCall, ToolSpec } from './types.js';
@@ -31,7 +31,7 @@ export function createEngine(cfg: EngineConfig, opts: CreateEngineOptions = {}):
 
 /**
  * Identities and error messages are recorded in every artifact and printed: a key in a base_url's
- * userinfo or in a command's argv must not travel with them (src/redact.ts). Answers are left alone.
+ * userinfo or in a command's argv must not travel with them (src/core/redact.ts). Answers are left alone.
  */
 function redacted(engine: Engine): Engine {
   return {

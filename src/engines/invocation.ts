@@ -5,7 +5,7 @@
 // never exceptions, each message ending with the tail of the program's stderr.
 import { basename } from 'node:path';
 
-import { runProcess, type RunOutcome } from '../proc/run.js';
+import { runProcess, type RunOutcome } from '../core/proc.js';
 import type { EngineErrorKind, EngineResult, RateLimitInfo, ToolCall, Usage } from './types.js';
 
 /** What an agent run reported besides its answer (tool calls, whether the skill was invoked). */

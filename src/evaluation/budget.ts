@@ -4,7 +4,7 @@
 // results files, so a resume counts what was spent before).
 import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { log as logger } from '../log.js';
+import { log as logger } from '../core/log.js';
 
 export interface BudgetLimits {
   maxEngineCalls?: number;

@@ -5,8 +5,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { canonicalJson, sha256 } from '../artifacts/io.js';
-import { writeJsonAtomically } from '../state/atomic.js';
+import { canonicalJson, sha256 } from '../state/artifact-io.js';
+import { writeJsonAtomically } from '../core/atomic.js';
 import type { TaskTally, UsageTotals } from './aggregate.js';
 import { intentMetricSetSchema } from './intent-metrics.js';
 import type { VariantOutcome } from './run-variant.js';

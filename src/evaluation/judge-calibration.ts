@@ -3,10 +3,10 @@
 // spec; an inline rubric has no spec and so can never be calibrated. It also belongs to the engine that
 // answered: a judge is its spec and its model, so a calibration made on another engine (above all the
 // offline mock, which grades by word overlap) says nothing about the judge that grades this run.
-import { canonicalJson } from '../artifacts/io.js';
-import { readCalibration, type CalibrationRecord } from '../calibrate/store.js';
+import { canonicalJson } from '../state/artifact-io.js';
+import { readCalibration, type CalibrationRecord } from '../judges/calibration-store.js';
 import type { Suite } from '../config/suite-schema.js';
-import { fixtureInside } from '../config/suite.js';
+import { fixtureInside } from '../config/fixture-path.js';
 import { createEngine } from '../engines/index.js';
 import type { Engine } from '../engines/types.js';
 import { loadJudgeSpec, type LoadedJudgeSpec } from '../judges/spec.js';

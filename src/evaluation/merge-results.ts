@@ -4,7 +4,7 @@
 // (aggregate.ts), task by task in suite order and attempt by attempt — the order an unsharded run at
 // concurrency 1 finishes them in. Only facts are kept, never outputs, so memory stays flat.
 import type { Task } from '../config/suite-schema.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { attemptKey, readResults } from '../state/results-log.js';
 import { addUsage, attemptFacts, foldResult, newTally, newUsage, type AttemptFacts } from './aggregate.js';
 import type { VariantOutcome } from './run-variant.js';

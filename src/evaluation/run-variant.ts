@@ -10,7 +10,7 @@ import { attemptKey, readResults, ResultsLog, type ResultLine } from '../state/r
 import { addUsage, attemptFacts, foldResult, newTally, newUsage, type AttemptFacts, type TaskTally, type UsageTotals } from './aggregate.js';
 import { forEachConcurrent } from './pool.js';
 import type { Budget } from './budget.js';
-import { log as logger } from '../log.js';
+import { log as logger } from '../core/log.js';
 import { metricSet } from '../intents/metrics.js';
 import { scoreCase } from '../intents/score-case.js';
 import { scoreToolCallOutput } from '../judges/tool-call.js';

@@ -3,7 +3,7 @@
 // agree across shards (the merge names the first field that does not); `covers` the shard indices the
 // directory holds (one for a shard, several for a partial merge), so merges of merges add up the same way.
 import { z } from 'zod';
-import { canonicalJson, sha256 } from '../artifacts/io.js';
+import { canonicalJson, sha256 } from '../state/artifact-io.js';
 
 export const SHARD_SCHEMA = 'whetstone.shard/1';
 export const SHARD_FILE = 'shard.json';

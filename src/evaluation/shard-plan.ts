@@ -3,8 +3,8 @@
 // task never straddles two machines. The plan is a pure function of (task ids, attempts, known
 // durations, n): every machine that sees the same inputs computes the same plan, and its hash goes into
 // each shard's manifest so `whet merge` refuses shards planned from different inputs.
-import { canonicalJson, sha256 } from '../artifacts/io.js';
-import { UsageError } from '../errors.js';
+import { canonicalJson, sha256 } from '../state/artifact-io.js';
+import { UsageError } from '../core/errors.js';
 
 export interface ShardSpec {
   /** 1-based. */

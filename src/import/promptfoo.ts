@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { Document } from 'yaml';
 import { z } from 'zod';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../core/errors.js';
 import { IdAllocator, slugify } from '../config/eval-ids.js';
 import { displayPath, formatPath, readYaml } from '../config/load-yaml.js';
 import { suiteSchema, type JudgeSpec } from '../config/suite-schema.js';

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { iterationPaths } from '../loop/paths.js';
 import { rolledBackAt } from '../state/events.js';
-import { iterations, newestArtifact } from '../runner/next-step.js';
+import { iterations, newestArtifact } from '../loop/next-step.js';
 
 type Json = Record<string, any>;
 

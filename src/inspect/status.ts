@@ -4,10 +4,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { formatDuration } from '../config/duration.js';
 import { isSafeId } from '../config/safe-id.js';
 import { stateLayout } from '../state/layout.js';
-import { nextStep } from '../runner/next-step.js';
+import { nextStep } from '../loop/next-step.js';
 import { iterationView } from './run-view.js';
 import { rolledBackAt } from '../state/events.js';
-import { iterations } from '../runner/next-step.js';
+import { iterations } from '../loop/next-step.js';
 import { usedInRun } from '../evaluation/budget.js';
 import { rateLimitState, type RateLimitState } from '../evaluation/rate-limit-watch.js';
 

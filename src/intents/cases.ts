@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
-import { ConfigError, configProblems } from '../errors.js';
+import { ConfigError, configProblems } from '../core/errors.js';
 import { displayPath, formatPath, locate, readTextFile } from '../config/load-yaml.js';
 import type { Catalog } from './catalog.js';
 import { matcherProblems } from './params.js';

@@ -9,7 +9,7 @@ import { relative, resolve } from 'node:path';
 import fg from 'fast-glob';
 import type { ValidateFunction } from 'ajv';
 import { z } from 'zod';
-import { ConfigError, ConfigErrors, configProblems } from '../errors.js';
+import { ConfigError, ConfigErrors, configProblems } from '../core/errors.js';
 import { displayPath, formatPath, loadYaml, type LoadedYaml } from '../config/load-yaml.js';
 import type { Capability, CatalogEntry } from './types.js';
 import { compileParameters } from './validate-call.js';

@@ -10,8 +10,8 @@
 // The environment is the caller's plus WHET_INTENT_CASE_ID. The case's kind and expectation are
 // never sent: the program sees what a runtime would see.
 import { resolve } from 'node:path';
-import { UsageError } from '../errors.js';
-import { describeOutcome, runProcess } from '../proc/run.js';
+import { UsageError } from '../core/errors.js';
+import { describeOutcome, runProcess } from '../core/proc.js';
 import { parseDecision } from './decision.js';
 import type { CaseRun, IntentEngine, IntentRequest } from './types.js';
 

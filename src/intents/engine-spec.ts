@@ -6,7 +6,7 @@
 //                            but nothing is expanded and no shell runs
 //   openai:MODEL             an OpenAI-compatible endpoint (OPENAI_BASE_URL, OPENAI_API_KEY)
 //   anthropic:MODEL          the Anthropic Messages API (ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY)
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { createAnthropicIntentEngine } from './anthropic-engine.js';
 import { createCommandIntentEngine } from './command-engine.js';
 import { createFloorEngine } from './floor.js';

@@ -1,6 +1,6 @@
 // Public surface of intent evals (METHOD.md §4, seed 003). Three ways in:
 //
-//   CLI      registerIntentsCommand(program, deps, setCode) adds `whet intents` to a commander program.
+//   CLI      src/commands/intents.ts adds `whet intents` to a commander program.
 //   Library  runIntents(options, deps) does what the command does and returns the result (and writes
 //            the dated report); nothing is printed.
 //   Loop     the evaluate stage, holding decisions it already has, scores them without I/O:
@@ -16,7 +16,6 @@
 //
 // The metric definitions and their denominators are in metrics.ts; parameter matching and placeholders
 // in params.ts; the engine spec syntax in engine-spec.ts; the floor planner's rules in floor.ts.
-export { registerIntentsCommand } from './command.js';
 export { runIntents, type IntentsOptions, type IntentsDeps, type IntentsResult, type EngineRun, type Disagreement } from './run-intents.js';
 export { loadCases, checkCasesAgainstCatalog, type LoadedCases } from './cases.js';
 export { loadCatalog, catalogFromEntries, catalogEntries, type Catalog } from './catalog.js';

@@ -7,7 +7,7 @@
 // honours retry-after. A failed request is an error for that case, never a wrong decision.
 import type OpenAI from 'openai';
 import { redact } from '../engines/http-common.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { buildToolSet, conversation, parseArgs, readReply, type RawToolCall } from './model-tools.js';
 import type { CaseRun, IntentEngine, IntentErrorKind } from './types.js';
 

@@ -4,7 +4,7 @@
 // person who decides whether the description or the case changes.
 import { describeDecision } from './decision.js';
 import { gateMark, METRIC_NAME, METRIC_ROWS, overallGate, thresholdText } from './metric-rows.js';
-import type { EngineRun, IntentsResult } from './run-intents.js';
+import type { EngineRun, IntentsResult } from './result.js';
 import type { CaseScore } from './score-case.js';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');

@@ -3,20 +3,22 @@
 // result and the exit code; printing is the command's job. Exit codes: 0 every gate passed (or n/a);
 // 1 a threshold of the primary engine was missed; 3 every case errored on an engine (nothing was
 // measured). Bad input throws ConfigError / UsageError (exit 2) before anything runs.
-import { redactDeep } from '../redact.js';
+import { redactDeep } from '../core/redact.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { StateError, UsageError } from '../errors.js';
+import { StateError, UsageError } from '../core/errors.js';
 import { displayPath } from '../config/load-yaml.js';
 import { checkCasesAgainstCatalog, loadCases } from './cases.js';
 import { loadCatalog } from './catalog.js';
 import { createIntentEngine } from './engine-spec.js';
 import { canonicalKind, orderKinds } from './kinds.js';
-import { scoreIntentRun, type IntentMetrics } from './metrics.js';
+import { scoreIntentRun } from './metrics.js';
 import { renderReport } from './report-md.js';
 import { runEngine } from './run-engine.js';
+import { evaluateGates, loadThresholds } from './thresholds.js';
 import type { CaseScore } from './score-case.js';
-import { evaluateGates, loadThresholds, type Gate, type IntentThresholds } from './thresholds.js';
+import type { Disagreement, EngineRun, IntentsResult } from './result.js';
+export type { Disagreement, EngineRun, IntentsResult } from './result.js';
 
 export interface IntentsOptions {
   cases: string;
@@ -40,40 +42,6 @@ export interface IntentsDeps {
   warn: (line: string) => void;
 }
 
-export interface EngineRun {
-  engine: { spec: string; label: string; identity: Record<string, unknown> };
-  metrics: IntentMetrics;
-  gates: Gate[];
-  /** No gate failed (n/a gates do not fail). */
-  passed: boolean;
-  all_errored: boolean;
-  usage: { input_tokens: number; output_tokens: number };
-  scores: CaseScore[];
-}
-
-export interface Disagreement {
-  id: string;
-  kind: string;
-  /** Per engine, in run order: what it did, in one line each (from the scores). */
-  scores: CaseScore[];
-}
-
-export interface IntentsResult {
-  schema: 'whetstone.intents/1';
-  date: string;
-  cases_file: string;
-  cases_sha256: string;
-  catalog: string;
-  catalog_sha256: string;
-  capabilities: number;
-  kind_filter: string[];
-  kinds: Record<string, number>;
-  thresholds: IntentThresholds;
-  runs: EngineRun[];
-  disagreements: Disagreement[];
-  report: string;
-  exit_code: number;
-}
 
 /** YYYY-MM-DD in local time: the day the person running it sees. */
 export function localDate(d: Date): string {

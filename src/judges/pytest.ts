@@ -4,7 +4,7 @@
 // 3 internal error, 4 usage error, 5 no tests collected); only the first is a fail.
 // The cache provider and bytecode writing are turned off so judging never writes into the suite folder.
 import type { JudgeSpec } from '../config/suite-schema.js';
-import type { RunOutcome } from '../proc/run.js';
+import type { RunOutcome } from '../core/proc.js';
 import type { JudgeContext, JudgeResult } from './types.js';
 import { pytestFileInSuite, resolveInsideSuite } from './paths.js';
 import { errorResult, oneLine, tailLines } from './result.js';

@@ -9,7 +9,7 @@
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describeOutcome, runProcess, type RunOutcome } from '../proc/run.js';
+import { describeOutcome, runProcess, type RunOutcome } from '../core/proc.js';
 import type { JudgeSpec } from '../config/suite-schema.js';
 import type { JudgeContext, JudgeResult } from './types.js';
 import { errorResult, oneLine, tailLines } from './result.js';

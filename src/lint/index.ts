@@ -1,7 +1,5 @@
 // Suite and skill checks (`whet lint`): what the rest of whetstone may use.
-export { registerLintCommand } from './command.js';
 export { lintSuite, RULES, type LintRunOptions, type LintResult } from './run.js';
-export { renderLint } from './command.js';
 export { similarPairs, jaccard, type SimilarPair } from './duplicates.js';
 export { matchesEverything } from './expected.js';
 export { looksPositional } from './shape.js';

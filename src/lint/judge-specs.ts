@@ -2,7 +2,7 @@
 // be loaded, or a judge that gives both an inline rubric and a spec, would make every task it judges an
 // error at run time; lint says so first, at the task's line.
 import { relative, resolve } from 'node:path';
-import { fixtureInside } from '../config/suite.js';
+import { fixtureInside } from '../config/fixture-path.js';
 import { displayPath } from '../config/load-yaml.js';
 import { loadJudgeSpec } from '../judges/spec.js';
 import type { LoadedJudgeSpec } from '../judges/spec-schema.js';

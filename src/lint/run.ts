@@ -11,7 +11,7 @@ import { lintSuiteSchema, type Suite } from '../config/suite-schema.js';
 import type { z } from 'zod';
 
 type LintSuiteInput = z.infer<typeof lintSuiteSchema>;
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { SKILL_RESOURCE_DIRS } from '../skill/read.js';
 import { duplicatesRule } from './duplicates.js';
 import { expectedRule } from './expected.js';

@@ -4,7 +4,8 @@
 import type { PipelineConfig } from '../config/pipeline.js';
 import type { LoopManifest } from './manifest.js';
 import type { Budget } from '../evaluation/budget.js';
-import type { RunEnv } from '../run-env.js';
+import type { RunEnv } from '../core/run-env.js';
+import type { Opened } from '../measure/setup.js';
 
 export interface LoopContext extends RunEnv {
   stateDir: string;
@@ -20,6 +21,11 @@ export interface LoopContext extends RunEnv {
   iteration: number;
   /** The run's budget, shared by every stage of this process (absent: no budget configured). */
   budget?: Budget;
+  /**
+   * The run's config, suite (its registered splits applied) and engines, opened once by openRun and
+   * shared by every stage of this process: nothing below the runner reads pipeline.yaml or the suite again.
+   */
+  opened: () => Promise<Opened>;
 }
 
 export interface StageOutcome {

@@ -3,22 +3,24 @@
 // does, before it moves or writes anything (src/runner/preflight.ts).
 import { existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { readArtifact } from '../artifacts/io.js';
+import { readArtifact } from '../state/artifact-io.js';
 import { loadPipeline, type PipelineConfig } from '../config/pipeline.js';
 import { loadSuiteWith } from '../config/suite-overrides.js';
 import { thresholdsHash } from '../config/thresholds.js';
 import { registeredSettings, settingsHash } from '../config/registered.js';
 import { displayPath } from '../config/load-yaml.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { checkIdFlag, isSafeId } from '../config/safe-id.js';
 import { readSkill, skillFileOf } from '../skill/read.js';
 import { appendEvent } from '../state/events.js';
 import { stateLayout } from '../state/layout.js';
 import { newRunId, runManifest, writeRunManifest } from '../state/runs.js';
-import type { RunEnv } from '../run-env.js';
+import type { RunEnv } from '../core/run-env.js';
 import type { LoopContext } from './context.js';
 import { suiteFor } from '../config/targets.js';
 import { loopManifest, type LoopManifest } from './manifest.js';
+import { openMeasurement, type Opened } from '../measure/setup.js';
+import { runOptions } from './evaluate-context.js';
 
 export type LoopEnv = RunEnv;
 
@@ -130,7 +132,19 @@ export async function openRun(e: LoopEnv, o: { stateDir: string; runId: string; 
   const evalThreshold = o.evalThreshold ?? manifest.flags?.eval_threshold;
   const config = evalThreshold === undefined ? loaded : { ...loaded, evalThreshold };
   const flags = o.evalThreshold === undefined ? {} : { flags: { evalThreshold: o.evalThreshold } };
-  return { ...e, stateDir: o.stateDir, runId: o.runId, runDir, manifest, config, ...flags, iteration: o.iteration ?? manifest.iteration };
+  let opening: Promise<Opened> | undefined;
+  const ctx: LoopContext = {
+    ...e,
+    stateDir: o.stateDir,
+    runId: o.runId,
+    runDir,
+    manifest,
+    config,
+    ...flags,
+    iteration: o.iteration ?? manifest.iteration,
+    opened: () => (opening ??= openMeasurement({ ...e, options: runOptions(ctx) }, config)),
+  };
+  return ctx;
 }
 
 /**

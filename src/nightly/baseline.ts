@@ -5,11 +5,11 @@ import { resolve } from 'node:path';
 import pLimit from 'p-limit';
 import { loadPipeline, type PipelineConfig } from '../config/pipeline.js';
 import { expandTargets, type ResolvedTarget } from '../config/targets.js';
-import { UsageError } from '../errors.js';
-import type { RunEnv } from '../run-env.js';
+import { UsageError } from '../core/errors.js';
+import type { RunEnv } from '../core/run-env.js';
 import { acquireStateLock } from '../state/lock.js';
-import { runStandalone } from '../../stages/evaluate/standalone.js';
-import type { StandaloneEvaluation } from '../../stages/evaluate/schema.js';
+import { runStandalone } from '../measure/standalone.js';
+import type { StandaloneEvaluation } from '../artifacts/evaluation.js';
 
 export type BaselineEnv = RunEnv;
 

@@ -5,10 +5,10 @@
 // a suite) makes it exit 3, like an evaluation whose verdict is error.
 import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { canonicalJson, sha256, writeArtifact } from '../artifacts/io.js';
-import { InternalError } from '../errors.js';
+import { canonicalJson, sha256, writeArtifact } from '../state/artifact-io.js';
+import { InternalError } from '../core/errors.js';
 import { localDate } from '../intents/run-intents.js';
-import { writeFileAtomically } from '../state/atomic.js';
+import { writeFileAtomically } from '../core/atomic.js';
 import { baselineAll, type BaselineEnv, type TargetBaseline } from './baseline.js';
 import { compareNights } from './drift.js';
 import { historyOf, nightlyDir, previousNight, readHistory, toTrendRow, type TrendRow } from './history.js';

@@ -6,15 +6,15 @@ import { relative, resolve } from 'node:path';
 import pLimit from 'p-limit';
 import { loadPipeline } from '../config/pipeline.js';
 import { expandTargets } from '../config/targets.js';
-import { UsageError } from '../errors.js';
-import type { RunEnv } from '../run-env.js';
+import { UsageError } from '../core/errors.js';
+import type { RunEnv } from '../core/run-env.js';
 import { acquireStateLock } from '../state/lock.js';
 import { runShard, type ShardResult } from '../../stages/evaluate/shard.js';
 import { parseShardSpec } from '../evaluation/shard-plan.js';
-import { canonicalJson } from '../artifacts/io.js';
+import { canonicalJson } from '../state/artifact-io.js';
 import { runMerge } from '../../stages/evaluate/merge.js';
 import { collectShards } from '../../stages/evaluate/shard-sources.js';
-import type { StandaloneEvaluation } from '../../stages/evaluate/schema.js';
+import type { StandaloneEvaluation } from '../artifacts/evaluation.js';
 import type { baselineAll, TargetBaseline } from './baseline.js';
 
 export async function shardTargets(

@@ -4,7 +4,7 @@
 // and its comparison with the previous night. Reading only, like every report.
 import { isSafeId, shownId } from '../config/safe-id.js';
 import { existsSync } from 'node:fs';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { stateLayout } from '../state/layout.js';
 import { arr, bool, isObj, str } from './inputs.js';
 import { loadReportInputs, nightDays } from './load.js';

@@ -3,9 +3,9 @@
 // learner's artifact moved away, then a refusal, then `status: running` on a finished run).
 import { currentSettings, settingsDiff, type RegisteredSettings } from '../config/registered.js';
 import { thresholdsDiff, thresholdsHash, type Thresholds } from '../config/thresholds.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import type { LoopContext } from '../loop/context.js';
-import { iterations, nextStep, type Next, type Step } from './next-step.js';
+import { iterations, nextStep, type Next, type Step } from '../loop/next-step.js';
 import { refuseStaleRedoInputs } from './redo-inputs.js';
 import { refuseRedoAfterPromotion, stepAfterSuperseding, wouldSupersede } from './supersede.js';
 

@@ -3,15 +3,15 @@
 // evaluation), or that moves the candidates away and then stops because the baseline measured other
 // content, leaves the iteration half-redone; the README promises a refusal moves nothing.
 import { existsSync } from 'node:fs';
-import { standaloneEvaluation } from '../../stages/evaluate/schema.js';
+import { standaloneEvaluation } from '../artifacts/evaluation.js';
 import { gatherIntegrity } from '../../stages/gate/integrity.js';
-import { candidatesArtifact } from '../../stages/generate/schema.js';
-import { readArtifact } from '../artifacts/io.js';
-import { UsageError } from '../errors.js';
+import { candidatesArtifact } from '../artifacts/candidates.js';
+import { readArtifact } from '../state/artifact-io.js';
+import { UsageError } from '../core/errors.js';
 import type { LoopContext } from '../loop/context.js';
 import { iterationPaths } from '../loop/paths.js';
 import { readSkill } from '../skill/read.js';
-import type { Step } from './next-step.js';
+import type { Step } from '../loop/next-step.js';
 
 const short = (h: string | undefined) => (h ? `${h.slice(0, 19)}…` : 'missing');
 

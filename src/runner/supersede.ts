@@ -3,10 +3,10 @@
 // truncated write from a full disk), so the run can go on from the newest valid one.
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { iterationPaths } from '../loop/paths.js';
 import { readBackup } from '../state/promote.js';
-import { decideAfter, readHandoff, STEPS, type Step } from './next-step.js';
+import { decideAfter, readHandoff, STEPS, type Step } from '../loop/next-step.js';
 
 const FILE_OF: Record<Step, keyof ReturnType<typeof iterationPaths>> = {
   baseline: 'baseline',

@@ -3,7 +3,7 @@
 // `*`, lists, ranges, steps and month/day names, or one of the @-nicknames — and shown as the next run
 // times in local time and in UTC, so a reader sees when it fires before installing it.
 import { Cron } from 'croner';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 
 export const DEFAULT_AT = '0 3 * * *';
 

@@ -1,10 +1,10 @@
 // Installing and removing the nightly entry in the user's crontab, through `crontab -l` and `crontab -`
-// (run via src/proc/run.ts, the one way whetstone starts programs). The edit itself is a pure function of
+// (run via src/core/proc.ts, the one way whetstone starts programs). The edit itself is a pure function of
 // the table's text: install adds the marked block, or replaces an older one for the same project, and
 // leaves every other byte alone; remove takes out exactly the marked block, so install then remove gives
 // back the table byte for byte.
-import { describeOutcome, runProcess } from '../proc/run.js';
-import { StateError } from '../errors.js';
+import { describeOutcome, runProcess } from '../core/proc.js';
+import { StateError } from '../core/errors.js';
 import { marker } from './units.js';
 
 export interface ProcEnv {

@@ -6,7 +6,7 @@
 // reports and saves the state, and its exit code is the night's verdict (1 on a drift alert). Engine keys
 // come from repository secrets, never from the file. Kept apart from github.ts (the unsharded workflow).
 import { join } from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { envBlock, inRepo, sh, whetSetup } from './github.js';
 import { marker, type ScheduleTarget } from './units.js';
 

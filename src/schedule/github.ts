@@ -9,8 +9,8 @@
 // actions/cache saves only after a successful job), under a new key each run (an entry is immutable once
 // written) restored by prefix, and the upload runs `if: always()` too.
 import { join, relative, sep } from 'node:path';
-import { UsageError } from '../errors.js';
-import { INSTALL_SPEC, isDependencyOf } from '../package-info.js';
+import { UsageError } from '../core/errors.js';
+import { INSTALL_SPEC, isDependencyOf } from '../core/package-info.js';
 import { marker, NIGHTLY_CALLS_NOTE, type ScheduleTarget } from './units.js';
 
 export const WORKFLOW_FILE = join('.github', 'workflows', 'whetstone-nightly.yml');

@@ -6,8 +6,8 @@
 // drift alert). GitLab reads no schedule from the file: the comment names the pipeline schedule to create.
 // Engine keys are CI/CD variables, which GitLab hands every job as environment variables: none is written
 // here. Print only: a project's .gitlab-ci.yml is its own, so this file is included from it, not written.
-import { UsageError } from '../errors.js';
-import { INSTALL_SPEC, isDependencyOf } from '../package-info.js';
+import { UsageError } from '../core/errors.js';
+import { INSTALL_SPEC, isDependencyOf } from '../core/package-info.js';
 import { inRepo, sh } from './github.js';
 import { marker, type ScheduleTarget } from './units.js';
 

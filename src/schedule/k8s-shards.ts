@@ -7,7 +7,7 @@
 // Engine keys come from a Secret (envFrom), never from these files. The image is the project's own (the
 // repository with `npm ci` done): whetstone does not build or push it.
 import { stringify } from 'yaml';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { sh } from './github.js';
 import { marker, type ScheduleTarget } from './units.js';
 

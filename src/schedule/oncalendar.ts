@@ -3,7 +3,7 @@
 // (values, lists, ranges, stepped ranges, names) is expanded to its set of values and written back as
 // values and `a..b` ranges. One thing cannot be converted: cron runs when EITHER a restricted day of month
 // OR a restricted day of week matches, systemd only when both do — such an expression is refused with why.
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 
 const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
 const DAYS = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'];

@@ -3,7 +3,7 @@
 // still running when the next one is due from being started twice: the due run is skipped and logged.
 // The runner stops when its signal aborts (Ctrl-C); a command still running then is stopped with it.
 import { Cron } from 'croner';
-import { describeOutcome, runProcess } from '../proc/run.js';
+import { describeOutcome, runProcess } from '../core/proc.js';
 import { localTime, utcTime } from './cron.js';
 
 export interface RunnerOptions {

@@ -6,9 +6,9 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { StateError, UsageError } from '../errors.js';
-import { describeOutcome, runProcess } from '../proc/run.js';
-import { writeFileAtomically } from '../state/atomic.js';
+import { StateError, UsageError } from '../core/errors.js';
+import { describeOutcome, runProcess } from '../core/proc.js';
+import { writeFileAtomically } from '../core/atomic.js';
 import type { ProcEnv } from './crontab.js';
 import { marker } from './units.js';
 

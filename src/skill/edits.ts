@@ -16,7 +16,7 @@
 //  - replace_text: one exact span anywhere in the file; must occur once, or `occurrence` (1-based) says which.
 //  - append_text: raw text at the very end (e.g. the closing fence of an unclosed code block).
 import { z } from 'zod';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../core/errors.js';
 import { updateFrontmatter, type YamlValue } from './frontmatter.js';
 import { endsWithBlankLine, lineAt, withEol, type Eol } from './lines.js';
 import { matchSections, findSection } from './sections.js';

@@ -10,7 +10,7 @@
 // Nothing outside the frontmatter block is touched. With no block, a new one is created at the top.
 import { isDeepStrictEqual } from 'node:util';
 import { Document, isMap, parseDocument } from 'yaml';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../core/errors.js';
 import { splitLines, withEol } from './lines.js';
 import type { SkillDocument } from './markdown.js';
 

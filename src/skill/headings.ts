@@ -3,7 +3,8 @@
 // any length, indented up to 3 spaces, closed only by the same character at least as long; an unclosed fence
 // runs to the end), never inside an HTML comment, and never in an indented code block.
 import type { Line } from './lines.js';
-import type { HeadingLevel } from './markdown.js';
+
+export type HeadingLevel = 1 | 2 | 3 | 4 | 5 | 6;
 
 export interface HeadingHit {
   /** Index (into the scanned lines) of the heading's first and last line; they differ for setext. */

@@ -5,11 +5,12 @@
 // Section extent (the unit replace/remove act on): a section runs from its heading line to the line before
 // the next heading of the same or a higher level (fewer #s), so it includes its subsections. `contentEnd`
 // marks where its own text stops (the next heading of any level), for edits that keep subsections.
+import type { HeadingLevel } from './headings.js';
 import { parse as parseYaml } from 'yaml';
 import { dominantEol, splitLines, type Eol, type Line } from './lines.js';
 import { scanHeadings } from './headings.js';
 
-export type HeadingLevel = 1 | 2 | 3 | 4 | 5 | 6;
+export type { HeadingLevel } from './headings.js';
 
 export interface Frontmatter {
   /** The whole block: opening line, YAML, closing line, each with its line ending. */

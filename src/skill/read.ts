@@ -6,7 +6,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import fg from 'fast-glob';
 import { parse as parseYaml } from 'yaml';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../core/errors.js';
 import { displayPath, readTextFile } from '../config/load-yaml.js';
 import type { SkillInput } from '../engines/types.js';
 

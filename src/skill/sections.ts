@@ -1,7 +1,7 @@
 // Looking sections up by title, the way edit actions name them. A title is matched after normalisation
 // (normalizeTitle). When a title occurs more than once, a path of ancestor titles joined by " > "
 // ("Mode A > Steps") picks one; anything still ambiguous is an error, never a guess.
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../core/errors.js';
 import { normalizeTitle, type Section, type SkillDocument } from './markdown.js';
 
 /** Sections whose title, or whose "ancestor > … > title" path, matches `query`. */

@@ -15,7 +15,7 @@
 //                              the new one goes before; the new section's heading is the content's first line
 //   update_yaml_frontmatter  → update_frontmatter; the seed merges deeply (existing nested keys stay), so a
 //                              mapping value is merged into the existing mapping before it is written
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../core/errors.js';
 import { applyEdit, type EditAction } from './edits.js';
 import type { YamlValue } from './frontmatter.js';
 import { parseSkill } from './markdown.js';

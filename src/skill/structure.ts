@@ -13,7 +13,7 @@
 //  - description 1..1024 characters, name at most 64 lower-case letters, digits and hyphens, and a description
 //    that says both what the skill does and when to use it: the Agent Skills frontmatter rules (agentskills.io
 //    specification, restated on Anthropic's best-practices page).
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../core/errors.js';
 import { applyEdit, type EditAction } from './edits.js';
 import { parseSkill, type SkillDocument } from './markdown.js';
 import { descriptionQuality, frontmatterFields } from './structure-frontmatter.js';

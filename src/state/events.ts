@@ -4,7 +4,7 @@
 // when present) always have their types; anything else a stage wants to say rides along.
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { InternalError } from '../errors.js';
+import { InternalError } from '../core/errors.js';
 import { stateLayout } from './layout.js';
 
 export const runEventSchema = z.looseObject({

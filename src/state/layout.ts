@@ -4,7 +4,7 @@
 // folder, so a missed check is an internal error and never a write outside the state directory.
 import { join } from 'node:path';
 import { insideRoot, layoutId, MAX_ITERATION } from '../config/safe-id.js';
-import { InternalError } from '../errors.js';
+import { InternalError } from '../core/errors.js';
 
 const idPath = (root: string, id: string, what: string, suffix = '') => insideRoot(root, join(root, `${layoutId(id, what)}${suffix}`), what);
 

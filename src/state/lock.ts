@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import { StateError, UsageError } from '../errors.js';
+import { StateError, UsageError } from '../core/errors.js';
 import { stateLayout } from './layout.js';
 import { describe, HEARTBEAT_MS, judge, ownerFile, processStart, readOwner, sameHolding, type Owner } from './lock-owner.js';
 

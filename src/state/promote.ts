@@ -7,10 +7,10 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync 
 import { dirname, join, relative } from 'node:path';
 import fg from 'fast-glob';
 import { z } from 'zod';
-import { readArtifact } from '../artifacts/io.js';
+import { readArtifact } from './artifact-io.js';
 import { MAX_ITERATION, relativeInside } from '../config/safe-id.js';
-import { StateError, UsageError } from '../errors.js';
-import { writeFileAtomically, writeJsonAtomically } from './atomic.js';
+import { StateError, UsageError } from '../core/errors.js';
+import { writeFileAtomically, writeJsonAtomically } from '../core/atomic.js';
 import { iterName, stateLayout } from './layout.js';
 
 const sha = (b: Buffer) => `sha256:${createHash('sha256').update(b).digest('hex')}`;

@@ -6,7 +6,7 @@ import { closeSync, createReadStream, existsSync, fstatSync, ftruncateSync, mkdi
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
-import { InternalError } from '../errors.js';
+import { InternalError } from '../core/errors.js';
 import { intentMetricSetSchema } from '../evaluation/intent-metrics.js';
 
 export const judgeOutcomeSchema = z.object({

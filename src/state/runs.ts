@@ -4,9 +4,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
-import { readArtifact } from '../artifacts/io.js';
+import { readArtifact } from './artifact-io.js';
 import { isSafeId, safeId } from '../config/safe-id.js';
-import { writeJsonAtomically } from './atomic.js';
+import { writeJsonAtomically } from '../core/atomic.js';
 import { stateLayout } from './layout.js';
 
 export const runManifest = z.looseObject({

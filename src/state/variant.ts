@@ -8,7 +8,7 @@
 import { copyFileSync, existsSync, mkdirSync, renameSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import fg from 'fast-glob';
-import { writeFileAtomically } from './atomic.js';
+import { writeFileAtomically } from '../core/atomic.js';
 import { stateLayout } from './layout.js';
 
 export const SUITE_FILE_NAMES = ['tasks.yaml', 'task_suite.yaml'];

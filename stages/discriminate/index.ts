@@ -6,20 +6,20 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HANDOFF } from '../../src/artifacts/envelope.js';
-import { readArtifact, sha256, sha256File, writeArtifact } from '../../src/artifacts/io.js';
+import { readArtifact, sha256, sha256File, writeArtifact } from '../../src/state/artifact-io.js';
 import { describeEvalThresholds, evalThresholdFor, singleThresholdFrom } from '../../src/config/eval-thresholds.js';
-import { StateError } from '../../src/errors.js';
+import { StateError } from '../../src/core/errors.js';
 import type { LoopContext, StageOutcome } from '../../src/loop/context.js';
 import { iterationPaths } from '../../src/loop/paths.js';
 import { readSkill } from '../../src/skill/read.js';
 import { scoreStructure } from '../../src/skill/structure.js';
 import { appendEvent } from '../../src/state/events.js';
 import { stateLayout } from '../../src/state/layout.js';
-import { standaloneEvaluation } from '../evaluate/schema.js';
-import { candidatesArtifact } from '../generate/schema.js';
-import { lessonsFor, readLessons } from '../learn/lessons-store.js';
+import { standaloneEvaluation } from '../../src/artifacts/evaluation.js';
+import { candidatesArtifact } from '../../src/artifacts/candidates.js';
+import { lessonsFor, readLessons } from '../../src/lessons/store.js';
 import { minibatchTasks, minibatchVerdict, prepareMinibatch, runOnTasks, type MinibatchResult } from './minibatch.js';
-import { rankingArtifact, type RankingArtifact, type ScoredCandidate } from './schema.js';
+import { rankingArtifact, type RankingArtifact, type ScoredCandidate } from '../../src/artifacts/ranking.js';
 import { runLlmJudge, type DiscriminateDeps, type JudgeRun } from './run-judge.js';
 import { applyJudge, countPlaceholders, pickNext, rankOrder, recommendation, scoreCandidate } from './score.js';
 

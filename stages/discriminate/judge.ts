@@ -6,7 +6,7 @@
 // problem stated, then recorded as this candidate's judge error (it keeps its cheap score) — never dropped.
 import { z } from 'zod';
 import type { Engine } from '../../src/engines/types.js';
-import type { Candidate } from '../generate/schema.js';
+import type { Candidate } from '../../src/artifacts/candidates.js';
 
 export interface JudgeFailure {
   task_id: string;

@@ -3,15 +3,15 @@
 // baseline is rejected and the next one is tried. Train only: held-out tasks are the gate's evidence and
 // must stay unseen until then. Results go to iter-NNN/minibatch/results/<variant>.jsonl and are resumed
 // like any results file.
-import { canonicalJson, sha256 } from '../../src/artifacts/io.js';
+import { canonicalJson, sha256 } from '../../src/state/artifact-io.js';
 import type { Task } from '../../src/config/suite-schema.js';
 import { taskStatus, type TaskTally } from '../../src/evaluation/aggregate.js';
 import { runVariant } from '../../src/evaluation/run-variant.js';
 import type { LoopContext } from '../../src/loop/context.js';
 import type { LoadedSkill } from '../../src/skill/read.js';
-import { evaluateContext } from '../evaluate/loop.js';
+import { evaluateContext } from '../../src/loop/evaluate-context.js';
 import { prepareResultsFile } from '../../src/state/runs.js';
-import { prepare, type Prepared } from '../evaluate/setup.js';
+import { prepare, type Prepared } from '../../src/measure/setup.js';
 
 /**
  * The tasks to pre-check: the train tasks the candidate says it answers first (did it fix them?), then

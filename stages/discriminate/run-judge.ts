@@ -3,11 +3,11 @@
 // the generator's own reader (baseline.json and the suite's frozen splits must both say train).
 import type { EngineConfig } from '../../src/config/engine-schema.js';
 import { countCalls, createEngine, type Engine } from '../../src/engines/index.js';
-import { ConfigError } from '../../src/errors.js';
+import { ConfigError } from '../../src/core/errors.js';
 import type { LoopContext } from '../../src/loop/context.js';
-import type { StandaloneEvaluation } from '../evaluate/schema.js';
-import { llmFailures } from '../generate/run-llm.js';
-import type { Candidate } from '../generate/schema.js';
+import type { StandaloneEvaluation } from '../../src/artifacts/evaluation.js';
+import { trainFailuresWithPrompts } from '../../src/loop/train-failures.js';
+import type { Candidate } from '../../src/artifacts/candidates.js';
 import { judgeCandidate, type JudgeFailure, type Judgement } from './judge.js';
 
 export interface DiscriminateDeps {
@@ -38,7 +38,7 @@ export interface JudgeRun {
 
 export async function runLlmJudge(ctx: LoopContext, baseline: StandaloneEvaluation, candidates: readonly Candidate[], deps: DiscriminateDeps): Promise<JudgeRun> {
   const engine = countCalls(deps.judgeEngine ?? createEngine(llmJudgeEngineConfig(ctx), { env: ctx.env }));
-  const failures = new Map<string, JudgeFailure>(llmFailures(ctx, baseline).map((f) => [f.task_id, { task_id: f.task_id, category: f.category, split: f.split, reason: f.reason }]));
+  const failures = new Map<string, JudgeFailure>(trainFailuresWithPrompts((await ctx.opened()).suite.tasks, baseline.task_results).map((f) => [f.task_id, { task_id: f.task_id, category: f.category, split: f.split, reason: f.reason }]));
   const out: JudgeRun = { judgements: new Map(), calls: 0, costUsd: 0, engine: engine.type, interrupted: false };
   for (const c of candidates) {
     // Only failures the run itself recorded as train ones are shown, whatever the candidate claims.

@@ -25,11 +25,11 @@
 // a structural fix with real content that completes one check (5 + 1.11 + 0.5 = 6.61: a closed code
 // fence, a "When to Use" section from the description's own "Use when …"); an unfilled template
 // (5 + 0.5 − 1 = 4.5) is not, whatever dimension it is for.
-import type { Lesson } from '../learn/schema.js';
-import type { Candidate } from '../generate/schema.js';
-import { countPlaceholders } from '../generate/proposal.js';
-import { addressesOf } from '../learn/lesson.js';
-import type { ScoredCandidate } from './schema.js';
+import type { Lesson } from '../../src/artifacts/learning.js';
+import type { Candidate } from '../../src/artifacts/candidates.js';
+import { countPlaceholders } from '../../src/skill/placeholders.js';
+import { addressesOf } from '../../src/lessons/lesson.js';
+import type { ScoredCandidate } from '../../src/artifacts/ranking.js';
 
 export { countPlaceholders };
 

@@ -2,11 +2,11 @@
 // Exit codes follow DESIGN.md: 0 pass/skipped, 1 a threshold failed (fail, or an unusable baseline),
 // 3 nothing (or too little of the suite) could be judged because the engine or judges failed, 130 interrupted.
 import { runPipeline } from './pipeline.js';
-import { formatEvaluation } from './print.js';
-import { runStandalone } from './standalone.js';
-import type { EvaluateContext, StageResult } from './setup.js';
+import { formatEvaluation } from '../../src/measure/print.js';
+import { runStandalone } from '../../src/measure/standalone.js';
+import type { EvaluateContext, StageResult } from '../../src/measure/setup.js';
 
-export type { EvaluateContext, EvaluateOptions, StageResult } from './setup.js';
+export type { EvaluateContext, EvaluateOptions, StageResult } from '../../src/measure/setup.js';
 
 export async function run(ctx: EvaluateContext): Promise<StageResult> {
   return ctx.options.standalone ? runStandalone(ctx) : runPipeline(ctx);

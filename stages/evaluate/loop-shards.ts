@@ -4,19 +4,19 @@
 // iter-NNN/shards/; once all are in, the runner comes back here (`whet resume`) and the merge writes
 // evaluation.json exactly as the unsharded stage would, so the gate decides on the same artifact.
 import { existsSync } from 'node:fs';
-import { writeArtifact } from '../../src/artifacts/io.js';
+import { writeArtifact } from '../../src/state/artifact-io.js';
 import type { LoopContext, StageOutcome } from '../../src/loop/context.js';
 import { openRun } from '../../src/loop/open.js';
 import { iterationPaths } from '../../src/loop/paths.js';
 import { SHARD_PLAN_SCHEMA, shardPlanArtifact } from '../../src/loop/shards.js';
-import { readArtifact } from '../../src/artifacts/io.js';
-import type { RunEnv } from '../../src/run-env.js';
+import { readArtifact } from '../../src/state/artifact-io.js';
+import type { RunEnv } from '../../src/core/run-env.js';
 import { appendEvent } from '../../src/state/events.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import { runMerge } from './merge.js';
-import type { EvaluateContext, StageResult } from './setup.js';
+import type { EvaluateContext, StageResult } from '../../src/measure/setup.js';
 import { runShard, type ShardResult } from './shard.js';
-import { evaluateContext } from './loop.js';
+import { evaluateContext } from '../../src/loop/evaluate-context.js';
 
 export async function evaluateThroughShards(ctx: LoopContext, ectx: EvaluateContext, candidateId: string): Promise<StageOutcome | { merged: StageResult }> {
   const paths = iterationPaths(ctx.runDir, ctx.iteration);

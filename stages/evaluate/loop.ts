@@ -3,32 +3,18 @@
 // train-split failures feed the generator; later the selected candidate is measured against it
 // (evaluation.json). Both reuse the standalone and pipeline machinery unchanged.
 import { HANDOFF_END } from '../../src/artifacts/envelope.js';
-import { writeArtifact } from '../../src/artifacts/io.js';
+import { writeArtifact } from '../../src/state/artifact-io.js';
 import type { LoopContext, StageOutcome } from '../../src/loop/context.js';
 import { iterationPaths } from '../../src/loop/paths.js';
 import { singleThresholdFrom } from '../../src/config/eval-thresholds.js';
 import { readSkill } from '../../src/skill/read.js';
 import { appendEvent } from '../../src/state/events.js';
-import { measure, standaloneFromMeasured } from './measure.js';
+import { measure, standaloneFromMeasured } from '../../src/measure/measure.js';
 import { runPipeline } from './pipeline.js';
-import { standaloneEvaluation } from './schema.js';
-import { prepare, type EvaluateContext, type EvaluateOptions } from './setup.js';
+import { standaloneEvaluation } from '../../src/artifacts/evaluation.js';
+import { prepare } from '../../src/measure/setup.js';
+import { evaluateContext } from '../../src/loop/evaluate-context.js';
 import { evaluateThroughShards } from './loop-shards.js';
-
-/** The evaluate stage's context inside a loop run (lock held by the runner, the run's budget shared). */
-export function evaluateContext(ctx: LoopContext, options: EvaluateOptions): EvaluateContext {
-  return {
-    cwd: ctx.cwd,
-    env: ctx.env,
-    now: ctx.now,
-    log: ctx.log,
-    signal: ctx.signal,
-    lockHeld: true,
-    budget: ctx.budget,
-    ...(ctx.progressOut ? { progressOut: ctx.progressOut } : {}),
-    options: { taskSuite: ctx.manifest.suite.path, stateRoot: ctx.stateDir, mock: ctx.manifest.mock, config: ctx.manifest.config.path ?? undefined, splits: ctx.manifest.settings?.splits, ...options },
-  };
-}
 
 export async function evaluateLoopBaseline(ctx: LoopContext): Promise<StageOutcome | 'interrupted'> {
   const ectx = evaluateContext(ctx, { standalone: true });

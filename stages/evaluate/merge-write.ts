@@ -3,20 +3,32 @@
 // the union of the results logs beside it, and a shard.json covering every shard so the merged directory
 // can itself be merged or resumed.
 import { join, resolve } from 'node:path';
-import { writeArtifact } from '../../src/artifacts/io.js';
+import { writeArtifact } from '../../src/state/artifact-io.js';
 import { summarizeVariant } from '../../src/evaluation/summary.js';
 import type { LoadedSkill } from '../../src/skill/read.js';
-import { copyFileAtomically } from '../../src/state/atomic.js';
+import { copyFileAtomically } from '../../src/core/atomic.js';
 import { appendEvent } from '../../src/state/events.js';
 import { stateLayout } from '../../src/state/layout.js';
 import { newRunId, prepareResultsFile, writeRunManifest } from '../../src/state/runs.js';
-import type { MergeBundle } from './merge.js';
-import { standaloneFromMeasured } from './measure.js';
+import type { ShardManifest } from '../../src/evaluation/shard-manifest.js';
+import type { Measured } from '../../src/measure/measure.js';
+import type { Sources } from './shard-sources.js';
+import { standaloneFromMeasured } from '../../src/measure/measure.js';
 import { pipelineInputs, recordCandidateSource, writePipelineEvaluation } from './pipeline.js';
-import { evaluationManifest, openPipelineRun } from './run-manifest.js';
-import { standaloneEvaluation, type EvaluationArtifact } from './schema.js';
-import { evaluationKey, type EvaluateContext, type EvaluateOptions } from './setup.js';
-import { pipelineArtifact, tooManyErrors } from './verdict.js';
+import { evaluationManifest, openPipelineRun } from '../../src/measure/run-manifest.js';
+import { standaloneEvaluation, type EvaluationArtifact } from '../../src/artifacts/evaluation.js';
+import { evaluationKey, type EvaluateContext, type EvaluateOptions, type Prepared } from '../../src/measure/setup.js';
+import { pipelineArtifact, tooManyErrors } from '../../src/measure/verdict.js';
+
+/** Everything a merge has read and checked, handed to the writers below. */
+export type MergeBundle = {
+  p: Prepared;
+  src: Sources;
+  first: ShardManifest;
+  measured: Map<string, Measured>;
+  /** Writes the union of the results and a shard.json covering all shards into `dir` (a merge of merges). */
+  write: (dir: string) => Promise<void>;
+};
 
 export type MergeResult =
   | { partial: true; manifestPath: string; covers: number[]; total: number; tasks: number }

@@ -9,8 +9,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { loadPipeline } from '../../src/config/pipeline.js';
 import { expandTargets } from '../../src/config/targets.js';
 import { once } from 'node:events';
-import { writeArtifact } from '../../src/artifacts/io.js';
-import { UsageError } from '../../src/errors.js';
+import { writeArtifact } from '../../src/state/artifact-io.js';
+import { UsageError } from '../../src/core/errors.js';
 import { storeBaseline } from '../../src/evaluation/cache.js';
 import { mergeOutcome } from '../../src/evaluation/merge-results.js';
 import { contentDiff, SHARD_FILE, shardManifest, type ShardManifest } from '../../src/evaluation/shard-manifest.js';
@@ -19,9 +19,9 @@ import { readSkill, type LoadedSkill } from '../../src/skill/read.js';
 import { stateLayout } from '../../src/state/layout.js';
 import { acquireStateLock } from '../../src/state/lock.js';
 import { newRunId } from '../../src/state/runs.js';
-import type { Measured } from './measure.js';
+import type { Measured } from '../../src/measure/measure.js';
 import { pipelineInputs } from './pipeline.js';
-import { cacheKeyParts, evaluationKey, prepare, type EvaluateContext, type EvaluateOptions, type Prepared } from './setup.js';
+import { cacheKeyParts, evaluationKey, prepare, type EvaluateContext, type EvaluateOptions, type Prepared } from '../../src/measure/setup.js';
 import { collectShards, describeField, type Sources } from './shard-sources.js';
 import { shardContentOf } from './shard-content.js';
 import { writeMergedPipeline, writeMergedStandalone, type MergeResult } from './merge-write.js';
@@ -120,14 +120,6 @@ async function checkGroup(ctx: EvaluateContext, src: Sources, mo: MergeOptions):
   return { p, write };
 }
 
-export type MergeBundle = {
-  p: Prepared;
-  src: Sources;
-  first: ShardManifest;
-  measured: Map<string, Measured>;
-  /** Writes the union of the results and a shard.json covering all shards into `dir` (a merge of merges). */
-  write: (dir: string) => Promise<void>;
-};
 
 /** Stores a merged, error-free result in the baseline cache, exactly as an unsharded run would. */
 async function fillCache(p: Prepared, skill: LoadedSkill, outcome: VariantOutcome, n: number, now: Date): Promise<Measured['cache']> {

@@ -2,13 +2,13 @@
 // same tasks. The candidate's own files are what reach the engine — its materialised variant folder, or
 // the content carried in the ranking, or a seed edit plan applied to the target (candidate.ts) — and never
 // the original in its place (the seed's fatal bug), nor a plan's fragment as if it were the skill.
-import { writeFileAtomically } from '../../src/state/atomic.js';
+import { writeFileAtomically } from '../../src/core/atomic.js';
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { sha256File, writeArtifact } from '../../src/artifacts/io.js';
+import { sha256File, writeArtifact } from '../../src/state/artifact-io.js';
 import { loadYaml } from '../../src/config/load-yaml.js';
 import { checkIdFlag } from '../../src/config/safe-id.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import { evalThresholdFor } from '../../src/config/eval-thresholds.js';
 import { summarizeVariant } from '../../src/evaluation/summary.js';
 import { readSkill, skillFromText, type LoadedSkill } from '../../src/skill/read.js';
@@ -16,13 +16,13 @@ import { appendEvent } from '../../src/state/events.js';
 import { stateLayout } from '../../src/state/layout.js';
 import { acquireStateLock } from '../../src/state/lock.js';
 import { supersedeFile } from '../../src/state/runs.js';
-import { openPipelineRun } from './run-manifest.js';
-import { measure } from './measure.js';
+import { openPipelineRun } from '../../src/measure/run-manifest.js';
+import { measure } from '../../src/measure/measure.js';
 import { judgeCalibrations, withCorrectedRates } from '../../src/evaluation/judge-calibration.js';
 import { candidateSkill, resolveCandidate, type CandidateSource } from './candidate.js';
-import { pipelineEvaluation, rankingInput, type PipelineEvaluation } from './schema.js';
-import { budgetFor, engineInfo, prepare, type EvaluateContext, type Prepared, type StageResult } from './setup.js';
-import { pipelineArtifact, tooManyErrors, type EnvelopeBits } from './verdict.js';
+import { pipelineEvaluation, rankingInput, type PipelineEvaluation } from '../../src/artifacts/evaluation.js';
+import { budgetFor, engineInfo, prepare, type EvaluateContext, type Prepared, type StageResult } from '../../src/measure/setup.js';
+import { pipelineArtifact, tooManyErrors, type EnvelopeBits } from '../../src/measure/verdict.js';
 import { watchRateLimits } from '../../src/evaluation/rate-limit-watch.js';
 
 export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {

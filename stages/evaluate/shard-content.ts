@@ -4,13 +4,13 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { thresholdsHash } from '../../src/config/thresholds.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import { hashOf, type ShardContent } from '../../src/evaluation/shard-manifest.js';
 import { meanDurations, planShards, type ShardPlan } from '../../src/evaluation/shard-plan.js';
 import { readResults } from '../../src/state/results-log.js';
 import type { LoadedSkill } from '../../src/skill/read.js';
-import { whetstoneVersion } from '../../src/version.js';
-import type { EvaluateContext, Prepared } from './setup.js';
+import { VERSION } from '../../src/core/package-info.js';
+import type { EvaluateContext, Prepared } from '../../src/measure/setup.js';
 
 export function shardContentOf(
   p: Prepared,
@@ -32,7 +32,7 @@ export function shardContentOf(
     }),
     pass_k: p.passK,
     task_timeout_ms: p.cfg.taskTimeoutMs,
-    whetstone_version: whetstoneVersion(),
+    whetstone_version: VERSION,
     total: a.total,
     plan: a.plan,
   };

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import fg from 'fast-glob';
 import { x as untar } from 'tar';
-import { readArtifact } from '../../src/artifacts/io.js';
+import { readArtifact } from '../../src/state/artifact-io.js';
 import { displayPath } from '../../src/config/load-yaml.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import { contentDiff, SHARD_FILE, shardManifest, type ShardContent, type ShardManifest } from '../../src/evaluation/shard-manifest.js';
 
 export interface ShardSource {

@@ -3,8 +3,8 @@
 // decides on the held-out split: the generator never saw those tasks, so a gain there is evidence.
 import type { Thresholds } from '../../src/config/thresholds.js';
 import { holm, mcnemarExact } from '../../src/stats/index.js';
-import type { PipelineEvaluation } from '../evaluate/schema.js';
-import type { Check, GateArtifact } from './schema.js';
+import type { PipelineEvaluation } from '../../src/artifacts/evaluation.js';
+import type { Check, GateArtifact } from '../../src/artifacts/gate.js';
 import { tooManyErrors } from '../../src/evaluation/summary.js';
 
 type TaskResult = PipelineEvaluation['candidate_results'][number];

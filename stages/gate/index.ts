@@ -4,7 +4,7 @@
 // on the next run (the target already equals the candidate and the backup exists) and not refused.
 import { HANDOFF } from '../../src/artifacts/envelope.js';
 import { existsSync } from 'node:fs';
-import { readArtifact, sha256File, writeArtifact } from '../../src/artifacts/io.js';
+import { readArtifact, sha256File, writeArtifact } from '../../src/state/artifact-io.js';
 import type { Thresholds } from '../../src/config/thresholds.js';
 import type { LoopContext, StageOutcome } from '../../src/loop/context.js';
 import { iterationPaths } from '../../src/loop/paths.js';
@@ -13,7 +13,7 @@ import { appendEvent } from '../../src/state/events.js';
 import { applyVariant, readBackup } from '../../src/state/promote.js';
 import { decide } from './decide.js';
 import { gatherIntegrity } from './integrity.js';
-import { gateArtifact, type GateArtifact } from './schema.js';
+import { gateArtifact, type GateArtifact } from '../../src/artifacts/gate.js';
 
 /**
  * The held-out p-values of the candidates gated before this iteration in the run: the family the

@@ -5,22 +5,22 @@
 // memory/lessons.jsonl: a rejection left as "pending_review" there would be proposed again next run.
 import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { readArtifact, writeArtifact } from '../../src/artifacts/io.js';
-import { UsageError } from '../../src/errors.js';
+import { readArtifact, writeArtifact } from '../../src/state/artifact-io.js';
+import { UsageError } from '../../src/core/errors.js';
 import type { LoopContext } from '../../src/loop/context.js';
 import { iterationPaths } from '../../src/loop/paths.js';
-import { iterations } from '../../src/runner/next-step.js';
+import { iterations } from '../../src/loop/next-step.js';
 import { readSkill } from '../../src/skill/read.js';
 import { appendEvent } from '../../src/state/events.js';
 import { stateLayout } from '../../src/state/layout.js';
 import { applyVariant, readBackup } from '../../src/state/promote.js';
-import { rankingArtifact } from '../discriminate/schema.js';
-import { pipelineEvaluation, standaloneEvaluation } from '../evaluate/schema.js';
-import { candidatesArtifact } from '../generate/schema.js';
-import { buildLesson } from '../learn/lesson.js';
-import { recordLesson } from '../learn/lessons-store.js';
+import { rankingArtifact } from '../../src/artifacts/ranking.js';
+import { pipelineEvaluation, standaloneEvaluation } from '../../src/artifacts/evaluation.js';
+import { candidatesArtifact } from '../../src/artifacts/candidates.js';
+import { buildLesson } from '../../src/lessons/lesson.js';
+import { recordLesson } from '../../src/lessons/store.js';
 import { gatherIntegrity } from './integrity.js';
-import { gateArtifact, type GateArtifact } from './schema.js';
+import { gateArtifact, type GateArtifact } from '../../src/artifacts/gate.js';
 
 export interface Pending {
   iteration: number;

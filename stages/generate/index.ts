@@ -3,8 +3,8 @@
 // candidate as a variant folder with its diff. Writes iter-NNN/candidates.json; the discriminator acts next.
 // The decisions live in the propose-*.ts and select.ts files; this file reads and writes.
 import { HANDOFF } from '../../src/artifacts/envelope.js';
-import { readArtifact, sha256File, writeArtifact } from '../../src/artifacts/io.js';
-import { StateError } from '../../src/errors.js';
+import { readArtifact, sha256File, writeArtifact } from '../../src/state/artifact-io.js';
+import { StateError } from '../../src/core/errors.js';
 import type { LoopContext, StageOutcome } from '../../src/loop/context.js';
 import { iterationPaths } from '../../src/loop/paths.js';
 import { diffStats, unifiedDiff } from '../../src/skill/diff.js';
@@ -12,18 +12,16 @@ import { readSkill } from '../../src/skill/read.js';
 import { scoreStructure } from '../../src/skill/structure.js';
 import { appendEvent } from '../../src/state/events.js';
 import { stateLayout } from '../../src/state/layout.js';
-import { standaloneEvaluation } from '../evaluate/schema.js';
-import { lessonsFor, pendingContents, readLessons, rejectedContents } from '../learn/lessons-store.js';
+import { standaloneEvaluation } from '../../src/artifacts/evaluation.js';
+import { lessonsFor, pendingContents, readLessons, rejectedContents } from '../../src/lessons/store.js';
 import { materialise, supersedeVariants } from '../../src/state/variant.js';
 import { proposeFeedback } from './propose-feedback.js';
 import { proposeStructural } from './propose-structural.js';
 import { trainFailures, type Proposal, type ProposerError, type Skipped } from './proposal.js';
 import { runLlmProposer, type GenerateDeps, type LlmRun } from './run-llm.js';
-import { candidatesArtifact, type Candidate, type CandidatesArtifact } from './schema.js';
+import { candidatesArtifact, type Candidate, type CandidatesArtifact } from '../../src/artifacts/candidates.js';
 import { selectCandidates } from './select.js';
 import { copiedMechanics, trainMechanics, writtenText } from './mechanics.js';
-import { loadSuite } from '../../src/config/suite.js';
-import { withFrozenSplits } from '../../src/config/registered.js';
 
 export type { GenerateDeps } from './run-llm.js';
 
@@ -63,7 +61,7 @@ export async function run(ctx: LoopContext, deps: GenerateDeps = {}): Promise<St
   errors.push(...llm.errors);
 
   // No proposal may write a train judge's mechanics into the skill, whoever proposed it.
-  const mechanics = trainMechanics(withFrozenSplits(loadSuite(ctx.manifest.suite.path).tasks, ctx.manifest.settings?.splits, ctx.config.loop.holdoutRatio));
+  const mechanics = trainMechanics((await ctx.opened()).suite.tasks);
   const guidance = (group: Proposal[]) =>
     group.filter((p) => {
       const copied = copiedMechanics(`${p.title}\n${writtenText(p.actions)}`, mechanics);

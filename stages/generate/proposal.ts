@@ -1,7 +1,9 @@
 // A proposal is a candidate before it has an id and a variant folder: what a proposer returns. Keeping
 // proposers to this shape lets selection (lessons, duplicates, the cap) treat them all alike.
 import type { EditAction } from '../../src/skill/edits.js';
-import type { Candidate } from './schema.js';
+import type { Candidate } from '../../src/artifacts/candidates.js';
+export { trainFailures, type ObservedResult } from '../../src/loop/train-failures.js';
+export { countPlaceholders } from '../../src/skill/placeholders.js';
 
 export type ProposerName = Candidate['proposer'];
 
@@ -28,23 +30,6 @@ export interface Skipped {
   why: string;
 }
 
-/** A result row of baseline.json, as the generator reads it. */
-export interface ObservedResult {
-  task_id: string;
-  category: string;
-  split?: 'train' | 'holdout' | undefined;
-  status: 'pass' | 'fail' | 'error';
-  reason: string;
-}
-
-/**
- * The failures the generator may learn from: judged failures of the train split only. A result without
- * a split is not train: when in doubt, a task is treated as held out, never leaked.
- */
-export function trainFailures<T extends ObservedResult>(results: readonly T[]): T[] {
-  return results.filter((r) => r.split === 'train' && r.status === 'fail');
-}
-
 /** "breaking-changes" → "breaking changes": a category id as words a rule can name. */
 export function categoryWords(category: string): string {
   return category.replace(/[-_.]+/g, ' ').trim();
@@ -60,9 +45,4 @@ export function slugify(text: string, max = 40): string {
   // Cut at a word boundary so an id never ends in half a word.
   const cut = s.length <= max ? s : s.slice(0, max + 1).replace(/-[^-]*$/, '') || s.slice(0, max);
   return cut.replace(/-+$/, '') || 'change';
-}
-
-/** `[a realistic request]`-style template holes; markdown links ([t](u), [t][r], [r]: u) are not holes. */
-export function countPlaceholders(text: string): number {
-  return [...text.matchAll(/\[[^\]\n]{3,}\](?![(\[:])/g)].length;
 }

@@ -8,16 +8,12 @@ import { z } from 'zod';
 import { changeCategory, CHANGE_CATEGORIES, risk } from '../../src/artifacts/vocabulary.js';
 import type { Engine } from '../../src/engines/types.js';
 import { EditActionSchema } from '../../src/skill/edits.js';
-import type { Lesson } from '../learn/schema.js';
+import type { Lesson } from '../../src/artifacts/learning.js';
 import type { Proposal, ProposerError } from './proposal.js';
+import type { TrainFailure } from '../../src/loop/train-failures.js';
 
-export interface LlmFailure {
-  task_id: string;
-  category: string;
-  split: 'train' | 'holdout' | undefined;
-  prompt: string;
-  reason: string;
-}
+/** A train failure with its request (src/loop/train-failures.ts). */
+export type LlmFailure = TrainFailure;
 
 export interface LlmInput {
   skillText: string;

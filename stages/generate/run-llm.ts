@@ -1,16 +1,15 @@
 // The llm proposer wired to the run, apart from its prompt logic (propose-llm.ts): which engine writes
 // the proposals (or why none can), the train failures with their requests, and the calls it cost. A task
 // counts as train only when both baseline.json and the suite (split as the evaluator splits it) say so.
-import { withFrozenSplits } from '../../src/config/registered.js';
-import { loadSuiteWith } from '../../src/config/suite-overrides.js';
 import type { EngineConfig } from '../../src/config/engine-schema.js';
 import { createEngine, type Engine } from '../../src/engines/index.js';
 import { configureEngine, engineTimeoutMs, meterEngine } from '../../src/evaluation/metered.js';
 import type { LoopContext } from '../../src/loop/context.js';
-import type { StandaloneEvaluation } from '../evaluate/schema.js';
-import type { Lesson } from '../learn/schema.js';
-import { proposeLlm, type LlmFailure } from './propose-llm.js';
-import { trainFailures, type Proposal, type ProposerError } from './proposal.js';
+import type { StandaloneEvaluation } from '../../src/artifacts/evaluation.js';
+import type { Lesson } from '../../src/artifacts/learning.js';
+import { proposeLlm } from './propose-llm.js';
+import { trainFailuresWithPrompts } from '../../src/loop/train-failures.js';
+import type { Proposal, ProposerError } from './proposal.js';
 
 /** The generator engine's config, or why the llm proposer cannot run. */
 export function generatorEngineConfig(ctx: Pick<LoopContext, 'manifest' | 'config'>): { cfg: EngineConfig } | { skip: string } {
@@ -19,21 +18,6 @@ export function generatorEngineConfig(ctx: Pick<LoopContext, 'manifest' | 'confi
   if (!cfg) return { skip: 'skipped: no engine configured for it (set loop.generator_engine or engine in pipeline.yaml)' };
   if (cfg.type === 'mock') return { skip: 'skipped: the generator engine is the mock engine, which cannot write JSON proposals' };
   return { cfg };
-}
-
-/** Train failures of the baseline with their requests; held-out tasks are dropped before prompts are read. */
-export function llmFailures(ctx: Pick<LoopContext, 'manifest' | 'config'>, baseline: StandaloneEvaluation): LlmFailure[] {
-  const failed = trainFailures(baseline.task_results);
-  if (failed.length === 0) return [];
-  const loaded = loadSuiteWith(ctx.config, ctx.manifest.suite.path, { defaultTimeoutMs: ctx.config.taskTimeoutMs });
-  const tasks = new Map(withFrozenSplits(loaded.tasks, ctx.manifest.settings?.splits, ctx.config.loop.holdoutRatio).map((t) => [t.id, t]));
-  const out: LlmFailure[] = [];
-  for (const r of failed) {
-    const task = tasks.get(r.task_id);
-    if (!task || task.split !== 'train') continue;
-    out.push({ task_id: r.task_id, category: r.category, split: 'train', prompt: task.prompt, reason: r.reason });
-  }
-  return out;
 }
 
 export interface GenerateDeps {
@@ -59,7 +43,8 @@ export async function runLlmProposer(ctx: LoopContext, text: string, baseline: S
   }
   // The generator's calls count against the run's budget and hold the engine's rate-limit slots like any other.
   const counted = meterEngine(engine, { budget: ctx.budget });
-  const input = { skillText: text, failures: llmFailures(ctx, baseline), lessons, max: ctx.config.loop.candidatesPerIteration };
+  const { suite } = await ctx.opened();
+  const input = { skillText: text, failures: trainFailuresWithPrompts(suite.tasks, baseline.task_results), lessons, max: ctx.config.loop.candidatesPerIteration };
   const r = await proposeLlm(counted, input, { timeoutMs, signal: ctx.signal });
   return { proposals: r.proposals, errors: r.errors, calls: counted.calls(), costUsd: r.costUsd };
 }

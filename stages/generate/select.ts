@@ -11,9 +11,9 @@
 // Left out, each with its reason (candidates.json `skipped`): a proposal whose actions do not apply (a
 // proposer error, not a crash), one that changes nothing, one whose resulting SKILL.md was evaluated on
 // this target before and rejected (lessons), one waiting for review in this run, one identical to an earlier candidate, and any over the cap.
-import { sha256 } from '../../src/artifacts/io.js';
+import { sha256 } from '../../src/state/artifact-io.js';
 import { applyEdits } from '../../src/skill/edits.js';
-import type { Lesson } from '../learn/schema.js';
+import type { Lesson } from '../../src/artifacts/learning.js';
 import { slugify, type Proposal, type ProposerError, type Skipped } from './proposal.js';
 
 export interface SelectInput {

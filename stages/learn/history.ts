@@ -2,13 +2,13 @@
 // the target's content at each iteration's start, and the engine calls and cost every stage recorded.
 // Only the current artifacts count; superseded ones (a redone stage) are history, not this run's path.
 import { existsSync } from 'node:fs';
-import { readArtifact } from '../../src/artifacts/io.js';
+import { readArtifact } from '../../src/state/artifact-io.js';
 import type { LoopManifest } from '../../src/loop/manifest.js';
 import { iterationPaths } from '../../src/loop/paths.js';
-import { rankingArtifact } from '../discriminate/schema.js';
-import { pipelineEvaluation, standaloneEvaluation } from '../evaluate/schema.js';
-import { gateArtifact } from '../gate/schema.js';
-import { candidatesArtifact } from '../generate/schema.js';
+import { rankingArtifact } from '../../src/artifacts/ranking.js';
+import { pipelineEvaluation, standaloneEvaluation } from '../../src/artifacts/evaluation.js';
+import { gateArtifact } from '../../src/artifacts/gate.js';
+import { candidatesArtifact } from '../../src/artifacts/candidates.js';
 
 export interface RunHistory {
   decisions: Map<number, string | null>;

@@ -4,25 +4,24 @@
 // on. Writes iter-NNN/learning.json; the generator acts next, or nobody (done).
 import { existsSync } from 'node:fs';
 import { HANDOFF, HANDOFF_END } from '../../src/artifacts/envelope.js';
-import { readArtifact, sha256File, writeArtifact } from '../../src/artifacts/io.js';
-import { loadSuiteWith } from '../../src/config/suite-overrides.js';
-import { StateError } from '../../src/errors.js';
+import { readArtifact, sha256File, writeArtifact } from '../../src/state/artifact-io.js';
+import { StateError } from '../../src/core/errors.js';
 import type { LoopContext, StageOutcome } from '../../src/loop/context.js';
 import { iterationPaths } from '../../src/loop/paths.js';
 import { readSkill } from '../../src/skill/read.js';
 import { scoreStructure } from '../../src/skill/structure.js';
-import { writeFileAtomically } from '../../src/state/atomic.js';
+import { writeFileAtomically } from '../../src/core/atomic.js';
 import { appendEvent } from '../../src/state/events.js';
 import { stateLayout } from '../../src/state/layout.js';
-import { rankingArtifact } from '../discriminate/schema.js';
-import { pipelineEvaluation, standaloneEvaluation } from '../evaluate/schema.js';
-import { gateArtifact } from '../gate/schema.js';
-import { candidatesArtifact } from '../generate/schema.js';
+import { rankingArtifact } from '../../src/artifacts/ranking.js';
+import { pipelineEvaluation, standaloneEvaluation } from '../../src/artifacts/evaluation.js';
+import { gateArtifact } from '../../src/artifacts/gate.js';
+import { candidatesArtifact } from '../../src/artifacts/candidates.js';
 import { runHistory } from './history.js';
-import { buildLesson } from './lesson.js';
-import { recordLesson } from './lessons-store.js';
+import { buildLesson } from '../../src/lessons/lesson.js';
+import { recordLesson } from '../../src/lessons/store.js';
 import { observedFailures, proposedCases } from './proposed-cases.js';
-import { learningArtifact, type LearningArtifact } from './schema.js';
+import { learningArtifact, type LearningArtifact } from '../../src/artifacts/learning.js';
 import { decideStop } from './stop-rules.js';
 
 export async function run(ctx: LoopContext): Promise<StageOutcome> {
@@ -43,7 +42,7 @@ export async function run(ctx: LoopContext): Promise<StageOutcome> {
   const targetNow = readSkill(ctx.manifest.target.skill_dir);
   const structure = scoreStructure(targetNow.text);
 
-  const suite = loadSuiteWith(ctx.config, ctx.manifest.suite.path, { defaultTimeoutMs: ctx.config.taskTimeoutMs });
+  const { suite } = await ctx.opened();
   const proposed = proposedCases({ runId: ctx.runId, iteration: ctx.iteration, skillId: suite.skillId, failures: observedFailures(baseline, evaluation), tasks: suite.tasks });
   if (proposed.count > 0) await writeFileAtomically(paths.proposedCases, proposed.text);
 

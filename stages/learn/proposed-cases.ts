@@ -5,7 +5,7 @@
 // all to the held-out split, which must stay cases the loop has never been tuned on.
 import { stringify } from 'yaml';
 import type { Task } from '../../src/config/suite-schema.js';
-import type { PipelineEvaluation, StandaloneEvaluation } from '../evaluate/schema.js';
+import type { PipelineEvaluation, StandaloneEvaluation } from '../../src/artifacts/evaluation.js';
 
 export interface ObservedFailure {
   task_id: string;

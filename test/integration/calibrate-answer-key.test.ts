@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { readCalibration } from '../../src/calibrate/index.js';
-import { StateError } from '../../src/errors.js';
+import { StateError } from '../../src/core/errors.js';
 import { repoRoot, tempDir, write } from '../support/cli.js';
 import { runWhet } from '../fixtures/calibrate/harness.js';
 

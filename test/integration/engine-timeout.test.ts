@@ -2,7 +2,7 @@
 // still wins) and the limit of judge calls on a judge engine; evaluate.task_timeout applies otherwise.
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { prepare } from '../../stages/evaluate/setup.js';
+import { prepare } from '../../src/measure/setup.js';
 import { findFiles, fixturesBin, tempDir, whet, write } from '../support/cli.js';
 import { readFileSync } from 'node:fs';
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { chmodSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decide } from '../../stages/gate/decide.js';
-import type { PipelineEvaluation } from '../../stages/evaluate/schema.js';
+import type { PipelineEvaluation } from '../../src/artifacts/evaluation.js';
 import { THRESHOLD_DEFAULTS } from '../../src/config/thresholds.js';
 import { fixturesBin, tempDir, whet, write } from '../support/cli.js';
 

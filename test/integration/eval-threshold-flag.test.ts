@@ -4,11 +4,11 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readArtifact } from '../../src/artifacts/io.js';
+import { readArtifact } from '../../src/state/artifact-io.js';
 import { iterationPaths } from '../../src/loop/paths.js';
 import { openRun } from '../../src/loop/open.js';
 import { run as discriminate } from '../../stages/discriminate/index.js';
-import { rankingArtifact } from '../../stages/discriminate/schema.js';
+import { rankingArtifact } from '../../src/artifacts/ranking.js';
 import { evaluateLoopBaseline, evaluateLoopCandidate } from '../../stages/evaluate/loop.js';
 import { run as generate } from '../../stages/generate/index.js';
 import { loopProject } from '../fixtures/stages/loop-project.js';

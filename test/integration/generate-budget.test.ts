@@ -2,12 +2,12 @@
 // max_cost_usd, and a call the budget refuses stops the stage before candidates.json is written.
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readArtifact } from '../../src/artifacts/io.js';
+import { readArtifact } from '../../src/state/artifact-io.js';
 import { Budget, usedInRun } from '../../src/evaluation/budget.js';
 import { iterationPaths } from '../../src/loop/paths.js';
 import { evaluateLoopBaseline } from '../../stages/evaluate/loop.js';
 import { run as generate } from '../../stages/generate/index.js';
-import { candidatesArtifact } from '../../stages/generate/schema.js';
+import { candidatesArtifact } from '../../src/artifacts/candidates.js';
 import { loopProject } from '../fixtures/stages/loop-project.js';
 import { replyWith, scriptedEngine } from '../fixtures/stages/scripted-engine.js';
 

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { WhetError } from '../../src/errors.js';
-import { registerIntentsCommand } from '../../src/intents/command.js';
+import { WhetError } from '../../src/core/errors.js';
+import { registerIntentsCommand } from '../../src/commands/intents.js';
 import type { IntentsResult } from '../../src/intents/run-intents.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');

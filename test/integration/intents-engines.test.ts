@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import { createEngine } from '../../src/engines/index.js';
 import { decideIntent } from '../../src/evaluation/intent-decide.js';
 import { catalogFromEntries } from '../../src/intents/catalog.js';

@@ -6,13 +6,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readArtifact } from '../../src/artifacts/io.js';
+import { readArtifact } from '../../src/state/artifact-io.js';
 import { loadSuite } from '../../src/config/suite.js';
 import { iterationPaths } from '../../src/loop/paths.js';
 import { evaluateLoopBaseline } from '../../stages/evaluate/loop.js';
-import { standaloneEvaluation } from '../../stages/evaluate/schema.js';
+import { standaloneEvaluation } from '../../src/artifacts/evaluation.js';
 import { run as generate } from '../../stages/generate/index.js';
-import { candidatesArtifact } from '../../stages/generate/schema.js';
+import { candidatesArtifact } from '../../src/artifacts/candidates.js';
 import { exampleDir, loopProject, repoRoot } from '../fixtures/stages/loop-project.js';
 import { replyWith, scriptedEngine } from '../fixtures/stages/scripted-engine.js';
 import { exampleLoopProject, whet } from '../support/cli.js';

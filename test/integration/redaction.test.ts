@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { redactArgv, redactText } from '../../src/redact.js';
+import { redactArgv, redactText } from '../../src/core/redact.js';
 import { startLoopbackServer } from '../support/http/server.js';
 import { openaiCompletion } from '../support/http/wire.js';
 import { fixturesBin, tempDir, whet, write } from '../support/cli.js';

@@ -4,11 +4,11 @@
 // prints the judge's reasons.
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readArtifact, sha256File } from '../../src/artifacts/io.js';
+import { readArtifact, sha256File } from '../../src/state/artifact-io.js';
 import type { StageOutcome } from '../../src/loop/context.js';
 import { iterationPaths } from '../../src/loop/paths.js';
 import { run as discriminate } from '../../stages/discriminate/index.js';
-import { rankingArtifact } from '../../stages/discriminate/schema.js';
+import { rankingArtifact } from '../../src/artifacts/ranking.js';
 import { evaluateLoopBaseline } from '../../stages/evaluate/loop.js';
 import { run as generate } from '../../stages/generate/index.js';
 import { loopProject } from '../fixtures/stages/loop-project.js';

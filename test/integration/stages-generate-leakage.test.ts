@@ -6,14 +6,14 @@ import type { StageOutcome } from '../../src/loop/context.js';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readArtifact, writeArtifact } from '../../src/artifacts/io.js';
+import { readArtifact, writeArtifact } from '../../src/state/artifact-io.js';
 import { iterationPaths } from '../../src/loop/paths.js';
 import { evaluateLoopBaseline } from '../../stages/evaluate/loop.js';
-import { standaloneEvaluation } from '../../stages/evaluate/schema.js';
+import { standaloneEvaluation } from '../../src/artifacts/evaluation.js';
 import { run as discriminate } from '../../stages/discriminate/index.js';
-import { rankingArtifact } from '../../stages/discriminate/schema.js';
+import { rankingArtifact } from '../../src/artifacts/ranking.js';
 import { run as generate } from '../../stages/generate/index.js';
-import { candidatesArtifact } from '../../stages/generate/schema.js';
+import { candidatesArtifact } from '../../src/artifacts/candidates.js';
 import { loopProject, repoRoot } from '../fixtures/stages/loop-project.js';
 import { replyWith, scriptedEngine } from '../fixtures/stages/scripted-engine.js';
 

@@ -3,8 +3,8 @@
 // lines, JSON only when asked for with WHET_LOG_FORMAT=json.
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { createLog, humanLine } from '../../src/log.js';
-import { runProcess } from '../../src/proc/run.js';
+import { createLog, humanLine } from '../../src/core/log.js';
+import { runProcess } from '../../src/core/proc.js';
 import { fixturesBin, repoRoot, tempDir, write } from '../support/cli.js';
 
 const cli = join(repoRoot, 'dist/src/cli.js');

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSuite } from '../../src/config/suite.js';
-import { ConfigError } from '../../src/errors.js';
+import { ConfigError } from '../../src/core/errors.js';
 import { fixturesBin, repoRoot, tempDir, whet, write } from '../support/cli.js';
 
 const fixture = join(repoRoot, 'test/fixtures/trigger-sets/notes');

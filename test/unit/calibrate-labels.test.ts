@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseLabelText, readLabelFile } from '../../src/calibrate/labels.js';
 import { splitCsvLine } from '../../src/calibrate/csv.js';
-import { ConfigError, ConfigErrors } from '../../src/errors.js';
+import { ConfigError, ConfigErrors } from '../../src/core/errors.js';
 import { tempDir } from '../support/cli.js';
 
 function errorOf(fn: () => unknown): ConfigError {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createMockEngine } from '../../src/engines/mock.js';
 import { buildJudgePrompt, judgeCandidate, parseJudgeReply, type JudgeFailure } from '../../stages/discriminate/judge.js';
 import { applyJudge, WEIGHTS, type Scored } from '../../stages/discriminate/score.js';
-import type { Candidate } from '../../stages/generate/schema.js';
+import type { Candidate } from '../../src/artifacts/candidates.js';
 import { scriptedEngine } from '../fixtures/stages/scripted-engine.js';
 
 const cand: Candidate = {

@@ -13,7 +13,7 @@ import {
 } from '../../src/engines/command.js';
 import { getJsonPath, jsonValueToText, parseJsonPath } from '../../src/engines/json-path.js';
 import type { EngineRequest } from '../../src/engines/types.js';
-import { ConfigError } from '../../src/errors.js';
+import { ConfigError } from '../../src/core/errors.js';
 
 const skill = { name: 'release-notes', text: '---\nname: release-notes\n---\n# Release notes\nAlways group by type.\n' };
 

@@ -11,7 +11,7 @@ import { composeSystem, costOf, redact } from '../../src/engines/http-common.js'
 import { countCalls, createEngine } from '../../src/engines/index.js';
 import { openaiRequestBody, readChatCompletion } from '../../src/engines/openai.js';
 import type { EngineRequest } from '../../src/engines/types.js';
-import { ConfigError } from '../../src/errors.js';
+import { ConfigError } from '../../src/core/errors.js';
 
 const skill = { name: 's', text: '# Skill\nDo X.\n' };
 const req = (over: Partial<EngineRequest> = {}): EngineRequest => ({ kind: 'task', prompt: 'P', skill, timeoutMs: 1000, ...over });

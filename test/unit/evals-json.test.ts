@@ -6,7 +6,7 @@ import { safeIdFor, slugify, IdAllocator } from '../../src/config/eval-ids.js';
 import { SAFE_ID } from '../../src/config/suite-schema.js';
 import { suiteFor } from '../../src/config/targets.js';
 import { lintSuite } from '../../src/lint/run.js';
-import { ConfigError } from '../../src/errors.js';
+import { ConfigError } from '../../src/core/errors.js';
 import { repoRoot, tempDir, write } from '../support/cli.js';
 
 const fx = join(repoRoot, 'test/fixtures/evals-json');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ResultsLog, type ResultLine } from '../../src/state/results-log.js';
 import { resumedAttempts, runVariant } from '../../src/evaluation/run-variant.js';
 import { newTally } from '../../src/evaluation/aggregate.js';
-import { writeJsonAtomically } from '../../src/state/atomic.js';
+import { writeJsonAtomically } from '../../src/core/atomic.js';
 import type { Suite, Task } from '../../src/config/suite-schema.js';
 import type { Engine } from '../../src/engines/types.js';
 import { tempDir } from '../support/cli.js';

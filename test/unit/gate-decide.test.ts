@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decide, holdoutComparison, intentChecks } from '../../stages/gate/decide.js';
 import { THRESHOLD_DEFAULTS, thresholdsDiff, thresholdsHash } from '../../src/config/thresholds.js';
-import type { PipelineEvaluation } from '../../stages/evaluate/schema.js';
+import type { PipelineEvaluation } from '../../src/artifacts/evaluation.js';
 
 type R = PipelineEvaluation['candidate_results'][number];
 const res = (task_id: string, passed: boolean, split: 'train' | 'holdout', status?: R['status']): R => ({

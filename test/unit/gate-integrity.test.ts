@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { integrityChecks, type IntegrityFacts } from '../../stages/gate/integrity.js';
 import { decide } from '../../stages/gate/decide.js';
 import { THRESHOLD_DEFAULTS, thresholdsHash } from '../../src/config/thresholds.js';
-import type { PipelineEvaluation } from '../../stages/evaluate/schema.js';
-import type { RankingArtifact } from '../../stages/discriminate/schema.js';
+import type { PipelineEvaluation } from '../../src/artifacts/evaluation.js';
+import type { RankingArtifact } from '../../src/artifacts/ranking.js';
 
 const h = (c: string) => `sha256:${c.repeat(64)}`;
 const evaluation = { candidate_id: 'cand-01-x', verdict: 'pass', inputs: { 'ranking.json': h('a'), target: h('t'), candidate: h('v') } } as unknown as PipelineEvaluation;

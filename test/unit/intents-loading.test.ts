@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, ConfigErrors } from '../../src/errors.js';
+import { ConfigError, ConfigErrors } from '../../src/core/errors.js';
 import { checkCasesAgainstCatalog, loadCases } from '../../src/intents/cases.js';
 import { loadCatalog } from '../../src/intents/catalog.js';
 

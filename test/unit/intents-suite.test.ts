@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSuite } from '../../src/config/suite.js';
-import { ConfigError } from '../../src/errors.js';
+import { ConfigError } from '../../src/core/errors.js';
 import { catalogEntries } from '../../src/intents/catalog.js';
 import { catalogWithSkill, skillKeywords } from '../../src/intents/floor-skill.js';
 import { decideIntent } from '../../src/evaluation/intent-decide.js';
@@ -12,7 +12,7 @@ import { judgeToolCall } from '../../src/judges/tool-call.js';
 import type { Engine, EngineRequest } from '../../src/engines/types.js';
 import { decide } from '../../stages/gate/decide.js';
 import { THRESHOLD_DEFAULTS } from '../../src/config/thresholds.js';
-import type { PipelineEvaluation } from '../../stages/evaluate/schema.js';
+import type { PipelineEvaluation } from '../../src/artifacts/evaluation.js';
 import { copyExample, repoRoot, tempDir, write } from '../support/cli.js';
 
 function errorOf(fn: () => unknown): ConfigError {

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/errors.js';
+import { ConfigError } from '../../src/core/errors.js';
 import { canonicalKind, orderKinds } from '../../src/intents/kinds.js';
 import type { Fraction, IntentMetricSet, IntentMetrics } from '../../src/intents/metrics.js';
 import { evaluateGates, loadThresholds, SEED_THRESHOLDS } from '../../src/intents/thresholds.js';

@@ -8,7 +8,7 @@ import { loadJudgeSpec, buildSpecPrompt, parseSpecReply, runJudge, specHashHex }
 import type { Task } from '../../src/config/suite-schema.js';
 import type { Engine, EngineRequest, EngineResult } from '../../src/engines/types.js';
 import { createMockEngine } from '../../src/engines/mock.js';
-import { ConfigError } from '../../src/errors.js';
+import { ConfigError } from '../../src/core/errors.js';
 import { repoRoot, tempDir, write } from '../support/cli.js';
 
 const SPEC = `name: notes-judge

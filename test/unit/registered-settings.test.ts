@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { registeredSettings, settingsDiff, withFrozenSplits } from '../../src/config/registered.js';
 import { loadPipeline } from '../../src/config/pipeline.js';
 import { loadSuite } from '../../src/config/suite.js';
-import { prepare } from '../../stages/evaluate/setup.js';
+import { prepare } from '../../src/measure/setup.js';
 import { repoRoot, tempDir } from '../support/cli.js';
 
 const suitePath = join(repoRoot, 'examples/release-notes/tasks.yaml');

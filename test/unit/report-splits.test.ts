@@ -7,7 +7,7 @@ import { renderHtml } from '../../src/report/render-html.js';
 import { renderJunit } from '../../src/report/render-junit.js';
 import { renderMarkdown } from '../../src/report/render-md.js';
 import { evidenceItems } from '../../src/report/evidence.js';
-import { ARTIFACT_SCHEMAS, jsonSchemaOf } from '../../src/report/schemas-command.js';
+import { ARTIFACT_SCHEMAS, jsonSchemaOf } from '../../src/report/schemas.js';
 import { inputs, pipeline, result, standalone } from '../fixtures/report/artifacts.js';
 
 const cand = [result('t1', 'x', 'pass', 'ok', 'train'), result('t2', 'x', 'pass', 'ok', 'train'), result('t3', 'x', 'fail', 'no', 'train'), result('h1', 'x', 'pass', 'ok', 'holdout'), result('h2', 'x', 'fail', 'no', 'holdout')];

@@ -2,20 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fg from 'fast-glob';
-import { readArtifact } from '../../src/artifacts/io.js';
+import { readArtifact } from '../../src/state/artifact-io.js';
 import { safeId, unsafeIdProblem, isSafeId, checkIdFlag, checkIterationFlag, insideRoot } from '../../src/config/safe-id.js';
 import { loadSuite } from '../../src/config/suite.js';
-import { ConfigError, InternalError, UsageError } from '../../src/errors.js';
+import { ConfigError, InternalError, UsageError } from '../../src/core/errors.js';
 import { loopManifest } from '../../src/loop/manifest.js';
 import { iterationPaths } from '../../src/loop/paths.js';
 import { stateLayout } from '../../src/state/layout.js';
 import { nightlyReportOf } from '../../src/report/nightly-report.js';
 import { runManifest } from '../../src/state/runs.js';
-import { rankingArtifact } from '../../stages/discriminate/schema.js';
-import { pipelineEvaluation, rankingInput, standaloneEvaluation } from '../../stages/evaluate/schema.js';
-import { gateArtifact } from '../../stages/gate/schema.js';
-import { candidatesArtifact } from '../../stages/generate/schema.js';
-import { learningArtifact } from '../../stages/learn/schema.js';
+import { rankingArtifact } from '../../src/artifacts/ranking.js';
+import { pipelineEvaluation, rankingInput, standaloneEvaluation } from '../../src/artifacts/evaluation.js';
+import { gateArtifact } from '../../src/artifacts/gate.js';
+import { candidatesArtifact } from '../../src/artifacts/candidates.js';
+import { learningArtifact } from '../../src/artifacts/learning.js';
 import { sharedDir, tempDir, whet, write, exampleLoopProject } from '../support/cli.js';
 
 const BAD: [string, RegExp][] = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/errors.js';
+import { ConfigError } from '../../src/core/errors.js';
 import { applyEdit, applyEdits, parseEditAction, type EditAction } from '../../src/skill/edits.js';
 import { parseSkill } from '../../src/skill/markdown.js';
 

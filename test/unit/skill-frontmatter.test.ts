@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { ConfigError } from '../../src/errors.js';
+import { ConfigError } from '../../src/core/errors.js';
 import { applyEdit } from '../../src/skill/edits.js';
 import { parseSkill } from '../../src/skill/markdown.js';
 

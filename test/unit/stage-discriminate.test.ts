@@ -3,8 +3,8 @@ import type { Task } from '../../src/config/suite-schema.js';
 import type { TaskTally } from '../../src/evaluation/aggregate.js';
 import { minibatchTasks, minibatchVerdict } from '../../stages/discriminate/minibatch.js';
 import { countPlaceholders, pickNext, rankOrder, recommendation, scoreCandidate, type ScoreFacts } from '../../stages/discriminate/score.js';
-import type { Candidate } from '../../stages/generate/schema.js';
-import type { Lesson } from '../../stages/learn/schema.js';
+import type { Candidate } from '../../src/artifacts/candidates.js';
+import type { Lesson } from '../../src/artifacts/learning.js';
 
 const cand = (over: Partial<Candidate> = {}): Candidate => ({
   id: 'cand-01-x',

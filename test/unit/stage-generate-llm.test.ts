@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generatorEngineConfig } from '../../stages/generate/run-llm.js';
 import { buildLlmPrompt, parseLlmReply, proposeLlm, type LlmFailure } from '../../stages/generate/propose-llm.js';
-import type { Lesson } from '../../stages/learn/schema.js';
+import type { Lesson } from '../../src/artifacts/learning.js';
 import { replyWith, scriptedEngine } from '../fixtures/stages/scripted-engine.js';
 
 const SKILL = '# Release notes\n\n## Steps\n\n1. Group the commits.\n2. Rewrite subjects.\n';

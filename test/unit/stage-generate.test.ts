@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sha256 } from '../../src/artifacts/io.js';
+import { sha256 } from '../../src/state/artifact-io.js';
 import { applyEdits } from '../../src/skill/edits.js';
 import { scoreStructure } from '../../src/skill/structure.js';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import { proposeStructural } from '../../stages/generate/propose-structural.js';
 import { countPlaceholders, slugify, trainFailures, type ObservedResult } from '../../stages/generate/proposal.js';
 import { scoreCandidate } from '../../stages/discriminate/score.js';
 import { candidateId, interleave, selectCandidates } from '../../stages/generate/select.js';
-import type { Lesson } from '../../stages/learn/schema.js';
+import type { Lesson } from '../../src/artifacts/learning.js';
 
 const SKILL = `---
 name: release-notes

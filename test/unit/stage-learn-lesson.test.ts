@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildLesson, holdoutDeltaCI, type LessonFacts } from '../../stages/learn/lesson.js';
+import { buildLesson, holdoutDeltaCI, type LessonFacts } from '../../src/lessons/lesson.js';
 
 const result = (task_id: string, split: 'train' | 'holdout', passed: boolean, status?: 'error') => ({
   task_id, split, passed, score: passed ? 1 : 0, status: status ?? (passed ? 'pass' : 'fail'), category: 'c', attempts: 1, passes: passed ? 1 : 0, errors: status ? 1 : 0, reason: '',

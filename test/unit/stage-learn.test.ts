@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { suiteSchema, type Task } from '../../src/config/suite-schema.js';
-import { lessonsFor, readLessons, recordLesson, rejectedContents } from '../../stages/learn/lessons-store.js';
+import { lessonsFor, readLessons, recordLesson, rejectedContents } from '../../src/lessons/store.js';
 import { observedFailures, proposedCases } from '../../stages/learn/proposed-cases.js';
-import type { Lesson } from '../../stages/learn/schema.js';
+import type { Lesson } from '../../src/artifacts/learning.js';
 import { decideStop, type StopFacts } from '../../stages/learn/stop-rules.js';
 
 const facts = (over: Partial<StopFacts> = {}): StopFacts => ({

@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { StateError } from '../../src/errors.js';
+import { StateError } from '../../src/core/errors.js';
 import { acquireStateLock } from '../../src/state/lock.js';
 import { FOREIGN_STALE_MS, HEARTBEAT_MS, processStart } from '../../src/state/lock-owner.js';
 import { repoRoot, tempDir } from '../support/cli.js';

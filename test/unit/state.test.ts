@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { acquireStateLock } from '../../src/state/lock.js';
 import { ResultsLog, readResults, type ResultLine } from '../../src/state/results-log.js';
 import { baselineCacheKey, lookupBaseline, storeBaseline, type CacheKeyParts } from '../../src/evaluation/cache.js';
-import { StateError } from '../../src/errors.js';
+import { StateError } from '../../src/core/errors.js';
 import { tempDir } from '../support/cli.js';
 
 const line = (task_id: string, attempt = 0, status: ResultLine['status'] = 'pass'): ResultLine => ({

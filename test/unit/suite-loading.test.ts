@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { loadSuite } from '../../src/config/suite.js';
 import { loadPipeline } from '../../src/config/pipeline.js';
-import { ConfigError } from '../../src/errors.js';
+import { ConfigError } from '../../src/core/errors.js';
 import { tempDir, write, sharedDir, findFiles } from '../support/cli.js';
 
 function errorOf(fn: () => unknown): ConfigError {

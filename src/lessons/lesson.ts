@@ -2,12 +2,12 @@
 // target (category, action types, content hash), what the gate decided, the held-out delta with a
 // paired bootstrap interval, and the gate's reason. An iteration with nothing evaluated still leaves a
 // lesson ("no candidate evaluated"), so plateaus are visible in memory as well as in the run.
-import { pairedBootstrapCI, type BootstrapPair } from '../../src/stats/index.js';
-import type { RankingArtifact } from '../discriminate/schema.js';
-import type { PipelineEvaluation, StandaloneEvaluation } from '../evaluate/schema.js';
-import type { GateArtifact } from '../gate/schema.js';
-import type { CandidatesArtifact } from '../generate/schema.js';
-import type { Lesson } from './schema.js';
+import { pairedBootstrapCI, type BootstrapPair } from '../stats/index.js';
+import type { RankingArtifact } from '../artifacts/ranking.js';
+import type { PipelineEvaluation, StandaloneEvaluation } from '../artifacts/evaluation.js';
+import type { GateArtifact } from '../artifacts/gate.js';
+import type { CandidatesArtifact } from '../artifacts/candidates.js';
+import type { Lesson } from '../artifacts/learning.js';
 
 export const BOOTSTRAP_SEED = 20261130;
 export const BOOTSTRAP_ITERATIONS = 10_000;

@@ -4,9 +4,9 @@
 // each record (it is small), so a crash leaves the old file or the new one and never half a line, and a
 // learn re-run after a crash finds its lesson already there instead of appending a duplicate.
 import { existsSync, readFileSync } from 'node:fs';
-import { canonicalJson, sha256 } from '../../src/artifacts/io.js';
-import { writeFileAtomically } from '../../src/state/atomic.js';
-import { lesson as lessonSchema, type Lesson } from './schema.js';
+import { canonicalJson, sha256 } from '../state/artifact-io.js';
+import { writeFileAtomically } from '../core/atomic.js';
+import { lesson as lessonSchema, type Lesson } from '../artifacts/learning.js';
 
 export interface LessonsRead {
   lessons: Lesson[];

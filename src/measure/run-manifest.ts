@@ -4,8 +4,8 @@
 // the run (they list runs by their manifest), so one is written as standalone mode does. A run that
 // already has a manifest of another mode (a loop run, whose evaluate stage comes through here too) keeps
 // its own.
-import { writeRunManifest, readRunManifest, type RunManifest } from '../../src/state/runs.js';
-import type { LoadedSkill } from '../../src/skill/read.js';
+import { writeRunManifest, readRunManifest, type RunManifest } from '../state/runs.js';
+import type { LoadedSkill } from '../skill/read.js';
 import type { Prepared } from './setup.js';
 
 export type PipelineRunStatus = 'completed' | 'incomplete' | 'failed' | 'interrupted' | 'budget_exhausted' | 'rate_limited';

@@ -1,8 +1,8 @@
 // gate.json: the decision on the evaluated candidate, with every check's result, so `whet show` can
 // explain it from the artifact alone.
 import { z } from 'zod';
-import { envelope } from '../../src/artifacts/envelope.js';
-import { safeId } from '../../src/config/safe-id.js';
+import { envelope } from './envelope.js';
+import { safeId } from '../config/safe-id.js';
 
 export const check = z.object({ id: z.string(), passed: z.boolean(), detail: z.string() });
 export type Check = z.infer<typeof check>;

@@ -3,10 +3,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
-import { ConfigError, InternalError } from '../errors.js';
+import { ConfigError, InternalError } from '../core/errors.js';
 import { LineCounter, parseDocument } from 'yaml';
 import { displayPath, formatPath, locate } from '../config/load-yaml.js';
-import { writeJsonAtomically } from '../state/atomic.js';
+import { writeJsonAtomically } from '../core/atomic.js';
 
 export function sha256(data: string | Buffer): string {
   return `sha256:${createHash('sha256').update(data).digest('hex')}`;

@@ -2,22 +2,22 @@
 // pipeline.yaml, the suite loaded and checked, engines built. Any bad input fails here, so a refused
 // command leaves the state directory exactly as it was.
 import { resolve } from 'node:path';
-import { loadPipeline, type PipelineConfig } from '../../src/config/pipeline.js';
-import { loadSuiteWith } from '../../src/config/suite-overrides.js';
-import { withFrozenSplits } from '../../src/config/registered.js';
-import type { Suite } from '../../src/config/suite-schema.js';
-import { parseDuration } from '../../src/config/duration.js';
-import { countCalls, createEngine, type Engine } from '../../src/engines/index.js';
-import { UsageError } from '../../src/errors.js';
-import type { EngineConfig } from '../../src/config/engine-schema.js';
-import { engineWarnings } from '../../src/config/engine-warnings.js';
-import { baselineCacheKey, type CacheKeyParts } from '../../src/evaluation/cache.js';
-import { stateLayout } from '../../src/state/layout.js';
-import type { LoadedSkill } from '../../src/skill/read.js';
-import type { EvaluationArtifact } from './schema.js';
-import { Budget } from '../../src/evaluation/budget.js';
-import { configureEngine, engineTimeoutMs } from '../../src/evaluation/metered.js';
-import type { RunEnv } from '../../src/run-env.js';
+import { loadPipeline, type PipelineConfig } from '../config/pipeline.js';
+import { loadSuiteWith } from '../config/suite-overrides.js';
+import { withFrozenSplits } from '../config/registered.js';
+import type { Suite } from '../config/suite-schema.js';
+import { parseDuration } from '../config/duration.js';
+import { countCalls, createEngine, type Engine } from '../engines/index.js';
+import { UsageError } from '../core/errors.js';
+import type { EngineConfig } from '../config/engine-schema.js';
+import { engineWarnings } from '../config/engine-warnings.js';
+import { baselineCacheKey, type CacheKeyParts } from '../evaluation/cache.js';
+import { stateLayout } from '../state/layout.js';
+import type { LoadedSkill } from '../skill/read.js';
+import type { EvaluationArtifact } from '../artifacts/evaluation.js';
+import { Budget } from '../evaluation/budget.js';
+import { configureEngine, engineTimeoutMs } from '../evaluation/metered.js';
+import type { RunEnv } from '../core/run-env.js';
 
 export interface EvaluateOptions {
   standalone?: boolean;
@@ -65,6 +65,8 @@ export interface EvaluateContext extends RunEnv {
   limiter?: <T>(fn: () => Promise<T>) => Promise<T>;
   /** The run's budget (the loop runner passes one for the whole run; else built from pipeline.yaml). */
   budget?: Budget;
+  /** The config, suite and engines a loop run opened once (LoopContext.opened); else opened here. */
+  opened?: () => Promise<Opened>;
 }
 
 export type StageResult =
@@ -84,17 +86,22 @@ export interface Prepared {
   useCache: boolean;
 }
 
-export async function prepare(ctx: EvaluateContext): Promise<Prepared> {
+/** What an evaluation opens before it measures: config, suite with its splits, engines (not yet counted). */
+export interface Opened {
+  cfg: PipelineConfig;
+  suite: Suite;
+  engine: Engine;
+  judgeEngine?: Engine;
+}
+
+/**
+ * Reads pipeline.yaml (unless the caller already has it) and the suite, and builds the engines. A loop
+ * run does this once (src/loop/open.ts) and every stage reuses it; a stand-alone evaluation once per call.
+ */
+export async function openMeasurement(ctx: EvaluateContext, loadedCfg?: PipelineConfig): Promise<Opened> {
   const o = ctx.options;
   if (!o.taskSuite) throw new UsageError('--task-suite is required: both modes evaluate against a task suite');
-  if (o.passK !== undefined && (!Number.isInteger(o.passK) || o.passK < 1)) throw new UsageError('--pass-k must be a whole number ≥ 1');
-  if (o.concurrency !== undefined && (!Number.isInteger(o.concurrency) || o.concurrency < 1)) throw new UsageError('--concurrency must be a whole number ≥ 1');
-  let ttlFromFlag: number | undefined;
-  if (o.cacheTtl !== undefined) {
-    ttlFromFlag = parseDuration(o.cacheTtl);
-    if (ttlFromFlag === undefined) throw new UsageError(`--cache-ttl "${o.cacheTtl}" is not a duration (e.g. "12h", "7d")`);
-  }
-  const cfg = await loadPipeline(o.config, ctx.cwd);
+  const cfg = loadedCfg ?? (await loadPipeline(o.config, ctx.cwd));
   const configured = o.engine ?? cfg.engine;
   const engineCfg = o.mock ? { type: 'mock' as const, ...(configured?.type === 'mock' ? configured : {}) } : configured;
   if (!engineCfg) {
@@ -103,7 +110,7 @@ export async function prepare(ctx: EvaluateContext): Promise<Prepared> {
   // The engine's own timeout_seconds is its tasks' default limit; a task's timeout_seconds still wins.
   const loaded = loadSuiteWith(cfg, resolve(ctx.cwd, o.taskSuite), { defaultTimeoutMs: engineTimeoutMs(engineCfg) ?? cfg.taskTimeoutMs });
   const suite = { ...loaded, tasks: withFrozenSplits(loaded.tasks, o.splits, cfg.loop.holdoutRatio) };
-  const engine = configureEngine(countCalls(createEngine(engineCfg, { suiteDir: suite.dir, env: ctx.env })), engineCfg);
+  const engine = configureEngine(createEngine(engineCfg, { suiteDir: suite.dir, env: ctx.env }), engineCfg);
   const withFiles = suite.tasks.filter((t) => t.files?.length).length;
   if (withFiles > 0 && !placesFiles(engineCfg)) {
     ctx.log(`warning: ${withFiles} task(s) name files for the agent's workspace, but the ${engineCfg.type} engine${engineCfg.type === 'command' ? ' with workdir: suite' : ''} has no temporary workspace: the files are not copied`);
@@ -112,9 +119,23 @@ export async function prepare(ctx: EvaluateContext): Promise<Prepared> {
   const judgeCfg = o.mock ? { type: 'mock' as const } : (cfg.judgeEngine ?? engineCfg);
   // Judge calls otherwise carry the task's limit; a judge engine's own timeout_seconds is about grading.
   const judgeEngine = needsJudge ? configureEngine(createEngine(judgeCfg, { suiteDir: suite.dir, env: ctx.env }), judgeCfg, { overrideTimeout: true }) : undefined;
-
   const where = cfg.path ?? 'pipeline.yaml';
   for (const w of [...engineWarnings(engineCfg, o.engine ? 'targets[].engine' : 'engine'), ...(needsJudge && cfg.judgeEngine ? engineWarnings(cfg.judgeEngine, 'judge_engine') : [])]) ctx.log(`whet: warning: ${where}: ${w}`);
+  return { cfg, suite, engine, ...(judgeEngine ? { judgeEngine } : {}) };
+}
+
+export async function prepare(ctx: EvaluateContext): Promise<Prepared> {
+  const o = ctx.options;
+  if (o.passK !== undefined && (!Number.isInteger(o.passK) || o.passK < 1)) throw new UsageError('--pass-k must be a whole number ≥ 1');
+  if (o.concurrency !== undefined && (!Number.isInteger(o.concurrency) || o.concurrency < 1)) throw new UsageError('--concurrency must be a whole number ≥ 1');
+  let ttlFromFlag: number | undefined;
+  if (o.cacheTtl !== undefined) {
+    ttlFromFlag = parseDuration(o.cacheTtl);
+    if (ttlFromFlag === undefined) throw new UsageError(`--cache-ttl "${o.cacheTtl}" is not a duration (e.g. "12h", "7d")`);
+  }
+  const { cfg, suite, engine: opened, judgeEngine } = await (ctx.opened ? ctx.opened() : openMeasurement(ctx));
+  // Counted per evaluation: one run's engines serve many stages, each reporting its own calls.
+  const engine = countCalls(opened);
   const concurrency = o.concurrency ?? cfg.concurrency;
   // The engine's adaptive ceiling holds every call: a higher evaluate concurrency is a cap, said here.
   if (engine.concurrency && concurrency > engine.concurrency.max) ctx.log(`whet: note: at most ${engine.concurrency.max} ${engine.type} calls run at once (the engine's max_concurrency), fewer than the concurrency of ${concurrency}`);

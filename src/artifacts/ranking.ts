@@ -2,9 +2,9 @@
 // recommendation and its reasons, and the one the evaluate stage should measure. Its candidate entries are
 // what the evaluate stage reads (`scored_candidates[].id / score / variant_path`).
 import { z } from 'zod';
-import { envelope } from '../../src/artifacts/envelope.js';
-import { changeCategory, risk } from '../../src/artifacts/vocabulary.js';
-import { innerPath, safeId } from '../../src/config/safe-id.js';
+import { envelope } from './envelope.js';
+import { changeCategory, risk } from './vocabulary.js';
+import { innerPath, safeId } from '../config/safe-id.js';
 
 export const scoredCandidate = z.object({
   id: safeId,

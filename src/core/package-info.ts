@@ -18,7 +18,7 @@ function readPkg(file: string): Pkg | undefined {
 }
 
 function readOwn(): { root: string; version: string } {
-  // dist/src/package-info.js in a build, src/package-info.ts under the test runner: walk up to the
+  // dist/src/core/package-info.js in a build, src/core/package-info.ts under the test runner: walk up to the
   // package root. npm_package_version would be the version of whatever package `npm run` started in.
   const start = dirname(fileURLToPath(import.meta.url));
   for (let dir = start; ; dir = dirname(dir)) {

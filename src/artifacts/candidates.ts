@@ -2,10 +2,10 @@
 // with the signal it answers, and its materialised variant (the whole skill folder with the edits applied,
 // under variants/<id>/) plus a unified diff against the target.
 import { z } from 'zod';
-import { envelope } from '../../src/artifacts/envelope.js';
-import { changeCategory, risk } from '../../src/artifacts/vocabulary.js';
-import { innerPath, safeId } from '../../src/config/safe-id.js';
-import { EditActionSchema } from '../../src/skill/edits.js';
+import { envelope } from './envelope.js';
+import { changeCategory, risk } from './vocabulary.js';
+import { innerPath, safeId } from '../config/safe-id.js';
+import { EditActionSchema } from '../skill/edits.js';
 
 export const signal = z.object({
   /** structure: a weak structural dimension; train_failures: tasks of the train split that failed; llm: the model's own reading. */

@@ -1,12 +1,12 @@
 // The evaluate stage's decisions, as pure functions of what was measured: the verdict, the reason, who
 // acts next, and the artifact's payload. Nothing here reads or writes a file or calls an engine.
-import { HANDOFF, HANDOFF_END } from '../../src/artifacts/envelope.js';
-import { taskStatus, type TaskTally } from '../../src/evaluation/aggregate.js';
-import { pairedComparison, rateOf, type VariantSummary } from '../../src/evaluation/summary.js';
-import { errorShareOf, tooManyErrors } from '../../src/evaluation/summary.js';
+import { HANDOFF, HANDOFF_END } from '../artifacts/envelope.js';
+import { taskStatus, type TaskTally } from '../evaluation/aggregate.js';
+import { pairedComparison, rateOf, type VariantSummary } from '../evaluation/summary.js';
+import { errorShareOf, tooManyErrors } from '../evaluation/summary.js';
 
-export { tooManyErrors } from '../../src/evaluation/summary.js';
-import type { PipelineEvaluation, StandaloneEvaluation } from './schema.js';
+export { tooManyErrors } from '../evaluation/summary.js';
+import type { PipelineEvaluation, StandaloneEvaluation } from '../artifacts/evaluation.js';
 
 type TaskResult = PipelineEvaluation['candidate_results'][number];
 type CacheInfo = StandaloneEvaluation['evaluation']['cache'];

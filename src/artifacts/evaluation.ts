@@ -2,10 +2,10 @@
 // seed 001's field names (evaluation.execution_pass_rate, baseline_pass_rate, delta,
 // candidate_results[].task_id/passed/score, next_step "gate_decision") and adds what honesty needs.
 import { z } from 'zod';
-import { envelope } from '../../src/artifacts/envelope.js';
-import { calibrationRecordSchema } from '../../src/calibrate/store.js';
-import { safeId, safeIteration } from '../../src/config/safe-id.js';
-import { intentMetricsSchema } from '../../src/evaluation/intent-metrics.js';
+import { envelope } from './envelope.js';
+import { calibrationRecordSchema } from '../judges/calibration-store.js';
+import { safeId, safeIteration } from '../config/safe-id.js';
+import { intentMetricsSchema } from '../evaluation/intent-metrics.js';
 
 /** A ranking as the discriminator writes it — ours or the seed's (`scored_candidates`). */
 export const rankingInput = z.looseObject({

@@ -7,8 +7,8 @@
 // stdout: the console summary, or with --json the whole result (metrics, gates, every case's score).
 // Warnings go to stderr. The dated report is written in every case (--out, default the cwd).
 import { Command, InvalidArgumentError } from 'commander';
-import type { CliDeps } from '../cli.js';
-import { ENGINE_SPEC_HELP } from './engine-spec.js';
+import type { CliDeps } from './deps.js';
+import { ENGINE_SPEC_HELP } from '../intents/engine-spec.js';
 
 const positiveInt = (name: string) => (v: string) => {
   if (!/^\d+$/.test(v) || Number(v) < 1) throw new InvalidArgumentError(`${name} must be a whole number ≥ 1`);
@@ -41,8 +41,8 @@ export function registerIntentsCommand(program: Command, deps: CliDeps, setCode:
     .option('--retries <n>', 'HTTP retries for model engines (default 2)', wholeInt('--retries'))
     .option('--json', 'print the result as JSON instead of the summary')
     .action(async (opts: Record<string, unknown>) => {
-      const { runIntents } = await import('./run-intents.js');
-      const { summarizeIntents } = await import('./summary.js');
+      const { runIntents } = await import('../intents/run-intents.js');
+      const { summarizeIntents } = await import('../intents/summary.js');
       const result = await runIntents(
         {
           cases: String(opts.cases),

@@ -5,11 +5,11 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { CliDeps, SetCode } from '../commands/deps.js';
+import type { CliDeps, SetCode } from './deps.js';
 import { displayPath } from '../config/load-yaml.js';
-import { UsageError } from '../errors.js';
-import { writeFileAtomically } from '../state/atomic.js';
-import { importPromptfoo } from './promptfoo.js';
+import { UsageError } from '../core/errors.js';
+import { writeFileAtomically } from '../core/atomic.js';
+import { importPromptfoo } from '../import/promptfoo.js';
 
 interface Opts {
   output?: string;

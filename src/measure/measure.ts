@@ -1,17 +1,17 @@
 // Measures one variant: from the baseline cache when allowed and fresh, else by running (or resuming)
 // its tasks into results/<variant>.jsonl, then storing a clean baseline back in the cache.
-import { formatDuration } from '../../src/config/duration.js';
-import { lookupBaseline, outcomeFromCache, storeBaseline } from '../../src/evaluation/cache.js';
-import { runVariant, type VariantOutcome } from '../../src/evaluation/run-variant.js';
-import { createProgress } from '../../src/evaluation/progress.js';
-import { readResults } from '../../src/state/results-log.js';
-import { prepareResultsFile } from '../../src/state/runs.js';
-import type { LoadedSkill } from '../../src/skill/read.js';
-import type { Budget } from '../../src/evaluation/budget.js';
-import type { StandaloneEvaluation } from './schema.js';
+import { formatDuration } from '../config/duration.js';
+import { lookupBaseline, outcomeFromCache, storeBaseline } from '../evaluation/cache.js';
+import { runVariant, type VariantOutcome } from '../evaluation/run-variant.js';
+import { createProgress } from '../evaluation/progress.js';
+import { readResults } from '../state/results-log.js';
+import { prepareResultsFile } from '../state/runs.js';
+import type { LoadedSkill } from '../skill/read.js';
+import type { Budget } from '../evaluation/budget.js';
+import type { StandaloneEvaluation } from '../artifacts/evaluation.js';
 import { standaloneArtifact } from './verdict.js';
-import { summarizeVariant } from '../../src/evaluation/summary.js';
-import { judgeCalibrations, withCorrectedRates } from '../../src/evaluation/judge-calibration.js';
+import { summarizeVariant } from '../evaluation/summary.js';
+import { judgeCalibrations, withCorrectedRates } from '../evaluation/judge-calibration.js';
 import { cacheKeyParts, engineInfo, evaluationKey, type EvaluateContext, type Prepared } from './setup.js';
 
 export type CacheInfo = StandaloneEvaluation['evaluation']['cache'];

@@ -1,21 +1,15 @@
-// `whet schemas [--out DIR]`: JSON Schema for every artifact whetstone writes, generated from the zod
-// schemas the stages validate with (zod 4's toJSONSchema), so another tool can read a state directory
-// without whetstone and the published schemas can never drift from what is really written. Without --out,
-// one JSON object (name → schema) on stdout; with --out, one `<name>.schema.json` per artifact in DIR.
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import type { Command } from 'commander';
+// JSON Schema for every artifact whetstone writes, generated from the zod schemas the stages validate
+// with (zod 4's toJSONSchema), so another tool can read a state directory without whetstone and the
+// published schemas can never drift from what is really written (`whet schemas`: src/commands/schemas.ts).
 import { z } from 'zod';
-import { evaluationArtifact } from '../../stages/evaluate/schema.js';
-import { gateArtifact } from '../../stages/gate/schema.js';
-import { candidatesArtifact } from '../../stages/generate/schema.js';
-import { rankingArtifact } from '../../stages/discriminate/schema.js';
-import { learningArtifact } from '../../stages/learn/schema.js';
-import { calibrationRecordSchema } from '../calibrate/store.js';
-import type { CliDeps, SetCode } from '../commands/deps.js';
+import { evaluationArtifact } from '../artifacts/evaluation.js';
+import { gateArtifact } from '../artifacts/gate.js';
+import { candidatesArtifact } from '../artifacts/candidates.js';
+import { rankingArtifact } from '../artifacts/ranking.js';
+import { learningArtifact } from '../artifacts/learning.js';
+import { calibrationRecordSchema } from '../judges/calibration-store.js';
 import { loopManifest } from '../loop/manifest.js';
 import { historyLine, nightlyDay, NIGHTLY_SCHEMA } from '../nightly/schema.js';
-import { writeFileAtomically } from '../state/atomic.js';
 import { runManifest } from '../state/runs.js';
 import { reportModel, REPORT_SCHEMA } from './model-schema.js';
 
@@ -48,25 +42,4 @@ export function jsonSchemaOf(a: ArtifactSchema): Record<string, unknown> {
   // io "output": the shape as written to disk (defaults applied), which is what a reader of the file sees.
   const js = z.toJSONSchema(a.schema, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
   return { ...js, title: a.title, description: `whetstone ${a.file}` };
-}
-
-export function registerSchemasCommand(program: Command, deps: CliDeps, _setCode: SetCode): void {
-  program
-    .command('schemas')
-    .description('JSON Schema of every artifact (run, evaluation, candidates, ranking, gate, learning, calibration, nightly, nightly history, report)')
-    .option('--out <dir>', 'write <name>.schema.json files into this folder instead of printing')
-    .action(async (o: { out?: string }) => {
-      if (!o.out) {
-        const all = Object.fromEntries(ARTIFACT_SCHEMAS.map((a) => [a.name, jsonSchemaOf(a)]));
-        deps.stdout(`${JSON.stringify(all, null, 2)}\n`);
-        return;
-      }
-      const dir = resolve(deps.cwd, o.out);
-      mkdirSync(dir, { recursive: true });
-      for (const a of ARTIFACT_SCHEMAS) {
-        const file = join(dir, `${a.name}.schema.json`);
-        await writeFileAtomically(file, `${JSON.stringify(jsonSchemaOf(a), null, 2)}\n`);
-        deps.stdout(`${file}\n`);
-      }
-    });
 }

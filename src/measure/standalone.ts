@@ -1,19 +1,19 @@
 // Standalone mode: evaluate the current skill on its suite (seed 001's --standalone). The run resumes an
 // unfinished run of exactly the same content, else starts a new one; a fresh cached result of the same
 // content makes no engine calls at all.
-import { copyFileAtomically } from '../../src/state/atomic.js';
+import { copyFileAtomically } from '../core/atomic.js';
 import { resolve } from 'node:path';
-import { appendEvent } from '../../src/state/events.js';
-import { stateLayout } from '../../src/state/layout.js';
-import { acquireStateLock } from '../../src/state/lock.js';
-import { findResumableRun, newRunId, readRunManifest, writeRunManifest, type RunManifest } from '../../src/state/runs.js';
-import { writeArtifact } from '../../src/artifacts/io.js';
-import { readSkill } from '../../src/skill/read.js';
-import { UsageError } from '../../src/errors.js';
+import { appendEvent } from '../state/events.js';
+import { stateLayout } from '../state/layout.js';
+import { acquireStateLock } from '../state/lock.js';
+import { findResumableRun, newRunId, readRunManifest, writeRunManifest, type RunManifest } from '../state/runs.js';
+import { writeArtifact } from '../state/artifact-io.js';
+import { readSkill } from '../skill/read.js';
+import { UsageError } from '../core/errors.js';
 import { measure, standaloneFromMeasured } from './measure.js';
-import { standaloneEvaluation } from './schema.js';
+import { standaloneEvaluation } from '../artifacts/evaluation.js';
 import { evaluationManifest } from './run-manifest.js';
-import { watchRateLimits } from '../../src/evaluation/rate-limit-watch.js';
+import { watchRateLimits } from '../evaluation/rate-limit-watch.js';
 import { budgetFor, evaluationKey, prepare, type EvaluateContext, type StageResult } from './setup.js';
 
 export async function runStandalone(ctx: EvaluateContext): Promise<StageResult> {

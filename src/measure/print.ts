@@ -1,9 +1,9 @@
 // The human summary of an evaluation artifact, printed on stdout. Every rate comes with its counts and
 // interval; errors are shown apart; a run on the mock engine says so.
-import { displayPath } from '../../src/config/load-yaml.js';
-import { formatDuration } from '../../src/config/duration.js';
+import { displayPath } from '../config/load-yaml.js';
+import { formatDuration } from '../config/duration.js';
 import type { z } from 'zod';
-import type { EvaluationArtifact, rateSummary, StandaloneEvaluation, variantSummary } from './schema.js';
+import type { EvaluationArtifact, rateSummary, StandaloneEvaluation, variantSummary } from '../artifacts/evaluation.js';
 
 type Rate = z.infer<typeof rateSummary>;
 type Variant = z.infer<typeof variantSummary>;

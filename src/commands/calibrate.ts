@@ -6,8 +6,8 @@
 // stdout: the report (or with --json the report as one JSON object). Errors go through the CLI's
 // error path (exit 2 for bad input). Exit 1 when a threshold is missed, 3 when items could not be judged.
 import { InvalidArgumentError, type Command } from 'commander';
-import type { CliDeps } from '../cli.js';
-import type { Label } from './labels.js';
+import type { CliDeps } from './deps.js';
+import type { Label } from '../calibrate/labels.js';
 
 const rateArg = (name: string) => (v: string) => {
   const n = Number(v);
@@ -48,8 +48,8 @@ export function registerCalibrateCommand(program: Command, deps: CliDeps, setCod
     .option('--timeout <seconds>', 'answer-key mode: time limit per judge call (default: the pipeline task timeout)', seconds)
     .option('--json', 'print the report as JSON')
     .action(async (labels: string | undefined, opts: Record<string, unknown>) => {
-      const { runCalibrate } = await import('./run.js');
-      const { renderReport } = await import('./report.js');
+      const { runCalibrate } = await import('../calibrate/run.js');
+      const { renderReport } = await import('../calibrate/report.js');
       const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
       const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
       const { report, exitCode } = await runCalibrate(

@@ -2,7 +2,7 @@
 // structure score now, the new eval cases proposed from failures (for a person to review), and whether
 // the loop goes on (next_step generate) or stops (done) and by which rule.
 import { z } from 'zod';
-import { envelope } from '../../src/artifacts/envelope.js';
+import { envelope } from './envelope.js';
 
 export const lesson = z.object({
   run_id: z.string(),

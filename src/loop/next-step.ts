@@ -4,9 +4,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { MAX_ITERATION } from '../config/safe-id.js';
 import { z } from 'zod';
-import { readArtifact } from '../artifacts/io.js';
-import { iterationPaths } from '../loop/paths.js';
-import { shardsIn } from '../loop/shards.js';
+import { readArtifact } from '../state/artifact-io.js';
+import { iterationPaths } from './paths.js';
+import { shardsIn } from './shards.js';
 
 export const STEPS = ['baseline', 'generate', 'discriminate', 'evaluate', 'gate', 'learn'] as const;
 export type Step = (typeof STEPS)[number];

@@ -6,9 +6,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { StateError } from '../errors.js';
-import { writeJsonAtomically } from '../state/atomic.js';
-import { specHashHex } from '../judges/spec.js';
+import { StateError } from '../core/errors.js';
+import { writeJsonAtomically } from '../core/atomic.js';
+import { specHashHex } from './spec.js';
 
 export const CALIBRATION_SCHEMA = 'whetstone.calibration/1';
 
