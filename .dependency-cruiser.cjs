@@ -31,7 +31,8 @@ module.exports = {
       severity: 'error',
       comment: 'a stage program loads its own stage and the loop kernel, not other stages or the CLI',
       from: { path: '^stages/([^/]+)/main\\.ts$' },
-      to: { path: '^(stages/|src/cli\\.ts|src/commands/|src/runner/)', pathNot: '^stages/$1/' },
+      // the process wrapper (src/cli.ts), the one-stage command and, for evaluate, its own command
+      to: { path: '^(stages/|src/commands/|src/runner/registry\\.ts)', pathNot: ['^stages/$1/', '^src/commands/(deps|state-dir|stage-command)\\.ts$', '^src/commands/$1\\.ts$'] },
     },
     ...LAYERS.slice(1).map(([name, path], i) => ({
       name: `layer-${name}`,

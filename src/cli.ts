@@ -5,18 +5,20 @@
 import { redactText } from './core/redact.js';
 import { realpathSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help } from 'commander';
 import type { CliDeps, SetCode } from './commands/deps.js';
 import { WhetError } from './core/errors.js';
 import { METHOD_GUIDE, VERSION } from './core/package-info.js';
+import { COMMAND_TABLE, commandName } from './commands/help-table.js';
 
 export type { CliDeps } from './commands/deps.js';
 
 type Registrar = (program: Command, deps: CliDeps, setCode: SetCode) => void;
 type Family = () => Promise<Registrar[]>;
 
-// Each command family is imported only when its command runs (all of them for top-level help): a user
-// typing `whet status` does not pay for the engines' SDKs or the loop's stages.
+// Each command family is imported only when its command runs; top-level help and --version come from a
+// static table (commands/help-table.ts): a user typing `whet status` does not pay for the engines' SDKs
+// or the loop's stages, and `whet --help` pays for none of them.
 const evaluate: Family = async () => [(await import('./commands/evaluate.js')).registerEvaluateCommand, (await import('./commands/merge.js')).registerMergeCommand];
 const loop: Family = async () => [(await import('./commands/loop.js')).registerLoopCommands];
 const inspect: Family = async () => [(await import('./commands/inspect.js')).registerInspectCommands];
@@ -31,7 +33,7 @@ const report: Family = async () => [(await import('./commands/report.js')).regis
 const schemas: Family = async () => [(await import('./commands/schemas.js')).registerSchemasCommand];
 const schedule: Family = async () => [(await import('./commands/schedule.js')).registerScheduleCommand];
 const importers: Family = async () => [(await import('./commands/import.js')).registerImportCommand];
-const FAMILIES: Record<string, Family> = {
+export const FAMILIES: Record<string, Family> = {
   evaluate,
   merge: evaluate,
   run: loop,
@@ -58,30 +60,46 @@ const FAMILIES: Record<string, Family> = {
   schedule,
   import: importers,
 };
-const ALL: Family[] = [evaluate, loop, inspect, promote, intents, nightly, calibrate, lint, doctor, init, report, schemas, schedule, importers];
 
-async function program(argv: string[], deps: CliDeps, setCode: SetCode): Promise<Command> {
-  const cmd = new Command('whet')
-    .description('Measure whether a change to an AI agent’s instructions helps, and keep only what the numbers support.')
+/** Builds the commander program for one call (only the families it needs are imported). */
+export type ProgramBuilder = (argv: string[], deps: CliDeps, setCode: SetCode) => Promise<Command>;
+
+/** A commander program named `name` with whetstone's version, output and error conventions. */
+export function baseProgram(name: string, deps: CliDeps): Command {
+  return new Command(name)
     .version(VERSION)
     .exitOverride()
     .configureOutput({ writeOut: deps.stdout, writeErr: deps.stderr })
-    .showHelpAfterError('(run with --help for usage)')
+    .showHelpAfterError('(run with --help for usage)');
+}
+
+async function program(argv: string[], deps: CliDeps, setCode: SetCode): Promise<Command> {
+  const cmd = baseProgram('whet', deps)
+    .description('Measure whether a change to an AI agent’s instructions helps, and keep only what the numbers support.')
     .addHelpText('after', `\nThe method behind the numbers (suites on a grid, splits, judge calibration, the paired test): ${METHOD_GUIDE}`);
   const first = argv.find((a) => !a.startsWith('-'));
-  const family = first ? FAMILIES[first] : undefined;
-  for (const f of family ? [family] : ALL) for (const register of await f()) register(cmd, deps, setCode);
+  // `whet help <command>` is that command's help: its family, like `whet <command> --help`.
+  const named = first === 'help' ? argv[argv.indexOf('help') + 1] : first;
+  const family = named ? FAMILIES[named] : undefined;
+  if (family) for (const register of await family()) register(cmd, deps, setCode);
+  else {
+    // Top-level help, --version and a mistyped command: the static table stands in for every family.
+    const terms = new Map(COMMAND_TABLE.map((c) => [commandName(c.term), c.term]));
+    for (const c of COMMAND_TABLE) cmd.command(commandName(c.term)).description(c.description);
+    const plain = new Help();
+    cmd.configureHelp({ subcommandTerm: (c) => terms.get(c.name()) ?? plain.subcommandTerm(c) });
+  }
   return cmd;
 }
 
 /** Runs the CLI without exiting; returns the exit code. */
-export async function runCli(argv: string[], raw: CliDeps): Promise<number> {
+export async function runCli(argv: string[], raw: CliDeps, build: ProgramBuilder = program): Promise<number> {
   // Everything printed passes the one redaction (src/core/redact.ts): a key in a base_url or an argv value that
   // reached a message (a config error quoting it, an SDK error naming the URL) is not shown.
   const deps: CliDeps = { ...raw, stdout: (s) => raw.stdout(redactText(s)), stderr: (s) => raw.stderr(redactText(s)) };
   let code = 0;
   try {
-    await (await program(argv, deps, (c) => (code = c))).parseAsync(argv, { from: 'user' });
+    await (await build(argv, deps, (c) => (code = c))).parseAsync(argv, { from: 'user' });
     return code;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
@@ -94,7 +112,8 @@ export async function runCli(argv: string[], raw: CliDeps): Promise<number> {
   }
 }
 
-export async function main(argv: string[]): Promise<never> {
+/** The process around a program: signals, exit code, drained stdout. `whet` and every stage program use it. */
+export async function main(argv: string[], build: ProgramBuilder = program): Promise<never> {
   const ac = new AbortController();
   let interrupts = 0;
   let terminated = false;
@@ -114,7 +133,7 @@ export async function main(argv: string[]): Promise<never> {
     process.stderr.write('whet: terminated; stopping the tasks in flight\n');
     ac.abort();
   });
-  const runCode = await runCli(argv, {
+  const deps: CliDeps = {
     cwd: process.cwd(),
     env: process.env,
     now: () => new Date(),
@@ -122,7 +141,8 @@ export async function main(argv: string[]): Promise<never> {
     stderr: (s) => process.stderr.write(s),
     signal: ac.signal,
     tty: process.stderr.isTTY === true,
-  });
+  };
+  const runCode = await runCli(argv, deps, build);
   const statsFile = process.env.WHET_BENCH_STATS;
   if (statsFile) writeFileSync(statsFile, JSON.stringify({ max_rss_kb: process.resourceUsage().maxRSS, uptime_ms: Math.round(process.uptime() * 1000) }));
   // Let stdout drain before exiting (a pipe may still hold the summary).

@@ -34,3 +34,26 @@ export const HANDOFF_END = {
   done: { next_step: 'done', next_owner: 'none' },
   abort: { next_step: 'abort', next_owner: 'human' },
 } as const;
+
+/** The schema id each stage's artifact carries. */
+export const SCHEMA_OF = {
+  generated: 'whetstone.candidates/1',
+  ranked: 'whetstone.ranking/1',
+  evaluated: 'whetstone.evaluation/1',
+  gated: 'whetstone.gate/1',
+  learned: 'whetstone.learning/1',
+} as const satisfies Record<StageName, string>;
+
+/**
+ * The envelope fields of a stage's artifact, in their order: built here once so every stage (and an
+ * external stage program's reader) sees the same shape. `handoff` says who acts next.
+ */
+export function envelopeOf<S extends StageName>(
+  stage: S,
+  at: { runId: string; iteration: number; now: Date },
+  inputs: Record<string, string>,
+  verdict: string,
+  handoff: { next_step: string; next_owner: string },
+): { schema: (typeof SCHEMA_OF)[S]; stage: S; run_id: string; iteration: number; created_at: string; inputs: Record<string, string>; verdict: string; next_step: string; next_owner: string } {
+  return { schema: SCHEMA_OF[stage], stage, run_id: at.runId, iteration: at.iteration, created_at: at.now.toISOString(), inputs, verdict, next_step: handoff.next_step, next_owner: handoff.next_owner };
+}

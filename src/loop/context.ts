@@ -38,3 +38,10 @@ export interface StageOutcome {
   /** Engine calls this stage made (for budgets and totals). */
   engineCalls: number;
 }
+
+/**
+ * One loop stage as the runner calls it: `candidate` is the candidate an evaluate step measures. Each
+ * stage exports one (src/runner/registry.ts maps every step to its stage; a stage program registers
+ * only its own, so it loads no other stage).
+ */
+export type StageEntry = (ctx: LoopContext, candidate?: string) => Promise<StageOutcome | 'interrupted'>;

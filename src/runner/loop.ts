@@ -2,17 +2,12 @@
 // (next-step.ts), holding the state lock for the whole run, recording every stage in events.jsonl, and
 // stopping cleanly at a task boundary on Ctrl-C (the evaluate stage finishes the attempts in flight).
 // Resuming is the same call: whatever was finished is read back, never redone.
-import { run as discriminate } from '../../stages/discriminate/index.js';
-import { evaluateLoopBaseline, evaluateLoopCandidate } from '../../stages/evaluate/loop.js';
-import { run as gate } from '../../stages/gate/index.js';
-import { run as generate } from '../../stages/generate/index.js';
-import { run as learn } from '../../stages/learn/index.js';
-import type { LoopContext, StageOutcome } from '../loop/context.js';
+import type { LoopContext, StageEntry, StageOutcome } from '../loop/context.js';
 import { openRun, type LoopEnv } from '../loop/open.js';
 import { appendEvent } from '../state/events.js';
 import { acquireStateLock } from '../state/lock.js';
 import { writeRunManifest } from '../state/runs.js';
-import { StateError } from '../core/errors.js';
+import { InternalError, StateError } from '../core/errors.js';
 import { nextStep, type Step } from '../loop/next-step.js';
 import { planCall, statusAfter } from './preflight.js';
 import { quarantine, supersedeFrom } from './supersede.js';
@@ -26,21 +21,22 @@ export interface LoopResult {
   outcomes: { step: Step; iteration: number; outcome: StageOutcome }[];
 }
 
-export async function runStep(ctx: LoopContext, step: Step, candidate?: string): Promise<StageOutcome | 'interrupted'> {
-  switch (step) {
-    case 'baseline':
-      return evaluateLoopBaseline(ctx);
-    case 'generate':
-      return generate(ctx);
-    case 'discriminate':
-      return discriminate(ctx);
-    case 'evaluate':
-      return evaluateLoopCandidate(ctx, candidate!);
-    case 'gate':
-      return gate(ctx);
-    case 'learn':
-      return learn(ctx);
-  }
+/** The stages a drive can run, by step: the whole loop (registry.ts), or one stage program's own. */
+export type Stages = Partial<Record<Step, StageEntry>>;
+
+async function runStep(stages: Stages, ctx: LoopContext, step: Step, candidate?: string): Promise<StageOutcome | 'interrupted'> {
+  const entry = stages[step];
+  if (!entry) throw new InternalError(`no stage registered for step ${step}`);
+  return entry(ctx, candidate);
+}
+
+export interface DriveOptions {
+  stateDir: string;
+  runId: string;
+  from?: Step;
+  only?: Step;
+  lockHeld?: boolean;
+  evalThreshold?: number;
 }
 
 /**
@@ -48,7 +44,7 @@ export async function runStep(ctx: LoopContext, step: Step, candidate?: string):
  * first moves the newest iteration's artifacts from that stage on to superseded/. Every refusal comes
  * before anything is moved or written (preflight.ts).
  */
-export async function driveRun(e: LoopEnv, o: { stateDir: string; runId: string; from?: Step; only?: Step; lockHeld?: boolean; evalThreshold?: number }): Promise<LoopResult> {
+export async function driveRun(e: LoopEnv, o: DriveOptions, stages: Stages): Promise<LoopResult> {
   const lock = o.lockHeld ? undefined : await acquireStateLock(o.stateDir, `whet ${o.only ?? 'run'} (${o.runId})`, { report: e.log });
   const outcomes: LoopResult['outcomes'] = [];
   let unwatch = (): void => undefined;
@@ -89,7 +85,7 @@ export async function driveRun(e: LoopEnv, o: { stateDir: string; runId: string;
       appendEvent(ctx.runDir, { event: 'stage_started', stage: next.step, iteration: next.iteration }, e.now());
       let outcome: StageOutcome | 'interrupted';
       try {
-        outcome = await runStep(stageCtx, next.step, next.kind === 'step' ? next.candidate : undefined);
+        outcome = await runStep(stages, stageCtx, next.step, next.kind === 'step' ? next.candidate : undefined);
       } catch (err) {
         appendEvent(ctx.runDir, { event: 'stage_failed', stage: next.step, iteration: next.iteration, error: (err as Error).message }, e.now());
         // No process carries the run on: resume picks it up from its artifacts.

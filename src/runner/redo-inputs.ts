@@ -4,7 +4,7 @@
 // content, leaves the iteration half-redone; the README promises a refusal moves nothing.
 import { existsSync } from 'node:fs';
 import { standaloneEvaluation } from '../artifacts/evaluation.js';
-import { gatherIntegrity } from '../../stages/gate/integrity.js';
+import { gatherIntegrity } from '../loop/integrity.js';
 import { candidatesArtifact } from '../artifacts/candidates.js';
 import { readArtifact } from '../state/artifact-io.js';
 import { UsageError } from '../core/errors.js';

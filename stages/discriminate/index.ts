@@ -5,7 +5,7 @@
 // nothing) when Ctrl-C stops the judge or the pre-check; pre-check results are resumed on the next run.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HANDOFF } from '../../src/artifacts/envelope.js';
+import { envelopeOf, HANDOFF } from '../../src/artifacts/envelope.js';
 import { readArtifact, sha256, sha256File, writeArtifact } from '../../src/state/artifact-io.js';
 import { describeEvalThresholds, evalThresholdFor, singleThresholdFrom } from '../../src/config/eval-thresholds.js';
 import { StateError } from '../../src/core/errors.js';
@@ -149,14 +149,7 @@ export async function run(ctx: LoopContext, deps: DiscriminateDeps = {}): Promis
   const verdict = selected ? 'selected' : 'none';
   const handoff = selected ? HANDOFF.ranked : HANDOFF_TO_LEARN;
   const artifact: RankingArtifact = {
-    schema: 'whetstone.ranking/1',
-    stage: 'ranked',
-    run_id: ctx.runId,
-    iteration: ctx.iteration,
-    created_at: ctx.now().toISOString(),
-    inputs: { 'candidates.json': sha256File(paths.candidates), target: target.contentHash, lessons: lessonsRead.sha256, ...(baselineSha ? { 'baseline.json': baselineSha } : {}) },
-    verdict,
-    ...handoff,
+    ...envelopeOf('ranked', { runId: ctx.runId, iteration: ctx.iteration, now: ctx.now() }, { 'candidates.json': sha256File(paths.candidates), target: target.contentHash, lessons: lessonsRead.sha256, ...(baselineSha ? { 'baseline.json': baselineSha } : {}) }, verdict, handoff),
     target: { path: ctx.manifest.target.skill_dir },
     eval_threshold: threshold,
     ...(Object.keys(ctx.config.evalThresholds).length ? { eval_thresholds: { ...ctx.config.evalThresholds } } : {}),

@@ -1,6 +1,13 @@
 #!/usr/bin/env node
-// The discriminate stage as a program of its own: `node dist/stages/discriminate/main.js [--run RUN] [--state-root DIR]`.
-// It is the CLI's `discriminate` command, so flags, output and exit codes are the same.
-import { main } from '../../src/cli.js';
+// The discriminate stage as a program of its own: `node dist/stages/discriminate/main.js [--run RUN] [--state-root DIR] [-c FILE] [--json]`.
+// It loads this stage, the loop kernel and the runner's drive — no other stage and no other command —
+// and takes the same flags, prints the same and exits with the same codes as `whet discriminate`.
+import { baseProgram, main } from '../../src/cli.js';
+import { registerStageCommand } from '../../src/commands/stage-command.js';
+import { run } from './index.js';
 
-await main(['discriminate', ...process.argv.slice(2)]);
+await main(['discriminate', ...process.argv.slice(2)], async (_argv, deps, setCode) => {
+  const program = baseProgram('whet', deps);
+  registerStageCommand(program, 'discriminate', deps, setCode, { discriminate: (ctx) => run(ctx) });
+  return program;
+});

@@ -2,7 +2,7 @@
 // registered at run start, decides on the held-out evidence, and on `keep` applies the candidate (backup
 // first, then atomic replacement). A crash after applying and before gate.json is written is recognised
 // on the next run (the target already equals the candidate and the backup exists) and not refused.
-import { HANDOFF } from '../../src/artifacts/envelope.js';
+import { envelopeOf, HANDOFF } from '../../src/artifacts/envelope.js';
 import { existsSync } from 'node:fs';
 import { readArtifact, sha256File, writeArtifact } from '../../src/state/artifact-io.js';
 import type { Thresholds } from '../../src/config/thresholds.js';
@@ -12,7 +12,7 @@ import { readSkill } from '../../src/skill/read.js';
 import { appendEvent } from '../../src/state/events.js';
 import { applyVariant, readBackup } from '../../src/state/promote.js';
 import { decide } from './decide.js';
-import { gatherIntegrity } from './integrity.js';
+import { gatherIntegrity } from '../../src/loop/integrity.js';
 import { gateArtifact, type GateArtifact } from '../../src/artifacts/gate.js';
 
 /**
@@ -58,14 +58,7 @@ export async function run(ctx: LoopContext): Promise<StageOutcome> {
   }
   const handoff = d.decision === 'refused' ? { next_step: 'abort', next_owner: 'human' } : HANDOFF.gated;
   const artifact: GateArtifact = {
-    schema: 'whetstone.gate/1',
-    stage: 'gated',
-    run_id: ctx.runId,
-    iteration: ctx.iteration,
-    created_at: ctx.now().toISOString(),
-    inputs: { 'evaluation.json': sha256File(paths.evaluation), 'ranking.json': sha256File(paths.ranking), 'candidates.json': sha256File(paths.candidates) },
-    verdict: d.decision,
-    ...handoff,
+    ...envelopeOf('gated', { runId: ctx.runId, iteration: ctx.iteration, now: ctx.now() }, { 'evaluation.json': sha256File(paths.evaluation), 'ranking.json': sha256File(paths.ranking), 'candidates.json': sha256File(paths.candidates) }, d.decision, handoff),
     decision: d.decision,
     candidate_id: evaluation.candidate_id,
     reason: d.reason,

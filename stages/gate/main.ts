@@ -1,5 +1,13 @@
 #!/usr/bin/env node
-// The gate stage as a program of its own: `node dist/stages/gate/main.js [--run RUN] [--state-root DIR]`.
-import { main } from '../../src/cli.js';
+// The gate stage as a program of its own: `node dist/stages/gate/main.js [--run RUN] [--state-root DIR] [-c FILE] [--json]`.
+// It loads this stage, the loop kernel and the runner's drive — no other stage and no other command —
+// and takes the same flags, prints the same and exits with the same codes as `whet gate`.
+import { baseProgram, main } from '../../src/cli.js';
+import { registerStageCommand } from '../../src/commands/stage-command.js';
+import { run } from './index.js';
 
-await main(['gate', ...process.argv.slice(2)]);
+await main(['gate', ...process.argv.slice(2)], async (_argv, deps, setCode) => {
+  const program = baseProgram('whet', deps);
+  registerStageCommand(program, 'gate', deps, setCode, { gate: (ctx) => run(ctx) });
+  return program;
+});

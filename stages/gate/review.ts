@@ -19,7 +19,7 @@ import { pipelineEvaluation, standaloneEvaluation } from '../../src/artifacts/ev
 import { candidatesArtifact } from '../../src/artifacts/candidates.js';
 import { buildLesson } from '../../src/lessons/lesson.js';
 import { recordLesson } from '../../src/lessons/store.js';
-import { gatherIntegrity } from './integrity.js';
+import { gatherIntegrity } from '../../src/loop/integrity.js';
 import { gateArtifact, type GateArtifact } from '../../src/artifacts/gate.js';
 
 export interface Pending {

@@ -2,7 +2,7 @@
 // fixes, a model's proposals), leaves out what lessons say was already rejected, and materialises each
 // candidate as a variant folder with its diff. Writes iter-NNN/candidates.json; the discriminator acts next.
 // The decisions live in the propose-*.ts and select.ts files; this file reads and writes.
-import { HANDOFF } from '../../src/artifacts/envelope.js';
+import { envelopeOf, HANDOFF } from '../../src/artifacts/envelope.js';
 import { readArtifact, sha256File, writeArtifact } from '../../src/state/artifact-io.js';
 import { StateError } from '../../src/core/errors.js';
 import type { LoopContext, StageOutcome } from '../../src/loop/context.js';
@@ -101,14 +101,7 @@ export async function run(ctx: LoopContext, deps: GenerateDeps = {}): Promise<St
     .map(({ d }) => d.id);
   const verdict = candidates.length > 0 ? 'proposed' : 'none';
   const artifact: CandidatesArtifact = {
-    schema: 'whetstone.candidates/1',
-    stage: 'generated',
-    run_id: ctx.runId,
-    iteration: ctx.iteration,
-    created_at: ctx.now().toISOString(),
-    inputs: { 'baseline.json': sha256File(paths.baseline), target: target.contentHash, lessons: lessonsRead.sha256 },
-    verdict,
-    ...HANDOFF.generated,
+    ...envelopeOf('generated', { runId: ctx.runId, iteration: ctx.iteration, now: ctx.now() }, { 'baseline.json': sha256File(paths.baseline), target: target.contentHash, lessons: lessonsRead.sha256 }, verdict, HANDOFF.generated),
     target: { path: ctx.manifest.target.skill_dir, skill_file: target.file, sha256: target.contentHash },
     candidates,
     proposer_errors: errors,

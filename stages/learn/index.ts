@@ -3,7 +3,7 @@
 // proposed from the failures for a person to review, and decides by the stop rules whether the loop goes
 // on. Writes iter-NNN/learning.json; the generator acts next, or nobody (done).
 import { existsSync } from 'node:fs';
-import { HANDOFF, HANDOFF_END } from '../../src/artifacts/envelope.js';
+import { envelopeOf, HANDOFF, HANDOFF_END } from '../../src/artifacts/envelope.js';
 import { readArtifact, sha256File, writeArtifact } from '../../src/state/artifact-io.js';
 import { StateError } from '../../src/core/errors.js';
 import type { LoopContext, StageOutcome } from '../../src/loop/context.js';
@@ -77,14 +77,7 @@ export async function run(ctx: LoopContext): Promise<StageOutcome> {
   const verdict = stop.stop ? 'stop' : 'continue';
   const handoff = stop.stop ? HANDOFF_END.done : HANDOFF.learned;
   const artifact: LearningArtifact = {
-    schema: 'whetstone.learning/1',
-    stage: 'learned',
-    run_id: ctx.runId,
-    iteration: ctx.iteration,
-    created_at: now.toISOString(),
-    inputs,
-    verdict,
-    ...handoff,
+    ...envelopeOf('learned', { runId: ctx.runId, iteration: ctx.iteration, now }, inputs, verdict, handoff),
     lesson,
     structure: { total: Math.round(structure.total * 10_000) / 10_000, dimensions: structure.dimensions.map((d) => ({ id: d.id, score: d.score, finding: d.finding })) },
     proposed_cases: { file: proposed.count > 0 ? 'proposed-cases.yaml' : null, count: proposed.count },

@@ -1,6 +1,13 @@
 #!/usr/bin/env node
-// The learn stage as a program of its own: `node dist/stages/learn/main.js [--run RUN] [--state-root DIR]`.
-// It is the CLI's `learn` command, so flags, output and exit codes are the same.
-import { main } from '../../src/cli.js';
+// The learn stage as a program of its own: `node dist/stages/learn/main.js [--run RUN] [--state-root DIR] [-c FILE] [--json]`.
+// It loads this stage, the loop kernel and the runner's drive — no other stage and no other command —
+// and takes the same flags, prints the same and exits with the same codes as `whet learn`.
+import { baseProgram, main } from '../../src/cli.js';
+import { registerStageCommand } from '../../src/commands/stage-command.js';
+import { run } from './index.js';
 
-await main(['learn', ...process.argv.slice(2)]);
+await main(['learn', ...process.argv.slice(2)], async (_argv, deps, setCode) => {
+  const program = baseProgram('whet', deps);
+  registerStageCommand(program, 'learn', deps, setCode, { learn: (ctx) => run(ctx) });
+  return program;
+});

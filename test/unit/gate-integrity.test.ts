@@ -1,7 +1,7 @@
 // Every integrity check says what went wrong when it fails: a refusal's reason is built from these
 // details, so a failed check must never read like a passed one.
 import { describe, expect, it } from 'vitest';
-import { integrityChecks, type IntegrityFacts } from '../../stages/gate/integrity.js';
+import { integrityChecks, type IntegrityFacts } from '../../src/loop/integrity.js';
 import { decide } from '../../stages/gate/decide.js';
 import { THRESHOLD_DEFAULTS, thresholdsHash } from '../../src/config/thresholds.js';
 import type { PipelineEvaluation } from '../../src/artifacts/evaluation.js';

@@ -4,16 +4,16 @@
 // cannot be forgotten by one of them. Each check states what failed, not only what it looks for, because
 // a refusal's reason is made of these details.
 import { existsSync } from 'node:fs';
-import { readArtifact, sha256File } from '../../src/state/artifact-io.js';
-import { thresholdsDiff, thresholdsHash, type Thresholds } from '../../src/config/thresholds.js';
-import type { LoopContext } from '../../src/loop/context.js';
-import { iterationPaths } from '../../src/loop/paths.js';
-import { readSkill } from '../../src/skill/read.js';
-import { readBackup } from '../../src/state/promote.js';
-import { rankingArtifact, type RankingArtifact } from '../../src/artifacts/ranking.js';
-import { pipelineEvaluation, type PipelineEvaluation } from '../../src/artifacts/evaluation.js';
-import { candidatesArtifact, type CandidatesArtifact } from '../../src/artifacts/candidates.js';
-import type { Check } from '../../src/artifacts/gate.js';
+import { readArtifact, sha256File } from '../state/artifact-io.js';
+import { thresholdsDiff, thresholdsHash, type Thresholds } from '../config/thresholds.js';
+import type { LoopContext } from './context.js';
+import { iterationPaths } from './paths.js';
+import { readSkill } from '../skill/read.js';
+import { readBackup } from '../state/promote.js';
+import { rankingArtifact, type RankingArtifact } from '../artifacts/ranking.js';
+import { pipelineEvaluation, type PipelineEvaluation } from '../artifacts/evaluation.js';
+import { candidatesArtifact, type CandidatesArtifact } from '../artifacts/candidates.js';
+import type { Check } from '../artifacts/gate.js';
 
 type Candidate = CandidatesArtifact['candidates'][number];
 
