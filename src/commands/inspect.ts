@@ -7,7 +7,7 @@ import { findCandidate, formatCandidates, iterationsWith } from '../inspect/cand
 import { formatRun, runView } from '../inspect/run-view.js';
 import { formatStatus, listRuns } from '../inspect/status.js';
 import { iterationPaths } from '../loop/paths.js';
-import { resolveRun } from '../loop/open.js';
+import { resolveRun } from '../loop/resolve-run.js';
 import { iterations } from '../loop/next-step.js';
 import { stateLayout } from '../state/layout.js';
 import type { CliDeps, SetCode } from './deps.js';

@@ -7,7 +7,13 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import jsYaml from 'js-yaml';
-import { LineCounter, parseDocument, isMap, isNode, isScalar, type Document } from 'yaml';
+import { createRequire } from 'node:module';
+import type { Document, LineCounter } from 'yaml';
+
+const require = createRequire(import.meta.url);
+let yamlLib: typeof import('yaml') | undefined;
+/** The yaml library, loaded on the error path only: a valid file is read by js-yaml alone (start-up time). */
+export const yaml = (): typeof import('yaml') => (yamlLib ??= require('yaml') as typeof import('yaml'));
 import type { z } from 'zod';
 import { ConfigError, ConfigErrors } from '../core/errors.js';
 import { isStackOverflow, nestedTooDeeply, nestsDeeper } from './nesting.js';
@@ -127,6 +133,7 @@ export function readYaml(file: string, what: string): { raw: unknown; src: YamlS
 
 /** The slow, exact parse: a syntax tree with positions; syntax errors become located ConfigErrors. */
 function locatedTree(text: string, shown: string): { doc: Document; lc: LineCounter } {
+  const { LineCounter, parseDocument } = yaml();
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
   // yaml turns its own stack overflow into a syntax error at wherever it gave up.
@@ -149,6 +156,7 @@ function locatedTree(text: string, shown: string): { doc: Document; lc: LineCoun
 
 /** Position of the deepest existing node on `path` (the value itself, or the object missing a key). */
 export function locate(doc: Document, lc: LineCounter, path: (string | number)[]): { line: number; col: number } {
+  const { isNode } = yaml();
   for (let depth = path.length; depth >= 0; depth--) {
     const node = depth === 0 ? doc.contents : doc.getIn(path.slice(0, depth), true);
     if (isNode(node) && node.range) return lc.linePos(node.range[0]);
@@ -158,6 +166,7 @@ export function locate(doc: Document, lc: LineCounter, path: (string | number)[]
 
 /** Position of `key` itself (not its value) in the map at `path`; else where `locate` points. */
 function locateKey(doc: Document, lc: LineCounter, path: (string | number)[], key: string): { line: number; col: number } {
+  const { isMap, isNode, isScalar } = yaml();
   const map = path.length === 0 ? doc.contents : doc.getIn(path, true);
   if (isMap(map)) {
     const pair = map.items.find((it) => isScalar(it.key) && String(it.key.value) === key);

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { duration } from './duration.js';
 import { engineConfig, type EngineConfig } from './engine-schema.js';
 import { loadYaml } from './load-yaml.js';
-import { resolveSuiteOverrides, suiteOverridesSchema, type SuiteOverrides } from './suite-overrides.js';
+import { resolveSuiteOverrides, suiteOverridesSchema, type SuiteOverrides } from './suite-overrides-schema.js';
 import { resolveThresholds, thresholdsSchema, type Thresholds } from './thresholds.js';
 
 export const DEFAULTS = {

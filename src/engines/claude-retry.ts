@@ -9,7 +9,7 @@
 // Every attempt is also reported to the engine's adaptive concurrency controller, and a subscription
 // limit with a known reset is left to the caller (`giveUp`), which waits for the reset instead of backing
 // off within seconds (cli-rate-limit.ts).
-import { abortableSleep } from './http-call.js';
+import { abortableSleep } from './sleep.js';
 import { decideRetry, DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 import type { EngineResult, FailedAttempt, Usage } from './types.js';
 

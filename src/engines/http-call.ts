@@ -28,23 +28,10 @@ export interface HttpCallOptions<T> {
 }
 
 import type { HttpCallOutcome } from './http-common.js';
+import { abortableSleep } from './sleep.js';
 export type { HttpCallOutcome };
 
-/** setTimeout as a promise that rejects when `signal` fires. */
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
+export { abortableSleep };
 
 function describe(f: AttemptFailure): string {
   if (f.kind !== 'http') return f.message;

@@ -13,7 +13,7 @@
 //
 // Listeners hear every pause and stop, so the stage that owns a run directory can say it on stderr and
 // record it for `whet status` (engines know no run directory).
-import { abortableSleep } from './http-call.js';
+import { abortableSleep } from './sleep.js';
 
 export interface LimitNotice {
   engine: string;

@@ -1,7 +1,6 @@
 // Starting a loop run (registering what it improves, its thresholds and its other decision settings) and
 // opening an existing run for a stage. Both read pipeline.yaml; opening compares nothing — the runner
 // does, before it moves or writes anything (src/runner/preflight.ts).
-import { existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readArtifact } from '../state/artifact-io.js';
 import { loadPipeline, type PipelineConfig } from '../config/pipeline.js';
@@ -10,7 +9,6 @@ import { thresholdsHash } from '../config/thresholds.js';
 import { registeredSettings, settingsHash } from '../config/registered.js';
 import { displayPath } from '../config/load-yaml.js';
 import { UsageError } from '../core/errors.js';
-import { checkIdFlag, isSafeId } from '../config/safe-id.js';
 import { readSkill, skillFileOf } from '../skill/read.js';
 import { appendEvent } from '../state/events.js';
 import { stateLayout } from '../state/layout.js';
@@ -18,8 +16,9 @@ import { newRunId, runManifest, writeRunManifest } from '../state/runs.js';
 import type { RunEnv } from '../core/run-env.js';
 import type { LoopContext } from './context.js';
 import { suiteFor } from '../config/targets.js';
+export { resolveRun } from './resolve-run.js';
 import { loopManifest, type LoopManifest } from './manifest.js';
-import { openMeasurement, type Opened } from '../measure/setup.js';
+import type { Opened } from '../measure/setup.js';
 import { runOptions } from './evaluate-context.js';
 
 export type LoopEnv = RunEnv;
@@ -94,31 +93,6 @@ export async function startRun(e: LoopEnv, o: StartOptions): Promise<RunPlan> {
   return plan;
 }
 
-/** The newest run in the state dir, or the named one. */
-export function resolveRun(stateDir: string, runId?: string): string {
-  const runs = stateLayout.runsDir(stateDir);
-  if (runId !== undefined) {
-    checkIdFlag(runId, 'run');
-    if (!existsSync(stateLayout.runManifest(stateLayout.runDir(stateDir, runId)))) throw new UsageError(`no run "${runId}" in ${stateDir}`);
-    return runId;
-  }
-  const loops = existsSync(runs)
-    ? readdirSync(runs)
-        .filter(isSafeId)
-        .sort()
-        .reverse()
-        .filter((id) => {
-          try {
-            return readArtifact(stateLayout.runManifest(stateLayout.runDir(stateDir, id)), loopManifest).mode === 'loop';
-          } catch {
-            return false;
-          }
-        })
-    : [];
-  if (!loops[0]) throw new UsageError(`no improvement-loop run in ${stateDir}; start one with "whet run"`);
-  return loops[0];
-}
-
 /**
  * `evalThreshold` is this call's --eval-threshold: it overrides pipeline.yaml here and the runner then
  * compares it with the registered value (a different one is refused, never applied).
@@ -142,7 +116,8 @@ export async function openRun(e: LoopEnv, o: { stateDir: string; runId: string; 
     config,
     ...flags,
     iteration: o.iteration ?? manifest.iteration,
-    opened: () => (opening ??= openMeasurement({ ...e, options: runOptions(ctx) }, config)),
+    // Imported when a stage first measures: `whet status` and `show` open runs too, and need no engine.
+    opened: () => (opening ??= import('../measure/setup.js').then((m) => m.openMeasurement({ ...e, options: runOptions(ctx) }, config))),
   };
   return ctx;
 }

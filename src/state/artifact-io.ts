@@ -4,8 +4,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { ConfigError, InternalError } from '../core/errors.js';
-import { LineCounter, parseDocument } from 'yaml';
-import { displayPath, formatPath, locate } from '../config/load-yaml.js';
+import { displayPath, formatPath, locate, yaml } from '../config/load-yaml.js';
 import { writeJsonAtomically } from '../core/atomic.js';
 
 export function sha256(data: string | Buffer): string {
@@ -61,6 +60,7 @@ export function readArtifact<S extends z.ZodType>(file: string, schema: S, what 
 
 /** `file:line:col` of a JSON syntax error, as yaml's parser places it (1:1 when it accepts the text). */
 function jsonSyntaxAt(text: string, file: string): string {
+  const { LineCounter, parseDocument } = yaml();
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
   const p = doc.errors[0] ? lc.linePos(doc.errors[0].pos[0]) : { line: 1, col: 1 };
@@ -69,6 +69,7 @@ function jsonSyntaxAt(text: string, file: string): string {
 
 /** `file:line:col` of the value at `path` in JSON text (JSON is YAML; yaml's LineCounter gives positions). */
 export function locateJson(text: string, file: string, path: (string | number)[]): string {
+  const { LineCounter, parseDocument } = yaml();
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
   const p = doc.errors.length ? { line: 1, col: 1 } : locate(doc, lc, path);

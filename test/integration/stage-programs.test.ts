@@ -11,8 +11,9 @@ import { repoRoot, tempDir } from '../support/cli.js';
 
 const STAGES = ['generate', 'discriminate', 'evaluate', 'gate', 'learn'] as const;
 const hook = pathToFileURL(join(repoRoot, 'test/support/module-log.mjs')).href;
-// Commands a stage program may load: the shared one-stage command and its helpers, and evaluate's own.
-const allowedCommands = (stage: string) => new Set(['deps.js', 'state-dir.js', 'stage-command.js', `${stage}.js`]);
+// Commands a stage program may load: the shared one-stage command and its helpers, the static help table
+// (data, loaded by the process wrapper), and evaluate's own.
+const allowedCommands = (stage: string) => new Set(['deps.js', 'help-table.js', 'state-dir.js', 'stage-command.js', `${stage}.js`]);
 
 function loaded(stage: string, args: string[]): { out: string; code: number | null; files: string[] } {
   const log = join(tempDir('whet-modules-'), 'modules.txt');
