@@ -8,8 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createIntentEngine } from '../../src/intents/engine-spec.js';
+import { catalogFromEntries } from '../../src/intents/catalog.js';
+import { runEngine } from '../../src/intents/run-engine.js';
 import { runIntents } from '../../src/intents/run-intents.js';
-import type { CatalogEntry, IntentRequest } from '../../src/intents/types.js';
+import type { CatalogEntry, IntentCase, IntentRequest } from '../../src/intents/types.js';
 import { startLoopbackServer, type LoopbackServer } from '../support/http/server.js';
 import { anthropicError, anthropicMessage, openaiCompletion, openaiError } from '../support/http/wire.js';
 
@@ -63,6 +65,29 @@ describe('intent engines on the engine family', () => {
     expect(server.requests[1]!.body).toMatchObject({ max_tokens: 1024, tool_choice: { type: 'auto' } });
     expect(server.requests[1]!.body).not.toHaveProperty('temperature');
     expect(engine.identity()).toEqual({ type: 'anthropic', model: 'claude-test', base_url: server.url, max_tokens: 1024 });
+  });
+
+  it('a 429 burst lowers how many cases are in flight (adaptive concurrency), and every case is still decided', async () => {
+    const cases: IntentCase[] = Array.from({ length: 8 }, (_, i) => ({ id: `a${i}`, kind: 'direct', utterance: 'file a ticket', context: {}, expect: { behavior: 'call', capability: 'issue.create', params: {} }, line: i + 1 }));
+    const run = async (burst: boolean) => {
+      server = await startLoopbackServer((_req, i) =>
+        burst && i < 4 ? { status: 429, headers: { 'retry-after-ms': '200' }, body: openaiError('slow down', 'requests', 'rate_limit_exceeded') } : { delayMs: 150, body: created },
+      );
+      const engine = createIntentEngine('openai:gpt-test', { cwd: tmpdir(), env: { OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_API_KEY: 'sk-family-test-key' }, concurrency: 4 });
+      const runs = await runEngine(engine, cases, catalogFromEntries(entries), { concurrency: 4, timeoutMs: 10_000 });
+      const requests = server.requests.map((q) => q.inFlight);
+      await server.close();
+      server = undefined;
+      return { runs, requests };
+    };
+    // Without 429s all four workers are in flight at once, so a lower figure below is the controller's doing.
+    const calm = await run(false);
+    expect(Math.max(...calm.requests)).toBe(4);
+    const { runs, requests } = await run(true);
+    expect(runs.every((r) => r.decision?.behavior === 'call')).toBe(true);
+    expect(requests).toHaveLength(12); // 4 refused, their 4 retries, the 4 cases after them
+    // The burst halved the limit to 2 (counted once); the retries' four successes raise it to 3, never back to 4 here.
+    expect(Math.max(...requests.slice(8))).toBeLessThanOrEqual(3);
   });
 
   it('tells the per-request timeout from the caller\'s abort', async () => {
