@@ -23,7 +23,7 @@ import { INTENT_PROTOCOL } from '../intents/command-engine.js';
 import { parseDecision } from '../intents/decision.js';
 import { planFloor } from '../intents/floor.js';
 import { catalogWithSkill } from '../intents/floor-skill.js';
-import { buildToolSet, conversation, parseArgs, readReply, type RawToolCall } from '../intents/model-tools.js';
+import { readToolReply, toolRequest } from '../intents/model-tools.js';
 import type { Decision, IntentCase } from '../intents/types.js';
 
 export interface IntentDecideInput {
@@ -46,25 +46,10 @@ export async function decideIntent(a: IntentDecideInput): Promise<EngineResult> 
     return { ok: true, output: JSON.stringify(decision), usage: { cost_usd: 0 }, duration_ms: Math.round(performance.now() - started) };
   }
   if (TOOL_ENGINES.has(a.engine.type)) {
-    const toolset = buildToolSet(entries);
-    const conv = conversation(c.context, c.utterance);
-    const res = await a.engine.run(
-      {
-        kind: 'task',
-        prompt: c.utterance,
-        skill: a.skill,
-        system: conv.system,
-        history: conv.turns.slice(0, -1),
-        tools: toolset.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters })),
-        toolChoice: 'auto',
-        taskId: c.id,
-        timeoutMs: a.timeoutMs,
-      },
-      { signal: a.signal },
-    );
+    const { request, toolset } = toolRequest(entries, c.context, c.utterance);
+    const res = await a.engine.run({ kind: 'task', ...request, skill: a.skill, taskId: c.id, timeoutMs: a.timeoutMs }, { signal: a.signal });
     if (!res.ok) return res;
-    const calls: RawToolCall[] = (res.tool_calls ?? []).map((tc) => ({ name: tc.name, ...parseArgs(tc.input) }));
-    return withDecision(res, readReply(calls, res.output, toolset), 'the model answered with neither a tool call nor text');
+    return withDecision(res, readToolReply(res, toolset), 'the model answered with neither a tool call nor text');
   }
   const request = { protocol: INTENT_PROTOCOL, id: c.id, utterance: c.utterance, context: c.context, catalog: entries, skill: a.skill?.text ?? null };
   const res = await a.engine.run({ kind: 'task', prompt: JSON.stringify(request), taskId: c.id, timeoutMs: a.timeoutMs }, { signal: a.signal });

@@ -6,11 +6,13 @@
 //                            but nothing is expanded and no shell runs
 //   openai:MODEL             an OpenAI-compatible endpoint (OPENAI_BASE_URL, OPENAI_API_KEY)
 //   anthropic:MODEL          the Anthropic Messages API (ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY)
+//
+// The two model engines are the engine family's openai / anthropic engines behind an adapter
+// (src/engines/intent-adapter.ts); floor and command speak intents' own protocols and live here.
 import { UsageError } from '../core/errors.js';
-import { createAnthropicIntentEngine } from './anthropic-engine.js';
+import { createModelIntentEngine } from '../engines/intent-adapter.js';
 import { createCommandIntentEngine } from './command-engine.js';
 import { createFloorEngine } from './floor.js';
-import { createOpenAiIntentEngine } from './openai-engine.js';
 import type { IntentEngine } from './types.js';
 
 export type EngineSpec =
@@ -35,7 +37,10 @@ export function parseEngineSpec(value: string): EngineSpec {
 export interface EngineDeps {
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** HTTP retries of the model engines (`--retries`). */
   maxRetries?: number;
+  /** Cases decided at once (`--concurrency`); the model engines' adaptive-concurrency ceiling. */
+  concurrency?: number;
 }
 
 export function createIntentEngine(value: string, deps: EngineDeps): IntentEngine {
@@ -46,8 +51,7 @@ export function createIntentEngine(value: string, deps: EngineDeps): IntentEngin
     case 'command':
       return createCommandIntentEngine(value.trim(), spec.commandLine, deps);
     case 'openai':
-      return createOpenAiIntentEngine(value.trim(), spec.model, deps);
     case 'anthropic':
-      return createAnthropicIntentEngine(value.trim(), spec.model, deps);
+      return createModelIntentEngine(value.trim(), spec.type, spec.model, deps);
   }
 }

@@ -14,6 +14,11 @@
 // clarify when it contains a question mark ("?" or "？"), else as refuse, and marked "read from plain
 // text" in the report. When several tools are called the first decides: a pseudo-tool makes the
 // decision clarify/refuse; otherwise every capability call is kept, in order (multi-step).
+//
+// Both ways in send the same request: `whet intents` (src/engines/intent-adapter.ts) and the improvement
+// loop's intent tasks (src/evaluation/intent-decide.ts) build it with toolRequest and read the answer
+// with readToolReply, so what the harness measures is what the loop would send.
+import type { EngineRequest, EngineResult } from '../engines/types.js';
 import type { CatalogEntry, Decision, PlannedCall } from './types.js';
 
 export const CLARIFY_TOOL = 'ask_clarification';
@@ -139,4 +144,33 @@ export function parseArgs(raw: unknown): { args: unknown; error?: string } {
   } catch (err) {
     return { args: undefined, error: `arguments are not valid JSON: ${(err as Error).message}` };
   }
+}
+
+/** The parts of an engine request that say what the model sees: system prompt, history, utterance, tools. */
+export type ToolRequest = Required<Pick<EngineRequest, 'prompt' | 'system' | 'history' | 'tools' | 'toolChoice'>>;
+
+/**
+ * One case as a tool-calling engine request: the catalogue as native tools plus the two pseudo-tools,
+ * the context in the system prompt, earlier turns as real chat turns and the utterance as the last user
+ * turn. The toolset maps tool names back to capability ids when the reply is read.
+ */
+export function toolRequest(catalog: CatalogEntry[], context: Record<string, unknown>, utterance: string): { request: ToolRequest; toolset: ToolSet } {
+  const toolset = buildToolSet(catalog);
+  const conv = conversation(context, utterance);
+  return {
+    toolset,
+    request: {
+      prompt: utterance,
+      system: conv.system,
+      history: conv.turns.slice(0, -1),
+      tools: toolset.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters })),
+      toolChoice: 'auto',
+    },
+  };
+}
+
+/** A successful engine answer (native tool calls plus any text) as a Decision; undefined when it says nothing. */
+export function readToolReply(res: Pick<EngineResult, 'tool_calls' | 'output'>, toolset: ToolSet): Decision | undefined {
+  const calls: RawToolCall[] = (res.tool_calls ?? []).map((tc) => ({ name: tc.name, ...parseArgs(tc.input) }));
+  return readReply(calls, res.output, toolset);
 }

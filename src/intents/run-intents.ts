@@ -34,6 +34,9 @@ export interface IntentsOptions {
   retries?: number;
 }
 
+/** Cases decided at once when --concurrency is not given. */
+const DEFAULT_CONCURRENCY = 4;
+
 export interface IntentsDeps {
   cwd: string;
   env: NodeJS.ProcessEnv;
@@ -84,13 +87,14 @@ export async function runIntents(opts: IntentsOptions, deps: IntentsDeps): Promi
     const present = orderKinds(loaded.cases.map((c) => c.kind)).join(', ');
     throw new UsageError(`--kind ${filter.join(',')} matches no case; kinds in ${loaded.file}: ${present}`);
   }
-  const engines = [createIntentEngine(opts.engine, { ...deps, maxRetries: opts.retries })];
-  if (opts.compare) engines.push(createIntentEngine(opts.compare, { ...deps, maxRetries: opts.retries }));
+  const engineDeps = { ...deps, maxRetries: opts.retries, concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY };
+  const engines = [createIntentEngine(opts.engine, engineDeps)];
+  if (opts.compare) engines.push(createIntentEngine(opts.compare, engineDeps));
 
   const runs: EngineRun[] = [];
   for (const engine of engines) {
     const caseRuns = await runEngine(engine, cases, catalog, {
-      concurrency: opts.concurrency ?? 4,
+      concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
       timeoutMs: opts.timeoutMs ?? 120_000,
       signal: deps.signal,
     });
