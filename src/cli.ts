@@ -31,6 +31,7 @@ const report: Family = async () => [(await import('./report/command.js')).regist
 const schemas: Family = async () => [(await import('./report/schemas-command.js')).registerSchemasCommand];
 const schedule: Family = async () => [(await import('./schedule/command.js')).registerScheduleCommand];
 const importers: Family = async () => [(await import('./import/command.js')).registerImportCommand];
+const stage: Family = async () => [(await import('./commands/stage.js')).registerStageCommands];
 const FAMILIES: Record<string, Family> = {
   evaluate,
   merge: evaluate,
@@ -57,8 +58,9 @@ const FAMILIES: Record<string, Family> = {
   schemas,
   schedule,
   import: importers,
+  stage,
 };
-const ALL: Family[] = [evaluate, loop, inspect, promote, intents, nightly, calibrate, lint, doctor, init, report, schemas, schedule, importers];
+const ALL: Family[] = [evaluate, loop, inspect, promote, intents, nightly, calibrate, lint, doctor, init, report, schemas, schedule, importers, stage];
 
 async function program(argv: string[], deps: CliDeps, setCode: SetCode): Promise<Command> {
   const cmd = new Command('whet')
