@@ -117,6 +117,19 @@ describe('an external generate stage (stages.generate.command)', () => {
     expect(existsSync(join(runDir, 'iter-001/learning.json'))).toBe(true);
   });
 
+  it('an external learn stage ends the run on its own handoff (next_step done), after the built-in gate', async () => {
+    const dir = project(['node', badGenerator, 'valid']);
+    const learner = join(repoRoot, 'test/fixtures/stages/stop-learner.mjs');
+    write(join(dir, 'pipeline.yaml'), readFileSync(join(dir, 'pipeline.yaml'), 'utf8').replace(/stages:[\s\S]*/, `stages:\n  learn: {command: [node, ${JSON.stringify(learner)}]}\n`));
+    const r = await whet(['run'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/run done: stop-learner\.mjs stops after one iteration/);
+    const runDir = runDirOf(dir);
+    expect(existsSync(join(runDir, 'iter-001/gate.json'))).toBe(true);
+    expect(existsSync(join(runDir, 'iter-002'))).toBe(false);
+    expect(readJson(join(runDir, 'iter-001/learning.json')).lesson.decision).toBe(readJson(join(runDir, 'iter-001/gate.json')).decision);
+  });
+
   it('refuses a bad stages: entry at load, located in pipeline.yaml, before any state exists', async () => {
     const dir = project(['node', badGenerator]);
     write(join(dir, 'pipeline.yaml'), readFileSync(join(dir, 'pipeline.yaml'), 'utf8').replace(/command: .*/, 'command: []'));
