@@ -92,6 +92,10 @@ describe('an external generate stage (stages.generate.command)', () => {
     const b = await whet(['run'], { cwd: wrongContent });
     expect(b.code, b.stderr).toBe(2);
     expect(b.stderr).toMatch(/candidates\[0\]\.content_sha256: .*its actions applied to the target give sha256:/);
+    const leak = project(['node', badGenerator, 'leak']);
+    const l = await whet(['run'], { cwd: leak });
+    expect(l.code, l.stderr).toBe(2);
+    expect(l.stderr).toMatch(/candidates\[0\]\.actions: .*copy the judges' mechanics into the skill \(the expected string "Breaking changes" in quotes/);
     const silent = project(['node', badGenerator, 'nothing']);
     const c = await whet(['run'], { cwd: silent });
     expect(c.code, c.stderr).toBe(2);
@@ -106,6 +110,18 @@ describe('an external generate stage (stages.generate.command)', () => {
     const runDir = runDirOf(dir);
     expect(readdirSync(join(runDir, 'iter-001'))).not.toContain('candidates.json');
     expect(readJson(join(runDir, 'run.json')).status).toBe('incomplete');
+  });
+
+  it('a program past its timeout loses its process tree: exit 3, nothing placed', async () => {
+    const dir = project(['node', '-e', 'setTimeout(() => undefined, 120000)']);
+    write(join(dir, 'pipeline.yaml'), readFileSync(join(dir, 'pipeline.yaml'), 'utf8').replace('timeout: 60s', 'timeout: 1s'));
+    const started = Date.now();
+    const r = await whet(['run'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(/\(stages\.generate\.command\) failed: timed out after 1000 ms \(process tree killed\)/);
+    // Far below the program's own 120 s: the timeout, not the program, ended it.
+    expect(Date.now() - started).toBeLessThan(60_000);
+    expect(readdirSync(join(runDirOf(dir), 'iter-001'))).not.toContain('candidates.json');
   });
 
   it('a valid program with a contract-honouring artifact continues the loop from its next_step', async () => {
