@@ -1,15 +1,21 @@
 // `whet stage check <name> -- <command…>`: runs a would-be external stage program on a sample project
 // the way the runner would (src/runner/stage-check.ts) and says whether it honours the contract of
 // docs/external-stages.md: exit 0 when it does, 2 with what is wrong when it does not.
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { DEFAULT_STAGE_TIMEOUT_MS, EXTERNAL_STAGE_NAMES } from '../config/external-stages.js';
 import { parseDuration } from '../config/duration.js';
 import { UsageError } from '../errors.js';
+import { PACKAGE_ROOT } from '../package-info.js';
 import { checkStageProgram, isStageName } from '../runner/stage-check.js';
 import type { CliDeps, SetCode } from './deps.js';
 
 export function registerStageCommands(program: Command, deps: CliDeps, setCode: SetCode): void {
-  const stage = program.command('stage').description('external stage programs (pipeline.yaml stages.<name>.command)');
+  const protocol = join(PACKAGE_ROOT, 'docs', 'external-stages.md');
+  const stage = program
+    .command('stage')
+    .description('external stage programs (pipeline.yaml stages.<name>.command)')
+    .addHelpText('after', `\nThe protocol a stage program follows (environment, inputs, checks, exit codes): ${protocol}`);
   stage
     .command('check')
     .description('run a stage program on a sample project (mock engine) as the runner would, and say whether it honours the contract')
@@ -17,6 +23,7 @@ export function registerStageCommands(program: Command, deps: CliDeps, setCode: 
     .argument('[command...]', 'the program and its arguments, after --')
     .option('--timeout <duration>', 'kill the program (and its children) after this long', '10m')
     .option('--keep', 'keep the sample project and print where it is')
+    .addHelpText('after', `\nExit 0: it honours the contract; 2: what is wrong. The protocol: ${protocol}`)
     .action(async (name: string, command: string[], o: { timeout: string; keep?: boolean }) => {
       if (!isStageName(name)) throw new UsageError(`stage check: "${name}" is not a stage a program can replace; one of ${EXTERNAL_STAGE_NAMES.join(', ')}`);
       if (command.length === 0) throw new UsageError(`stage check ${name}: give the program after --, e.g. whet stage check ${name} -- python3 my_${name}.py`);
