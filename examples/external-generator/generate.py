@@ -70,7 +70,8 @@ def append_section(text, title, body):
 
 def diff_stats(old, new):
     added = removed = 0
-    matcher = difflib.SequenceMatcher(a=old.splitlines(), b=new.splitlines(), autojunk=False)
+    # Lines with their endings, as whetstone counts them: a last line that gains a newline is changed.
+    matcher = difflib.SequenceMatcher(a=old.splitlines(True), b=new.splitlines(True), autojunk=False)
     for op, a1, a2, b1, b2 in matcher.get_opcodes():
         if op in ("replace", "delete"):
             removed += a2 - a1
