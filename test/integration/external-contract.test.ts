@@ -14,6 +14,7 @@ import { loopProject } from '../fixtures/stages/loop-project.js';
 const program = (stage: ExternalStageName): ExternalStageProgram => ({ stage, command: ['my-program'], cwd: '/', timeoutMs: 1000 });
 const isStage = (s: string): s is ExternalStageName => (EXTERNAL_STAGE_NAMES as readonly string[]).includes(s);
 
+// Whole loops on the mock engine: seconds alone, far more on a loaded CI machine, hence 120 s per test.
 describe('the external stage contract, held against the built-in stages', () => {
   it('accepts what each built-in stage writes, refuses a gate keep, and names the field of a changed artifact', async () => {
     const p = await loopProject('loop: {max_iterations: 1, proposers: [feedback, structural]}\nthresholds: {min_delta: 0, max_new_failures: 0}\n');
@@ -57,5 +58,5 @@ describe('the external stage contract, held against the built-in stages', () => 
     expect(checked).toEqual(['generate', 'discriminate', 'evaluate', 'gate', 'learn']);
     // The example's first candidate is kept on held-out evidence: the keep refusal was exercised.
     expect(refusedKeep).toBe(true);
-  });
+  }, 120_000);
 });

@@ -35,6 +35,7 @@ const runDirOf = (dir: string) => join(dir, 'state/runs', readdirSync(join(dir, 
 /** The state directory's files and bytes, the lock left out (it is the call's, not the run's). */
 const stateSnapshot = (dir: string) => Object.fromEntries(Object.entries(snapshotTree(join(dir, 'state'))).filter(([p]) => p !== 'lock'));
 
+// Whole loops on the mock engine: seconds alone, far more on a loaded CI machine, hence 120 s per test.
 describe('an external generate stage (stages.generate.command)', () => {
   it('runs a whole loop with the Python example: its candidates are discriminated, evaluated and gated', async () => {
     const dir = project(['python3', pyGenerator]);
@@ -65,7 +66,7 @@ describe('an external generate stage (stages.generate.command)', () => {
     const last = readJson(join(runDir, 'iter-003/candidates.json'));
     expect(last.candidates).toEqual([]);
     expect(last.skipped.map((s: { why: string }) => s.why).join(' ')).toMatch(/rejected before/);
-  });
+  }, 120_000);
 
   it('refuses an artifact that breaks the schema, naming program, file and field; a resume leaves the state byte-identical', async () => {
     const dir = project(['node', badGenerator, 'risk']);
@@ -81,7 +82,7 @@ describe('an external generate stage (stages.generate.command)', () => {
     expect(again.code, again.stderr).toBe(2);
     expect(again.stderr).toMatch(/candidates\[0\]\.risk/);
     expect(stateSnapshot(dir)).toEqual(before);
-  });
+  }, 120_000);
 
   it('refuses a wrong envelope and content that its actions do not give, each by its field', async () => {
     const wrongIteration = project(['node', badGenerator, 'iteration']);
@@ -100,7 +101,7 @@ describe('an external generate stage (stages.generate.command)', () => {
     const c = await whet(['run'], { cwd: silent });
     expect(c.code, c.stderr).toBe(2);
     expect(c.stderr).toMatch(/exited 0 without writing candidates\.json/);
-  });
+  }, 120_000);
 
   it('a program that fails is an infrastructure error (exit 3) with its stderr, and nothing is placed', async () => {
     const dir = project(['node', badGenerator, 'crash']);
@@ -110,7 +111,7 @@ describe('an external generate stage (stages.generate.command)', () => {
     const runDir = runDirOf(dir);
     expect(readdirSync(join(runDir, 'iter-001'))).not.toContain('candidates.json');
     expect(readJson(join(runDir, 'run.json')).status).toBe('incomplete');
-  });
+  }, 120_000);
 
   it('a program past its timeout loses its process tree: exit 3, nothing placed', async () => {
     const dir = project(['node', '-e', 'setTimeout(() => undefined, 120000)']);
@@ -122,7 +123,7 @@ describe('an external generate stage (stages.generate.command)', () => {
     // Far below the program's own 120 s: the timeout, not the program, ended it.
     expect(Date.now() - started).toBeLessThan(60_000);
     expect(readdirSync(join(runDirOf(dir), 'iter-001'))).not.toContain('candidates.json');
-  });
+  }, 120_000);
 
   it('a valid program with a contract-honouring artifact continues the loop from its next_step', async () => {
     const dir = project(['node', badGenerator, 'valid'], 'max_iterations: 1');
@@ -131,7 +132,7 @@ describe('an external generate stage (stages.generate.command)', () => {
     const runDir = runDirOf(dir);
     expect(readJson(join(runDir, 'iter-001/ranking.json')).scored_candidates[0].id).toBe('version-first');
     expect(existsSync(join(runDir, 'iter-001/learning.json'))).toBe(true);
-  });
+  }, 120_000);
 
   it('an external learn stage ends the run on its own handoff (next_step done), after the built-in gate', async () => {
     const dir = project(['node', badGenerator, 'valid']);
@@ -144,7 +145,7 @@ describe('an external generate stage (stages.generate.command)', () => {
     expect(existsSync(join(runDir, 'iter-001/gate.json'))).toBe(true);
     expect(existsSync(join(runDir, 'iter-002'))).toBe(false);
     expect(readJson(join(runDir, 'iter-001/learning.json')).lesson.decision).toBe(readJson(join(runDir, 'iter-001/gate.json')).decision);
-  });
+  }, 120_000);
 
   it('refuses a bad stages: entry at load, located in pipeline.yaml, before any state exists', async () => {
     const dir = project(['node', badGenerator]);
@@ -159,5 +160,5 @@ describe('an external generate stage (stages.generate.command)', () => {
     expect(o.stderr).toMatch(/pipeline\.yaml:\d+:\d+ stages.*baseline/);
     expect(existsSync(join(dir, 'state'))).toBe(false);
     expect(existsSync(join(other, 'state'))).toBe(false);
-  });
+  }, 120_000);
 });
