@@ -125,6 +125,34 @@ describe('an external generate stage (stages.generate.command)', () => {
     expect(readdirSync(join(runDirOf(dir), 'iter-001'))).not.toContain('candidates.json');
   }, 120_000);
 
+  it('Ctrl-C while the program runs stops its process tree: the run is interrupted, nothing placed, resumable', async () => {
+    const marker = join(tempDir(), 'started');
+    const script = "require('fs').writeFileSync(process.argv[1], String(process.pid)); setTimeout(() => undefined, 120000)";
+    const dir = project(['node', '-e', script, marker]);
+    const ac = new AbortController();
+    const running = whet(['run'], { cwd: dir, signal: ac.signal });
+    for (let i = 0; i < 600 && !existsSync(marker); i++) await new Promise((res) => setTimeout(res, 100));
+    expect(existsSync(marker)).toBe(true);
+    ac.abort();
+    const r = await running;
+    expect(r.code, r.stderr).toBe(130);
+    const runDir = runDirOf(dir);
+    expect(readJson(join(runDir, 'run.json')).status).toBe('interrupted');
+    expect(readdirSync(join(runDir, 'iter-001'))).not.toContain('candidates.json');
+    // The program's process is gone (signal 0 throws ESRCH for a pid that no longer exists).
+    const pid = Number(readFileSync(marker, 'utf8'));
+    let alive = true;
+    for (let i = 0; i < 100 && alive; i++) {
+      try {
+        process.kill(pid, 0);
+        await new Promise((res) => setTimeout(res, 100));
+      } catch {
+        alive = false;
+      }
+    }
+    expect(alive).toBe(false);
+  }, 120_000);
+
   it('a valid program with a contract-honouring artifact continues the loop from its next_step', async () => {
     const dir = project(['node', badGenerator, 'valid'], 'max_iterations: 1');
     const r = await whet(['run'], { cwd: dir });
