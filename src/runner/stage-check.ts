@@ -5,7 +5,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { programName, type ExternalStageName, type ExternalStageProgram } from '../config/external-stages.js';
+import { EXTERNAL_STAGE_NAMES, programName, type ExternalStageName, type ExternalStageProgram } from '../config/external-stages.js';
 import { EngineError, StateError, WhetError } from '../errors.js';
 import type { LoopContext, StageOutcome } from '../loop/context.js';
 import { openRun, startRun, type LoopEnv } from '../loop/open.js';
@@ -84,5 +84,5 @@ export async function checkStageProgram(e: LoopEnv, o: { program: ExternalStageP
 }
 
 export function isStageName(s: string): s is ExternalStageName {
-  return ['generate', 'discriminate', 'evaluate', 'gate', 'learn'].includes(s);
+  return (EXTERNAL_STAGE_NAMES as readonly string[]).includes(s);
 }
