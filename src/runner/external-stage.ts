@@ -6,7 +6,7 @@
 // bad input leaves the state directory byte-identical (docs/external-stages.md).
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { sha256 } from '../artifacts/io.js';
 import { programName, type ExternalStageName, type ExternalStageProgram } from '../config/external-stages.js';
 import { EngineError } from '../errors.js';
@@ -56,7 +56,8 @@ export async function runExternalStage(ctx: LoopContext, program: ExternalStageP
       throw err;
     }
     const dest = await place(ctx, stage, text, checked);
-    appendEvent(ctx.runDir, { event: 'external_stage', stage, iteration: ctx.iteration, program: program.command, exit_code: 0, ms: r.durationMs, artifact: out.file, sha256: sha256(text) }, ctx.now());
+    const script = scriptOf(program);
+    appendEvent(ctx.runDir, { event: 'external_stage', stage, iteration: ctx.iteration, program: program.command, ...script, exit_code: 0, ms: r.durationMs, artifact: out.file, sha256: sha256(text) }, ctx.now());
     const v = checked.value;
     const calls = typeof v.engine_calls === 'number' ? v.engine_calls : 0;
     const count = stage === 'generate' ? `; ${checked.variants.length} candidate(s)` : '';
@@ -64,6 +65,15 @@ export async function runExternalStage(ctx: LoopContext, program: ExternalStageP
   } finally {
     if (!keep) rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** The program file itself (argv[0], or the script an interpreter runs) and its sha256: which version ran. */
+function scriptOf(program: ExternalStageProgram): { script?: string; script_sha256?: string } {
+  for (const arg of program.command.slice(0, 2)) {
+    const file = resolve(program.cwd, arg);
+    if (arg.includes('/') && existsSync(file) && statSync(file).isFile()) return { script: file, script_sha256: sha256(readFileSync(file)) };
+  }
+  return {};
 }
 
 /** Variants (a generator's), then the artifact's own bytes, atomically. */

@@ -62,6 +62,7 @@ describe('an external generate stage (stages.generate.command)', () => {
     expect(ext.length).toBe(3);
     expect(ext[0]).toMatchObject({ stage: 'generate', iteration: 1, program: ['python3', pyGenerator], artifact: 'candidates.json' });
     expect(ext[0].sha256).toBe(sha(readFileSync(join(runDir, 'iter-001/candidates.json'))));
+    expect(ext[0]).toMatchObject({ script: pyGenerator, script_sha256: sha(readFileSync(pyGenerator)) });
     // The rejected content is never proposed again: the last iteration's generator skips it by its lesson.
     const last = readJson(join(runDir, 'iter-003/candidates.json'));
     expect(last.candidates).toEqual([]);
