@@ -4,7 +4,7 @@
 // in the order the built-in stage writes them — so a refused or failed program leaves the iteration as it
 // was. A refusal also takes back what the runner itself wrote for the step (stage_started, "running"):
 // bad input leaves the state directory byte-identical (docs/external-stages.md).
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { sha256 } from '../artifacts/io.js';
@@ -86,9 +86,9 @@ async function place(ctx: LoopContext, stage: ExternalStageName, text: string, c
       for (const v of checked.variants) {
         await materialise({ targetDir: ctx.manifest.target.skill_dir, variantDir: join(staging, v.id), skillText: v.text, exclude: [ctx.manifest.suite.path, ctx.stateDir] });
       }
-      mkdirSync(staging, { recursive: true });
+      // Earlier variants of this iteration no longer described by candidates.json move to superseded/.
       supersedeVariants(p.dir, p.variants, ctx.now());
-      renameSync(staging, p.variants);
+      if (checked.variants.length) renameSync(staging, p.variants);
     } finally {
       rmSync(staging, { recursive: true, force: true });
     }

@@ -66,6 +66,7 @@ describe('an external generate stage (stages.generate.command)', () => {
     // The rejected content is never proposed again: the last iteration's generator skips it by its lesson.
     const last = readJson(join(runDir, 'iter-003/candidates.json'));
     expect(last.candidates).toEqual([]);
+    expect(existsSync(join(runDir, 'iter-003/variants'))).toBe(false);
     expect(last.skipped.map((s: { why: string }) => s.why).join(' ')).toMatch(/rejected before/);
   }, 120_000);
 
