@@ -33,6 +33,7 @@ const report: Family = async () => [(await import('./commands/report.js')).regis
 const schemas: Family = async () => [(await import('./commands/schemas.js')).registerSchemasCommand];
 const schedule: Family = async () => [(await import('./commands/schedule.js')).registerScheduleCommand];
 const importers: Family = async () => [(await import('./commands/import.js')).registerImportCommand];
+const stage: Family = async () => [(await import('./commands/stage.js')).registerStageCommands];
 export const FAMILIES: Record<string, Family> = {
   evaluate,
   merge: evaluate,
@@ -59,6 +60,7 @@ export const FAMILIES: Record<string, Family> = {
   schemas,
   schedule,
   import: importers,
+  stage,
 };
 
 /** Builds the commander program for one call (only the families it needs are imported). */

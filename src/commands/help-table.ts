@@ -29,6 +29,7 @@ export const COMMAND_TABLE: readonly { term: string; description: string }[] = [
   { term: 'schemas [options]', description: 'JSON Schema of every artifact (run, evaluation, candidates, ranking, gate, learning, calibration, nightly, nightly history, report)' },
   { term: 'schedule', description: 'run `whet nightly` on a schedule: print, install or remove a crontab entry, a systemd timer or a CI workflow; or run it in the foreground' },
   { term: 'import', description: 'write a whetstone task suite from another tool’s test file' },
+  { term: 'stage', description: 'external stage programs (pipeline.yaml stages.<name>.command)' },
 ];
 
 /** The command a term names. */

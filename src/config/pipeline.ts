@@ -6,6 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { duration } from './duration.js';
 import { engineConfig, type EngineConfig } from './engine-schema.js';
+import { externalStagesSchema, resolveExternalStages, type ExternalStages } from './external-stages.js';
 import { loadYaml } from './load-yaml.js';
 import { resolveSuiteOverrides, suiteOverridesSchema, type SuiteOverrides } from './suite-overrides-schema.js';
 import { resolveThresholds, thresholdsSchema, type Thresholds } from './thresholds.js';
@@ -87,6 +88,8 @@ export const pipelineSchema = z.strictObject({
       max_wall_time: duration.optional(),
     })
     .optional(),
+  /** A loop stage replaced by a program of the user's (docs/external-stages.md). */
+  stages: externalStagesSchema.optional(),
   cache: z
     .strictObject({
       dir: z.string().min(1).optional(),
@@ -135,6 +138,8 @@ export interface PipelineConfig {
     llmJudgeEngine?: EngineConfig;
   };
   budgets: { maxEngineCalls?: number; maxCostUsd?: number; maxWallTimeMs?: number };
+  /** `stages:`: stages run by an external program instead of the built-in one. */
+  externalStages: ExternalStages;
 }
 
 /**
@@ -184,6 +189,7 @@ function fromInput(v: PipelineInput, path: string | undefined, hash: string, dir
       llmJudgeEngine: v.loop?.discriminate?.judge_engine,
     },
     budgets: { maxEngineCalls: v.budgets?.max_engine_calls, maxCostUsd: v.budgets?.max_cost_usd, maxWallTimeMs: v.budgets?.max_wall_time },
+    externalStages: resolveExternalStages(v.stages, dir),
   };
 }
 

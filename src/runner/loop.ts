@@ -11,6 +11,7 @@ import { InternalError, StateError } from '../core/errors.js';
 import { nextStep, type Step } from '../loop/next-step.js';
 import { planCall, statusAfter } from './preflight.js';
 import { quarantine, supersedeFrom } from './supersede.js';
+import { ExternalStageRefusal, externalStageFor, markStep, runExternalStage, undoRefusedStep } from './external-stage.js';
 import { Budget } from '../evaluation/budget.js';
 import { watchRateLimits } from '../evaluation/rate-limit-watch.js';
 import { rateLimitStopReason } from '../engines/subscription-limit.js';
@@ -24,7 +25,10 @@ export interface LoopResult {
 /** The stages a drive can run, by step: the whole loop (registry.ts), or one stage program's own. */
 export type Stages = Partial<Record<Step, StageEntry>>;
 
-async function runStep(stages: Stages, ctx: LoopContext, step: Step, candidate?: string): Promise<StageOutcome | 'interrupted'> {
+export async function runStep(stages: Stages, ctx: LoopContext, step: Step, candidate?: string): Promise<StageOutcome | 'interrupted'> {
+  // pipeline.yaml `stages.<name>.command`: the user's program in place of the built-in stage.
+  const external = externalStageFor(ctx, step);
+  if (external) return runExternalStage(ctx, external, candidate);
   const entry = stages[step];
   if (!entry) throw new InternalError(`no stage registered for step ${step}`);
   return entry(ctx, candidate);
@@ -74,6 +78,7 @@ export async function driveRun(e: LoopEnv, o: DriveOptions, stages: Stages): Pro
       // preflight.ts made sure the redone stage is what runs next; anything else is a bug, not a redo.
       if (o.only && next.step !== o.only) throw new StateError(`${o.only} is not what runs next (next: ${next.step}, iteration ${next.iteration})`);
       if (e.signal?.aborted) return interrupted(ctx, e, outcomes);
+      const mark = markStep(ctx.runDir);
       if (!marked || next.iteration !== ctx.manifest.iteration) {
         const manifest = { ...ctx.manifest, status: 'running' as const, iteration: next.iteration, updated_at: e.now().toISOString() };
         await writeRunManifest(ctx.runDir, manifest);
@@ -87,6 +92,11 @@ export async function driveRun(e: LoopEnv, o: DriveOptions, stages: Stages): Pro
       try {
         outcome = await runStep(stages, stageCtx, next.step, next.kind === 'step' ? next.candidate : undefined);
       } catch (err) {
+        // A stage program's invalid artifact is bad input: the run is left as it was before the step.
+        if (err instanceof ExternalStageRefusal) {
+          await undoRefusedStep(ctx.runDir, mark, err, next.step, next.iteration, e.now());
+          throw err;
+        }
         appendEvent(ctx.runDir, { event: 'stage_failed', stage: next.step, iteration: next.iteration, error: (err as Error).message }, e.now());
         // No process carries the run on: resume picks it up from its artifacts.
         await writeRunManifest(ctx.runDir, { ...ctx.manifest, status: 'incomplete', updated_at: e.now().toISOString() }).catch(() => undefined);

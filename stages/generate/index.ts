@@ -21,7 +21,7 @@ import { trainFailures, type Proposal, type ProposerError, type Skipped } from '
 import { runLlmProposer, type GenerateDeps, type LlmRun } from './run-llm.js';
 import { candidatesArtifact, type Candidate, type CandidatesArtifact } from '../../src/artifacts/candidates.js';
 import { selectCandidates } from './select.js';
-import { copiedMechanics, trainMechanics, writtenText } from './mechanics.js';
+import { copiedMechanics, trainMechanics, writtenText } from '../../src/loop/mechanics.js';
 
 export type { GenerateDeps } from './run-llm.js';
 

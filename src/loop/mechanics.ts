@@ -5,8 +5,8 @@
 // regex source with regex syntax, a task id, and "the answer includes / leaves out / matches …"
 // checklists. Domain words that guidance would use anyway (a "Breaking changes" heading named without
 // quotes) are fine. Only train tasks are read: the proposer's world never contains a held-out judge.
-import type { Task } from '../../src/config/suite-schema.js';
-import type { EditAction } from '../../src/skill/edits.js';
+import type { Task } from '../config/suite-schema.js';
+import type { EditAction } from '../skill/edits.js';
 
 export interface JudgeMechanics {
   lists: string[][];
