@@ -22,9 +22,17 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The mechanics of the train tasks' judges (held-out tasks are never passed in). */
 export function trainMechanics(tasks: readonly Task[]): JudgeMechanics {
+  return judgeMechanics(tasks.filter((t) => t.split === 'train'));
+}
+
+/**
+ * Every listed task's judge mechanics. An external generator is a program with the file system in reach
+ * (the suite included), so its candidates are held to every task's judges, held-out ones too: nothing a
+ * held-out judge expects may reach a candidate, whoever wrote it.
+ */
+export function judgeMechanics(tasks: readonly Task[]): JudgeMechanics {
   const m: JudgeMechanics = { lists: [], patterns: [], ids: [] };
   for (const t of tasks) {
-    if (t.split !== 'train') continue;
     m.ids.push(t.id);
     for (const j of t.judges) {
       if ((j.type === 'contains' || j.type === 'not_contains') && j.expected.length > 0) m.lists.push(j.expected.filter((e) => e.trim() !== ''));

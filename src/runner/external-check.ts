@@ -8,8 +8,6 @@ import { HANDOFF, HANDOFF_END } from '../artifacts/envelope.js';
 import { locateJson, sha256 } from '../state/artifact-io.js';
 import { formatPath } from '../config/load-yaml.js';
 import { programName, type ExternalStageName, type ExternalStageProgram } from '../config/external-stages.js';
-import { withFrozenSplits } from '../config/registered.js';
-import { loadSuite } from '../config/suite.js';
 import { ConfigError } from '../core/errors.js';
 import type { LoopContext } from '../loop/context.js';
 import { diffStats } from '../skill/diff.js';
@@ -17,7 +15,7 @@ import { applyEdits } from '../skill/edits.js';
 import { rankingArtifact } from '../artifacts/ranking.js';
 import { pipelineEvaluation } from '../artifacts/evaluation.js';
 import { gateArtifact } from '../artifacts/gate.js';
-import { copiedMechanics, trainMechanics, writtenText } from '../loop/mechanics.js';
+import { copiedMechanics, judgeMechanics, writtenText } from '../loop/mechanics.js';
 import { candidatesArtifact, type CandidatesArtifact } from '../artifacts/candidates.js';
 import { learningArtifact } from '../artifacts/learning.js';
 import { STAGE_OUTPUT, type StageInputs } from './external-inputs.js';
@@ -101,8 +99,7 @@ function checkSelection(value: Record<string, unknown>, refuse: Refuse): void {
 /** Each candidate's edits applied to the target: the text the runner materialises as its variant. */
 function checkCandidates(ctx: LoopContext, a: CandidatesArtifact, io: StageInputs, refuse: Refuse): { id: string; text: string }[] {
   if (a.target.sha256 !== io.targetSha256) refuse(['target', 'sha256'], `is ${a.target.sha256}; the target has ${io.targetSha256} (WHET_TARGET_SHA256)`);
-  const suite = loadSuite(ctx.manifest.suite.path);
-  const mechanics = trainMechanics(withFrozenSplits(suite.tasks, ctx.manifest.settings?.splits, ctx.config.loop.holdoutRatio));
+  const mechanics = judgeMechanics(io.tasks);
   const seen = new Set<string>();
   return a.candidates.map((c, i) => {
     const at = (...p: (string | number)[]) => ['candidates', i, ...p];

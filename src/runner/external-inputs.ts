@@ -11,7 +11,8 @@ import { readArtifact, sha256File } from '../state/artifact-io.js';
 import { readSkill } from '../skill/read.js';
 import { stateLayout } from '../state/layout.js';
 import { standaloneEvaluation } from '../artifacts/evaluation.js';
-import { trainFailures } from '../loop/train-failures.js';
+import { trainFailuresWithPrompts } from '../loop/train-failures.js';
+import type { Task } from '../config/suite-schema.js';
 
 type ArtifactFile = 'baseline.json' | 'candidates.json' | 'ranking.json' | 'evaluation.json' | 'gate.json';
 
@@ -55,10 +56,13 @@ export interface StageInputs {
   inputs: Record<string, StageInput>;
   targetSha256: string;
   targetText: string;
+  /** The run's tasks (registered splits applied): what a generator's candidates are checked against. */
+  tasks: readonly Task[];
 }
 
 /** The environment and inputs of one external stage run; `work` is the private folder its output goes to. */
-export function stageInputs(ctx: LoopContext, stage: ExternalStageName, work: string, candidate?: string): StageInputs {
+export async function stageInputs(ctx: LoopContext, stage: ExternalStageName, work: string, candidate?: string): Promise<StageInputs> {
+  const { tasks } = (await ctx.opened()).suite;
   const p = iterationPaths(ctx.runDir, ctx.iteration);
   const target = readSkill(ctx.manifest.target.skill_dir);
   const inputs: Record<string, StageInput> = {};
@@ -74,7 +78,8 @@ export function stageInputs(ctx: LoopContext, stage: ExternalStageName, work: st
   if (stage === 'generate') {
     // The only task outcomes a generator is handed: judged failures of the train split (never a held-out task).
     const baseline = readArtifact(p.baseline, standaloneEvaluation, 'baseline');
-    const rows = trainFailures(baseline.task_results).map((r) => ({ task_id: r.task_id, category: r.category, reason: r.reason }));
+    // With their requests, as the built-in llm proposer sees them; held-out tasks are dropped before any prompt is read.
+    const rows = trainFailuresWithPrompts(tasks, baseline.task_results).map((r) => ({ task_id: r.task_id, category: r.category, reason: r.reason, prompt: r.prompt }));
     const file = join(work, 'train-failures.json');
     writeFileSync(file, `${JSON.stringify(rows, null, 2)}\n`);
     inputs['train-failures.json'] = { path: file, sha256: sha256File(file), required: false };
@@ -105,5 +110,5 @@ export function stageInputs(ctx: LoopContext, stage: ExternalStageName, work: st
     env.WHET_CANDIDATE = candidate;
     env.WHET_CANDIDATE_DIR = p.variant(candidate);
   }
-  return { env, inputs, targetSha256: target.contentHash, targetText: target.text };
+  return { env, inputs, targetSha256: target.contentHash, targetText: target.text, tasks };
 }

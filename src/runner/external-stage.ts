@@ -37,7 +37,7 @@ export async function runExternalStage(ctx: LoopContext, program: ExternalStageP
   const work = mkdtempSync(join(tmpdir(), `whet-stage-${stage}-`));
   let keep = false;
   try {
-    const io = stageInputs(ctx, stage, work, candidate);
+    const io = await stageInputs(ctx, stage, work, candidate);
     const r = await runProcess({ argv: program.command, cwd: program.cwd, env: { ...ctx.env, ...io.env }, timeoutMs: program.timeoutMs, ...(ctx.signal ? { signal: ctx.signal } : {}) });
     for (const line of `${r.stderr}`.split('\n').filter((l) => l.trim())) ctx.log(`[${stage}: ${name}] ${line}`);
     if (r.aborted) return 'interrupted';

@@ -27,7 +27,7 @@ describe('the external stage contract, held against the built-in stages', () => 
       const ctx = { ...p.ctx, iteration: next.iteration };
       const candidate = next.kind === 'step' ? next.candidate : undefined;
       // The inputs as an external program would have been given them, just before the stage runs.
-      const io = isStage(next.step) ? stageInputs(ctx, next.step, tempDir(), candidate) : undefined;
+      const io = isStage(next.step) ? await stageInputs(ctx, next.step, tempDir(), candidate) : undefined;
       const out = await runStep(STAGES, ctx, next.step, candidate);
       if (out === 'interrupted' || !io || !isStage(next.step)) continue;
       const stage = next.step;

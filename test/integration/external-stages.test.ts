@@ -99,6 +99,11 @@ describe('an external generate stage (stages.generate.command)', () => {
     const l = await whet(['run'], { cwd: leak });
     expect(l.code, l.stderr).toBe(2);
     expect(l.stderr).toMatch(/candidates\[0\]\.actions: .*copy the judges' mechanics into the skill \(the expected string "Breaking changes" in quotes/);
+    // A program can read the suite, so its candidates answer to the held-out judges too.
+    const heldOut = project(['node', badGenerator, 'holdout-leak']);
+    const h = await whet(['run'], { cwd: heldOut });
+    expect(h.code, h.stderr).toBe(2);
+    expect(h.stderr).toMatch(/candidates\[0\]\.actions: .*copy the judges' mechanics into the skill \(the expected string "exporter module" in quotes/);
     const silent = project(['node', badGenerator, 'nothing']);
     const c = await whet(['run'], { cwd: silent });
     expect(c.code, c.stderr).toBe(2);
