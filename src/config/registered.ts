@@ -26,6 +26,11 @@ export interface RegisteredSettings {
   /** Both decide which candidate reaches evaluation; absent from runs registered before they were. */
   minibatch?: number;
   llm_judge?: boolean;
+  /**
+   * pipeline.yaml `stages:`: which program runs a stage in place of the built-in one (its argv). Swapping
+   * the generator or the gate for another after results were seen decides by hindsight like any setting.
+   */
+  stage_programs?: Record<string, string[]>;
   /** Each task's split at run start: frozen, so no later change can move a task between splits. */
   splits: Record<string, Split>;
 }
@@ -44,6 +49,7 @@ export function registeredSettings(cfg: PipelineConfig, tasks: readonly Task[]):
     plateau_window: cfg.loop.plateauWindow,
     minibatch: cfg.loop.minibatch,
     llm_judge: cfg.loop.llmJudge,
+    stage_programs: Object.fromEntries(Object.entries(cfg.externalStages ?? {}).map(([stage, p]) => [stage, [...p.command]])),
     splits,
   };
 }
@@ -68,6 +74,7 @@ const WHERE: Record<Exclude<keyof RegisteredSettings, 'splits'>, string> = {
   plateau_window: 'loop.plateau_window',
   minibatch: 'loop.minibatch',
   llm_judge: 'loop.discriminate.llm_judge',
+  stage_programs: 'stages.<name>.command',
 };
 
 /** Lines describing what changed, in the same words as the thresholds' difference; `from` names where a

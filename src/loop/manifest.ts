@@ -26,6 +26,7 @@ export const loopManifest = runManifest.extend({
       // Kept, not stripped on read: a setting missing here is never compared, so never refused.
       minibatch: z.number().optional(),
       llm_judge: z.boolean().optional(),
+      stage_programs: z.record(z.string(), z.array(z.string())).optional(),
       splits: z.record(z.string(), z.enum(['train', 'holdout'])),
     })
     .optional(),

@@ -68,6 +68,14 @@ describe('an external generate stage (stages.generate.command)', () => {
     expect(last.candidates).toEqual([]);
     expect(existsSync(join(runDir, 'iter-003/variants'))).toBe(false);
     expect(last.skipped.map((s: { why: string }) => s.why).join(' ')).toMatch(/rejected before/);
+    // The program is registered with the run: another one in its place later is refused, nothing moved.
+    expect(readJson(join(runDir, 'run.json')).settings.stage_programs).toEqual({ generate: ['python3', pyGenerator] });
+    write(join(dir, 'pipeline.yaml'), readFileSync(join(dir, 'pipeline.yaml'), 'utf8').replace(JSON.stringify(['python3', pyGenerator]), JSON.stringify(['node', badGenerator, 'valid'])));
+    const before = stateSnapshot(dir);
+    const swapped = await whet(['generate'], { cwd: dir });
+    expect(swapped.code, swapped.stderr).toBe(2);
+    expect(swapped.stderr).toMatch(/decision settings changed since it started \(stages\.<name>\.command: \{"generate":\["python3",.*\]\} \(set before results\) → \{"generate":\["node",/);
+    expect(stateSnapshot(dir)).toEqual(before);
   }, 120_000);
 
   it('refuses an artifact that breaks the schema, naming program, file and field; a resume leaves the state byte-identical', async () => {
