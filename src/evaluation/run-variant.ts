@@ -15,7 +15,7 @@ import { metricSet } from '../intents/metrics.js';
 import { scoreCase } from '../intents/score-case.js';
 import { scoreToolCallOutput } from '../judges/tool-call.js';
 import { decideIntent } from './intent-decide.js';
-import { addUsage as sumUsage, meterEngine, refusedByBudget, stoppedByRateLimit, type MeteredEngine } from './metered.js';
+import { addUsage as sumUsage, concurrencyUsed, meterEngine, refusedByBudget, stoppedByRateLimit, type ConcurrencyUsed, type MeteredEngine } from './metered.js';
 
 export interface VariantRunInput {
   variant: string;
@@ -55,6 +55,8 @@ export interface VariantOutcome {
   rateLimited?: string;
   /** Wall time of this process's task phase (0 when nothing ran). */
   wallMs: number;
+  /** What ran at once (absent for a cached or merged outcome). */
+  concurrency?: ConcurrencyUsed;
 }
 
 export async function runVariant(input: VariantRunInput): Promise<VariantOutcome> {
@@ -216,6 +218,7 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
     ...(input.budget?.exhausted ? { budgetExhausted: input.budget.exhausted } : {}),
     ...(rateLimited ? { rateLimited } : {}),
     wallMs: engineCalls === 0 ? 0 : Math.round(performance.now() - started),
+    concurrency: concurrencyUsed(input.concurrency, [{ engine: input.engine, as: 'engine' }, ...(input.judgeEngine ? [{ engine: input.judgeEngine, as: 'judge_engine' }] : [])]),
   };
 }
 
