@@ -16,6 +16,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { AnthropicEngineConfig } from '../config/engine-schema.js';
 import { SKILL_SEPARATOR } from './command.js';
+import { apiFetch } from './http-fetch.js';
 import { callWithRetries, classifySdkError } from './http-call.js';
 import {
   composeSystem,
@@ -103,7 +104,7 @@ export function createAnthropicEngine(cfg: AnthropicEngineConfig, opts: HttpEngi
   let client: Promise<{ client: Anthropic; errors: Parameters<typeof classifySdkError>[1] }> | undefined;
   const getClient = () =>
     (client ??= loadSdk().then((m) => ({
-      client: new m.default({ apiKey: rt.key, baseURL, maxRetries: 0, logLevel: 'off', openTelemetry: false }),
+      client: new m.default({ apiKey: rt.key, baseURL, maxRetries: 0, logLevel: 'off', openTelemetry: false, fetch: apiFetch }),
       errors: { APIError: m.APIError, APIConnectionError: m.APIConnectionError, APIConnectionTimeoutError: m.APIConnectionTimeoutError, APIUserAbortError: m.APIUserAbortError },
     })));
   const secrets = [rt.key];

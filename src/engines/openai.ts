@@ -29,6 +29,7 @@ import {
   type ResponseReading,
 } from './http-common.js';
 import { SKILL_SEPARATOR } from './command.js';
+import { apiFetch } from './http-fetch.js';
 import type { Engine, EngineRequest, EngineResult, ToolCall, ToolChoice, Usage } from './types.js';
 
 // The SDK costs ~70 ms to import; load it on the first call so every other command starts fast.
@@ -120,7 +121,7 @@ export function createOpenAIEngine(cfg: OpenAIEngineConfig, opts: HttpEngineOpti
   let client: Promise<{ client: OpenAI; errors: Parameters<typeof classifySdkError>[1] }> | undefined;
   const getClient = () =>
     (client ??= loadSdk().then((m) => ({
-      client: new m.default({ apiKey: rt.key, baseURL, organization: null, project: null, maxRetries: 0, logLevel: 'off' }),
+      client: new m.default({ apiKey: rt.key, baseURL, organization: null, project: null, maxRetries: 0, logLevel: 'off', fetch: apiFetch }),
       errors: { APIError: m.APIError, APIConnectionError: m.APIConnectionError, APIConnectionTimeoutError: m.APIConnectionTimeoutError, APIUserAbortError: m.APIUserAbortError },
     })));
   const secrets = [rt.key];
