@@ -10,7 +10,7 @@ export function measuredFields(file: string): Record<string, unknown> {
   drop(a, ['run_id', 'created_at']);
   const evaluation = a['evaluation'] as Record<string, unknown> | undefined;
   for (const e of [evaluation, evaluation?.['baseline'], evaluation?.['candidate']]) {
-    drop(e as Record<string, unknown> | undefined, ['cache', 'baseline_cache', 'candidate_cache', 'wall_ms', 'latency_ms', 'resumed_attempts', 'concurrency']);
+    drop(e as Record<string, unknown> | undefined, ['cache', 'baseline_cache', 'candidate_cache', 'wall_ms', 'cpu_ms', 'latency_ms', 'resumed_attempts', 'concurrency']);
   }
   return a;
 }

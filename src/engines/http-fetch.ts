@@ -40,6 +40,50 @@ function responseHeaders(res: IncomingMessage): Headers {
   return h;
 }
 
+/**
+ * A Response whose body was read whole: text(), json() and arrayBuffer() answer from the buffer, without the
+ * web stream a body-carrying Response builds (≈ 0.1 ms per call). `body` stays null: nothing here streams.
+ */
+class BufferedResponse extends Response {
+  #raw: Buffer | undefined;
+  constructor(raw: Buffer, init: ResponseInit) {
+    super(null, init);
+    this.#raw = raw;
+  }
+  #take(): Buffer {
+    if (this.#raw === undefined) throw new TypeError('Body is unusable: Body has already been read');
+    const raw = this.#raw;
+    this.#raw = undefined;
+    return raw;
+  }
+  override get bodyUsed(): boolean {
+    return this.#raw === undefined;
+  }
+  override text(): Promise<string> {
+    try {
+      return Promise.resolve(this.#take().toString('utf8'));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+  override async json(): Promise<any> {
+    return JSON.parse(await this.text()) as unknown;
+  }
+  override arrayBuffer(): Promise<ArrayBuffer> {
+    try {
+      const b = this.#take();
+      return Promise.resolve(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+  override clone(): Response {
+    const raw = this.#raw;
+    if (raw === undefined) throw new TypeError('Response.clone: Body has already been consumed.');
+    return new BufferedResponse(raw, { status: this.status, statusText: this.statusText, headers: this.headers });
+  }
+}
+
 /** A fetch for JSON APIs: same contract as the global one for string (or absent) bodies. */
 export const apiFetch: typeof fetch = (input: FetchInput, init: FetchInit = {}) => {
   const body = init.body;
@@ -71,9 +115,8 @@ export const apiFetch: typeof fetch = (input: FetchInput, init: FetchInit = {}) 
         done();
         const status = res.statusCode ?? 0;
         // A Response may not carry a body with 204/304 (the constructor throws).
-        const payload = status === 204 || status === 304 ? null : Buffer.concat(chunks);
         try {
-          resolve(new Response(payload, { status, statusText: res.statusMessage ?? '', headers: responseHeaders(res) }));
+          resolve(new BufferedResponse(Buffer.concat(chunks), { status, statusText: res.statusMessage ?? '', headers: responseHeaders(res) }));
         } catch (err) {
           // A status outside 200–599 (a broken proxy): a connection-level failure, as fetch reports it.
           reject(new TypeError(`invalid HTTP response status ${status}`, { cause: err }));

@@ -55,6 +55,8 @@ export interface VariantOutcome {
   rateLimited?: string;
   /** Wall time of this process's task phase (0 when nothing ran). */
   wallMs: number;
+  /** CPU time (user + system) this process spent in its task phase: what each call costs beyond waiting. */
+  cpuMs?: number;
   /** What ran at once (absent for a cached or merged outcome). */
   concurrency?: ConcurrencyUsed;
 }
@@ -198,6 +200,7 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
     }
   }
   const started = performance.now();
+  const cpuStart = process.cpuUsage();
   try {
     await forEachConcurrent(pending(), input.concurrency, ([task, a]) => runAttempt(task, a));
   } finally {
@@ -218,6 +221,7 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
     ...(input.budget?.exhausted ? { budgetExhausted: input.budget.exhausted } : {}),
     ...(rateLimited ? { rateLimited } : {}),
     wallMs: engineCalls === 0 ? 0 : Math.round(performance.now() - started),
+    cpuMs: engineCalls === 0 ? 0 : cpuMsSince(cpuStart),
     concurrency: concurrencyUsed(input.concurrency, [{ engine: input.engine, as: 'engine' }, ...(input.judgeEngine ? [{ engine: input.judgeEngine, as: 'judge_engine' }] : [])]),
   };
 }
@@ -234,6 +238,11 @@ export async function resumedAttempts(file: string, tallies: Map<string, TaskTal
   });
   return done;
 }
+
+const cpuMsSince = (start: NodeJS.CpuUsage) => {
+  const d = process.cpuUsage(start);
+  return Math.round((d.user + d.system) / 1000);
+};
 
 const taskOfKey = (key: string) => key.slice(0, key.lastIndexOf('#'));
 

@@ -36,6 +36,8 @@ export interface VariantSummary extends RateSummary {
   resumed_attempts: number;
   /** Wall time of the task phase in this process (0 for a cached or fully resumed result). */
   wall_ms: number;
+  /** CPU time of the task phase in this process (absent for a cached or merged result). */
+  cpu_ms?: number;
   /** The concurrency asked for, reached, and what capped it (absent for a cached or merged result). */
   concurrency?: ConcurrencyUsed;
   /** should_trigger suites: how often the agent invoked the skill when it should, and when it should not. */
@@ -155,6 +157,7 @@ export function summarizeVariant(o: VariantOutcome, passK: number): VariantSumma
     judge_calls: o.judgeCalls,
     resumed_attempts: o.resumedAttempts,
     wall_ms: o.wallMs,
+    ...(o.cpuMs !== undefined ? { cpu_ms: o.cpuMs } : {}),
     ...(o.concurrency ? { concurrency: o.concurrency } : {}),
     ...triggerSummary(o.tallies),
     ...intentSummary(o.tallies),
