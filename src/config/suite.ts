@@ -8,8 +8,9 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { ConfigError, ConfigErrors } from '../errors.js';
 import { pytestFileInSuite } from '../judges/paths.js';
-import { displayPath, loadYaml } from './load-yaml.js';
-import { lintSuiteSchema, suiteSchema, type JudgeSpec, type Suite, type SuiteIntents, type Task } from './suite-schema.js';
+import { displayPath, yamlSource } from './load-yaml.js';
+import { readSuiteInSlices } from './suite-slices.js';
+import { lintSuiteSchema, suiteSchema, type JudgeSpec, type Suite, type SuiteInput, type SuiteIntents, type Task } from './suite-schema.js';
 import { loadSuiteIntents } from './suite-intents.js';
 import { isJsonSuitePath, loadJsonSuite } from './json-suite.js';
 
@@ -26,7 +27,7 @@ export function loadSuite(file: string, opts: LoadSuiteOptions = {}): Suite {
   if (isJsonSuitePath(file)) return loadJsonSuite(file, opts.defaultTimeoutMs ?? DEFAULT_TASK_TIMEOUT_MS);
   const path = resolve(file);
   const dir = dirname(path);
-  const loaded = loadYaml(path, opts.lenientIds ? lintSuiteSchema : suiteSchema, 'task suite');
+  const loaded = readSuite(path, opts.lenientIds ? lintSuiteSchema : suiteSchema);
   const problems: ConfigError[] = [];
   const at = loaded.at;
   const hash = createHash('sha256').update(loaded.bytes);
@@ -96,6 +97,13 @@ export function loadSuite(file: string, opts: LoadSuiteOptions = {}): Suite {
     contentHash: `sha256:${hash.digest('hex')}`,
     ...(intents ? { intents } : {}),
   };
+}
+
+/** The suite file read and validated: in slices when it is plainly shaped (suite-slices.ts), else whole. */
+function readSuite<S extends typeof suiteSchema | typeof lintSuiteSchema>(path: string, schema: S) {
+  const src = yamlSource(path, 'task suite');
+  const value = readSuiteInSlices(src.text, schema) ?? src.validate(schema, src.reparse());
+  return { value: value as SuiteInput, bytes: src.bytes, at: src.at, lineOf: src.lineOf };
 }
 
 /** Validates what a judge points at and returns the fixture files it depends on. */
