@@ -13,7 +13,7 @@ import jsYaml from 'js-yaml';
 import { z } from 'zod';
 import { nestsDeeper } from './nesting.js';
 
-const SLICE = 2000;
+const SLICE = 250;
 
 interface Section {
   /** Offsets of the `tasks:` line's start and the section's end. */
@@ -64,33 +64,58 @@ function parse(text: string): unknown {
   }
 }
 
+/** Thrown while tasks are iterated when a slice turns out not to read cleanly: read the whole document. */
+export class NotPlain extends Error {}
+
+export interface SlicedSuite<T> {
+  /** Everything but `tasks`, validated. */
+  head: Record<string, unknown>;
+  /** How many tasks the section holds. */
+  count: number;
+  /** The validated tasks, parsed a slice at a time as they are taken; throws NotPlain when a slice fails. */
+  tasks: Iterable<T>;
+}
+
 /**
- * The suite validated against `schema` (whose `tasks` is an optional array of task objects), read slice
- * by slice; undefined when the fast path does not apply or anything in it fails.
+ * The suite read against `schema` (whose `tasks` is an optional array of task objects) in slices;
+ * undefined when the fast path does not apply. Tasks are parsed as the caller iterates, so a caller that
+ * turns each into its own object right away never holds more than one slice of raw or validated input.
  */
-export function readSuiteInSlices<S extends z.ZodObject>(text: string, schema: S): z.infer<S> | undefined {
+export function sliceSuite<S extends z.ZodObject>(text: string, schema: S): SlicedSuite<unknown> | undefined {
   const section = taskSection(text);
   if (!section) return undefined;
   const tasksField = schema.shape['tasks'];
   if (!(tasksField instanceof z.ZodOptional) || !(tasksField.unwrap() instanceof z.ZodArray)) return undefined;
   const taskSchema = (tasksField.unwrap() as z.ZodArray<z.ZodType>).element;
-  const head = parse(`${text.slice(0, section.start)}${text.slice(section.end)}`) ?? (text.slice(0, section.start).trim() === '' && text.slice(section.end).trim() === '' ? {} : undefined);
+  const head = parse(`${text.slice(0, section.start)}${text.slice(section.end)}`);
   if (!head || typeof head !== 'object' || Array.isArray(head) || 'tasks' in head) return undefined;
   const top = schema.safeParse(head);
   if (!top.success) return undefined;
-  const tasks: unknown[] = [];
   const { items, end } = section;
-  for (let i = 0; i < items.length; i += SLICE) {
-    const to = i + SLICE < items.length ? items[i + SLICE]! : end;
-    const raw = parse(`tasks:\n${text.slice(items[i]!, to)}`) as { tasks?: unknown } | undefined;
-    const got = raw?.tasks;
-    if (!Array.isArray(got) || got.length !== Math.min(SLICE, items.length - i)) return undefined;
-    for (const t of got) {
-      const v = taskSchema.safeParse(t);
-      if (!v.success) return undefined;
-      tasks.push(v.data);
+  function* tasks(): Generator<unknown> {
+    for (let i = 0; i < items.length; i += SLICE) {
+      const to = i + SLICE < items.length ? items[i + SLICE]! : end;
+      const got = (parse(`tasks:\n${text.slice(items[i]!, to)}`) as { tasks?: unknown } | undefined)?.tasks;
+      if (!Array.isArray(got) || got.length !== Math.min(SLICE, items.length - i)) throw new NotPlain();
+      for (let k = 0; k < got.length; k++) {
+        const v = taskSchema.safeParse(got[k]);
+        if (!v.success) throw new NotPlain();
+        got[k] = undefined;
+        yield v.data;
+      }
     }
   }
-  // The whole schema's own rule on the list (at least one task) holds: the section has items.
-  return { ...(top.data as object), tasks } as z.infer<S>;
+  return { head: top.data as Record<string, unknown>, count: items.length, tasks: tasks() };
+}
+
+/** The whole suite read in slices (for tests and callers that want the value itself), or undefined. */
+export function readSuiteInSlices<S extends z.ZodObject>(text: string, schema: S): z.infer<S> | undefined {
+  const sliced = sliceSuite(text, schema);
+  if (!sliced) return undefined;
+  try {
+    return { ...sliced.head, tasks: [...sliced.tasks] } as z.infer<S>;
+  } catch (err) {
+    if (err instanceof NotPlain) return undefined;
+    throw err;
+  }
 }

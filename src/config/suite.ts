@@ -8,9 +8,9 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { ConfigError, ConfigErrors } from '../errors.js';
 import { pytestFileInSuite } from '../judges/paths.js';
-import { displayPath, yamlSource } from './load-yaml.js';
-import { readSuiteInSlices } from './suite-slices.js';
-import { lintSuiteSchema, suiteSchema, type JudgeSpec, type Suite, type SuiteInput, type SuiteIntents, type Task } from './suite-schema.js';
+import { displayPath, yamlSource, type YamlSource } from './load-yaml.js';
+import { NotPlain, sliceSuite } from './suite-slices.js';
+import { lintSuiteSchema, suiteSchema, type JudgeSpec, type Suite, type SuiteInput, type SuiteIntents, type Task, type TaskInput } from './suite-schema.js';
 import { loadSuiteIntents } from './suite-intents.js';
 import { isJsonSuitePath, loadJsonSuite } from './json-suite.js';
 
@@ -26,25 +26,53 @@ export function loadSuite(file: string, opts: LoadSuiteOptions = {}): Suite {
   // skill-creator's evals.json and trigger eval sets are read as they are (json-suite.ts); their ids are made safe there.
   if (isJsonSuitePath(file)) return loadJsonSuite(file, opts.defaultTimeoutMs ?? DEFAULT_TASK_TIMEOUT_MS);
   const path = resolve(file);
+  const schema = opts.lenientIds ? lintSuiteSchema : suiteSchema;
+  const src = yamlSource(path, 'task suite');
+  // A plainly shaped suite is read in slices, each task turned into its Task as it is read (suite-slices.ts);
+  // if a slice does not read cleanly, the whole document is read instead, which locates every problem.
+  const sliced = sliceSuite(src.text, schema);
+  if (sliced) {
+    try {
+      return buildSuite(path, src, sliced.head as Omit<SuiteInput, 'tasks'>, sliced.count, sliced.tasks as Iterable<TaskInput>, opts);
+    } catch (err) {
+      if (!(err instanceof NotPlain)) throw err;
+    }
+  }
+  const value: SuiteInput = src.validate(schema, src.reparse());
+  const own = value.tasks ?? [];
+  return buildSuite(path, src, value, own.length, own, opts);
+}
+
+function buildSuite(path: string, loaded: YamlSource, head: Omit<SuiteInput, 'tasks'>, count: number, own: Iterable<TaskInput>, opts: LoadSuiteOptions): Suite {
   const dir = dirname(path);
-  const loaded = readSuite(path, opts.lenientIds ? lintSuiteSchema : suiteSchema);
   const problems: ConfigError[] = [];
   const at = loaded.at;
   const hash = createHash('sha256').update(loaded.bytes);
   const seen = new Map<string, number>();
   const tasks: Task[] = [];
   const timeoutMs = opts.defaultTimeoutMs ?? DEFAULT_TASK_TIMEOUT_MS;
-  const own = loaded.value.tasks ?? [];
-  if (own.length === 0 && !loaded.value.intents) throw new ConfigError('the suite has no tasks: give "tasks", "intents", or both', at([]));
+  // Suites repeat the same judges across many tasks: one shared object per distinct spec keeps a large
+  // suite's memory at its distinct content (judges are read, never changed, after loading).
+  const interned = new Map<string, JudgeSpec>();
+  const intern = (j: JudgeSpec): JudgeSpec => {
+    const key = JSON.stringify(j);
+    const seen = interned.get(key);
+    if (seen) return seen;
+    interned.set(key, j);
+    return j;
+  };
+  if (count === 0 && !head.intents) throw new ConfigError('the suite has no tasks: give "tasks", "intents", or both', at([]));
   let intents: SuiteIntents | undefined;
   let intentTasks: Task[] = [];
-  if (loaded.value.intents) {
-    const r = loadSuiteIntents(loaded.value.intents, dir, { at, hash, firstIndex: own.length, timeoutMs });
+  if (head.intents) {
+    const r = loadSuiteIntents(head.intents, dir, { at, hash, firstIndex: count, timeoutMs });
     if (Array.isArray(r)) throw r.length === 1 ? r[0]! : new ConfigErrors(r);
     ({ intents, tasks: intentTasks } = r);
   }
 
-  own.forEach((t, i) => {
+  let i = -1;
+  for (const t of own) {
+    i++;
     const first = seen.get(t.id);
     if (first !== undefined) {
       const firstLine = loaded.lineOf(['tasks', first]);
@@ -52,7 +80,7 @@ export function loadSuite(file: string, opts: LoadSuiteOptions = {}): Suite {
     } else seen.set(t.id, i);
 
     if (t.judge && t.judges) problems.push(new ConfigError('give either "judge" or "judges", not both', at(['tasks', i]), `tasks[${i}]`));
-    const judges: JudgeSpec[] = t.judges ?? (t.judge ? [t.judge] : []);
+    const judges: JudgeSpec[] = (t.judges ?? (t.judge ? [t.judge] : [])).map(intern);
     if (judges.length === 0) problems.push(new ConfigError('a task needs a "judge" (or a "judges" list)', at(['tasks', i]), `tasks[${i}].judge`));
 
     judges.forEach((j, k) => {
@@ -78,7 +106,7 @@ export function loadSuite(file: string, opts: LoadSuiteOptions = {}): Suite {
       shouldTrigger: t.should_trigger,
       index: i,
     });
-  });
+  }
   for (const t of intentTasks) {
     const first = seen.get(t.id);
     if (first !== undefined) problems.push(new ConfigError(`intent case "${t.id}" has the id of task ${first + 1} (line ${loaded.lineOf(['tasks', first])}); ids must differ`, at(['intents', 'cases']), 'intents.cases'));
@@ -90,20 +118,13 @@ export function loadSuite(file: string, opts: LoadSuiteOptions = {}): Suite {
   return {
     path,
     dir,
-    skillId: loaded.value.skill_id,
-    description: loaded.value.description,
-    grid: loaded.value.grid,
+    skillId: head.skill_id,
+    description: head.description,
+    grid: head.grid,
     tasks,
     contentHash: `sha256:${hash.digest('hex')}`,
     ...(intents ? { intents } : {}),
   };
-}
-
-/** The suite file read and validated: in slices when it is plainly shaped (suite-slices.ts), else whole. */
-function readSuite<S extends typeof suiteSchema | typeof lintSuiteSchema>(path: string, schema: S) {
-  const src = yamlSource(path, 'task suite');
-  const value = readSuiteInSlices(src.text, schema) ?? src.validate(schema, src.reparse());
-  return { value: value as SuiteInput, bytes: src.bytes, at: src.at, lineOf: src.lineOf };
 }
 
 /** Validates what a judge points at and returns the fixture files it depends on. */
