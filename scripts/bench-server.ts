@@ -19,8 +19,19 @@ export interface BenchServer {
   close(): Promise<void>;
 }
 
-function completion(prompt: string): string {
-  const apples = prompt.includes('apples');
+/** The user turn of a Chat Completions body (the system turn holds the skill, which names both fruits). */
+function userTurn(body: string): string {
+  try {
+    const messages = (JSON.parse(body) as { messages?: { role?: string; content?: unknown }[] }).messages ?? [];
+    const last = messages[messages.length - 1];
+    return typeof last?.content === 'string' ? last.content : '';
+  } catch {
+    return '';
+  }
+}
+
+function completion(body: string): string {
+  const apples = userTurn(body).includes('apples');
   return JSON.stringify({
     id: 'chatcmpl-bench',
     object: 'chat.completion',
