@@ -10,7 +10,7 @@
 // AbortError, so they report a timeout or user abort as before; a refused or dropped connection rejects
 // with the socket's error, which they wrap as a connection error. Bodies the SDKs send for chat and
 // messages calls are strings; anything else (a stream, form data) goes to the global fetch unchanged.
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
 type FetchInput = Parameters<typeof fetch>[0];
@@ -33,22 +33,17 @@ function abortError(signal: AbortSignal): unknown {
   return r instanceof Error && r.name === 'AbortError' ? r : new DOMException('This operation was aborted', 'AbortError');
 }
 
-function responseHeaders(res: IncomingMessage): Headers {
-  const h = new Headers();
-  const raw = res.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) h.append(raw[i]!, raw[i + 1]!);
-  return h;
-}
-
 /**
  * A Response whose body was read whole: text(), json() and arrayBuffer() answer from the buffer, without the
  * web stream a body-carrying Response builds (≈ 0.1 ms per call). `body` stays null: nothing here streams.
  */
 class BufferedResponse extends Response {
   #raw: Buffer | undefined;
-  constructor(raw: Buffer, init: ResponseInit) {
+  constructor(raw: Buffer, init: ResponseInit, rawHeaders?: string[]) {
     super(null, init);
     this.#raw = raw;
+    // Appended in place: a Headers passed in the init is copied entry by entry into a second one.
+    if (rawHeaders) for (let i = 0; i + 1 < rawHeaders.length; i += 2) this.headers.append(rawHeaders[i]!, rawHeaders[i + 1]!);
   }
   #take(): Buffer {
     if (this.#raw === undefined) throw new TypeError('Body is unusable: Body has already been read');
@@ -116,7 +111,7 @@ export const apiFetch: typeof fetch = (input: FetchInput, init: FetchInit = {}) 
         const status = res.statusCode ?? 0;
         // A Response may not carry a body with 204/304 (the constructor throws).
         try {
-          resolve(new BufferedResponse(Buffer.concat(chunks), { status, statusText: res.statusMessage ?? '', headers: responseHeaders(res) }));
+          resolve(new BufferedResponse(Buffer.concat(chunks), { status, statusText: res.statusMessage ?? '' }, res.rawHeaders));
         } catch (err) {
           // A status outside 200–599 (a broken proxy): a connection-level failure, as fetch reports it.
           reject(new TypeError(`invalid HTTP response status ${status}`, { cause: err }));

@@ -125,13 +125,15 @@ export function createOpenAIEngine(cfg: OpenAIEngineConfig, opts: HttpEngineOpti
       errors: { APIError: m.APIError, APIConnectionError: m.APIConnectionError, APIConnectionTimeoutError: m.APIConnectionTimeoutError, APIUserAbortError: m.APIUserAbortError },
     })));
   const secrets = [rt.key];
+  // Decided once: it parses the base URL, and every call's answer is checked against it.
+  const tokenParam = maxTokensParam(cfg);
   const identity = {
     type: 'openai',
     base_url: baseURL,
     model: cfg.model,
     temperature: cfg.temperature ?? null,
     max_tokens: cfg.max_tokens ?? null,
-    max_tokens_param: maxTokensParam(cfg),
+    max_tokens_param: tokenParam,
     skill_delivery: 'system',
     skill_separator: SKILL_SEPARATOR,
   };
@@ -157,7 +159,7 @@ export function createOpenAIEngine(cfg: OpenAIEngineConfig, opts: HttpEngineOpti
         ...(opts.random ? { random: opts.random } : {}),
         ...(opts.now ? { now: opts.now } : {}),
       });
-      return withTokenParamHint(finishHttpCall('openai', outcome, readChatCompletion, cfg.price, started, (s) => redact(s, secrets)), maxTokensParam(cfg));
+      return withTokenParamHint(finishHttpCall('openai', outcome, readChatCompletion, cfg.price, started, (s) => redact(s, secrets)), tokenParam);
     },
   };
 }
