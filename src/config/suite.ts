@@ -53,13 +53,13 @@ function buildSuite(path: string, loaded: YamlSource, head: Omit<SuiteInput, 'ta
   const timeoutMs = opts.defaultTimeoutMs ?? DEFAULT_TASK_TIMEOUT_MS;
   // Suites repeat the same judges across many tasks: one shared object per distinct spec keeps a large
   // suite's memory at its distinct content (judges are read, never changed, after loading).
-  const interned = new Map<string, JudgeSpec>();
-  const intern = (j: JudgeSpec): JudgeSpec => {
-    const key = JSON.stringify(j);
+  const interned = new Map<string, JudgeSpec[]>();
+  const intern = (js: JudgeSpec[]): JudgeSpec[] => {
+    const key = JSON.stringify(js);
     const seen = interned.get(key);
     if (seen) return seen;
-    interned.set(key, j);
-    return j;
+    interned.set(key, js);
+    return js;
   };
   if (count === 0 && !head.intents) throw new ConfigError('the suite has no tasks: give "tasks", "intents", or both', at([]));
   let intents: SuiteIntents | undefined;
@@ -80,7 +80,7 @@ function buildSuite(path: string, loaded: YamlSource, head: Omit<SuiteInput, 'ta
     } else seen.set(t.id, i);
 
     if (t.judge && t.judges) problems.push(new ConfigError('give either "judge" or "judges", not both', at(['tasks', i]), `tasks[${i}]`));
-    const judges: JudgeSpec[] = (t.judges ?? (t.judge ? [t.judge] : [])).map(intern);
+    const judges: JudgeSpec[] = intern(t.judges ?? (t.judge ? [t.judge] : []));
     if (judges.length === 0) problems.push(new ConfigError('a task needs a "judge" (or a "judges" list)', at(['tasks', i]), `tasks[${i}].judge`));
 
     judges.forEach((j, k) => {
@@ -92,12 +92,12 @@ function buildSuite(path: string, loaded: YamlSource, head: Omit<SuiteInput, 'ta
     });
 
     tasks.push({
-      id: t.id,
-      prompt: t.prompt,
-      description: t.description,
+      id: detach(t.id),
+      prompt: detach(t.prompt),
+      description: t.description === undefined ? undefined : detach(t.description),
       judges,
       timeoutMs: t.timeout_seconds !== undefined ? Math.round(t.timeout_seconds * 1000) : timeoutMs,
-      category: t.category ?? 'uncategorized',
+      category: t.category === undefined ? 'uncategorized' : detach(t.category),
       cell: t.cell,
       negative: t.negative ?? false,
       split: t.split,
@@ -125,6 +125,15 @@ function buildSuite(path: string, loaded: YamlSource, head: Omit<SuiteInput, 'ta
     contentHash: `sha256:${hash.digest('hex')}`,
     ...(intents ? { intents } : {}),
   };
+}
+
+/**
+ * A copy of a string the parser cut out of the file's text. V8 keeps such a substring as a view into the
+ * text, so one retained prompt kept the whole slice — with every task's prompt, the whole suite file —
+ * alive after loading. Concatenating and slicing flattens it into a string of its own.
+ */
+function detach(s: string): string {
+  return s.length < 13 ? s : ` ${s}`.slice(1);
 }
 
 /** Validates what a judge points at and returns the fixture files it depends on. */
