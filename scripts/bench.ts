@@ -1,78 +1,130 @@
-// npm run bench [-- --tasks N --latency-ms MS --concurrency C] | npm run bench -- --shards N [--tasks N --concurrency C]
-// Measures the evaluate command end to end, as a user runs it (a fresh process, from its start):
-//  1. N tasks on the instant mock engine: wall time, tasks/s, per-task overhead, peak RSS;
-//  2. the same evaluation again: engine calls (0 when the baseline cache works);
-//  3. M tasks at L ms latency with concurrency C: concurrency efficiency = ideal time / measured time.
-// The suite is generated: contains + regex judges, half the tasks pass.
-// With --shards N it measures only the sharded evaluation instead (bench-shards.ts) and exits 1 if the merged
-// artifact differs from the unsharded one.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// npm run bench [-- --tasks N --large-tasks N --latency-tasks N --latency-ms MS --concurrency C --repeat R]
+// npm run bench -- --shards N [--tasks N --concurrency C]
+// Prints the rows of issue 15's table, each as a ratio to its reference, so figures compare across machines:
+//  - start-up (`--version`, `--help`, `status`, `show`): wall time against a bare `node -e 0` (median of R);
+//  - the HTTP path: M tasks against a loopback OpenAI-compatible server the bench starts (bench-server.ts),
+//    answering in L ms, at concurrency C — once with no engine setting beyond base_url, once with
+//    max_concurrency: C — against the ideal ceil(M / C) × L; the server counts requests in flight, and the
+//    CPU per call is the task phase's own CPU time (artifact `cpu_ms`) over its calls;
+//  - N and 100,000 tasks on the instant mock engine: wall time from process start and peak RSS, against the goal;
+//  - the same N-task evaluation again (the baseline cache): against a process that only loads the suite.
+// Every process is a fresh `node` measured by the exit probe (bench-measure.ts). With --shards N it measures
+// sharding instead (bench-shards.ts) and exits 1 if the merged artifact differs from the unsharded one.
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { runProcess } from '../src/core/proc.js';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { benchShards } from './bench-shards.js';
 import { writeBenchSuite } from './bench-suite.js';
-
-const cli = resolve(fileURLToPath(import.meta.url), '../../src/cli.js');
+import { startBenchServer } from './bench-server.js';
+import { cli, evaluate, mb, median, ratio, sample, secs } from './bench-measure.js';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 }
 
-interface Measured {
-  wallMs: number;
-  maxRssMb: number;
-  engineCalls: number;
-  passRate: number;
-  taskPhaseMs: number;
-  exitCode: number | null;
+const suiteModule = pathToFileURL(resolve(fileURLToPath(import.meta.url), '../../src/config/suite.js')).href;
+const rows: string[][] = [];
+const row = (...cells: string[]) => {
+  rows.push(cells);
+  console.error(`  ${cells[0]}: ${cells[1]}`);
+};
+
+async function startRows(dir: string, repeat: number): Promise<void> {
+  const bare = await median(repeat, () => sample(dir, ['-e', '0']));
+  const ref = `bare \`node -e 0\` ${secs(bare.wallMs)} · ${mb(bare.maxRssMb)}`;
+  const state = join(dir, 'state');
+  const run = readdirSync(join(state, 'runs'))[0]!;
+  const cases: [string, string[], string][] = [
+    ['`whet --version`', ['--version'], '≤ 2×'],
+    ['`whet --help`', ['--help'], '≤ 2×'],
+    ['`whet status`', ['status', '--state-root', state], '≤ 3×'],
+    ['`whet show RUN`', ['show', run, '--state-root', state], '≤ 3×'],
+  ];
+  for (const [name, args, goal] of cases) {
+    const s = await median(repeat, () => sample(dir, [cli, ...args]));
+    row(name, `${secs(s.wallMs)} · ${mb(s.maxRssMb)}`, ref, ratio(s.wallMs / bare.wallMs), goal);
+  }
 }
 
-async function evaluate(dir: string, suite: string, extra: string[]): Promise<Measured> {
-  const stats = join(dir, `stats-${Date.now()}.json`);
-  const out = join(dir, `eval-${Date.now()}.json`);
-  const started = performance.now();
-  const r = await runProcess({
-    argv: [process.execPath, cli, 'evaluate', '--standalone', '--task-suite', suite, '--skill-path', dir, '--state-root', join(dir, 'state'), '--output', out, ...extra],
-    env: { ...process.env, WHET_BENCH_STATS: stats },
-    cwd: dir,
-    timeoutMs: 600_000,
-  });
-  const wallMs = performance.now() - started;
-  if (r.exitCode !== 0 && r.exitCode !== 1) throw new Error(`evaluate failed (${r.exitCode}): ${r.stderr}`);
-  const s = JSON.parse(readFileSync(stats, 'utf8')) as { max_rss_kb: number };
-  const a = JSON.parse(readFileSync(out, 'utf8')) as { evaluation: { engine_calls: number; pass_rate: number; wall_ms: number } };
-  return { wallMs, maxRssMb: s.max_rss_kb / 1024, engineCalls: a.evaluation.engine_calls, passRate: a.evaluation.pass_rate, taskPhaseMs: a.evaluation.wall_ms, exitCode: r.exitCode };
+async function httpRows(root: string, m: number, latency: number, conc: number): Promise<void> {
+  const server = await startBenchServer(latency);
+  try {
+    const dir = join(root, 'http');
+    const suite = writeBenchSuite(dir, m);
+    const ideal = Math.ceil(m / conc) * latency;
+    const ref = `ideal ${secs(ideal)} (⌈${m}/${conc}⌉ × ${latency} ms)`;
+    for (const [label, extra] of [['default config', ''], [`max_concurrency: ${conc}`, `, max_concurrency: ${conc}`]] as const) {
+      const cfg = join(dir, `pipeline-${label.replace(/\W+/g, '-')}.yaml`);
+      writeFileSync(cfg, `engine: {type: openai, model: bench, base_url: "${server.url}/v1"${extra}}\ncache: {enabled: false}\n`);
+      rmSync(join(dir, 'state'), { recursive: true, force: true });
+      server.reset();
+      const r = await evaluate(dir, suite, ['-c', cfg, '--concurrency', String(conc)], { OPENAI_API_KEY: 'bench-loopback' });
+      const e = r.artifact.evaluation;
+      const cpu = e.cpu_ms !== undefined ? ` · CPU ${(e.cpu_ms / e.engine_calls).toFixed(2)} ms/call` : '';
+      row(
+        `${m} tasks, loopback server at ${latency} ms, \`--concurrency ${conc}\`, ${label}`,
+        `task phase ${secs(e.wall_ms)} (efficiency ${(ideal / e.wall_ms).toFixed(2)}) · ${server.maxInFlight()} in flight at the server${cpu} · end to end ${secs(r.wallMs)}`,
+        ref,
+        ratio(e.wall_ms / ideal),
+        `${conc} in flight; ≤ ${ratio(1 / 0.85)} (efficiency ≥ 0.85); ≤ 0.8 ms CPU per call`,
+      );
+    }
+  } finally {
+    await server.close();
+  }
+}
+
+async function mockRow(root: string, n: number, goalMs: number, goalMb: number, conc: number): Promise<string> {
+  const dir = join(root, `instant-${n}`);
+  const suite = writeBenchSuite(dir, n);
+  const r = await evaluate(dir, suite, ['--mock', '--concurrency', String(conc)]);
+  row(
+    `${n.toLocaleString('en-US')} tasks, instant mock`,
+    `${secs(r.wallMs)} · peak RSS ${mb(r.maxRssMb)} · ${Math.round(n / (r.wallMs / 1000))} tasks/s`,
+    `goal ${secs(goalMs)} · ${mb(goalMb)}`,
+    `${ratio(r.wallMs / goalMs)} time · ${ratio(r.maxRssMb / goalMb)} RSS`,
+    '≤ 1× both',
+  );
+  return dir;
+}
+
+async function cacheRow(dir: string, n: number, conc: number): Promise<void> {
+  const suite = join(dir, 'tasks.yaml');
+  const again = await evaluate(dir, suite, ['--mock', '--concurrency', String(conc)]);
+  const load = await median(3, () => sample(dir, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(suiteModule)}); m.loadSuite(${JSON.stringify(suite)});`]));
+  row(
+    `the same ${n.toLocaleString('en-US')}-task evaluation again (baseline from cache)`,
+    `${secs(again.wallMs)} · ${again.artifact.evaluation.engine_calls} engine calls · peak RSS ${mb(again.maxRssMb)}`,
+    `loading the suite alone (a process) ${secs(load.wallMs)}`,
+    ratio(again.wallMs / load.wallMs),
+    '≤ 1.5×',
+  );
 }
 
 async function main(): Promise<void> {
   const n = arg('tasks', 10_000);
+  const large = arg('large-tasks', 100_000);
   const m = arg('latency-tasks', 1000);
   const latency = arg('latency-ms', 50);
   const conc = arg('concurrency', 64);
+  const repeat = arg('repeat', 5);
   const root = mkdtempSync(join(tmpdir(), 'whet-bench-'));
   try {
     if (process.argv.includes('--shards')) {
       if (!(await benchShards(cli, root, n, arg('shards', 0), conc))) process.exitCode = 1;
       return;
     }
-    const dirA = join(root, 'instant');
-    const suiteA = writeBenchSuite(dirA, n);
-    const a = await evaluate(dirA, suiteA, ['--mock', '--concurrency', String(conc)]);
-    const perTaskUs = (a.wallMs * 1000) / n;
-    console.log(`instant mock, ${n} tasks: wall ${(a.wallMs / 1000).toFixed(2)} s from process start · ${Math.round(n / (a.wallMs / 1000))} tasks/s · ${perTaskUs.toFixed(0)} µs/task overhead · peak RSS ${a.maxRssMb.toFixed(0)} MB · engine calls ${a.engineCalls} · pass rate ${a.passRate}`);
-    const again = await evaluate(dirA, suiteA, ['--mock', '--concurrency', String(conc)]);
-    console.log(`same evaluation again: wall ${(again.wallMs / 1000).toFixed(2)} s · peak RSS ${again.maxRssMb.toFixed(0)} MB · engine calls ${again.engineCalls} (baseline cache)`);
-
-    const dirB = join(root, 'latency');
-    const suiteB = writeBenchSuite(dirB, m);
-    const cfg = join(dirB, 'pipeline.yaml');
-    writeFileSync(cfg, `engine: {type: mock, latency_ms: ${latency}}\ncache: {enabled: false}\n`);
-    const b = await evaluate(dirB, suiteB, ['-c', cfg, '--concurrency', String(conc)]);
-    const ideal = Math.ceil(m / conc) * latency;
-    console.log(`mock at ${latency} ms, ${m} tasks, concurrency ${conc}: wall ${(b.wallMs / 1000).toFixed(2)} s · ideal ${(ideal / 1000).toFixed(2)} s · task phase ${(b.taskPhaseMs / 1000).toFixed(2)} s · efficiency ${(ideal / b.taskPhaseMs).toFixed(3)} (task phase) / ${(ideal / b.wallMs).toFixed(3)} (end to end, process start and suite loading included) · peak RSS ${b.maxRssMb.toFixed(0)} MB`);
+    console.error('measuring (each row is a fresh process):');
+    const dirN = await mockRow(root, n, 800, 100, conc);
+    await cacheRow(dirN, n, conc);
+    await mockRow(root, large, 5000, 160, conc);
+    await startRows(dirN, repeat);
+    await httpRows(root, m, latency, conc);
+    console.log('| case | measured | reference | ratio | goal |');
+    console.log('|---|---|---|---|---|');
+    for (const r of rows) console.log(`| ${r.join(' | ')} |`);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -1,5 +1,5 @@
 // What a sharded run must reproduce of the unsharded artifact: everything but the fields that differ between
-// any two runs (ids, times, timings, cache notes). Shared by the sharding tests and `npm run bench -- --shards N`,
+// any two runs (ids, times, timings, concurrency, cache notes). Shared by the sharding tests and `npm run bench -- --shards N`,
 // so the benchmark checks exactly what the tests check.
 import { readFileSync } from 'node:fs';
 
@@ -10,7 +10,7 @@ export function measuredFields(file: string): Record<string, unknown> {
   drop(a, ['run_id', 'created_at']);
   const evaluation = a['evaluation'] as Record<string, unknown> | undefined;
   for (const e of [evaluation, evaluation?.['baseline'], evaluation?.['candidate']]) {
-    drop(e as Record<string, unknown> | undefined, ['cache', 'baseline_cache', 'candidate_cache', 'wall_ms', 'latency_ms', 'resumed_attempts']);
+    drop(e as Record<string, unknown> | undefined, ['cache', 'baseline_cache', 'candidate_cache', 'wall_ms', 'cpu_ms', 'latency_ms', 'resumed_attempts', 'concurrency']);
   }
   return a;
 }

@@ -51,6 +51,10 @@ export const variantSummary = rateSummary.extend({
   judge_calls: z.number().int(),
   resumed_attempts: z.number().int(),
   wall_ms: z.number(),
+  cpu_ms: z.number().optional(),
+  concurrency: z
+    .object({ requested: z.number().int(), effective: z.number().int(), capped_by: z.string().nullable(), adaptive_lowest: z.number().int().nullable() })
+    .optional(),
   /** Suites with `intents:`: selection, parameters, clarification, hallucination, overreach (n/d each). */
   intent_metrics: intentMetricsSchema.optional(),
   trigger: z

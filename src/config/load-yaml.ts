@@ -83,6 +83,12 @@ export function loadYaml<S extends z.ZodType>(file: string, schema: S, what: str
  * piece by piece and drop each raw piece as it goes instead of holding the raw and parsed trees together.
  */
 export function readYaml(file: string, what: string): { raw: unknown; src: YamlSource } {
+  const src = yamlSource(file, what);
+  return { raw: src.reparse(), src };
+}
+
+/** The source without parsing it yet, with its text: for a reader that parses in slices (suite-slices.ts). */
+export function yamlSource(file: string, what: string): YamlSource & { text: string } {
   const { bytes, text } = readText(file, what);
   const shown = displayPath(file);
   if (!/\S/.test(text)) throw new ConfigError(`${what} is empty`, `${shown}:1:1`);
@@ -128,7 +134,7 @@ export function readYaml(file: string, what: string): { raw: unknown; src: YamlS
     });
     throw problems.length === 1 ? problems[0]! : new ConfigErrors(problems);
   };
-  return { raw: reparse(), src: { bytes, at, lineOf: (path) => pos(path).line, reparse, validate } };
+  return { bytes, text, at, lineOf: (path) => pos(path).line, reparse, validate };
 }
 
 /** The slow, exact parse: a syntax tree with positions; syntax errors become located ConfigErrors. */

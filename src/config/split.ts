@@ -3,7 +3,7 @@
 // round(n × ratio) go to `holdout`. The same suite and ratio always give the same split, every category
 // is represented in proportion, and adding a task moves no other task between splits unless its
 // category's held-out count changes.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Task } from './suite-schema.js';
 
 export function assignSplits(tasks: Task[], holdoutRatio: number): Task[] {
@@ -17,7 +17,7 @@ export function assignSplits(tasks: Task[], holdoutRatio: number): Task[] {
   const assigned = new Map<string, 'train' | 'holdout'>();
   for (const group of byCategory.values()) {
     const ordered = group
-      .map((t) => ({ t, h: createHash('sha256').update(t.id).digest('hex') }))
+      .map((t) => ({ t, h: hash('sha256', t.id) }))
       .sort((a, b) => (a.h < b.h ? -1 : a.h > b.h ? 1 : 0));
     const held = Math.round(ordered.length * holdoutRatio);
     ordered.forEach(({ t }, i) => assigned.set(t.id, i < held ? 'holdout' : 'train'));

@@ -9,8 +9,9 @@ import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { ConfigError, ConfigErrors } from '../core/errors.js';
 import { pytestFileInSuite } from '../judges/paths.js';
-import { loadYaml } from './load-yaml.js';
-import { lintSuiteSchema, suiteSchema, type JudgeSpec, type Suite, type SuiteIntents, type Task } from './suite-schema.js';
+import { displayPath, yamlSource, type YamlSource } from './load-yaml.js';
+import { NotPlain, sliceSuite } from './suite-slices.js';
+import { lintSuiteSchema, suiteSchema, type JudgeSpec, type Suite, type SuiteInput, type SuiteIntents, type Task, type TaskInput } from './suite-schema.js';
 import { loadSuiteIntents } from './suite-intents.js';
 import { isJsonSuitePath, loadJsonSuite } from './json-suite.js';
 
@@ -26,25 +27,53 @@ export function loadSuite(file: string, opts: LoadSuiteOptions = {}): Suite {
   // skill-creator's evals.json and trigger eval sets are read as they are (json-suite.ts); their ids are made safe there.
   if (isJsonSuitePath(file)) return loadJsonSuite(file, opts.defaultTimeoutMs ?? DEFAULT_TASK_TIMEOUT_MS);
   const path = resolve(file);
+  const schema = opts.lenientIds ? lintSuiteSchema : suiteSchema;
+  const src = yamlSource(path, 'task suite');
+  // A plainly shaped suite is read in slices, each task turned into its Task as it is read (suite-slices.ts);
+  // if a slice does not read cleanly, the whole document is read instead, which locates every problem.
+  const sliced = sliceSuite(src.text, schema);
+  if (sliced) {
+    try {
+      return buildSuite(path, src, sliced.head as Omit<SuiteInput, 'tasks'>, sliced.count, sliced.tasks as Iterable<TaskInput>, opts);
+    } catch (err) {
+      if (!(err instanceof NotPlain)) throw err;
+    }
+  }
+  const value: SuiteInput = src.validate(schema, src.reparse());
+  const own = value.tasks ?? [];
+  return buildSuite(path, src, value, own.length, own, opts);
+}
+
+function buildSuite(path: string, loaded: YamlSource, head: Omit<SuiteInput, 'tasks'>, count: number, own: Iterable<TaskInput>, opts: LoadSuiteOptions): Suite {
   const dir = dirname(path);
-  const loaded = loadYaml(path, opts.lenientIds ? lintSuiteSchema : suiteSchema, 'task suite');
   const problems: ConfigError[] = [];
   const at = loaded.at;
   const hash = createHash('sha256').update(loaded.bytes);
   const seen = new Map<string, number>();
   const tasks: Task[] = [];
   const timeoutMs = opts.defaultTimeoutMs ?? DEFAULT_TASK_TIMEOUT_MS;
-  const own = loaded.value.tasks ?? [];
-  if (own.length === 0 && !loaded.value.intents) throw new ConfigError('the suite has no tasks: give "tasks", "intents", or both', at([]));
+  // Suites repeat the same judges across many tasks: one shared object per distinct spec keeps a large
+  // suite's memory at its distinct content (judges are read, never changed, after loading).
+  const interned = new Map<string, JudgeSpec[]>();
+  const intern = (js: JudgeSpec[]): JudgeSpec[] => {
+    const key = JSON.stringify(js);
+    const seen = interned.get(key);
+    if (seen) return seen;
+    interned.set(key, js);
+    return js;
+  };
+  if (count === 0 && !head.intents) throw new ConfigError('the suite has no tasks: give "tasks", "intents", or both', at([]));
   let intents: SuiteIntents | undefined;
   let intentTasks: Task[] = [];
-  if (loaded.value.intents) {
-    const r = loadSuiteIntents(loaded.value.intents, dir, { at, hash, firstIndex: own.length, timeoutMs });
+  if (head.intents) {
+    const r = loadSuiteIntents(head.intents, dir, { at, hash, firstIndex: count, timeoutMs });
     if (Array.isArray(r)) throw r.length === 1 ? r[0]! : new ConfigErrors(r);
     ({ intents, tasks: intentTasks } = r);
   }
 
-  own.forEach((t, i) => {
+  let i = -1;
+  for (const t of own) {
+    i++;
     const first = seen.get(t.id);
     if (first !== undefined) {
       const firstLine = loaded.lineOf(['tasks', first]);
@@ -52,7 +81,7 @@ export function loadSuite(file: string, opts: LoadSuiteOptions = {}): Suite {
     } else seen.set(t.id, i);
 
     if (t.judge && t.judges) problems.push(new ConfigError('give either "judge" or "judges", not both', at(['tasks', i]), `tasks[${i}]`));
-    const judges: JudgeSpec[] = t.judges ?? (t.judge ? [t.judge] : []);
+    const judges: JudgeSpec[] = intern(t.judges ?? (t.judge ? [t.judge] : []));
     if (judges.length === 0) problems.push(new ConfigError('a task needs a "judge" (or a "judges" list)', at(['tasks', i]), `tasks[${i}].judge`));
 
     judges.forEach((j, k) => {
@@ -64,12 +93,12 @@ export function loadSuite(file: string, opts: LoadSuiteOptions = {}): Suite {
     });
 
     tasks.push({
-      id: t.id,
-      prompt: t.prompt,
-      description: t.description,
+      id: detach(t.id),
+      prompt: detach(t.prompt),
+      description: t.description === undefined ? undefined : detach(t.description),
       judges,
       timeoutMs: t.timeout_seconds !== undefined ? Math.round(t.timeout_seconds * 1000) : timeoutMs,
-      category: t.category ?? 'uncategorized',
+      category: t.category === undefined ? 'uncategorized' : detach(t.category),
       cell: t.cell,
       negative: t.negative ?? false,
       split: t.split,
@@ -78,7 +107,7 @@ export function loadSuite(file: string, opts: LoadSuiteOptions = {}): Suite {
       shouldTrigger: t.should_trigger,
       index: i,
     });
-  });
+  }
   for (const t of intentTasks) {
     const first = seen.get(t.id);
     if (first !== undefined) problems.push(new ConfigError(`intent case "${t.id}" has the id of task ${first + 1} (line ${loaded.lineOf(['tasks', first])}); ids must differ`, at(['intents', 'cases']), 'intents.cases'));
@@ -90,13 +119,22 @@ export function loadSuite(file: string, opts: LoadSuiteOptions = {}): Suite {
   return {
     path,
     dir,
-    skillId: loaded.value.skill_id,
-    description: loaded.value.description,
-    grid: loaded.value.grid,
+    skillId: head.skill_id,
+    description: head.description,
+    grid: head.grid,
     tasks,
     contentHash: `sha256:${hash.digest('hex')}`,
     ...(intents ? { intents } : {}),
   };
+}
+
+/**
+ * A copy of a string the parser cut out of the file's text. V8 keeps such a substring as a view into the
+ * text, so one retained prompt kept the whole slice — with every task's prompt, the whole suite file —
+ * alive after loading. Concatenating and slicing flattens it into a string of its own.
+ */
+function detach(s: string): string {
+  return s.length < 13 ? s : ` ${s}`.slice(1);
 }
 
 /** Validates what a judge points at and returns the fixture files it depends on. */

@@ -146,6 +146,18 @@ export class AdaptiveConcurrencyController implements AdaptiveConcurrency {
   }
 }
 
+/** The adaptive ceiling of an engine built outside a run that says its concurrency (judge specs, generate). */
+export const DEFAULT_MAX_CONCURRENCY = 8;
+
+/**
+ * The adaptive controller's ceiling: the config's `max_concurrency` when the user wrote one (an account
+ * limit they know), else the concurrency the run asked for — an unwritten default must never quietly
+ * hold `--concurrency 64` to 8 in-flight calls.
+ */
+export function defaultCeiling(configured: number | undefined, runConcurrency: number | undefined): number {
+  return configured ?? runConcurrency ?? DEFAULT_MAX_CONCURRENCY;
+}
+
 export function createAdaptiveConcurrency(opts: AdaptiveOptions): AdaptiveConcurrencyController {
   return new AdaptiveConcurrencyController(opts);
 }

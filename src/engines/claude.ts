@@ -52,7 +52,7 @@
 // --setting-sources s,…, then extra_args verbatim.
 import type { ClaudeEngineConfig } from '../config/engine-schema.js';
 import { explainClaudeExit, parseClaudeStdout } from './claude-result.js';
-import { createAdaptiveConcurrency } from './adaptive.js';
+import { createAdaptiveConcurrency, defaultCeiling } from './adaptive.js';
 import type { CliRetryOptions } from './claude-retry.js';
 import { runRateLimited } from './cli-rate-limit.js';
 import { DEFAULT_RATE_LIMIT_MAX_WAIT_MS, subscriptionLimit } from './subscription-limit.js';
@@ -111,7 +111,7 @@ export function allowedTools(cfg: ClaudeEngineConfig): string[] | undefined {
 }
 
 /** `retry`: the API-error retry policy and its clock (tests); the default is retry.ts's. */
-export function createClaudeEngine(cfg: ClaudeEngineConfig, opts: { env?: NodeJS.ProcessEnv; retry?: Omit<CliRetryOptions, 'signal'> } = {}): Engine {
+export function createClaudeEngine(cfg: ClaudeEngineConfig, opts: { env?: NodeJS.ProcessEnv; retry?: Omit<CliRetryOptions, 'signal'>; maxConcurrency?: number } = {}): Engine {
   const argv = claudeArgv(cfg);
   const installed = cfg.mode === 'installed';
   // Fields added after the seed appear only when set, so existing configs keep their identity (and
@@ -133,7 +133,7 @@ export function createClaudeEngine(cfg: ClaudeEngineConfig, opts: { env?: NodeJS
   const sources = settingSources(cfg);
   if (sources) identity['setting_sources'] = sources;
   identity['isolation'] = cfg.user_setup === true ? 'user' : 'isolated';
-  const concurrency = createAdaptiveConcurrency({ max: cfg.max_concurrency ?? 8 });
+  const concurrency = createAdaptiveConcurrency({ max: defaultCeiling(cfg.max_concurrency, opts.maxConcurrency) });
   const maxWaitMs = cfg.rate_limit_max_wait_seconds === undefined ? DEFAULT_RATE_LIMIT_MAX_WAIT_MS : cfg.rate_limit_max_wait_seconds * 1000;
 
   async function invocation(request: EngineRequest, cwd: string, signal: AbortSignal | undefined): Promise<CommandInvocation> {

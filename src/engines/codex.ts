@@ -27,7 +27,7 @@
 // which (run.json holds the identity). Rate limits: a 429 is retried with backoff, a usage limit waits
 // for its reset or stops the run as rate_limited, both feed the adaptive concurrency (cli-rate-limit.ts).
 import type { CodexEngineConfig } from '../config/engine-schema.js';
-import { createAdaptiveConcurrency } from './adaptive.js';
+import { createAdaptiveConcurrency, defaultCeiling } from './adaptive.js';
 import type { CliRetryOptions } from './claude-retry.js';
 import { runRateLimited } from './cli-rate-limit.js';
 import { explainCodexExit, parseCodexStdout } from './codex-events.js';
@@ -51,7 +51,7 @@ export function codexArgv(cfg: CodexEngineConfig): string[] {
   return argv;
 }
 
-export function createCodexEngine(cfg: CodexEngineConfig, opts: { env?: NodeJS.ProcessEnv; retry?: Omit<CliRetryOptions, 'signal'> } = {}): Engine {
+export function createCodexEngine(cfg: CodexEngineConfig, opts: { env?: NodeJS.ProcessEnv; retry?: Omit<CliRetryOptions, 'signal'>; maxConcurrency?: number } = {}): Engine {
   const argv = codexArgv(cfg);
   const delivery = cfg.skill_delivery ?? 'agents_md';
   const isolated = cfg.user_setup !== true;
@@ -68,7 +68,7 @@ export function createCodexEngine(cfg: CodexEngineConfig, opts: { env?: NodeJS.P
     workdir: 'temp',
     isolation: isolated ? 'isolated' : 'user',
   };
-  const concurrency = createAdaptiveConcurrency({ max: cfg.max_concurrency ?? 8 });
+  const concurrency = createAdaptiveConcurrency({ max: defaultCeiling(cfg.max_concurrency, opts.maxConcurrency) });
   const maxWaitMs = cfg.rate_limit_max_wait_seconds === undefined ? DEFAULT_RATE_LIMIT_MAX_WAIT_MS : cfg.rate_limit_max_wait_seconds * 1000;
   const gate = subscriptionLimit('codex');
   const base = opts.env ?? process.env;

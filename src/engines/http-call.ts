@@ -50,6 +50,31 @@ function toEngineError(engine: string, f: AttemptFailure, why: string, secrets: 
   return err;
 }
 
+/**
+ * Aborts `own` when the caller's signal aborts, through one listener per caller signal however many
+ * requests are in flight (a listener each put 64 on the run's signal: MaxListenersExceededWarning).
+ */
+const linked = new WeakMap<AbortSignal, Set<AbortController>>();
+function linkAbort(parent: AbortSignal | undefined, own: AbortController): () => void {
+  if (!parent) return () => undefined;
+  if (parent.aborted) {
+    own.abort(parent.reason);
+    return () => undefined;
+  }
+  let set = linked.get(parent);
+  if (!set) {
+    const fresh = new Set<AbortController>();
+    linked.set(parent, fresh);
+    parent.addEventListener('abort', () => {
+      for (const c of fresh) c.abort(parent.reason);
+      fresh.clear();
+    }, { once: true });
+    set = fresh;
+  }
+  set.add(own);
+  return () => set.delete(own);
+}
+
 export async function callWithRetries<T>(opts: HttpCallOptions<T>): Promise<HttpCallOutcome<T>> {
   const sleep = opts.sleep ?? abortableSleep;
   const random = opts.random ?? Math.random;
@@ -60,20 +85,28 @@ export async function callWithRetries<T>(opts: HttpCallOptions<T>): Promise<Http
       const f: AttemptFailure = { kind: 'aborted', message: 'aborted by the caller' };
       return { ok: false, error: toEngineError(opts.engine, f, `after ${attempt - 1} request(s)`, opts.secrets), attempts: attempt - 1, failed };
     }
+    // One controller for both causes: our timeout and the caller's signal. (AbortSignal.any per request
+    // cost more CPU than the rest of this function, and its signals live until a GC.)
     const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(new Error(`no response within ${opts.timeoutMs} ms`)), opts.timeoutMs);
-    const signal = opts.signal ? AbortSignal.any([opts.signal, timeout.signal]) : timeout.signal;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      timeout.abort(new Error(`no response within ${opts.timeoutMs} ms`));
+    }, opts.timeoutMs);
+    const unlink = linkAbort(opts.signal, timeout);
+    const signal = timeout.signal;
     let failure: AttemptFailure;
     try {
       const value = await opts.send(signal);
       opts.concurrency?.onSuccess();
       return { ok: true, value, attempts: attempt, failed };
     } catch (err) {
-      if (timeout.signal.aborted && !opts.signal?.aborted) failure = { kind: 'timeout', message: `no response within ${opts.timeoutMs} ms` };
+      if (timedOut && !opts.signal?.aborted) failure = { kind: 'timeout', message: `no response within ${opts.timeoutMs} ms` };
       else if (opts.signal?.aborted) failure = { kind: 'aborted', message: 'aborted by the caller' };
       else failure = opts.classify(err);
     } finally {
       clearTimeout(timer);
+      unlink();
     }
     const decision = decideRetry(failure, attempt, opts.policy, now(), random);
     if (failure.kind === 'http' && failure.status === 429 && !isQuotaExhausted(failure)) opts.concurrency?.onRateLimited();

@@ -9,7 +9,7 @@
 // into a results log.
 import type { AnthropicEngineConfig, OpenAIEngineConfig, PriceTable } from '../config/engine-schema.js';
 import { ConfigError } from '../core/errors.js';
-import { createAdaptiveConcurrency, type AdaptiveConcurrencyController } from './adaptive.js';
+import { createAdaptiveConcurrency, defaultCeiling, type AdaptiveConcurrencyController } from './adaptive.js';
 import { SKILL_SEPARATOR } from './command.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 import type { EngineError, EngineRequest, EngineResult, FailedAttempt, ToolCall, Usage } from './types.js';
@@ -29,9 +29,11 @@ export interface HttpEngineOptions {
   now?: () => number;
   /** Share one controller between engines that hit the same account. */
   concurrency?: AdaptiveConcurrencyController;
+  /** The ceiling when the config sets no `max_concurrency`: the run's own concurrency (see defaultCeiling). */
+  maxConcurrency?: number;
 }
 
-export const DEFAULT_MAX_CONCURRENCY = 8;
+export { DEFAULT_MAX_CONCURRENCY, defaultCeiling } from './adaptive.js';
 
 export const REDACTED = '[REDACTED]';
 
@@ -76,7 +78,7 @@ export function httpRuntime(cfg: OpenAIEngineConfig | AnthropicEngineConfig, def
     maxRetries: cfg.max_retries ?? DEFAULT_RETRY_POLICY.maxRetries,
     maxWaitMs: cfg.retry_max_wait_seconds !== undefined ? cfg.retry_max_wait_seconds * 1000 : DEFAULT_RETRY_POLICY.maxWaitMs,
   };
-  const concurrency = opts.concurrency ?? createAdaptiveConcurrency({ max: cfg.max_concurrency ?? DEFAULT_MAX_CONCURRENCY });
+  const concurrency = opts.concurrency ?? createAdaptiveConcurrency({ max: defaultCeiling(cfg.max_concurrency, opts.maxConcurrency) });
   return { key, policy, concurrency };
 }
 

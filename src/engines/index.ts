@@ -23,6 +23,11 @@ export interface CreateEngineOptions {
   env?: NodeJS.ProcessEnv;
   /** Test hooks and a shared concurrency controller for the HTTP engines. */
   http?: Omit<HttpEngineOptions, 'env'>;
+  /**
+   * The concurrency the run asked for (`--concurrency`, `evaluate.concurrency`): the adaptive ceiling of
+   * HTTP and agent-CLI engines whose config sets no `max_concurrency`.
+   */
+  maxConcurrency?: number;
 }
 
 export function createEngine(cfg: EngineConfig, opts: CreateEngineOptions = {}): Engine {
@@ -57,10 +62,14 @@ function buildEngine(cfg: EngineConfig, opts: CreateEngineOptions): Engine {
     case 'codex':
       return createCodexEngine(cfg, opts);
     case 'openai':
-      return createOpenAIEngine(cfg, { ...opts.http, ...(opts.env ? { env: opts.env } : {}) });
+      return createOpenAIEngine(cfg, { ...httpOptions(opts) });
     case 'anthropic':
-      return createAnthropicEngine(cfg, { ...opts.http, ...(opts.env ? { env: opts.env } : {}) });
+      return createAnthropicEngine(cfg, { ...httpOptions(opts) });
   }
+}
+
+function httpOptions(opts: CreateEngineOptions): HttpEngineOptions {
+  return { ...opts.http, ...(opts.env ? { env: opts.env } : {}), ...(opts.maxConcurrency !== undefined ? { maxConcurrency: opts.maxConcurrency } : {}) };
 }
 
 /** Wraps an engine so the caller can tell exactly how many calls reached it. */

@@ -167,4 +167,6 @@ export interface AdaptiveConcurrency {
   readonly limit: number;
   readonly max: number;
   readonly inFlight: number;
+  /** The lowest limit 429s drove it to so far (what the run's summary reports as the adaptive limit). */
+  stats?(): { minLimit: number; decreases: number };
 }

@@ -86,6 +86,36 @@ export function meterEngine(engine: Engine, m: MeterOptions = {}): MeteredEngine
   return { type: engine.type, identity: () => engine.identity(), run, calls: () => calls, usage: () => usage, rateLimited: () => limited };
 }
 
+/** The concurrency a variant ran at, as its summary and artifact state it. */
+export interface ConcurrencyUsed {
+  /** `--concurrency` (or evaluate.concurrency). */
+  requested: number;
+  /** The most calls that could be in flight at once. */
+  effective: number;
+  /** What held it below the request: a max_concurrency the config writes; null when nothing did. */
+  capped_by: string | null;
+  /** The lowest limit 429s drove the adaptive concurrency to (null: never lowered). */
+  adaptive_lowest: number | null;
+}
+
+/** The concurrency an evaluation can reach with these engines' adaptive ceilings, and what capped it. */
+export function concurrencyUsed(requested: number, engines: { engine: Engine; as: string }[]): ConcurrencyUsed {
+  let effective = requested;
+  let capped: string | null = null;
+  let lowest: number | null = null;
+  for (const { engine, as } of engines) {
+    const c = engine.concurrency;
+    if (!c) continue;
+    if (c.max < effective) {
+      effective = c.max;
+      capped = `${as}.max_concurrency`;
+    }
+    const s = c.stats?.();
+    if (s && s.decreases > 0) lowest = Math.min(lowest ?? s.minLimit, s.minLimit);
+  }
+  return { requested, effective, capped_by: capped, adaptive_lowest: lowest };
+}
+
 /** Cost from a price table, for engines that report tokens but no cost. */
 export function priceUsage(u: Usage, price: PriceTable | undefined): Usage {
   if (!price || u.cost_usd !== undefined || (u.input_tokens === undefined && u.output_tokens === undefined)) return u;

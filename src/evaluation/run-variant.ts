@@ -15,7 +15,7 @@ import { metricSet } from '../intents/metrics.js';
 import { scoreCase } from '../intents/score-case.js';
 import { scoreToolCallOutput } from '../judges/tool-call.js';
 import { decideIntent } from './intent-decide.js';
-import { addUsage as sumUsage, meterEngine, refusedByBudget, stoppedByRateLimit, type MeteredEngine } from './metered.js';
+import { addUsage as sumUsage, concurrencyUsed, meterEngine, refusedByBudget, stoppedByRateLimit, type ConcurrencyUsed, type MeteredEngine } from './metered.js';
 
 export interface VariantRunInput {
   variant: string;
@@ -55,6 +55,10 @@ export interface VariantOutcome {
   rateLimited?: string;
   /** Wall time of this process's task phase (0 when nothing ran). */
   wallMs: number;
+  /** CPU time (user + system) this process spent in its task phase: what each call costs beyond waiting. */
+  cpuMs?: number;
+  /** What ran at once (absent for a cached or merged outcome). */
+  concurrency?: ConcurrencyUsed;
 }
 
 export async function runVariant(input: VariantRunInput): Promise<VariantOutcome> {
@@ -196,6 +200,7 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
     }
   }
   const started = performance.now();
+  const cpuStart = process.cpuUsage();
   try {
     await forEachConcurrent(pending(), input.concurrency, ([task, a]) => runAttempt(task, a));
   } finally {
@@ -216,6 +221,8 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
     ...(input.budget?.exhausted ? { budgetExhausted: input.budget.exhausted } : {}),
     ...(rateLimited ? { rateLimited } : {}),
     wallMs: engineCalls === 0 ? 0 : Math.round(performance.now() - started),
+    cpuMs: engineCalls === 0 ? 0 : cpuMsSince(cpuStart),
+    concurrency: concurrencyUsed(input.concurrency, [{ engine: input.engine, as: 'engine' }, ...(input.judgeEngine ? [{ engine: input.judgeEngine, as: 'judge_engine' }] : [])]),
   };
 }
 
@@ -231,6 +238,11 @@ export async function resumedAttempts(file: string, tallies: Map<string, TaskTal
   });
   return done;
 }
+
+const cpuMsSince = (start: NodeJS.CpuUsage) => {
+  const d = process.cpuUsage(start);
+  return Math.round((d.user + d.system) / 1000);
+};
 
 const taskOfKey = (key: string) => key.slice(0, key.lastIndexOf('#'));
 

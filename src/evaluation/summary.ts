@@ -5,6 +5,7 @@
 import { mcnemarExact, passAtK, passHatK, wilson } from '../stats/index.js';
 import { taskStatus, type TaskTally } from './aggregate.js';
 import type { VariantOutcome } from './run-variant.js';
+import type { ConcurrencyUsed } from './metered.js';
 import type { IntentMetrics } from '../intents/metrics.js';
 import { intentMetricsOf } from './intent-metrics.js';
 
@@ -35,6 +36,10 @@ export interface VariantSummary extends RateSummary {
   resumed_attempts: number;
   /** Wall time of the task phase in this process (0 for a cached or fully resumed result). */
   wall_ms: number;
+  /** CPU time of the task phase in this process (absent for a cached or merged result). */
+  cpu_ms?: number;
+  /** The concurrency asked for, reached, and what capped it (absent for a cached or merged result). */
+  concurrency?: ConcurrencyUsed;
   /** should_trigger suites: how often the agent invoked the skill when it should, and when it should not. */
   /** Suites with `intents:`: the intent metrics (src/intents/metrics.ts) over the tool_call attempts. */
   intent_metrics?: IntentMetrics;
@@ -152,6 +157,8 @@ export function summarizeVariant(o: VariantOutcome, passK: number): VariantSumma
     judge_calls: o.judgeCalls,
     resumed_attempts: o.resumedAttempts,
     wall_ms: o.wallMs,
+    ...(o.cpuMs !== undefined ? { cpu_ms: o.cpuMs } : {}),
+    ...(o.concurrency ? { concurrency: o.concurrency } : {}),
     ...triggerSummary(o.tallies),
     ...intentSummary(o.tallies),
     ...(o.unjudged?.length ? { unjudged: { tasks: o.unjudged.length, attempts: o.unjudged.reduce((n, t) => n + (t.ran ?? 0), 0), task_ids: o.unjudged.map((t) => t.task_id) } } : {}),

@@ -33,7 +33,15 @@ function usageLine(v: Variant, cached = false): string {
   if (cached) {
     return `engine calls 0 · tokens 0 in / 0 out this run (cached result; its measurement used tokens ${v.usage.input_tokens} in / ${v.usage.output_tokens} out${cost(v.usage)}, latency p50 ${v.latency_ms.p50}ms p95 ${v.latency_ms.p95}ms)`;
   }
-  return `engine calls ${v.engine_calls}${v.resumed_attempts ? ` (+${v.resumed_attempts} resumed)` : ''} · tokens ${v.usage.input_tokens} in / ${v.usage.output_tokens} out${cost(v.usage)} · latency p50 ${v.latency_ms.p50}ms p95 ${v.latency_ms.p95}ms`;
+  return `engine calls ${v.engine_calls}${v.resumed_attempts ? ` (+${v.resumed_attempts} resumed)` : ''} · tokens ${v.usage.input_tokens} in / ${v.usage.output_tokens} out${cost(v.usage)} · latency p50 ${v.latency_ms.p50}ms p95 ${v.latency_ms.p95}ms${concurrencyText(v.concurrency)}`;
+}
+
+/** The concurrency actually used; a cap from config or a 429 backoff is said, never left to be guessed. */
+export function concurrencyText(c: Variant['concurrency']): string {
+  if (!c) return '';
+  const capped = c.effective < c.requested ? ` (${c.requested} asked for; capped by ${c.capped_by ?? 'the engine'})` : '';
+  const adaptive = c.adaptive_lowest !== null ? `; 429s lowered the adaptive limit to ${c.adaptive_lowest}` : '';
+  return ` · concurrency ${c.effective}${capped}${adaptive}`;
 }
 
 /** Intent suites: the system metrics of METHOD.md §4, each as n/N. */

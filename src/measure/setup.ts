@@ -110,7 +110,9 @@ export async function openMeasurement(ctx: EvaluateContext, loadedCfg?: Pipeline
   // The engine's own timeout_seconds is its tasks' default limit; a task's timeout_seconds still wins.
   const loaded = loadSuiteWith(cfg, resolve(ctx.cwd, o.taskSuite), { defaultTimeoutMs: engineTimeoutMs(engineCfg) ?? cfg.taskTimeoutMs });
   const suite = { ...loaded, tasks: withFrozenSplits(loaded.tasks, o.splits, cfg.loop.holdoutRatio) };
-  const engine = configureEngine(createEngine(engineCfg, { suiteDir: suite.dir, env: ctx.env }), engineCfg);
+  // The run's concurrency is the engines' adaptive ceiling unless their config writes its own max_concurrency.
+  const concurrency = o.concurrency ?? cfg.concurrency;
+  const engine = configureEngine(createEngine(engineCfg, { suiteDir: suite.dir, env: ctx.env, maxConcurrency: concurrency }), engineCfg);
   const withFiles = suite.tasks.filter((t) => t.files?.length).length;
   if (withFiles > 0 && !placesFiles(engineCfg)) {
     ctx.log(`warning: ${withFiles} task(s) name files for the agent's workspace, but the ${engineCfg.type} engine${engineCfg.type === 'command' ? ' with workdir: suite' : ''} has no temporary workspace: the files are not copied`);
@@ -118,7 +120,7 @@ export async function openMeasurement(ctx: EvaluateContext, loadedCfg?: Pipeline
   const needsJudge = suite.tasks.some((t) => t.judges.some((j) => j.type === 'llm-rubric' || j.type === 'llm_rubric'));
   const judgeCfg = o.mock ? { type: 'mock' as const } : (cfg.judgeEngine ?? engineCfg);
   // Judge calls otherwise carry the task's limit; a judge engine's own timeout_seconds is about grading.
-  const judgeEngine = needsJudge ? configureEngine(createEngine(judgeCfg, { suiteDir: suite.dir, env: ctx.env }), judgeCfg, { overrideTimeout: true }) : undefined;
+  const judgeEngine = needsJudge ? configureEngine(createEngine(judgeCfg, { suiteDir: suite.dir, env: ctx.env, maxConcurrency: concurrency }), judgeCfg, { overrideTimeout: true }) : undefined;
   const where = cfg.path ?? 'pipeline.yaml';
   for (const w of [...engineWarnings(engineCfg, o.engine ? 'targets[].engine' : 'engine'), ...(needsJudge && cfg.judgeEngine ? engineWarnings(cfg.judgeEngine, 'judge_engine') : [])]) ctx.log(`whet: warning: ${where}: ${w}`);
   return { cfg, suite, engine, ...(judgeEngine ? { judgeEngine } : {}) };
@@ -137,8 +139,9 @@ export async function prepare(ctx: EvaluateContext): Promise<Prepared> {
   // Counted per evaluation: one run's engines serve many stages, each reporting its own calls.
   const engine = countCalls(opened);
   const concurrency = o.concurrency ?? cfg.concurrency;
-  // The engine's adaptive ceiling holds every call: a higher evaluate concurrency is a cap, said here.
-  if (engine.concurrency && concurrency > engine.concurrency.max) ctx.log(`whet: note: at most ${engine.concurrency.max} ${engine.type} calls run at once (the engine's max_concurrency), fewer than the concurrency of ${concurrency}`);
+  // A max_concurrency the config writes holds every call: a higher concurrency is capped, said here and in
+  // the summary and artifact (variant `concurrency`).
+  if (engine.concurrency && concurrency > engine.concurrency.max) ctx.log(`whet: note: at most ${engine.concurrency.max} ${engine.type} calls run at once (${cfg.path ?? 'pipeline.yaml'}: engine.max_concurrency), fewer than the concurrency of ${concurrency} asked for`);
   const stateDir = resolve(ctx.cwd, o.stateRoot ?? cfg.stateDir);
   return {
     cfg,

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { claudeEngineConfig, codexEngineConfig } from '../../src/config/engine-schema.js';
+import { anthropicEngineConfig, claudeEngineConfig, codexEngineConfig, openaiEngineConfig } from '../../src/config/engine-schema.js';
 import { pipelineSchema } from '../../src/config/pipeline.js';
 import { DIMENSION_RULES } from '../../src/skill/structure.js';
 import { repoRoot } from '../support/cli.js';
@@ -55,6 +55,16 @@ describe('README', () => {
     for (const schema of [claudeEngineConfig, codexEngineConfig]) {
       for (const key of Object.keys(schema.shape).filter((k) => k !== 'type')) expect(table, key).toContain(`| \`${key}\``);
     }
+  });
+
+  it('lists every openai and anthropic engine setting the code has', () => {
+    const table = readme.slice(readme.indexOf('### HTTP engine settings'), readme.indexOf('### Isolation from your own setup'));
+    expect(table.length).toBeGreaterThan(0);
+    for (const schema of [openaiEngineConfig, anthropicEngineConfig]) {
+      for (const key of Object.keys(schema.shape).filter((k) => k !== 'type')) expect(table, key).toContain(`| \`${key}\``);
+    }
+    // The ceiling the code applies when max_concurrency is not written is the one the table names.
+    expect(table).toContain("| `max_concurrency` | both | the run's concurrency |");
   });
 
   it('lists every evaluate setting the code has', () => {

@@ -35,7 +35,7 @@ function decided(dir: string) {
   const { cache: _c, baseline_cache: _b, candidate_cache: _cc, candidate, baseline, ...evaluation } = ev.evaluation;
   // engine_calls is cost, not a measurement: unsharded, the baseline is a cache hit from the iteration's
   // start (0 calls); the shards measure their share of it again (README "Sharding across machines").
-  const strip = ({ wall_ms: _w, latency_ms: _l, resumed_attempts: _r, engine_calls: _e, ...rest }: Record<string, unknown>) => rest;
+  const strip = ({ wall_ms: _w, latency_ms: _l, resumed_attempts: _r, engine_calls: _e, concurrency: _k, cpu_ms: _u, ...rest }: Record<string, unknown>) => rest;
   return {
     decision: gate.decision,
     checks: gate.checks.map((c: { id: string; passed: boolean }) => [c.id, c.passed]),

@@ -1,0 +1,121 @@
+// Big task suites without the whole raw tree in memory. Parsing a 100,000-task suite in one piece held
+// its raw YAML tree (~900 bytes a task) and the validated copy at once — the peak of the whole
+// evaluation. Here the top-level `tasks:` block sequence is cut at its items and parsed and validated
+// SLICE tasks at a time, so only one slice of raw tree lives at any moment.
+//
+// It is a fast path only, taken when the text is plainly shaped: one `tasks:` line at column 0 opening
+// a block sequence, no anchors, aliases, tags or document markers anywhere (a slice could not resolve an
+// alias into another). Anything else — and any parse or schema problem in a slice — returns undefined,
+// and the caller reads the whole document the usual way, which is exact and locates every error.
+// Item boundaries are lines at the sequence's own indentation starting with `-`: a block scalar or a
+// continued flow scalar inside an item is always indented deeper, so it is never cut.
+import jsYaml from 'js-yaml';
+import { z } from 'zod';
+import { nestsDeeper } from './nesting.js';
+
+const SLICE = 250;
+
+interface Section {
+  /** Offsets of the `tasks:` line's start and the section's end. */
+  start: number;
+  end: number;
+  /** Offsets where each item starts (its `-` line). */
+  items: number[];
+}
+
+/** Where the top-level `tasks:` block sequence and its items are, when the text is plainly shaped. */
+export function taskSection(text: string): Section | undefined {
+  // Anchors, aliases and tags (at a value's start) and document markers: parsed in slices they would change meaning.
+  if (/[&*!]/.test(text) && /(^|[\s[{,:-])[&*!][^\s,\]}]/m.test(text)) return undefined;
+  if (/^(---|\.\.\.)(\s|$)|^%|\t/m.test(text)) return undefined;
+  const heads = [...text.matchAll(/^tasks:[ \t]*(#.*)?$/gm)];
+  if (heads.length !== 1 || /^["']?tasks["']?\s*:/m.test(text.slice(heads[0]!.index + 6))) return undefined;
+  const start = heads[0]!.index;
+  // The first item: the first line after `tasks:` that is neither blank nor a comment must open one.
+  const first = /^( *)(\S)/gm;
+  first.lastIndex = text.indexOf('\n', start) + 1;
+  if (first.lastIndex === 0) return undefined;
+  let head = first.exec(text);
+  while (head && head[2] === '#') head = first.exec(text);
+  if (!head || head[2] !== '-') return undefined;
+  const pad = head[1]!;
+  const opened = text.charCodeAt(head.index + pad.length + 1);
+  if (!(opened === 0x20 || opened === 0x0a || opened === 0x0d || Number.isNaN(opened))) return undefined;
+  // The section ends at the next line that starts at column 0 with something other than a comment or an item.
+  const next = /^[^\s#-]/gm;
+  next.lastIndex = head.index;
+  const end = next.exec(text)?.index ?? text.length;
+  // Items: lines at exactly the first item's indentation that start with "-" (found by search, not line by line).
+  const items = [head.index];
+  const marker = `\n${pad}-`;
+  for (let at = text.indexOf(marker, head.index); at >= 0 && at < end; at = text.indexOf(marker, at + 1)) {
+    const after = text.charCodeAt(at + marker.length);
+    if (after === 0x20 || after === 0x0a || after === 0x0d || Number.isNaN(after)) items.push(at + 1);
+  }
+  return { start, end, items };
+}
+
+function parse(text: string): unknown {
+  try {
+    const v: unknown = jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA });
+    return nestsDeeper(v) ? undefined : v;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Thrown while tasks are iterated when a slice turns out not to read cleanly: read the whole document. */
+export class NotPlain extends Error {}
+
+export interface SlicedSuite<T> {
+  /** Everything but `tasks`, validated. */
+  head: Record<string, unknown>;
+  /** How many tasks the section holds. */
+  count: number;
+  /** The validated tasks, parsed a slice at a time as they are taken; throws NotPlain when a slice fails. */
+  tasks: Iterable<T>;
+}
+
+/**
+ * The suite read against `schema` (whose `tasks` is an optional array of task objects) in slices;
+ * undefined when the fast path does not apply. Tasks are parsed as the caller iterates, so a caller that
+ * turns each into its own object right away never holds more than one slice of raw or validated input.
+ */
+export function sliceSuite<S extends z.ZodObject>(text: string, schema: S): SlicedSuite<unknown> | undefined {
+  const section = taskSection(text);
+  if (!section) return undefined;
+  const tasksField = schema.shape['tasks'];
+  if (!(tasksField instanceof z.ZodOptional) || !(tasksField.unwrap() instanceof z.ZodArray)) return undefined;
+  const taskSchema = (tasksField.unwrap() as z.ZodArray<z.ZodType>).element;
+  const head = parse(`${text.slice(0, section.start)}${text.slice(section.end)}`);
+  if (!head || typeof head !== 'object' || Array.isArray(head) || 'tasks' in head) return undefined;
+  const top = schema.safeParse(head);
+  if (!top.success) return undefined;
+  const { items, end } = section;
+  function* tasks(): Generator<unknown> {
+    for (let i = 0; i < items.length; i += SLICE) {
+      const to = i + SLICE < items.length ? items[i + SLICE]! : end;
+      const got = (parse(`tasks:\n${text.slice(items[i]!, to)}`) as { tasks?: unknown } | undefined)?.tasks;
+      if (!Array.isArray(got) || got.length !== Math.min(SLICE, items.length - i)) throw new NotPlain();
+      for (let k = 0; k < got.length; k++) {
+        const v = taskSchema.safeParse(got[k]);
+        if (!v.success) throw new NotPlain();
+        got[k] = undefined;
+        yield v.data;
+      }
+    }
+  }
+  return { head: top.data as Record<string, unknown>, count: items.length, tasks: tasks() };
+}
+
+/** The whole suite read in slices (for tests and callers that want the value itself), or undefined. */
+export function readSuiteInSlices<S extends z.ZodObject>(text: string, schema: S): z.infer<S> | undefined {
+  const sliced = sliceSuite(text, schema);
+  if (!sliced) return undefined;
+  try {
+    return { ...sliced.head, tasks: [...sliced.tasks] } as z.infer<S>;
+  } catch (err) {
+    if (err instanceof NotPlain) return undefined;
+    throw err;
+  }
+}

@@ -1,0 +1,82 @@
+// The fetch the HTTP engines hand their SDKs (src/engines/http-fetch.ts), against a real loopback server:
+// what the SDKs rely on — status, headers, a body read once as text or JSON, an abort that rejects with
+// an AbortError, a refused connection that rejects — and the keep-alive pool reusing one socket.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiFetch } from '../../src/engines/http-fetch.js';
+
+let server: Server;
+let url: string;
+const sockets = new Set<unknown>();
+const seen: { method?: string; headers: Record<string, unknown>; body: string }[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    sockets.add(req.socket);
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      seen.push({ method: req.method, headers: req.headers, body });
+      if (req.url === '/slow') return void setTimeout(() => res.end('late'), 5000);
+      if (req.url === '/empty') return void res.writeHead(204).end();
+      res.writeHead(req.url === '/missing' ? 404 : 200, { 'content-type': 'application/json', 'x-request-id': 'req-1', 'set-cookie': ['a=1', 'b=2'] });
+      res.end(JSON.stringify({ echo: body, path: req.url }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((r) => server.close(() => r()));
+});
+
+describe('apiFetch', () => {
+  it('sends method, headers and body, and answers with status, headers and a JSON body read once', async () => {
+    const res = await apiFetch(`${url}/v1/chat`, { method: 'POST', headers: new Headers({ Authorization: 'Bearer k', 'Content-Type': 'application/json' }), body: '{"q":"é"}' });
+    expect(res.status).toBe(200);
+    expect(res.ok).toBe(true);
+    expect(res.headers.get('x-request-id')).toBe('req-1');
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(await res.clone().text()).toBe(JSON.stringify({ echo: '{"q":"é"}', path: '/v1/chat' }));
+    expect(await res.json()).toEqual({ echo: '{"q":"é"}', path: '/v1/chat' });
+    expect(res.bodyUsed).toBe(true);
+    await expect(res.text()).rejects.toThrow(/already been read/);
+    const last = seen[seen.length - 1]!;
+    expect(last).toMatchObject({ method: 'POST', body: '{"q":"é"}' });
+    expect(last.headers).toMatchObject({ authorization: 'Bearer k', 'content-type': 'application/json', 'content-length': String(Buffer.byteLength('{"q":"é"}')) });
+  });
+
+  it('passes error statuses and 204 through as responses', async () => {
+    const missing = await apiFetch(`${url}/missing`);
+    expect(missing.status).toBe(404);
+    expect(missing.ok).toBe(false);
+    expect(await missing.json()).toMatchObject({ path: '/missing' });
+    const empty = await apiFetch(`${url}/empty`);
+    expect(empty.status).toBe(204);
+    expect(await empty.text()).toBe('');
+  });
+
+  it('rejects with an AbortError when the signal aborts, before or during the request', async () => {
+    const ac = new AbortController();
+    const pending = apiFetch(`${url}/slow`, { signal: ac.signal });
+    setTimeout(() => ac.abort(), 50);
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(apiFetch(`${url}/x`, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('rejects when nothing listens', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    await expect(apiFetch(`http://127.0.0.1:${port}/`)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  });
+
+  it('reuses its keep-alive socket for calls one after another', async () => {
+    sockets.clear();
+    for (let i = 0; i < 5; i++) await (await apiFetch(`${url}/again`, { method: 'POST', body: String(i) })).json();
+    expect(sockets.size).toBe(1);
+  });
+});
