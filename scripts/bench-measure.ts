@@ -5,7 +5,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { runProcess } from '../src/proc/run.js';
+import { runProcess } from '../src/core/proc.js';
 
 const here = fileURLToPath(import.meta.url);
 export const cli = resolve(here, '../../src/cli.js');

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { ConfigError, ConfigErrors } from '../core/errors.js';
 import { pytestFileInSuite } from '../judges/paths.js';
-import { displayPath, yamlSource, type YamlSource } from './load-yaml.js';
+import { yamlSource, type YamlSource } from './load-yaml.js';
 import { NotPlain, sliceSuite } from './suite-slices.js';
 import { lintSuiteSchema, suiteSchema, type JudgeSpec, type Suite, type SuiteInput, type SuiteIntents, type Task, type TaskInput } from './suite-schema.js';
 import { loadSuiteIntents } from './suite-intents.js';
