@@ -3,10 +3,15 @@
 // artifact (and its encoded copy) was the biggest transient allocation of an evaluation.
 import { closeSync, copyFileSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { createRequire } from 'node:module';
+
+// Loaded on the first whole-file write: `whet status` and `show` only read, and start faster without it.
+const require = createRequire(import.meta.url);
+let writeFileAtomic: typeof import('write-file-atomic') | undefined;
 
 export async function writeFileAtomically(file: string, data: string | Buffer): Promise<void> {
   mkdirSync(dirname(file), { recursive: true });
+  writeFileAtomic ??= require('write-file-atomic') as typeof import('write-file-atomic');
   await writeFileAtomic(file, data, { fsync: true });
 }
 

@@ -2,7 +2,8 @@
 // written for the person at the terminal — `whet: warn: state lock compromised (stateDir=/x, err=…)` —
 // and as pino's JSON lines only when asked (WHET_LOG_FORMAT=json), for a log collector. Results go to
 // stdout and progress lines to stderr; these logs are for digging into a run. Both forms are redacted.
-import pino from 'pino';
+import { createRequire } from 'node:module';
+import type pino from 'pino';
 import { redactText } from './redact.js';
 
 const LEVELS: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
@@ -22,8 +23,11 @@ export function humanLine(json: string): string {
   return `whet: ${LEVELS[Number(level)] ?? String(level)}: ${String(msg ?? '')}${fields.length ? ` (${fields.join(', ')})` : ''}\n`;
 }
 
+const require = createRequire(import.meta.url);
+
 export function createLog(env: NodeJS.ProcessEnv = process.env, write: (s: string) => void = (s) => process.stderr.write(s)): pino.Logger {
   const json = env.WHET_LOG_FORMAT === 'json';
+  const pino = require('pino') as typeof import('pino');
   return pino(
     { level: env.WHET_LOG_LEVEL ?? 'warn', base: undefined, timestamp: pino.stdTimeFunctions.isoTime },
     // Synchronous, like pino.destination({ sync: true }): a line is out before the process exits.
@@ -31,4 +35,15 @@ export function createLog(env: NodeJS.ProcessEnv = process.env, write: (s: strin
   );
 }
 
-export const log = createLog();
+let shared: pino.Logger | undefined;
+/**
+ * The process's logger, made on its first use: most commands never log, and pino is not loaded for them
+ * (`whet status` starts faster). Methods are bound to the real logger when they are read.
+ */
+export const log: pino.Logger = new Proxy({} as pino.Logger, {
+  get(_target, key) {
+    shared ??= createLog();
+    const v = Reflect.get(shared, key) as unknown;
+    return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(shared) : v;
+  },
+});
