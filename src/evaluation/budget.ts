@@ -116,6 +116,12 @@ export interface RunUsage {
  * Engine calls, cost and tokens already spent by a run: every line of its results files (task and judge
  * calls; superseded lines too: they were paid for) and every generate artifact (the generator's calls).
  */
+/** A run's usage as `whet status` and run.json's summary show it (cost rounded to the micro-dollar). */
+export function runTotals(runDir: string): { engine_calls: number; cost_usd: number; input_tokens: number; output_tokens: number } {
+  const u = usedInRun(runDir);
+  return { engine_calls: u.calls, cost_usd: Math.round(u.cost * 1e6) / 1e6, input_tokens: u.input_tokens, output_tokens: u.output_tokens };
+}
+
 export function usedInRun(runDir: string): RunUsage {
   const u: RunUsage = { calls: 0, cost: 0, input_tokens: 0, output_tokens: 0 };
   const add = (x: { input_tokens?: number; output_tokens?: number; cost_usd?: number } | undefined) => {

@@ -8,7 +8,7 @@ import { nextStep } from '../loop/next-step.js';
 import { iterationView } from './run-view.js';
 import { rolledBackAt } from '../state/events.js';
 import { iterations } from '../loop/next-step.js';
-import { usedInRun } from '../evaluation/budget.js';
+import { runTotals } from '../evaluation/budget.js';
 import { rateLimitState, type RateLimitState } from '../evaluation/rate-limit-watch.js';
 
 export interface RunStatus {
@@ -59,10 +59,8 @@ export function listRuns(stateDir: string, now: Date): RunStatus[] {
       updated_at: updated,
       age_ms: Math.max(0, now.getTime() - Date.parse(updated)),
       engine_calls: null,
-      totals: (() => {
-        const u = usedInRun(runDir);
-        return { engine_calls: u.calls, cost_usd: Math.round(u.cost * 1e6) / 1e6, input_tokens: u.input_tokens, output_tokens: u.output_tokens };
-      })(),
+      // A finished evaluation says how it ended in run.json; anything else is counted from its results.
+      totals: m.mode !== 'loop' && m.summary?.totals ? m.summary.totals : runTotals(runDir),
       rolled_back_at: rolledBackAt(runDir),
       rate_limit: rateLimitState(runDir, now),
     };
@@ -79,6 +77,10 @@ export function listRuns(stateDir: string, now: Date): RunStatus[] {
       } catch (err) {
         base.next = `unknown: ${(err as Error).message}`;
       }
+    } else if (m.summary && typeof m.summary.verdict === 'string') {
+      base.verdict = m.summary.verdict;
+      base.engine_calls = m.summary.engine_calls ?? null;
+      base.last_stage = 'evaluate';
     } else {
       try {
         const e = JSON.parse(readFileSync(`${runDir}/evaluation.json`, 'utf8'));

@@ -14,6 +14,7 @@ import { measure, standaloneFromMeasured } from './measure.js';
 import { standaloneEvaluation } from '../artifacts/evaluation.js';
 import { evaluationManifest } from './run-manifest.js';
 import { watchRateLimits } from '../evaluation/rate-limit-watch.js';
+import { runTotals } from '../evaluation/budget.js';
 import { budgetFor, evaluationKey, prepare, type EvaluateContext, type StageResult } from './setup.js';
 
 export async function runStandalone(ctx: EvaluateContext): Promise<StageResult> {
@@ -55,7 +56,8 @@ export async function runStandalone(ctx: EvaluateContext): Promise<StageResult> 
     // The same validated bytes, copied by the kernel: no second validation, serialisation or buffer of them.
     if (o.output) await copyFileAtomically(`${runDir}/evaluation.json`, artifactPath);
     const status = summary.attempts.errors > 0 ? 'incomplete' : 'completed';
-    await writeRunManifest(runDir, { ...manifest, status, updated_at: ctx.now().toISOString() });
+    const finished = { verdict: artifact.verdict, engine_calls: summary.engine_calls ?? null, totals: runTotals(runDir) };
+    await writeRunManifest(runDir, { ...manifest, status, updated_at: ctx.now().toISOString(), summary: finished });
     appendEvent(runDir, { event: 'finished', stage: 'evaluate', verdict: artifact.verdict, engine_calls: p.engine.calls() }, ctx.now());
     return { artifactPath, artifact, interrupted: false };
   } finally {

@@ -23,6 +23,18 @@ export const runManifest = z.looseObject({
   config: z.object({ path: z.string().nullable(), sha256: z.string() }).optional(),
   evaluation_key: z.string().optional(),
   pass_k: z.number().int().optional(),
+  /**
+   * How a finished standalone evaluation ended, written with its last manifest (a resume rewrites the
+   * manifest without it first): `whet status` reads this instead of the evaluation artifact and every
+   * results line, which at 100,000 tasks is tens of megabytes for one line of output.
+   */
+  summary: z
+    .object({
+      verdict: z.string(),
+      engine_calls: z.number().nullable(),
+      totals: z.object({ engine_calls: z.number(), cost_usd: z.number(), input_tokens: z.number(), output_tokens: z.number() }),
+    })
+    .optional(),
 });
 export type RunManifest = z.infer<typeof runManifest>;
 

@@ -5,6 +5,7 @@
 import { join, resolve } from 'node:path';
 import { writeArtifact } from '../../src/state/artifact-io.js';
 import { summarizeVariant } from '../../src/evaluation/summary.js';
+import { runTotals } from '../../src/evaluation/budget.js';
 import type { LoadedSkill } from '../../src/skill/read.js';
 import { copyFileAtomically } from '../../src/core/atomic.js';
 import { appendEvent } from '../../src/state/events.js';
@@ -50,7 +51,8 @@ export async function writeMergedStandalone(ctx: EvaluateContext, b: MergeBundle
   await writeArtifact(join(runDir, 'evaluation.json'), standaloneEvaluation, artifact);
   const output = ctx.options.output;
   if (output) await copyFileAtomically(join(runDir, 'evaluation.json'), resolve(ctx.cwd, output));
-  await writeRunManifest(runDir, { ...manifest, status: artifact.evaluation.attempts.errors > 0 ? 'incomplete' : 'completed', updated_at: ctx.now().toISOString() });
+  const summary = { verdict: artifact.verdict, engine_calls: artifact.evaluation.engine_calls, totals: runTotals(runDir) };
+  await writeRunManifest(runDir, { ...manifest, status: artifact.evaluation.attempts.errors > 0 ? 'incomplete' : 'completed', updated_at: ctx.now().toISOString(), summary });
   appendEvent(runDir, { event: 'finished', stage: 'evaluate', verdict: artifact.verdict, merged_shards: b.src.total }, ctx.now());
   return { partial: false, interrupted: false, artifactPath: output ? resolve(ctx.cwd, output) : join(runDir, 'evaluation.json'), artifact, shards: b.src.shards.length, options: ctx.options };
 }

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { formatStatus, listRuns } from '../../src/inspect/status.js';
-import { tempDir, write } from '../support/cli.js';
+import { rmSync, writeFileSync } from 'node:fs';
+import { copyExample, readJson, tempDir, whet, write } from '../support/cli.js';
 
 describe('status totals', () => {
   it('show tokens in and out beside calls and cost, counting judge usage', () => {
@@ -18,4 +19,22 @@ describe('status totals', () => {
     // One count of engine calls per run, not a second one beside the verdict.
     expect(formatStatus([r!]).match(/engine calls/g)).toHaveLength(1);
   });
+
+  it('a finished evaluation is summarised from run.json: the same totals and verdict, without reading its artifact or results', async () => {
+    const dir = tempDir('whet-status-summary-');
+    copyExample('release-notes', join(dir, 'release-notes'));
+    const r = await whet(['evaluate', '--standalone', '--mock', '--task-suite', 'release-notes/tasks.yaml', '--skill-path', 'release-notes', '--state-root', 'state'], { cwd: dir });
+    expect(r.code, r.stderr).toBeLessThanOrEqual(1);
+    const state = join(dir, 'state');
+    const [scanned] = listRuns(state, new Date());
+    const runDir = join(state, 'runs', scanned!.run_id);
+    const manifest = readJson(join(runDir, 'run.json'));
+    expect(manifest.summary).toEqual({ verdict: scanned!.verdict, engine_calls: scanned!.engine_calls, totals: scanned!.totals });
+    // Gone or torn, the big files are not what status reads for a finished run.
+    writeFileSync(join(runDir, 'evaluation.json'), '{"torn');
+    rmSync(join(runDir, 'results'), { recursive: true });
+    const [summarised] = listRuns(state, new Date());
+    expect({ ...summarised, age_ms: 0 }).toEqual({ ...scanned, age_ms: 0 });
+    expect(summarised!.verdict).toMatch(/^(pass|fail)$/);
+  }, 60_000);
 });
