@@ -117,8 +117,18 @@ export interface RunUsage {
  * calls; superseded lines too: they were paid for) and every generate artifact (the generator's calls).
  */
 /** A run's usage as `whet status` and run.json's summary show it (cost rounded to the micro-dollar). */
-export function runTotals(runDir: string): { engine_calls: number; cost_usd: number; input_tokens: number; output_tokens: number } {
-  const u = usedInRun(runDir);
+export function runTotals(runDir: string): RunTotals {
+  return totalsOf(usedInRun(runDir));
+}
+
+export interface RunTotals {
+  engine_calls: number;
+  cost_usd: number;
+  input_tokens: number;
+  output_tokens: number;
+}
+
+export function totalsOf(u: RunUsage): RunTotals {
   return { engine_calls: u.calls, cost_usd: Math.round(u.cost * 1e6) / 1e6, input_tokens: u.input_tokens, output_tokens: u.output_tokens };
 }
 

@@ -9,7 +9,7 @@ import type { JudgeResult } from '../judges/types.js';
 import { attemptKey, readResults, ResultsLog, type ResultLine } from '../state/results-log.js';
 import { addUsage, attemptFacts, foldResult, newTally, newUsage, type AttemptFacts, type TaskTally, type UsageTotals } from './aggregate.js';
 import { forEachConcurrent } from './pool.js';
-import type { Budget } from './budget.js';
+import type { Budget, RunUsage } from './budget.js';
 import { log as logger } from '../core/log.js';
 import { metricSet } from '../intents/metrics.js';
 import { scoreCase } from '../intents/score-case.js';
@@ -59,6 +59,12 @@ export interface VariantOutcome {
   cpuMs?: number;
   /** What ran at once (absent for a cached or merged outcome). */
   concurrency?: ConcurrencyUsed;
+  /**
+   * Everything the results log records as spent, every line of it (replaced error lines and resumed ones
+   * included): what budgets and `whet status` count, summed as the lines are read and written so a
+   * finished run can record it without reading its log again (absent for a cached or merged outcome).
+   */
+  spent?: RunUsage;
 }
 
 export async function runVariant(input: VariantRunInput): Promise<VariantOutcome> {
@@ -71,7 +77,8 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
 
   // Resume: the latest judged line per (task, attempt) stands; error lines are retried. A later line may
   // replace an earlier one, so only the attempt's facts are kept until the file is read, never its output.
-  const done = await resumedAttempts(input.resultsFile, tallies);
+  const spent: RunUsage = { calls: 0, cost: 0, input_tokens: 0, output_tokens: 0 };
+  const done = await resumedAttempts(input.resultsFile, tallies, spent);
   for (const [key, facts] of done) {
     foldResult(tallies.get(taskOfKey(key))!, facts);
     addUsage(usage, facts.usage);
@@ -186,6 +193,7 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
     // resume redoes it. The run stops here either way.
     if (input.budget?.exhausted) interrupted = true;
     log.append(line);
+    addSpent(spent, line);
     foldResult(tallies.get(task.id)!, line);
     addUsage(usage, line.usage);
     if (line.judge_usage) addUsage(usage, line.judge_usage);
@@ -215,6 +223,7 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
     engineCalls,
     judgeCalls,
     resumedAttempts: done.size,
+    spent,
     usage,
     durationsMs,
     interrupted,
@@ -227,9 +236,10 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
 }
 
 /** The judged attempts of a results file, as facts keyed by attemptKey (src/state/results-log.ts). */
-export async function resumedAttempts(file: string, tallies: Map<string, TaskTally>): Promise<Map<string, AttemptFacts>> {
+export async function resumedAttempts(file: string, tallies: Map<string, TaskTally>, spent?: RunUsage): Promise<Map<string, AttemptFacts>> {
   const done = new Map<string, AttemptFacts>();
   await readResults(file, (line) => {
+    if (spent) addSpent(spent, line);
     const t = tallies.get(line.task_id);
     if (!t || line.attempt >= t.k) return;
     const key = attemptKey(line.task_id, line.attempt);
@@ -237,6 +247,16 @@ export async function resumedAttempts(file: string, tallies: Map<string, TaskTal
     else done.set(key, attemptFacts(line));
   });
   return done;
+}
+
+/** One results line's share of what a run spent, counted as src/evaluation/budget.ts `usedInRun` counts it. */
+function addSpent(s: RunUsage, line: Pick<ResultLine, 'engine_calls' | 'usage' | 'judge_usage'>): void {
+  s.calls += line.engine_calls ?? 1;
+  for (const u of [line.usage, line.judge_usage]) {
+    s.cost += u?.cost_usd ?? 0;
+    s.input_tokens += u?.input_tokens ?? 0;
+    s.output_tokens += u?.output_tokens ?? 0;
+  }
 }
 
 const cpuMsSince = (start: NodeJS.CpuUsage) => {

@@ -14,7 +14,7 @@ import { measure, standaloneFromMeasured } from './measure.js';
 import { standaloneEvaluation } from '../artifacts/evaluation.js';
 import { evaluationManifest } from './run-manifest.js';
 import { watchRateLimits } from '../evaluation/rate-limit-watch.js';
-import { runTotals } from '../evaluation/budget.js';
+import { runTotals, totalsOf } from '../evaluation/budget.js';
 import { budgetFor, evaluationKey, prepare, type EvaluateContext, type StageResult } from './setup.js';
 
 export async function runStandalone(ctx: EvaluateContext): Promise<StageResult> {
@@ -56,7 +56,8 @@ export async function runStandalone(ctx: EvaluateContext): Promise<StageResult> 
     // The same validated bytes, copied by the kernel: no second validation, serialisation or buffer of them.
     if (o.output) await copyFileAtomically(`${runDir}/evaluation.json`, artifactPath);
     const status = summary.attempts.errors > 0 ? 'incomplete' : 'completed';
-    const finished = { verdict: artifact.verdict, engine_calls: summary.engine_calls ?? null, totals: runTotals(runDir) };
+    // Summed while the log was read and written; an outcome from the cache has none, and its log is short.
+    const finished = { verdict: artifact.verdict, engine_calls: summary.engine_calls ?? null, totals: m.outcome.spent ? totalsOf(m.outcome.spent) : runTotals(runDir) };
     await writeRunManifest(runDir, { ...manifest, status, updated_at: ctx.now().toISOString(), summary: finished });
     appendEvent(runDir, { event: 'finished', stage: 'evaluate', verdict: artifact.verdict, engine_calls: p.engine.calls() }, ctx.now());
     return { artifactPath, artifact, interrupted: false };
