@@ -13,7 +13,6 @@ const LAYERS = [
   ['domain', '^src/(evaluation|judges|skill|engines|intents|config|state|stats)/'],
   ['core', '^src/core/'],
 ];
-const below = (i) => LAYERS.slice(i + 1).map(([, p]) => p);
 const above = (i) => LAYERS.slice(0, i).map(([, p]) => p);
 
 module.exports = {
@@ -57,4 +56,3 @@ module.exports = {
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
   },
 };
-void below;
