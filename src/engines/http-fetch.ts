@@ -84,7 +84,9 @@ export const apiFetch: typeof fetch = (input: FetchInput, init: FetchInit = {}) 
   const body = init.body;
   if (input instanceof Request || (body !== undefined && body !== null && typeof body !== 'string')) return fetch(input, init);
   const url = new URL(typeof input === 'string' ? input : input.href);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return fetch(input, init);
+  // The global fetch's contract, refusals included: a URL with credentials is refused there (node:http would
+  // send them as Basic auth beside the SDK's own Authorization header).
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) return fetch(input, init);
   const signal = init.signal ?? undefined;
   if (signal?.aborted) return Promise.reject(abortError(signal));
   return new Promise<Response>((resolve, reject) => {
