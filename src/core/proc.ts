@@ -4,6 +4,8 @@
 // signals the group. Arguments are interpolated as an array, so zx quotes each one; no caller ever
 // builds a shell string from user data.
 
+import { linkAbort } from './abort.js';
+
 export interface RunOptions {
   /** Program and its arguments; argv[0] is looked up on PATH. */
   argv: string[];
@@ -36,34 +38,11 @@ function loadZx(): Promise<Zx> {
   return zxModule;
 }
 
-/**
- * One abort listener per run signal, however many children are in flight: node's spawn adds a listener to
- * the signal it is given for as long as the child lives, so handing every child the run's one signal put
- * `concurrency` listeners on it (MaxListenersExceededWarning from 11 on). Each child gets its own signal
- * instead, aborted by the single listener this registers on the run's.
- */
-const children = new WeakMap<AbortSignal, Set<AbortController>>();
-
+/** A child's own signal, linked to the run's through one listener (core/abort.ts). */
 function childSignal(parent: AbortSignal | undefined): { signal?: AbortSignal; done(): void } {
   if (!parent) return { done: () => undefined };
   const own = new AbortController();
-  if (parent.aborted) {
-    own.abort(parent.reason);
-    return { signal: own.signal, done: () => undefined };
-  }
-  let set = children.get(parent);
-  if (!set) {
-    const fresh = new Set<AbortController>();
-    children.set(parent, fresh);
-    parent.addEventListener('abort', () => {
-      for (const c of fresh) c.abort(parent.reason);
-      fresh.clear();
-    }, { once: true });
-    set = fresh;
-  }
-  set.add(own);
-  const inFlight = set;
-  return { signal: own.signal, done: () => inFlight.delete(own) };
+  return { signal: own.signal, done: linkAbort(parent, own) };
 }
 
 export async function runProcess(opts: RunOptions): Promise<RunOutcome> {

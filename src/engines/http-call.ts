@@ -7,6 +7,7 @@
 // a cancelled run. Waits between attempts are abortable. Every 429 (except quota exhaustion) is reported
 // to the adaptive concurrency controller, every success too. Every message that leaves this module has
 // been through redact().
+import { linkAbort } from '../core/abort.js';
 import { redact } from './http-common.js';
 import { decideRetry, isQuotaExhausted, type AttemptFailure, type HeaderSource, type RetryPolicy } from './retry.js';
 import type { AdaptiveConcurrency, EngineError, FailedAttempt } from './types.js';
@@ -48,31 +49,6 @@ function toEngineError(engine: string, f: AttemptFailure, why: string, secrets: 
   if (f.providerType) err.provider_type = redact(f.providerType, secrets);
   if (f.providerCode) err.provider_code = redact(f.providerCode, secrets);
   return err;
-}
-
-/**
- * Aborts `own` when the caller's signal aborts, through one listener per caller signal however many
- * requests are in flight (a listener each put 64 on the run's signal: MaxListenersExceededWarning).
- */
-const linked = new WeakMap<AbortSignal, Set<AbortController>>();
-function linkAbort(parent: AbortSignal | undefined, own: AbortController): () => void {
-  if (!parent) return () => undefined;
-  if (parent.aborted) {
-    own.abort(parent.reason);
-    return () => undefined;
-  }
-  let set = linked.get(parent);
-  if (!set) {
-    const fresh = new Set<AbortController>();
-    linked.set(parent, fresh);
-    parent.addEventListener('abort', () => {
-      for (const c of fresh) c.abort(parent.reason);
-      fresh.clear();
-    }, { once: true });
-    set = fresh;
-  }
-  set.add(own);
-  return () => set.delete(own);
 }
 
 export async function callWithRetries<T>(opts: HttpCallOptions<T>): Promise<HttpCallOutcome<T>> {
