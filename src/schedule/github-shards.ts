@@ -7,7 +7,7 @@
 // come from repository secrets, never from the file. Kept apart from github.ts (the unsharded workflow).
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
-import { envBlock, inRepo, sh, whetSetup } from './github.js';
+import { envBlock, inRepo, reportAndSaveSteps, restoreStateStep, sh, whetSetup } from './github.js';
 import { marker, type ScheduleTarget } from './units.js';
 
 export const SHARDED_WORKFLOW_FILE = join('.github', 'workflows', 'whetstone-nightly-shards.yml');
@@ -19,7 +19,6 @@ export function githubShardedWorkflow(t: ScheduleTarget, repoRoot: string, shard
   const state = inRepo(repoRoot, t.stateDir);
   if (!state) throw new UsageError(`the state directory ${t.stateDir} is outside the repository ${repoRoot}: set state_dir in the config to a folder inside it`);
   const prefix = project === '.' ? '' : `${project}/`;
-  const key = 'whetstone-state-${{ github.run_id }}-${{ github.run_attempt }}';
   const matrix = JSON.stringify(Array.from({ length: shards }, (_, i) => i + 1));
   // The same install as the one-machine workflow: npx only when the project depends on whetstone.
   const whet = whetSetup(t.projectDir);
@@ -87,39 +86,12 @@ ${envBlock(t.keyEnvs)}
         working-directory: ${JSON.stringify(project)}
     steps:
 ${setup}
-      - name: Restore the state directory of earlier nights
-        uses: actions/cache/restore@v4
-        with:
-          path: ${JSON.stringify(state)}
-          key: ${key}
-          restore-keys: |
-            whetstone-state-
-      - uses: actions/download-artifact@v4
+${restoreStateStep(state)}      - uses: actions/download-artifact@v4
         with:
           pattern: whetstone-shard-*
           path: ${prefix}whetstone-shards
       - name: whet nightly --merge (exit 1 on a drift alert, 2 on a missing or mismatched shard)
         run: |
           ${whet.whet} nightly -c ${sh(config)} --merge whetstone-shards/*
-      - name: Report of the night, every target
-        if: always()
-        run: |
-          ${whet.whet} report --nightly --format html -o whetstone-report.html -c ${sh(config)} || true
-          ${whet.whet} report --nightly --format md -o whetstone-report.md -c ${sh(config)} || true
-      - uses: actions/upload-artifact@v4
-        if: always()
-        with:
-          name: whetstone-nightly-\${{ github.run_id }}
-          path: |
-            ${state}/nightly/
-            ${prefix}whetstone-report.html
-            ${prefix}whetstone-report.md
-          if-no-files-found: warn
-      - name: Save the state directory, the alerting nights too
-        if: always()
-        uses: actions/cache/save@v4
-        with:
-          path: ${JSON.stringify(state)}
-          key: ${key}
-`;
+${reportAndSaveSteps({ whet: whet.whet, config, state, prefix })}`;
 }

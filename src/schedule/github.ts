@@ -59,8 +59,6 @@ export function githubWorkflow(t: ScheduleTarget, repoRoot: string): string {
   const state = inRepo(repoRoot, t.stateDir);
   // The cache and the upload name paths inside the checkout; a state directory elsewhere would be lost.
   if (!state) throw new UsageError(`the state directory ${t.stateDir} is outside the repository ${repoRoot}: set state_dir in the config to a folder inside it`);
-  // run_attempt too: a re-run of a failed night would otherwise collide with the key its first attempt saved.
-  const key = 'whetstone-state-${{ github.run_id }}-${{ github.run_attempt }}';
   return `${marker(t.projectDir)}
 # The schedule below is read by GitHub in UTC.
 ${NIGHTLY_CALLS_NOTE}.
@@ -93,36 +91,55 @@ ${envBlock(t.keyEnvs)}
       - uses: actions/setup-node@v4
         with:
           node-version: 20
-      - name: Restore the state directory of earlier nights
-        uses: actions/cache/restore@v4
-        with:
-          path: ${JSON.stringify(state)}
-          key: ${key}
-          restore-keys: |
-            whetstone-state-
-${setup.steps}
+${restoreStateStep(state)}${setup.steps}
       - name: whet nightly
         run: |
           ${setup.whet} nightly -c ${sh(config)}
-      - name: Report of the night, every target
+${reportAndSaveSteps({ whet: setup.whet, config, state, prefix: project === '.' ? '' : `${project}/` })}`;
+}
+
+/**
+ * The state key of one workflow run: each run saves its own, and the next restores the newest. run_attempt
+ * too: a re-run of a failed night would otherwise collide with the key its first attempt saved.
+ */
+export const STATE_KEY = 'whetstone-state-${{ github.run_id }}-${{ github.run_attempt }}';
+
+/** The step that restores the state directory of earlier nights (the newest saved one). */
+export function restoreStateStep(state: string | undefined): string {
+  return `      - name: Restore the state directory of earlier nights
+        uses: actions/cache/restore@v4
+        with:
+          path: ${JSON.stringify(state)}
+          key: ${STATE_KEY}
+          restore-keys: |
+            whetstone-state-
+`;
+}
+
+/**
+ * The night's last steps, in the one-machine and the sharded workflow alike: the report of every target,
+ * uploaded with the day files, and the state directory saved, the alerting nights too.
+ */
+export function reportAndSaveSteps(o: { whet: string; config: string; state: string | undefined; prefix: string }): string {
+  return `      - name: Report of the night, every target
         if: always()
         run: |
-          ${setup.whet} report --nightly --format html -o whetstone-report.html -c ${sh(config)} || true
-          ${setup.whet} report --nightly --format md -o whetstone-report.md -c ${sh(config)} || true
+          ${o.whet} report --nightly --format html -o whetstone-report.html -c ${sh(o.config)} || true
+          ${o.whet} report --nightly --format md -o whetstone-report.md -c ${sh(o.config)} || true
       - uses: actions/upload-artifact@v4
         if: always()
         with:
           name: whetstone-nightly-\${{ github.run_id }}
           path: |
-            ${state}/nightly/
-            ${project === '.' ? '' : `${project}/`}whetstone-report.html
-            ${project === '.' ? '' : `${project}/`}whetstone-report.md
+            ${o.state}/nightly/
+            ${o.prefix}whetstone-report.html
+            ${o.prefix}whetstone-report.md
           if-no-files-found: warn
       - name: Save the state directory, the alerting nights too
         if: always()
         uses: actions/cache/save@v4
         with:
-          path: ${JSON.stringify(state)}
-          key: ${key}
+          path: ${JSON.stringify(o.state)}
+          key: ${STATE_KEY}
 `;
 }
