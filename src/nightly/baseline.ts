@@ -20,16 +20,27 @@ export interface TargetBaseline {
   artifactPath: string;
 }
 
-export async function baselineAll(
-  e: BaselineEnv,
-  o: { config?: string; stateRoot?: string; force?: boolean; mock?: boolean; fresh?: boolean },
-): Promise<{ cfg: PipelineConfig; stateDir: string; results: TargetBaseline[]; interrupted: boolean }> {
+/**
+ * pipeline.yaml's targets (refused when there are none), the state directory (`--state-root` first) and
+ * the one concurrency limit every target's evaluation shares, as `whet baseline` and its shards run them.
+ */
+export async function openTargets(
+  e: RunEnv,
+  o: { config?: string; stateRoot?: string },
+): Promise<{ cfg: PipelineConfig; targets: ResolvedTarget[]; stateDir: string; limiter: <T>(fn: () => Promise<T>) => Promise<T> }> {
   const cfg = await loadPipeline(o.config, e.cwd);
   const targets = expandTargets(cfg, e.log);
   if (targets.length === 0) throw new UsageError(`no targets in ${cfg.path ?? 'pipeline.yaml'}: add "targets:" (a skill folder, SKILL.md, or a glob)`);
   const stateDir = o.stateRoot ? resolve(e.cwd, o.stateRoot) : cfg.stateDir;
   const shared = pLimit(cfg.concurrency);
-  const limiter = <T>(fn: () => Promise<T>) => shared(fn);
+  return { cfg, targets, stateDir, limiter: (fn) => shared(fn) };
+}
+
+export async function baselineAll(
+  e: BaselineEnv,
+  o: { config?: string; stateRoot?: string; force?: boolean; mock?: boolean; fresh?: boolean },
+): Promise<{ cfg: PipelineConfig; stateDir: string; results: TargetBaseline[]; interrupted: boolean }> {
+  const { cfg, targets, stateDir, limiter } = await openTargets(e, o);
   const lock = await acquireStateLock(stateDir, 'whet baseline', { report: e.log });
   try {
     let interrupted = false;

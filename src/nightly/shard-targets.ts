@@ -3,7 +3,6 @@
 // concurrency limit as `whet baseline` runs them. No verdict, no report: `whet merge` (or `whet nightly
 // --merge`) over all n shard directories gives each target its baseline, grouped by target.
 import { relative, resolve } from 'node:path';
-import pLimit from 'p-limit';
 import { loadPipeline } from '../config/pipeline.js';
 import { expandTargets } from '../config/targets.js';
 import { UsageError } from '../core/errors.js';
@@ -15,19 +14,14 @@ import { canonicalJson } from '../state/artifact-io.js';
 import { runMerge } from '../../stages/evaluate/merge.js';
 import { collectShards } from '../../stages/evaluate/shard-sources.js';
 import type { StandaloneEvaluation } from '../artifacts/evaluation.js';
-import type { baselineAll, TargetBaseline } from './baseline.js';
+import { openTargets, type baselineAll, type TargetBaseline } from './baseline.js';
 
 export async function shardTargets(
   e: RunEnv,
   o: { config?: string; stateRoot?: string; mock?: boolean; shard: string; shardDurations?: string },
 ): Promise<{ results: ShardResult[]; interrupted: boolean }> {
   parseShardSpec(o.shard);
-  const cfg = await loadPipeline(o.config, e.cwd);
-  const targets = expandTargets(cfg, e.log);
-  if (targets.length === 0) throw new UsageError(`no targets in ${cfg.path ?? 'pipeline.yaml'}: add "targets:" (a skill folder, SKILL.md, or a glob)`);
-  const stateDir = o.stateRoot ? resolve(e.cwd, o.stateRoot) : cfg.stateDir;
-  const shared = pLimit(cfg.concurrency);
-  const limiter = <T>(fn: () => Promise<T>) => shared(fn);
+  const { cfg, targets, stateDir, limiter } = await openTargets(e, o);
   const lock = await acquireStateLock(stateDir, `whet baseline --shard ${o.shard}`);
   try {
     const results = await Promise.all(
