@@ -132,13 +132,21 @@ export function totalsOf(u: RunUsage): RunTotals {
   return { engine_calls: u.calls, cost_usd: Math.round(u.cost * 1e6) / 1e6, input_tokens: u.input_tokens, output_tokens: u.output_tokens };
 }
 
-export function usedInRun(runDir: string): RunUsage {
-  const u: RunUsage = { calls: 0, cost: 0, input_tokens: 0, output_tokens: 0 };
-  const add = (x: { input_tokens?: number; output_tokens?: number; cost_usd?: number } | undefined) => {
+/**
+ * One results line's share of what a run spent: its engine calls (judges' included) and the usage of the
+ * task and its judges. usedInRun sums it over a run's logs; runVariant as it reads and writes a log.
+ */
+export function addLineUsage(u: RunUsage, line: { engine_calls?: number; usage?: Usage; judge_usage?: Usage }): void {
+  u.calls += line.engine_calls ?? 1;
+  for (const x of [line.usage, line.judge_usage]) {
     u.cost += x?.cost_usd ?? 0;
     u.input_tokens += x?.input_tokens ?? 0;
     u.output_tokens += x?.output_tokens ?? 0;
-  };
+  }
+}
+
+export function usedInRun(runDir: string): RunUsage {
+  const u: RunUsage = { calls: 0, cost: 0, input_tokens: 0, output_tokens: 0 };
   const walk = (dir: string) => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const p = join(dir, e.name);
@@ -147,10 +155,7 @@ export function usedInRun(runDir: string): RunUsage {
         for (const line of readFileSync(p, 'utf8').split('\n')) {
           if (!line.trim()) continue;
           try {
-            const l = JSON.parse(line) as { engine_calls?: number; usage?: Usage; judge_usage?: Usage };
-            u.calls += l.engine_calls ?? 1;
-            add(l.usage);
-            add(l.judge_usage);
+            addLineUsage(u, JSON.parse(line) as { engine_calls?: number; usage?: Usage; judge_usage?: Usage });
           } catch {
             // a torn last line was not a finished call
           }

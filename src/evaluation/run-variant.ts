@@ -9,7 +9,7 @@ import type { JudgeResult } from '../judges/types.js';
 import { attemptKey, readResults, ResultsLog, type ResultLine } from '../state/results-log.js';
 import { addUsage, attemptFacts, foldResult, newTally, newUsage, type AttemptFacts, type TaskTally, type UsageTotals } from './aggregate.js';
 import { forEachConcurrent } from './pool.js';
-import type { Budget, RunUsage } from './budget.js';
+import { addLineUsage, type Budget, type RunUsage } from './budget.js';
 import { log as logger } from '../core/log.js';
 import { metricSet } from '../intents/metrics.js';
 import { scoreCase } from '../intents/score-case.js';
@@ -193,7 +193,7 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
     // resume redoes it. The run stops here either way.
     if (input.budget?.exhausted) interrupted = true;
     log.append(line);
-    addSpent(spent, line);
+    addLineUsage(spent, line);
     foldResult(tallies.get(task.id)!, line);
     addUsage(usage, line.usage);
     if (line.judge_usage) addUsage(usage, line.judge_usage);
@@ -239,7 +239,7 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
 export async function resumedAttempts(file: string, tallies: Map<string, TaskTally>, spent?: RunUsage): Promise<Map<string, AttemptFacts>> {
   const done = new Map<string, AttemptFacts>();
   await readResults(file, (line) => {
-    if (spent) addSpent(spent, line);
+    if (spent) addLineUsage(spent, line);
     const t = tallies.get(line.task_id);
     if (!t || line.attempt >= t.k) return;
     const key = attemptKey(line.task_id, line.attempt);
@@ -247,16 +247,6 @@ export async function resumedAttempts(file: string, tallies: Map<string, TaskTal
     else done.set(key, attemptFacts(line));
   });
   return done;
-}
-
-/** One results line's share of what a run spent, counted as src/evaluation/budget.ts `usedInRun` counts it. */
-function addSpent(s: RunUsage, line: Pick<ResultLine, 'engine_calls' | 'usage' | 'judge_usage'>): void {
-  s.calls += line.engine_calls ?? 1;
-  for (const u of [line.usage, line.judge_usage]) {
-    s.cost += u?.cost_usd ?? 0;
-    s.input_tokens += u?.input_tokens ?? 0;
-    s.output_tokens += u?.output_tokens ?? 0;
-  }
 }
 
 const cpuMsSince = (start: NodeJS.CpuUsage) => {
