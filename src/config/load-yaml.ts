@@ -7,13 +7,11 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import jsYaml from 'js-yaml';
-import { createRequire } from 'node:module';
 import type { Document, LineCounter } from 'yaml';
+import { yamlLib } from '../core/lazy.js';
 
-const require = createRequire(import.meta.url);
-let yamlLib: typeof import('yaml') | undefined;
 /** The yaml library, loaded on the error path only: a valid file is read by js-yaml alone (start-up time). */
-export const yaml = (): typeof import('yaml') => (yamlLib ??= require('yaml') as typeof import('yaml'));
+export const yaml = yamlLib;
 import type { z } from 'zod';
 import { ConfigError, ConfigErrors } from '../core/errors.js';
 import { isStackOverflow, nestedTooDeeply, nestsDeeper } from './nesting.js';

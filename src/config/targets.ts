@@ -4,7 +4,7 @@
 // A target is skill + suite + engine (its `key`); only exact duplicates collapse.
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import fg from 'fast-glob';
+import { fastGlob } from '../core/lazy.js';
 import { canonicalJson, sha256 } from '../state/artifact-io.js';
 import { ConfigError } from '../core/errors.js';
 import type { EngineConfig } from './engine-schema.js';
@@ -47,8 +47,8 @@ const EVALS_JSON_LEVELS_UP = 2;
 export function expandTargets(cfg: PipelineConfig, warn: (line: string) => void = () => undefined): ResolvedTarget[] {
   const out: ResolvedTarget[] = [];
   for (const t of cfg.targets) {
-    const isGlob = fg.isDynamicPattern(relative(cfg.dir, t.skill));
-    const paths = isGlob ? fg.sync(relative(cfg.dir, t.skill), { cwd: cfg.dir, onlyFiles: false, absolute: true }).sort() : [t.skill];
+    const isGlob = fastGlob().isDynamicPattern(relative(cfg.dir, t.skill));
+    const paths = isGlob ? fastGlob().sync(relative(cfg.dir, t.skill), { cwd: cfg.dir, onlyFiles: false, absolute: true }).sort() : [t.skill];
     if (isGlob && paths.length === 0) throw new ConfigError(`target "${relative(cfg.dir, t.skill)}" matches nothing`, cfg.path);
     for (const p of paths) {
       const skillDir = existsSync(p) && statSync(p).isDirectory() ? p : dirname(p);

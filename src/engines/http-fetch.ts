@@ -10,14 +10,33 @@
 // AbortError, so they report a timeout or user abort as before; a refused or dropped connection rejects
 // with the socket's error, which they wrap as a connection error. Bodies the SDKs send for chat and
 // messages calls are strings; anything else (a stream, form data) goes to the global fetch unchanged.
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+//
+// Nothing here runs at import: the engine index imports every engine, and touching the global Response
+// loads Node's fetch implementation (≈ 35 ms) and node:https loads TLS — a mock or CLI-engine run needs neither.
+import { createRequire } from 'node:module';
+import type * as Http from 'node:http';
+import type * as Https from 'node:https';
+
+const require = createRequire(import.meta.url);
 
 type FetchInput = Parameters<typeof fetch>[0];
 type FetchInit = NonNullable<Parameters<typeof fetch>[1]>;
 
+interface Transport {
+  request: typeof Http.request;
+  agent: Http.Agent;
+}
 // One pool per process, as the global fetch has: sockets are reused across engines and calls.
-const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+let http: Transport | undefined;
+let https: Transport | undefined;
+function transport(secure: boolean): Transport {
+  if (secure) {
+    const m = require('node:https') as typeof Https;
+    return (https ??= { request: m.request, agent: new m.Agent({ keepAlive: true }) });
+  }
+  const m = require('node:http') as typeof Http;
+  return (http ??= { request: m.request, agent: new m.Agent({ keepAlive: true }) });
+}
 
 function headerPairs(h: FetchInit['headers']): Record<string, string> {
   const out: Record<string, string> = {};
@@ -37,47 +56,50 @@ function abortError(signal: AbortSignal): unknown {
  * A Response whose body was read whole: text(), json() and arrayBuffer() answer from the buffer, without the
  * web stream a body-carrying Response builds (≈ 0.1 ms per call). `body` stays null: nothing here streams.
  */
-class BufferedResponse extends Response {
-  #raw: Buffer | undefined;
-  constructor(raw: Buffer, init: ResponseInit, rawHeaders?: string[]) {
-    super(null, init);
-    this.#raw = raw;
-    // Appended in place: a Headers passed in the init is copied entry by entry into a second one.
-    if (rawHeaders) for (let i = 0; i + 1 < rawHeaders.length; i += 2) this.headers.append(rawHeaders[i]!, rawHeaders[i + 1]!);
-  }
-  #take(): Buffer {
-    if (this.#raw === undefined) throw new TypeError('Body is unusable: Body has already been read');
-    const raw = this.#raw;
-    this.#raw = undefined;
-    return raw;
-  }
-  override get bodyUsed(): boolean {
-    return this.#raw === undefined;
-  }
-  override text(): Promise<string> {
-    try {
-      return Promise.resolve(this.#take().toString('utf8'));
-    } catch (err) {
-      return Promise.reject(err);
+function bufferedResponseClass() {
+  return class BufferedResponse extends Response {
+    #raw: Buffer | undefined;
+    constructor(raw: Buffer, init: ResponseInit, rawHeaders?: string[]) {
+      super(null, init);
+      this.#raw = raw;
+      // Appended in place: a Headers passed in the init is copied entry by entry into a second one.
+      if (rawHeaders) for (let i = 0; i + 1 < rawHeaders.length; i += 2) this.headers.append(rawHeaders[i]!, rawHeaders[i + 1]!);
     }
-  }
-  override async json(): Promise<any> {
-    return JSON.parse(await this.text()) as unknown;
-  }
-  override arrayBuffer(): Promise<ArrayBuffer> {
-    try {
-      const b = this.#take();
-      return Promise.resolve(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer);
-    } catch (err) {
-      return Promise.reject(err);
+    #take(): Buffer {
+      if (this.#raw === undefined) throw new TypeError('Body is unusable: Body has already been read');
+      const raw = this.#raw;
+      this.#raw = undefined;
+      return raw;
     }
-  }
-  override clone(): Response {
-    const raw = this.#raw;
-    if (raw === undefined) throw new TypeError('Response.clone: Body has already been consumed.');
-    return new BufferedResponse(raw, { status: this.status, statusText: this.statusText, headers: this.headers });
-  }
+    override get bodyUsed(): boolean {
+      return this.#raw === undefined;
+    }
+    override text(): Promise<string> {
+      try {
+        return Promise.resolve(this.#take().toString('utf8'));
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    }
+    override async json(): Promise<any> {
+      return JSON.parse(await this.text()) as unknown;
+    }
+    override arrayBuffer(): Promise<ArrayBuffer> {
+      try {
+        const b = this.#take();
+        return Promise.resolve(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer);
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    }
+    override clone(): Response {
+      const raw = this.#raw;
+      if (raw === undefined) throw new TypeError('Response.clone: Body has already been consumed.');
+      return new BufferedResponse(raw, { status: this.status, statusText: this.statusText, headers: this.headers });
+    }
+  };
 }
+let BufferedResponse: ReturnType<typeof bufferedResponseClass> | undefined;
 
 /** A fetch for JSON APIs: same contract as the global one for string (or absent) bodies. */
 export const apiFetch: typeof fetch = (input: FetchInput, init: FetchInit = {}) => {
@@ -92,8 +114,8 @@ export const apiFetch: typeof fetch = (input: FetchInput, init: FetchInit = {}) 
   return new Promise<Response>((resolve, reject) => {
     const headers = headerPairs(init.headers);
     if (typeof body === 'string') headers['content-length'] = String(Buffer.byteLength(body));
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(url, { method: init.method ?? 'GET', headers, agent: url.protocol === 'https:' ? agents.https : agents.http });
+    const t = transport(url.protocol === 'https:');
+    const req = t.request(url, { method: init.method ?? 'GET', headers, agent: t.agent });
     const onAbort = () => req.destroy(abortError(signal!) as Error);
     signal?.addEventListener('abort', onAbort, { once: true });
     const done = () => signal?.removeEventListener('abort', onAbort);
@@ -113,6 +135,7 @@ export const apiFetch: typeof fetch = (input: FetchInput, init: FetchInit = {}) 
         const status = res.statusCode ?? 0;
         // A Response may not carry a body with 204/304 (the constructor throws).
         try {
+          BufferedResponse ??= bufferedResponseClass();
           resolve(new BufferedResponse(Buffer.concat(chunks), { status, statusText: res.statusMessage ?? '' }, res.rawHeaders));
         } catch (err) {
           // A status outside 200–599 (a broken proxy): a connection-level failure, as fetch reports it.

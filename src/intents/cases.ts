@@ -5,7 +5,7 @@
 import { deepestOffset, MAX_NESTING, nestsDeeper } from '../config/nesting.js';
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
+import { yamlLib } from '../core/lazy.js';
 import { z } from 'zod';
 import { ConfigError, configProblems } from '../core/errors.js';
 import { displayPath, formatPath, locate, readTextFile } from '../config/load-yaml.js';
@@ -41,6 +41,7 @@ const caseSchema = z.looseObject({
 
 /** Column (1-based) of the node at `path` in a one-line JSON text. */
 function columnOf(text: string, path: (string | number)[]): number {
+  const { LineCounter, parseDocument } = yamlLib();
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc });
   return doc.errors.length > 0 ? 1 : locate(doc, lc, path).col;

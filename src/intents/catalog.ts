@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import fg from 'fast-glob';
+import { fastGlob } from '../core/lazy.js';
 import type { ValidateFunction } from 'ajv';
 import { z } from 'zod';
 import { ConfigError, ConfigErrors, configProblems } from '../core/errors.js';
@@ -46,7 +46,7 @@ export function loadCatalog(path: string, cwd: string): Catalog {
   } catch {
     throw new ConfigError('capability catalogue not found', displayPath(abs, cwd));
   }
-  const files = isDir ? fg.sync(['**/*.yaml', '**/*.yml', '**/*.json'], { cwd: abs, absolute: true, onlyFiles: true }).sort() : [abs];
+  const files = isDir ? fastGlob().sync(['**/*.yaml', '**/*.yml', '**/*.json'], { cwd: abs, absolute: true, onlyFiles: true }).sort() : [abs];
   if (files.length === 0) throw new ConfigError('no .yaml, .yml or .json files in the capability catalogue folder', displayPath(abs, cwd));
 
   const problems: ConfigError[] = [];

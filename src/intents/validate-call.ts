@@ -3,9 +3,8 @@
 // that is not in the catalogue, or with arguments its schema rejects, is a hallucination: counted and
 // never executed. Ajv runs with strict off because real tool schemas carry annotations (`examples`,
 // `x-…`) strict mode rejects; the common string formats are checked by the small set below.
-import { Ajv, type AnySchema, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv, AnySchema, ErrorObject, ValidateFunction } from 'ajv';
+import { ajv2019Lib, ajv2020Lib, ajvLib } from '../core/lazy.js';
 import type { PlannedCall } from './types.js';
 
 const FORMATS: Record<string, RegExp> = {
@@ -19,7 +18,7 @@ const FORMATS: Record<string, RegExp> = {
 
 function newAjv(draft: string): Ajv {
   const options = { allErrors: true, strict: false, logger: false } as const;
-  const ajv = draft.includes('2020-12') ? new Ajv2020(options) : draft.includes('2019-09') ? new Ajv2019(options) : new Ajv(options);
+  const ajv = draft.includes('2020-12') ? new (ajv2020Lib().Ajv2020)(options) : draft.includes('2019-09') ? new (ajv2019Lib().Ajv2019)(options) : new (ajvLib().Ajv)(options);
   for (const [name, re] of Object.entries(FORMATS)) ajv.addFormat(name, re);
   return ajv;
 }

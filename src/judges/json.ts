@@ -5,10 +5,8 @@
 // real-world schemas carry annotations Ajv's strict mode rejects (`example`, unknown `format`s).
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { Ajv, type AnySchema, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import { parse as parseYaml } from 'yaml';
+import type { AnySchema, ErrorObject, ValidateFunction } from 'ajv';
+import { ajv2019Lib, ajv2020Lib, ajvLib, yamlLib } from '../core/lazy.js';
 import type { JudgeSpec } from '../config/suite-schema.js';
 import type { JudgeContext, JudgeResult } from './types.js';
 import { isPlainObject, parseJson, wholeFencedBlock } from './json-text.js';
@@ -27,7 +25,7 @@ function compileSchema(schema: Record<string, unknown>): Compiled {
   if (hit) return hit;
   const draft = typeof schema.$schema === 'string' ? schema.$schema : '';
   const options = { allErrors: true, strict: false, logger: false } as const;
-  const ajv = draft.includes('2020-12') ? new Ajv2020(options) : draft.includes('2019-09') ? new Ajv2019(options) : new Ajv(options);
+  const ajv = draft.includes('2020-12') ? new (ajv2020Lib().Ajv2020)(options) : draft.includes('2019-09') ? new (ajv2019Lib().Ajv2019)(options) : new (ajvLib().Ajv)(options);
   let result: Compiled;
   try {
     result = { ok: true, validate: ajv.compile(schema as AnySchema) };
@@ -51,7 +49,7 @@ async function loadSchema(spec: JsonSpec, suiteDir: string): Promise<Record<stri
   }
   let value: unknown;
   try {
-    value = /\.ya?ml$/i.test(resolved.path) ? parseYaml(text) : JSON.parse(text);
+    value = /\.ya?ml$/i.test(resolved.path) ? yamlLib().parse(text) : JSON.parse(text);
   } catch (err) {
     return `JSON Schema ${spec.schema} does not parse: ${err instanceof Error ? err.message : String(err)}`;
   }

@@ -3,7 +3,7 @@
 // file and line so the output reads top to bottom like the files.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import fg from 'fast-glob';
+import { fastGlob } from '../core/lazy.js';
 import { displayPath, loadYaml, readYaml } from '../config/load-yaml.js';
 import { loadSuite } from '../config/suite.js';
 import { skillRootOf } from '../config/evals-json.js';
@@ -127,7 +127,7 @@ function findSkill(given: string | undefined, suiteDir: string, cwd: string): st
 
 /** SKILL.md and the text files of its resource folders: what an agent loading the skill can read. */
 function skillTexts(dir: string, exclude: Set<string>, cwd: string): Haystack[] {
-  const rels = ['SKILL.md', ...fg.sync(SKILL_RESOURCE_DIRS.map((d) => `${d}/**/*`), { cwd: dir, onlyFiles: true, dot: false }).sort()];
+  const rels = ['SKILL.md', ...fastGlob().sync(SKILL_RESOURCE_DIRS.map((d) => `${d}/**/*`), { cwd: dir, onlyFiles: true, dot: false }).sort()];
   const out: Haystack[] = [];
   for (const rel of rels) {
     const full = join(dir, rel);

@@ -9,7 +9,7 @@
 //     String(doc)), which keeps comments but may re-indent or re-quote other keys.
 // Nothing outside the frontmatter block is touched. With no block, a new one is created at the top.
 import { isDeepStrictEqual } from 'node:util';
-import { Document, isMap, parseDocument } from 'yaml';
+import { yamlLib } from '../core/lazy.js';
 import { ConfigError } from '../core/errors.js';
 import { splitLines, withEol } from './lines.js';
 import type { SkillDocument } from './markdown.js';
@@ -50,7 +50,7 @@ function splice(doc: SkillDocument, yaml: string): string {
 /** `key: value` lines, as yaml would write them, one line ending each. */
 function entryText(values: Record<string, YamlValue>): string {
   if (Object.keys(values).length === 0) return '';
-  return new Document(values).toString({ lineWidth: 0 });
+  return new (yamlLib().Document)(values).toString({ lineWidth: 0 });
 }
 
 interface Entry {
@@ -61,10 +61,10 @@ interface Entry {
 
 /** Null when the layout is not the plain column-0 mapping the textual edit understands. */
 function textualEdit(yaml: string, eol: SkillDocument['eol'], set: Record<string, YamlValue>, remove: string[]): string | null {
-  const parsed = parseDocument(yaml);
+  const parsed = yamlLib().parseDocument(yaml);
   if (parsed.errors.length > 0) return null;
   const contents = parsed.contents;
-  if (contents !== null && !isMap(contents)) return null;
+  if (contents !== null && !yamlLib().isMap(contents)) return null;
   const lines = splitLines(yaml);
   const keyLines: Array<{ key: string; line: number }> = [];
   for (const pair of contents?.items ?? []) {
@@ -96,14 +96,14 @@ function textualEdit(yaml: string, eol: SkillDocument['eol'], set: Record<string
 }
 
 function documentEdit(yaml: string, eol: SkillDocument['eol'], set: Record<string, YamlValue>, remove: string[]): string {
-  const d = parseDocument(yaml);
+  const d = yamlLib().parseDocument(yaml);
   for (const k of remove) d.delete(k);
   for (const [k, v] of Object.entries(set)) d.set(k, v);
   return withEol(d.toString({ lineWidth: 0 }), eol);
 }
 
 function parseMapping(yaml: string): Record<string, unknown> | null {
-  const d = parseDocument(yaml);
+  const d = yamlLib().parseDocument(yaml);
   if (d.errors.length > 0) return null;
   const js = d.toJS() as unknown;
   if (js === null || js === undefined) return {};

@@ -6,7 +6,7 @@
 // the next heading of the same or a higher level (fewer #s), so it includes its subsections. `contentEnd`
 // marks where its own text stops (the next heading of any level), for edits that keep subsections.
 import type { HeadingLevel } from './headings.js';
-import { parse as parseYaml } from 'yaml';
+import { yamlLib } from '../core/lazy.js';
 import { dominantEol, splitLines, type Eol, type Line } from './lines.js';
 import { scanHeadings } from './headings.js';
 
@@ -167,7 +167,7 @@ function readFrontmatter(text: string, lines: Line[]): Frontmatter | null {
   let data: Record<string, unknown> | null = null;
   let error: string | null = null;
   try {
-    const parsed = parseYaml(yaml) as unknown;
+    const parsed = yamlLib().parse(yaml) as unknown;
     if (parsed === null || parsed === undefined) data = {};
     else if (typeof parsed === 'object' && !Array.isArray(parsed)) data = parsed as Record<string, unknown>;
     else error = 'frontmatter is not a YAML mapping';

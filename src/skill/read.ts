@@ -2,10 +2,10 @@
 // scripts, assets), or a SKILL.md path directly. Its content hash covers SKILL.md and the files of its
 // resource subfolders, because an agent that loads the skill also reads those.
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import fg from 'fast-glob';
-import { parse as parseYaml } from 'yaml';
+import jsYaml from 'js-yaml';
+import { fastGlob } from '../core/lazy.js';
 import { ConfigError } from '../core/errors.js';
 import { displayPath, readTextFile } from '../config/load-yaml.js';
 import type { SkillInput } from '../engines/types.js';
@@ -42,7 +42,9 @@ export function readSkill(pathOrDir: string): LoadedSkill {
   const text = bytes.toString('utf8');
   const fileHash = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
   const h = createHash('sha256').update(bytes);
-  const resources = fg.sync(SKILL_RESOURCE_DIRS.map((d) => `${d}/**/*`), { cwd: dir, onlyFiles: true, dot: false }).sort();
+  // Most skills are SKILL.md alone: the glob (and its import) only runs when a resource folder is there.
+  const present = SKILL_RESOURCE_DIRS.filter((d) => existsSync(join(dir, d)));
+  const resources = present.length ? fastGlob().sync(present.map((d) => `${d}/**/*`), { cwd: dir, onlyFiles: true, dot: false }).sort() : [];
   for (const rel of resources) h.update(`\0${rel}\0`).update(readFileSync(join(dir, rel)));
   return { name: skillName(text, dir), text, dir, file, bytes, fileHash, contentHash: `sha256:${h.digest('hex')}` };
 }
@@ -59,7 +61,8 @@ export function skillName(text: string, dir: string): string {
   const fm = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---\r?\n/.exec(text);
   if (fm) {
     try {
-      const data = parseYaml(fm[1]!) as unknown;
+      // js-yaml's core schema is YAML 1.2's, as the yaml library's default; only `name` is read here.
+      const data = jsYaml.load(fm[1]!, { schema: jsYaml.CORE_SCHEMA }) as unknown;
       if (data && typeof data === 'object' && typeof (data as Record<string, unknown>).name === 'string') {
         return (data as Record<string, string>).name!;
       }

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import fg from 'fast-glob';
+import { fastGlob } from '../core/lazy.js';
 import { z } from 'zod';
 import { readArtifact } from './artifact-io.js';
 import { MAX_ITERATION, relativeInside } from '../config/safe-id.js';
@@ -27,7 +27,7 @@ export type BackupManifest = z.infer<typeof backupManifest>;
 
 /** Files of a skill folder that a variant can change: SKILL.md and its resource folders. */
 function skillFiles(dir: string): string[] {
-  return fg.sync(['SKILL.md', 'references/**/*', 'scripts/**/*', 'assets/**/*', 'templates/**/*', 'examples/**/*'], { cwd: dir, onlyFiles: true, dot: false }).sort();
+  return fastGlob().sync(['SKILL.md', 'references/**/*', 'scripts/**/*', 'assets/**/*', 'templates/**/*', 'examples/**/*'], { cwd: dir, onlyFiles: true, dot: false }).sort();
 }
 
 export function backupDir(stateDir: string, runId: string, iteration: number): string {

@@ -7,7 +7,7 @@
 // candidates this way, and pipeline-mode evaluate a ranking's inline candidates and seed edit plans.
 import { copyFileSync, existsSync, mkdirSync, renameSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import fg from 'fast-glob';
+import { fastGlob } from '../core/lazy.js';
 import { writeFileAtomically } from '../core/atomic.js';
 import { stateLayout } from './layout.js';
 
@@ -27,7 +27,7 @@ export function variantFiles(targetDir: string, exclude: readonly string[]): str
     const rel = relative(targetDir, abs).split('\\').join('/');
     ignore.push(rel, `${rel}/**`);
   }
-  return fg.sync('**/*', { cwd: targetDir, onlyFiles: true, dot: false, ignore, followSymbolicLinks: false }).sort();
+  return fastGlob().sync('**/*', { cwd: targetDir, onlyFiles: true, dot: false, ignore, followSymbolicLinks: false }).sort();
 }
 
 /** Copies the target folder to `variantDir` and writes the candidate's SKILL.md there. */

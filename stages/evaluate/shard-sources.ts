@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import fg from 'fast-glob';
+import { fastGlob } from '../../src/core/lazy.js';
 import { x as untar } from 'tar';
 import { readArtifact } from '../../src/state/artifact-io.js';
 import { displayPath } from '../../src/config/load-yaml.js';
@@ -71,7 +71,7 @@ export async function collectShards(cwd: string, dirs: readonly string[], partia
           throw new UsageError(`${arg}: cannot unpack: ${(err as Error).message}`);
         }
       }
-      const found = (await fg(`**/${SHARD_FILE}`, { cwd: root, absolute: true, ignore: ['**/superseded/**'], deep: 10 })).sort();
+      const found = (await fastGlob()(`**/${SHARD_FILE}`, { cwd: root, absolute: true, ignore: ['**/superseded/**'], deep: 10 })).sort();
       if (found.length === 0) throw new UsageError(`${arg}: no ${SHARD_FILE} in it (a shard's state directory, run directory or archive of one, written by \`whet evaluate --shard i/n\`)`);
       for (const file of found) {
         const manifest = readArtifact(file, shardManifest, 'shard manifest');
