@@ -21,6 +21,25 @@ export function nestsDeeper(value: unknown, max = MAX_NESTING): boolean {
 }
 
 /**
+ * The same for a value known to be a tree (parsed from text with no anchors or aliases, so no node is
+ * shared): plain recursion, stopped at `max` levels so it cannot run out of stack, with no bookkeeping —
+ * a large suite's slices are checked at a fraction of nestsDeeper's cost.
+ */
+export function treeNestsDeeper(value: unknown, max = MAX_NESTING): boolean {
+  if (!value || typeof value !== 'object') return false;
+  if (max <= 0) return true;
+  if (Array.isArray(value)) {
+    for (const x of value) if (x && typeof x === 'object' && treeNestsDeeper(x, max - 1)) return true;
+    return false;
+  }
+  for (const k in value) {
+    const x = (value as Record<string, unknown>)[k];
+    if (x && typeof x === 'object' && treeNestsDeeper(x, max - 1)) return true;
+  }
+  return false;
+}
+
+/**
  * The offset where the text first opens more than `max` levels: flow brackets (outside quotes and
  * comments) on top of block levels (indentation, and `- ` / `? ` / `key:` opening a level on a line).
  * Approximate on exotic YAML, exact on the shapes that matter: long runs of `[`, `{` or `- `.

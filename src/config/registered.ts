@@ -8,7 +8,7 @@ import { canonicalJson, sha256 } from '../state/artifact-io.js';
 import type { PipelineConfig } from './pipeline.js';
 import type { Task } from './suite-schema.js';
 import { loadSuiteWith } from './suite-overrides.js';
-import { assignSplits } from './split.js';
+import { assignSplits, splitsOf } from './split.js';
 
 export type Split = 'train' | 'holdout';
 
@@ -100,4 +100,13 @@ export function settingsDiff(registered: RegisteredSettings, current: Registered
 export function withFrozenSplits(tasks: Task[], frozen: Record<string, Split> | undefined, holdoutRatio: number): Task[] {
   const assigned = assignSplits(tasks, holdoutRatio);
   return frozen ? assigned.map((t) => ({ ...t, split: frozen[t.id] ?? t.split })) : assigned;
+}
+
+/**
+ * The same splits as withFrozenSplits, set on the tasks themselves: for a suite just loaded and not yet
+ * shared, where a copy of every task (100,000 of them in a large suite) would only be garbage.
+ */
+export function setFrozenSplits(tasks: Task[], frozen: Record<string, Split> | undefined, holdoutRatio: number): void {
+  const assigned = splitsOf(tasks, holdoutRatio);
+  for (const t of tasks) t.split = frozen?.[t.id] ?? t.split ?? assigned.get(t.id) ?? 'train';
 }

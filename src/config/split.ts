@@ -7,6 +7,12 @@ import { hash } from 'node:crypto';
 import type { Task } from './suite-schema.js';
 
 export function assignSplits(tasks: Task[], holdoutRatio: number): Task[] {
+  const assigned = splitsOf(tasks, holdoutRatio);
+  return tasks.map((t) => (t.split ? t : { ...t, split: assigned.get(t.id) ?? 'train' }));
+}
+
+/** The split the ratio gives each task that has none of its own (tasks are not changed). */
+export function splitsOf(tasks: readonly Task[], holdoutRatio: number): Map<string, 'train' | 'holdout'> {
   const byCategory = new Map<string, Task[]>();
   for (const t of tasks) {
     if (t.split) continue;
@@ -17,10 +23,11 @@ export function assignSplits(tasks: Task[], holdoutRatio: number): Task[] {
   const assigned = new Map<string, 'train' | 'holdout'>();
   for (const group of byCategory.values()) {
     const ordered = group
-      .map((t) => ({ t, h: hash('sha256', t.id) }))
+      // binary (latin1): one character per digest byte, so the strings sort as the hex digests do, at half the size.
+      .map((t) => ({ t, h: hash('sha256', t.id, 'binary') }))
       .sort((a, b) => (a.h < b.h ? -1 : a.h > b.h ? 1 : 0));
     const held = Math.round(ordered.length * holdoutRatio);
     ordered.forEach(({ t }, i) => assigned.set(t.id, i < held ? 'holdout' : 'train'));
   }
-  return tasks.map((t) => (t.split ? t : { ...t, split: assigned.get(t.id) ?? 'train' }));
+  return assigned;
 }

@@ -11,7 +11,7 @@
 // continued flow scalar inside an item is always indented deeper, so it is never cut.
 import jsYaml from 'js-yaml';
 import { z } from 'zod';
-import { nestsDeeper } from './nesting.js';
+import { treeNestsDeeper } from './nesting.js';
 
 const SLICE = 250;
 
@@ -58,7 +58,8 @@ export function taskSection(text: string): Section | undefined {
 function parse(text: string): unknown {
   try {
     const v: unknown = jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA });
-    return nestsDeeper(v) ? undefined : v;
+    // taskSection refused any anchor or alias, so the value is a tree.
+    return treeNestsDeeper(v) ? undefined : v;
   } catch {
     return undefined;
   }
@@ -87,6 +88,7 @@ export function sliceSuite<S extends z.ZodObject>(text: string, schema: S): Slic
   const tasksField = schema.shape['tasks'];
   if (!(tasksField instanceof z.ZodOptional) || !(tasksField.unwrap() instanceof z.ZodArray)) return undefined;
   const taskSchema = (tasksField.unwrap() as z.ZodArray<z.ZodType>).element;
+  const checkTask = judgesOnce(taskSchema);
   const head = parse(`${text.slice(0, section.start)}${text.slice(section.end)}`);
   if (!head || typeof head !== 'object' || Array.isArray(head) || 'tasks' in head) return undefined;
   const top = schema.safeParse(head);
@@ -98,14 +100,59 @@ export function sliceSuite<S extends z.ZodObject>(text: string, schema: S): Slic
       const got = (parse(`tasks:\n${text.slice(items[i]!, to)}`) as { tasks?: unknown } | undefined)?.tasks;
       if (!Array.isArray(got) || got.length !== Math.min(SLICE, items.length - i)) throw new NotPlain();
       for (let k = 0; k < got.length; k++) {
-        const v = taskSchema.safeParse(got[k]);
-        if (!v.success) throw new NotPlain();
+        const v = checkTask(got[k]);
+        if (v === undefined) throw new NotPlain();
         got[k] = undefined;
-        yield v.data;
+        yield v;
       }
     }
   }
   return { head: top.data as Record<string, unknown>, count: items.length, tasks: tasks() };
+}
+
+/**
+ * A task validator that checks each distinct judge list once. Suites repeat the same judges over many
+ * tasks (a 100,000-task suite may have a handful of distinct lists), and validating them was most of the
+ * schema's time; a repeated list gets the result its first copy got. The rest of the task is validated as
+ * usual. Anything unusual — a task schema without plain `judge`/`judges` fields, a non-object — falls
+ * back to the whole schema, and any failure to the caller's exact path.
+ */
+function judgesOnce(taskSchema: z.ZodType): (raw: unknown) => unknown {
+  const whole = (raw: unknown) => {
+    const v = taskSchema.safeParse(raw);
+    return v.success ? v.data : undefined;
+  };
+  if (!(taskSchema instanceof z.ZodObject)) return whole;
+  const shape = taskSchema.shape as Record<string, z.ZodType>;
+  const one = shape['judge'];
+  const list = shape['judges'];
+  if (!(one instanceof z.ZodOptional) || !(list instanceof z.ZodOptional)) return whole;
+  const rest = taskSchema.extend({ judge: z.unknown().optional(), judges: z.unknown().optional() });
+  const seen = new Map<string, unknown>();
+  const judged = (schema: z.ZodType, raw: unknown): { ok: boolean; value?: unknown } => {
+    if (raw === undefined) return { ok: true };
+    const key = `${schema === one ? '1' : 'n'}${JSON.stringify(raw)}`;
+    if (seen.has(key)) return { ok: true, value: seen.get(key) };
+    const v = schema.safeParse(raw);
+    if (!v.success) return { ok: false };
+    seen.set(key, v.data);
+    return { ok: true, value: v.data };
+  };
+  return (raw) => {
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return whole(raw);
+    const { judge, judges } = raw as { judge?: unknown; judges?: unknown };
+    const a = judged(one, judge);
+    const b = judged(list, judges);
+    if (!a.ok || !b.ok) return undefined;
+    const v = rest.safeParse(raw);
+    if (!v.success) return undefined;
+    const task = v.data as Record<string, unknown>;
+    if (a.value === undefined) delete task['judge'];
+    else task['judge'] = a.value;
+    if (b.value === undefined) delete task['judges'];
+    else task['judges'] = b.value;
+    return task;
+  };
 }
 
 /** The whole suite read in slices (for tests and callers that want the value itself), or undefined. */

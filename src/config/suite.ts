@@ -55,12 +55,16 @@ function buildSuite(path: string, loaded: YamlSource, head: Omit<SuiteInput, 'ta
   // Suites repeat the same judges across many tasks: one shared object per distinct spec keeps a large
   // suite's memory at its distinct content (judges are read, never changed, after loading).
   const interned = new Map<string, JudgeSpec[]>();
-  const intern = (js: JudgeSpec[]): JudgeSpec[] => {
+  // The sliced reader hands repeated judge lists over as one object already (suite-slices.ts judgesOnce).
+  const byIdentity = new Map<object, JudgeSpec[]>();
+  const intern = (js: JudgeSpec[], from: object | undefined): JudgeSpec[] => {
+    const known = from && byIdentity.get(from);
+    if (known) return known;
     const key = JSON.stringify(js);
-    const seen = interned.get(key);
-    if (seen) return seen;
-    interned.set(key, js);
-    return js;
+    const seen = interned.get(key) ?? js;
+    interned.set(key, seen);
+    if (from) byIdentity.set(from, seen);
+    return seen;
   };
   if (count === 0 && !head.intents) throw new ConfigError('the suite has no tasks: give "tasks", "intents", or both', at([]));
   let intents: SuiteIntents | undefined;
@@ -81,7 +85,7 @@ function buildSuite(path: string, loaded: YamlSource, head: Omit<SuiteInput, 'ta
     } else seen.set(t.id, i);
 
     if (t.judge && t.judges) problems.push(new ConfigError('give either "judge" or "judges", not both', at(['tasks', i]), `tasks[${i}]`));
-    const judges: JudgeSpec[] = intern(t.judges ?? (t.judge ? [t.judge] : []));
+    const judges: JudgeSpec[] = intern(t.judges ?? (t.judge ? [t.judge] : []), t.judges ?? t.judge);
     if (judges.length === 0) problems.push(new ConfigError('a task needs a "judge" (or a "judges" list)', at(['tasks', i]), `tasks[${i}].judge`));
 
     judges.forEach((j, k) => {

@@ -198,7 +198,11 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
     addUsage(usage, line.usage);
     if (line.judge_usage) addUsage(usage, line.judge_usage);
     durationsMs.push(line.duration_ms);
-    input.onAttempt?.(line);
+    if (input.onAttempt) {
+      // What is reported as judged is on disk first (results-log.ts).
+      log.flush();
+      input.onAttempt(line);
+    }
   };
 
   function* pending(): Generator<[Task, number]> {

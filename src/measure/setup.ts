@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import { loadPipeline, type PipelineConfig } from '../config/pipeline.js';
 import { loadSuiteWith } from '../config/suite-overrides.js';
-import { withFrozenSplits } from '../config/registered.js';
+import { setFrozenSplits } from '../config/registered.js';
 import type { Suite } from '../config/suite-schema.js';
 import { parseDuration } from '../config/duration.js';
 import { countCalls, createEngine, type Engine } from '../engines/index.js';
@@ -109,7 +109,8 @@ export async function openMeasurement(ctx: EvaluateContext, loadedCfg?: Pipeline
   }
   // The engine's own timeout_seconds is its tasks' default limit; a task's timeout_seconds still wins.
   const loaded = loadSuiteWith(cfg, resolve(ctx.cwd, o.taskSuite), { defaultTimeoutMs: engineTimeoutMs(engineCfg) ?? cfg.taskTimeoutMs });
-  const suite = { ...loaded, tasks: withFrozenSplits(loaded.tasks, o.splits, cfg.loop.holdoutRatio) };
+  setFrozenSplits(loaded.tasks, o.splits, cfg.loop.holdoutRatio);
+  const suite = loaded;
   // The run's concurrency is the engines' adaptive ceiling unless their config writes its own max_concurrency.
   const concurrency = o.concurrency ?? cfg.concurrency;
   const engine = configureEngine(createEngine(engineCfg, { suiteDir: suite.dir, env: ctx.env, maxConcurrency: concurrency }), engineCfg);
