@@ -4,7 +4,7 @@
 // task's line. The content hash covers the suite's bytes and every fixture file a judge names, so the
 // baseline cache notices an edited fixture as well as an edited suite.
 import { fixtureInside } from './fixture-path.js';
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { ConfigError, ConfigErrors } from '../core/errors.js';
@@ -29,26 +29,29 @@ export function loadSuite(file: string, opts: LoadSuiteOptions = {}): Suite {
   const path = resolve(file);
   const schema = opts.lenientIds ? lintSuiteSchema : suiteSchema;
   const src = yamlSource(path, 'task suite');
+  // Hashed now and let go: the file's bytes (as large as the suite) need not live while it is parsed.
+  // Each reading below takes its own copy of the hash, since it adds the fixture files to it.
+  const hash = createHash('sha256').update(src.bytes);
+  src.bytes = Buffer.alloc(0);
   // A plainly shaped suite is read in slices, each task turned into its Task as it is read (suite-slices.ts);
   // if a slice does not read cleanly, the whole document is read instead, which locates every problem.
   const sliced = sliceSuite(src.text, schema);
   if (sliced) {
     try {
-      return buildSuite(path, src, sliced.head as Omit<SuiteInput, 'tasks'>, sliced.count, sliced.tasks as Iterable<TaskInput>, opts);
+      return buildSuite(path, src, hash.copy(), sliced.head as Omit<SuiteInput, 'tasks'>, sliced.count, sliced.tasks as Iterable<TaskInput>, opts);
     } catch (err) {
       if (!(err instanceof NotPlain)) throw err;
     }
   }
   const value: SuiteInput = src.validate(schema, src.reparse());
   const own = value.tasks ?? [];
-  return buildSuite(path, src, value, own.length, own, opts);
+  return buildSuite(path, src, hash, value, own.length, own, opts);
 }
 
-function buildSuite(path: string, loaded: YamlSource, head: Omit<SuiteInput, 'tasks'>, count: number, own: Iterable<TaskInput>, opts: LoadSuiteOptions): Suite {
+function buildSuite(path: string, loaded: YamlSource, hash: Hash, head: Omit<SuiteInput, 'tasks'>, count: number, own: Iterable<TaskInput>, opts: LoadSuiteOptions): Suite {
   const dir = dirname(path);
   const problems: ConfigError[] = [];
   const at = loaded.at;
-  const hash = createHash('sha256').update(loaded.bytes);
   const seen = new Map<string, number>();
   const tasks: Task[] = [];
   const timeoutMs = opts.defaultTimeoutMs ?? DEFAULT_TASK_TIMEOUT_MS;

@@ -65,6 +65,21 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as { toJSON?: unknown }).toJSON !== 'function';
 }
 
+/**
+ * A top-level array whose elements are produced as they are written (`at(i)`, once each, in order):
+ * serialised exactly as the array of those elements would be, without the array existing. A throw from
+ * `at` abandons the write and leaves the old file in place.
+ */
+export class ArrayPieces {
+  constructor(
+    readonly length: number,
+    readonly at: (i: number) => unknown,
+  ) {}
+  toJSON(): unknown[] {
+    return Array.from({ length: this.length }, (_, i) => this.at(i));
+  }
+}
+
 function writeJsonPieces(out: (s: string) => void, obj: Record<string, unknown>, indent: 0 | 2): void {
   const nl = indent ? '\n' : '';
   const pad = (s: string, by: string) => (indent ? s.replaceAll('\n', `\n${by}`) : s);
@@ -73,11 +88,17 @@ function writeJsonPieces(out: (s: string) => void, obj: Record<string, unknown>,
   out('{');
   for (const [k, v] of Object.entries(obj)) {
     const head = `${first ? '' : ','}${nl}${indent ? '  ' : ''}${JSON.stringify(k)}${sep}`;
-    if (Array.isArray(v) && v.length > 0 && typeof (v as { toJSON?: unknown }).toJSON !== 'function') {
+    const pieces = v instanceof ArrayPieces ? v : Array.isArray(v) && typeof (v as { toJSON?: unknown }).toJSON !== 'function' ? new ArrayPieces(v.length, (i) => v[i]) : undefined;
+    if (pieces && pieces.length > 0) {
       first = false;
       out(`${head}[`);
-      v.forEach((el, i) => out(`${i ? ',' : ''}${nl}${indent ? '    ' : ''}${pad(JSON.stringify(el, null, indent) ?? 'null', '    ')}`));
+      for (let i = 0; i < pieces.length; i++) out(`${i ? ',' : ''}${nl}${indent ? '    ' : ''}${pad(JSON.stringify(pieces.at(i), null, indent) ?? 'null', '    ')}`);
       out(`${nl}${indent ? '  ' : ''}]`);
+      continue;
+    }
+    if (pieces) {
+      first = false;
+      out(`${head}[]`);
       continue;
     }
     const s = JSON.stringify(v, null, indent);

@@ -22,8 +22,13 @@ export function compileJudgeRegex(pattern: string, flags = ''): RegExp | string 
   }
 }
 
+// One compiled pattern per judge spec (specs are shared by every task and attempt that uses them, and
+// never changed); safe to share because g and y, the flags that give a RegExp state, are refused.
+const compiled = new WeakMap<RegexSpec, RegExp | string>();
+
 export function judgeRegex(spec: RegexSpec, output: string): JudgeResult {
-  const re = compileJudgeRegex(spec.pattern, spec.flags ?? '');
+  let re = compiled.get(spec);
+  if (re === undefined) compiled.set(spec, (re = compileJudgeRegex(spec.pattern, spec.flags ?? '')));
   if (typeof re === 'string') return errorResult('regex', re);
 
   const capped = output.length > REGEX_MAX_INPUT;

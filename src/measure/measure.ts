@@ -1,6 +1,7 @@
 // Measures one variant: from the baseline cache when allowed and fresh, else by running (or resuming)
 // its tasks into results/<variant>.jsonl, then storing a clean baseline back in the cache.
 import { formatDuration } from '../config/duration.js';
+import { collectBetweenPhases } from '../core/gc-hint.js';
 import { lookupBaseline, outcomeFromCache, storeBaseline } from '../evaluation/cache.js';
 import { runVariant, type VariantOutcome } from '../evaluation/run-variant.js';
 import { createProgress } from '../evaluation/progress.js';
@@ -70,6 +71,8 @@ export async function measure(
     onAttempt: bar ? (line) => bar.tick(line.status) : undefined,
   });
   bar?.done();
+  // The run's dead attempts, before the artifact and its task results are built (src/core/gc-hint.ts).
+  collectBetweenPhases(p.suite.tasks.length);
   const secs = (performance.now() - started) / 1000;
   const resumed = outcome.resumedAttempts ? `, ${outcome.resumedAttempts} resumed from ${resultsFile}` : '';
   ctx.log(`${a.variant}: ${outcome.engineCalls} engine calls for ${total} task attempts in ${secs.toFixed(2)}s${resumed}`);

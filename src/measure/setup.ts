@@ -9,6 +9,7 @@ import type { Suite } from '../config/suite-schema.js';
 import { parseDuration } from '../config/duration.js';
 import { countCalls, createEngine, type Engine } from '../engines/index.js';
 import { UsageError } from '../core/errors.js';
+import { collectBetweenPhases } from '../core/gc-hint.js';
 import type { EngineConfig } from '../config/engine-schema.js';
 import { engineWarnings } from '../config/engine-warnings.js';
 import { baselineCacheKey, type CacheKeyParts } from '../evaluation/cache.js';
@@ -111,6 +112,8 @@ export async function openMeasurement(ctx: EvaluateContext, loadedCfg?: Pipeline
   const loaded = loadSuiteWith(cfg, resolve(ctx.cwd, o.taskSuite), { defaultTimeoutMs: engineTimeoutMs(engineCfg) ?? cfg.taskTimeoutMs });
   setFrozenSplits(loaded.tasks, o.splits, cfg.loop.holdoutRatio);
   const suite = loaded;
+  // What reading a large suite left behind is dead now: give it back before the run (src/core/gc-hint.ts).
+  collectBetweenPhases(suite.tasks.length);
   // The run's concurrency is the engines' adaptive ceiling unless their config writes its own max_concurrency.
   const concurrency = o.concurrency ?? cfg.concurrency;
   const engine = configureEngine(createEngine(engineCfg, { suiteDir: suite.dir, env: ctx.env, maxConcurrency: concurrency }), engineCfg);

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { ConfigError, InternalError } from '../core/errors.js';
 import { displayPath, formatPath, locate, yaml } from '../config/load-yaml.js';
-import { writeJsonAtomically } from '../core/atomic.js';
+import { ArrayPieces, writeJsonAtomically } from '../core/atomic.js';
 
 export function sha256(data: string | Buffer): string {
   return `sha256:${createHash('sha256').update(data).digest('hex')}`;
@@ -24,14 +24,53 @@ export function canonicalJson(value: unknown): string {
   );
 }
 
-export async function writeArtifact<S extends z.ZodType>(file: string, schema: S, value: z.input<S>): Promise<z.output<S>> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new InternalError(`refusing to write an invalid artifact ${displayPath(file)}: ${formatPath(issue.path as (string | number)[])}: ${issue.message}`);
+/** Top-level arrays this long are validated element by element as they are written. */
+const STREAMED_ARRAY = 1000;
+
+/**
+ * Validates `value` and writes what the schema returns. A long top-level array (an evaluation's task
+ * results) is checked one element at a time as it is written, never as a whole second copy: at 100,000
+ * tasks the parsed copy was the largest thing alive at the end of a run. An invalid element abandons the
+ * write, so the file on disk is the old one or a valid new one.
+ */
+export async function writeArtifact<S extends z.ZodType>(file: string, schema: S, value: z.input<S>): Promise<void> {
+  const refuse = (issue: z.core.$ZodIssue, prefix: (string | number)[] = []) =>
+    new InternalError(`refusing to write an invalid artifact ${displayPath(file)}: ${formatPath([...prefix, ...(issue.path as (string | number)[])])}: ${issue.message}`);
+  const streamed = streamedArrays(schema, value);
+  // With its long arrays empty, the object is checked by the same schema (they carry no length checks).
+  const parsed = schema.safeParse(streamed ? { ...(value as object), ...Object.fromEntries(streamed.map(([k]) => [k, []])) } : value);
+  if (!parsed.success) throw refuse(parsed.error.issues[0]!);
+  if (!streamed) return writeJsonAtomically(file, parsed.data);
+  const out = parsed.data as Record<string, unknown>;
+  for (const [key, element] of streamed) {
+    const items = (value as Record<string, unknown[]>)[key]!;
+    out[key] = new ArrayPieces(items.length, (i) => {
+      const el = element.safeParse(items[i]);
+      if (!el.success) throw refuse(el.error.issues[0]!, [key, i]);
+      return el.data;
+    });
   }
-  await writeJsonAtomically(file, parsed.data);
-  return parsed.data;
+  await writeJsonAtomically(file, out);
+}
+
+/**
+ * The long top-level arrays of `value` that can be checked element by element: arrays of an object
+ * schema with no length checks, so the same schema accepts the object with them empty. (Read from the
+ * schema's definition: this module is on the start-up path of `status` and `show`, which load no zod.)
+ */
+function streamedArrays(schema: z.ZodType, value: unknown): [string, z.ZodType][] | undefined {
+  const def = schema._zod.def as { type: string; shape?: Record<string, z.ZodType>; checks?: unknown[] };
+  // A check on the whole object could look into the arrays: it must see them, so no streaming then.
+  if (def.type !== 'object' || !def.shape || (def.checks?.length ?? 0) > 0 || !value || typeof value !== 'object') return undefined;
+  const elements: [string, z.ZodType][] = [];
+  for (const [key, field] of Object.entries(def.shape)) {
+    const v = (value as Record<string, unknown>)[key];
+    if (!Array.isArray(v) || v.length < STREAMED_ARRAY) continue;
+    const f = field._zod.def as { type: string; element?: z.ZodType; checks?: unknown[] };
+    if (f.type !== 'array' || !f.element || (f.checks?.length ?? 0) > 0) continue;
+    elements.push([key, f.element]);
+  }
+  return elements.length ? elements : undefined;
 }
 
 export function readArtifact<S extends z.ZodType>(file: string, schema: S, what = 'artifact'): z.output<S> {
