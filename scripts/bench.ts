@@ -5,7 +5,8 @@
 //  - the HTTP path: M tasks against a loopback OpenAI-compatible server the bench starts (bench-server.ts),
 //    answering in L ms, at concurrency C — once with no engine setting beyond base_url, once with
 //    max_concurrency: C — against the ideal ceil(M / C) × L; the server counts requests in flight, and the
-//    CPU per call is the task phase's own CPU time (artifact `cpu_ms`) over its calls;
+//    CPU per call is the task phase's own CPU time (artifact `cpu_ms`) over its calls; and the same calls
+//    through the openai SDK alone (bench-sdk-floor.ts), the floor those rows stand on;
 //  - N and 100,000 tasks on the instant mock engine: wall time from process start and peak RSS, against the goal;
 //  - the same N-task evaluation again (the baseline cache): against a process that only loads the suite.
 // Every process is a fresh `node` measured by the exit probe (bench-measure.ts). With --shards N it measures
@@ -18,6 +19,7 @@ import { benchShards } from './bench-shards.js';
 import { writeBenchSuite } from './bench-suite.js';
 import { startBenchServer } from './bench-server.js';
 import { cli, evaluate, mb, median, ratio, sample, secs } from './bench-measure.js';
+import { runProcess } from '../src/core/proc.js';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -71,9 +73,24 @@ async function httpRows(root: string, m: number, latency: number, conc: number):
         `${conc} in flight; ≤ ${ratio(1 / 0.85)} (efficiency ≥ 0.85); ≤ 0.8 ms CPU per call`,
       );
     }
+    const floor = await sdkFloor(server.url, m, conc);
+    row(
+      `the same ${m} calls through the openai SDK alone (no evaluation around them)`,
+      `CPU ${(floor.cpu_ms / floor.calls).toFixed(2)} ms/call · ${secs(floor.wall_ms)} (efficiency ${(ideal / floor.wall_ms).toFixed(2)})`,
+      ref,
+      ratio(floor.wall_ms / ideal),
+      'reference: the floor of the rows above',
+    );
   } finally {
     await server.close();
   }
+}
+
+/** bench-sdk-floor.js against the same server: what the SDK and the fetch cost per call, alone. */
+async function sdkFloor(url: string, m: number, conc: number): Promise<{ calls: number; cpu_ms: number; wall_ms: number }> {
+  const r = await runProcess({ argv: [process.execPath, resolve(fileURLToPath(import.meta.url), '../bench-sdk-floor.js'), url, String(m), String(conc)], env: process.env, timeoutMs: 300_000 });
+  if (r.exitCode !== 0) throw new Error(`bench-sdk-floor failed (${r.exitCode}): ${r.stderr}`);
+  return JSON.parse(r.stdout) as { calls: number; cpu_ms: number; wall_ms: number };
 }
 
 async function mockRow(root: string, n: number, goalMs: number, goalMb: number, conc: number): Promise<string> {
