@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { deepestOffset, MAX_NESTING, nestsDeeper } from '../../src/config/nesting.js';
+import { deepestOffset, MAX_NESTING, nestsDeeper, treeNestsDeeper } from '../../src/config/nesting.js';
 import { repoRoot, tempDir, whet, write } from '../support/cli.js';
 
 const N = 10_000;
@@ -57,6 +57,19 @@ describe('deeply nested inputs', () => {
     for (let i = 0; i < 100_000; i++) deep = [deep];
     expect(nestsDeeper(deep)).toBe(true);
     expect(nestsDeeper({ a: [{ b: { c: [1, 2, { d: 'x' }] } }] })).toBe(false);
+    // The sliced suite reader's check (trees only): the same answer at the limit, and no recursion past it.
+    expect(treeNestsDeeper(deep)).toBe(true);
+    for (const levels of [MAX_NESTING - 1, MAX_NESTING, MAX_NESTING + 1]) {
+      let list: unknown = 1;
+      let map: unknown = 'x';
+      for (let i = 0; i < levels; i++) {
+        list = [0, list];
+        map = { k: map, other: 1 };
+      }
+      expect(treeNestsDeeper(list), `${levels} levels of lists`).toBe(nestsDeeper(list));
+      expect(treeNestsDeeper(map), `${levels} levels of maps`).toBe(nestsDeeper(map));
+      expect(nestsDeeper(list)).toBe(levels > MAX_NESTING);
+    }
     expect(deepestOffset(`a:\n  b: [1, {c: "[[[[", d: '{{'}]\n  # [[[[[[\n  e: |\n    [[[[[[[[\n`, 4)).toBeUndefined();
     expect(deepestOffset('x: ' + '['.repeat(MAX_NESTING + 5))).toBe(3 + MAX_NESTING - 1);
   });
