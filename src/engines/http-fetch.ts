@@ -30,13 +30,10 @@ interface Transport {
 let http: Transport | undefined;
 let https: Transport | undefined;
 function transport(secure: boolean): Transport {
-  if (secure) {
-    const m = require('node:https') as typeof Https;
-    return (https ??= { request: m.request, agent: new m.Agent({ keepAlive: true }) });
-  }
-  const m = require('node:http') as typeof Http;
-  return (http ??= { request: m.request, agent: new m.Agent({ keepAlive: true }) });
+  if (secure) return (https ??= open(require('node:https') as typeof Https));
+  return (http ??= open(require('node:http') as typeof Http));
 }
+const open = (m: typeof Http | typeof Https): Transport => ({ request: m.request, agent: new m.Agent({ keepAlive: true }) });
 
 function headerPairs(h: FetchInit['headers']): Record<string, string> {
   const out: Record<string, string> = {};
