@@ -8,7 +8,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runProcess } from '../src/core/proc.js';
 
 const here = fileURLToPath(import.meta.url);
-export const cli = resolve(here, '../../src/cli.js');
+/** The `whet` users run: package.json "bin", the bundled CLI (scripts/bundle.ts). */
+export const cli = resolve(here, '../../..', (JSON.parse(readFileSync(resolve(here, '../../../package.json'), 'utf8')) as { bin: { whet: string } }).bin.whet);
 const probe = pathToFileURL(resolve(here, '../bench-probe.js')).href;
 
 export interface Sample {

@@ -53,7 +53,8 @@ const code = await runCli(['run', ...cfg.split(' ')], {
   tty: process.stderr.isTTY === true,
 });
 
-const whet = `node ${typed(join(root, 'dist', 'src', 'cli.js'))}`;
+// The bin users run (package.json "bin": the bundled CLI).
+const whet = `node ${typed(join(root, 'dist', 'bin', 'whet.js'))}`;
 const lines = [
   '',
   `what the demo did — its project is ${typed(demo)}/, so name its config (-c) from here:`,

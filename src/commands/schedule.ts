@@ -4,7 +4,7 @@
 // running in the foreground by `run`, which also takes any command after `--` in place of whet nightly.
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { WHET_BIN } from '../core/package-info.js';
 import { Option, type Command } from 'commander';
 import type { CliDeps, SetCode } from './deps.js';
 import { loadPipeline, type PipelineConfig } from '../config/pipeline.js';
@@ -46,9 +46,9 @@ function refuseShards(o: Opts): void {
   if (o.shards !== undefined && !/^\d+$/.test(o.shards)) throw new UsageError(`--shards "${o.shards}" must be a whole number`);
 }
 
-/** How to start this very whet: node and the built cli.js, by absolute path. */
+/** How to start this very whet: node and the install's bin (the bundled CLI), by absolute path. */
 export function whetArgv(): string[] {
-  return [process.execPath, resolve(dirname(fileURLToPath(import.meta.url)), '..', 'cli.js')];
+  return [process.execPath, WHET_BIN];
 }
 
 async function targetOf(deps: CliDeps, o: Opts, opts: { allowSeconds?: boolean } = {}): Promise<ScheduleTarget> {

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 export const PACKAGE_NAME = 'whetstone';
 
-type Pkg = { name?: unknown; version?: unknown; dependencies?: unknown; devDependencies?: unknown; optionalDependencies?: unknown };
+type Pkg = { name?: unknown; version?: unknown; bin?: unknown; dependencies?: unknown; devDependencies?: unknown; optionalDependencies?: unknown };
 
 function readPkg(file: string): Pkg | undefined {
   try {
@@ -17,22 +17,30 @@ function readPkg(file: string): Pkg | undefined {
   }
 }
 
-function readOwn(): { root: string; version: string } {
+function readOwn(): { root: string; version: string; bin: string } {
   // dist/src/core/package-info.js in a build, src/core/package-info.ts under the test runner: walk up to the
   // package root. npm_package_version would be the version of whatever package `npm run` started in.
   const start = dirname(fileURLToPath(import.meta.url));
   for (let dir = start; ; dir = dirname(dir)) {
     const file = join(dir, 'package.json');
     const pkg = existsSync(file) ? readPkg(file) : undefined;
-    if (pkg?.name === PACKAGE_NAME && typeof pkg.version === 'string') return { root: dir, version: pkg.version };
-    if (dirname(dir) === dir) return { root: start, version: '0.0.0' };
+    if (pkg?.name === PACKAGE_NAME && typeof pkg.version === 'string') return { root: dir, version: pkg.version, bin: binOf(pkg) };
+    if (dirname(dir) === dir) return { root: start, version: '0.0.0', bin: DEFAULT_BIN };
   }
 }
+
+const DEFAULT_BIN = 'dist/bin/whet.js';
+const binOf = (pkg: Pkg) => {
+  const bin = pkg.bin as Record<string, unknown> | undefined;
+  return typeof bin?.['whet'] === 'string' ? bin['whet'] : DEFAULT_BIN;
+};
 
 const own = readOwn();
 export const VERSION = own.version;
 /** The folder whetstone is installed in (its package.json, README.md, docs/). */
 export const PACKAGE_ROOT = own.root;
+/** The `whet` program of this install (package.json "bin": the bundle in a build), by absolute path. */
+export const WHET_BIN = join(PACKAGE_ROOT, own.bin);
 /** The method guide, shipped in the package: the help output names it by this absolute path. */
 export const METHOD_GUIDE = join(PACKAGE_ROOT, 'docs', 'method.md');
 

@@ -4,9 +4,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { copyExample, findFiles, fixturesBin, repoRoot, tempDir, write } from '../support/cli.js';
+import { copyExample, findFiles, fixturesBin, repoRoot, tempDir, whetBin, write } from '../support/cli.js';
 
-const cli = join(repoRoot, 'dist/src/cli.js');
+// The shipped bin (the bundle), so what users run is what these tests kill, resume and read.
+const cli = whetBin;
 
 function tasks(n: number): string {
   const lines = ['skill_id: slow', 'version: "1.0"', 'tasks:'];

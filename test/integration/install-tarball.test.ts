@@ -36,7 +36,7 @@ describe('the packed tarball, installed offline', () => {
     const packed = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
     const files = packed[0]!.files.map((f) => f.path);
     expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'CHANGELOG.md', 'docs/method.md', pkg.bin.whet!, 'dist/stages/evaluate/main.js']));
-    for (const f of files) expect(f, 'only built code, the README, the changelog and the docs').toMatch(/^(dist\/(src|stages)\/.+\.js|package\.json|README\.md|CHANGELOG\.md|docs\/.+\.md)$/);
+    for (const f of files) expect(f, 'only built code, the README, the changelog and the docs').toMatch(/^(dist\/(src|stages|bin)\/.+\.js|package\.json|README\.md|CHANGELOG\.md|docs\/.+\.md)$/);
     const tarball = join(tmp, packed[0]!.filename);
 
     // The install: the tarball plus its runtime dependencies at the versions of the project's lockfile.

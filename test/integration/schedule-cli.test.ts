@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { unitName } from '../../src/schedule/units.js';
-import { fixturesBin, readJson, repoRoot, tempDir, write } from '../support/cli.js';
+import { fixturesBin, readJson, tempDir, whetBin, write } from '../support/cli.js';
 import { runCommand } from '../fixtures/report/cli.js';
 
 function project() {
@@ -219,13 +219,13 @@ describe('whet schedule run', () => {
     const bad = await runCommand(['schedule', 'run', '--at', 'every night'], { cwd: p.cwd, env: p.env });
     expect(bad.code).toBe(2);
 
-    // The built CLI, as a user runs it: the runner starts whet nightly through whetArgv(), which names dist/.
+    // The installed bin (the bundle), as a user runs it: the runner starts whet nightly through whetArgv(), which names it.
     write(join(p.cwd, 'skills/notes/SKILL.md'), '# Notes\nAlways cite the ticket number.\n');
     write(join(p.cwd, 'skills/notes/tasks.yaml'), 'skill_id: notes\nversion: "1.0"\ntasks:\n  - {id: n1, prompt: "note", judge: {type: contains, expected: ["ticket number"]}}\n');
     write(join(p.cwd, 'pipeline.yaml'), `state_dir: state\nengine: {type: command, command: ["${join(fixturesBin, 'echo-agent')}"]}\ntargets: [{skill: "skills/*/SKILL.md"}]\n`);
     const nightlyDir = join(p.cwd, 'state', 'nightly');
     expect(existsSync(nightlyDir)).toBe(false);
-    const child = spawn(process.execPath, [join(repoRoot, 'dist/src/cli.js'), 'schedule', 'run', '--at', '* * * * * *'], { cwd: p.cwd, env: p.env });
+    const child = spawn(process.execPath, [whetBin, 'schedule', 'run', '--at', '* * * * * *'], { cwd: p.cwd, env: p.env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -237,7 +237,7 @@ describe('whet schedule run', () => {
     while (!/finished in .*exit 0/.test(stderr) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     child.kill('SIGINT');
     const code = await exited;
-    expect(stderr).toMatch(/starting: .*dist\/src\/cli\.js nightly -c .*pipeline\.yaml/);
+    expect(stderr).toMatch(/starting: .*dist\/bin\/whet\.js nightly -c .*pipeline\.yaml/);
     expect(reports()).toHaveLength(1);
     expect(readJson(join(nightlyDir, reports()[0]!))).toMatchObject({ alert: false });
     expect(code, stderr).toBe(0);

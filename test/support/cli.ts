@@ -8,6 +8,8 @@ import { runCli } from '../../src/cli.js';
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const sharedDir = resolve(repoRoot, '../shared');
 export const fixturesBin = join(repoRoot, 'test/fixtures/bin');
+/** The `whet` users run: package.json "bin", the bundle `npm run build` writes (not the tsc output). */
+export const whetBin = join(repoRoot, (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { bin: { whet: string } }).bin.whet);
 
 export function tempDir(prefix = 'whet-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));

@@ -1,0 +1,74 @@
+// The shipped `whet` is the bundle `npm run build` writes (scripts/bundle.ts), not the tsc output the other
+// tests import. What could break in bundling alone: a package the bundle still imports that an install does
+// not bring (a devDependency), a path worked out from the module's own location (the version, the bin a
+// scheduled job starts), a lazy command family pulled into the entry chunk.
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { join } from 'node:path';
+import { repoRoot, tempDir, whetBin, write } from '../support/cli.js';
+
+const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string; bin: { whet: string }; dependencies: Record<string, string>; files: string[] };
+const binDir = join(repoRoot, 'dist/bin');
+const chunks = readdirSync(binDir).filter((f) => f.endsWith('.js'));
+const run = (args: string[], cwd = repoRoot) => spawnSync(process.execPath, [whetBin, ...args], { cwd, encoding: 'utf8' });
+
+/** The package a bare specifier names (`@scope/name/sub` → `@scope/name`). */
+const packageOf = (spec: string) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+
+describe('the bundled bin', () => {
+  it('is what package.json ships as `whet`', () => {
+    expect(pkg.bin.whet).toBe('dist/bin/whet.js');
+    expect(pkg.files).toContain('dist/bin/');
+    expect(chunks).toContain('whet.js');
+  });
+
+  it('imports only Node built-ins and declared dependencies, and carries zod inside', () => {
+    const external = new Set<string>();
+    for (const f of chunks) {
+      const code = readFileSync(join(binDir, f), 'utf8');
+      for (const m of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*|\blazyModule\s*\(\s*)["']([^"'./][^"']*)["']/g)) external.add(m[1]!);
+    }
+    const builtins = new Set(builtinModules);
+    const packages = [...external].filter((s) => !s.startsWith('node:') && !builtins.has(s)).map(packageOf);
+    expect(packages.length).toBeGreaterThan(0);
+    for (const p of packages) expect(Object.keys(pkg.dependencies), `the bundle imports ${p}`).toContain(p);
+    expect(packages).not.toContain('zod');
+  });
+
+  it('prints the package version and the help, loading no command family for either', () => {
+    const v = run(['--version']);
+    expect(v.status).toBe(0);
+    expect(v.stdout.trim()).toBe(pkg.version);
+    const h = run(['--help']);
+    expect(h.status).toBe(0);
+    expect(h.stdout).toMatch(/evaluate/);
+    // The entry chunk imports the shared core statically; the command families are separate chunks.
+    const entry = readFileSync(join(binDir, 'whet.js'), 'utf8');
+    const statics = [...entry.matchAll(/^import .* from "\.\/([^"]+)";$/gm)].map((m) => m[1]!);
+    expect(statics.some((f) => /^(evaluate|report|loop|schedule|nightly)-/.test(f))).toBe(false);
+    expect(entry).toMatch(/import\("\.\/evaluate-[^"]+\.js"\)/);
+  });
+
+  it('evaluates a suite on the mock engine and reports the run with status', () => {
+    const dir = tempDir();
+    write(join(dir, 'skill/SKILL.md'), '---\nname: b\ndescription: bundled.\n---\n# B\nReply with BUNDLE-OK.\n');
+    write(join(dir, 'tasks.yaml'), 'skill_id: b\nversion: "1.0"\ntasks:\n  - {id: t1, prompt: "hi", judge: {type: contains, expected: ["BUNDLE-OK"]}}\n  - {id: t2, prompt: "yo", judge: {type: regex, pattern: "^never$"}}\n');
+    const e = run(['evaluate', '--standalone', '--mock', '--task-suite', 'tasks.yaml', '--skill-path', 'skill', '--state-root', 'state', '--output', 'out.json'], dir);
+    expect([0, 1]).toContain(e.status);
+    const artifact = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8')) as { evaluation: { total_tasks: number; pass_rate: number } };
+    expect(artifact.evaluation.total_tasks).toBe(2);
+    const s = run(['status', '--state-root', 'state'], dir);
+    expect(s.status).toBe(0);
+    expect(s.stdout).toMatch(/standalone-b/);
+  });
+
+  it('names itself in the scheduled job it writes', () => {
+    const dir = tempDir();
+    write(join(dir, 'pipeline.yaml'), 'state_dir: state\nengine: {type: mock}\ntargets: [{skill: "skills/*/SKILL.md"}]\n');
+    const r = run(['schedule', 'print'], dir);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`'${process.execPath}' '${whetBin}' 'nightly'`);
+  });
+});
