@@ -8,6 +8,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { ConfigError, ConfigErrors } from '../core/errors.js';
+import { detach, StringPool } from '../core/strings.js';
 import { pytestFileInSuite } from '../judges/paths.js';
 import { yamlSource, type YamlSource } from './load-yaml.js';
 import { NotPlain, sliceSuite } from './suite-slices.js';
@@ -69,6 +70,8 @@ function buildSuite(path: string, loaded: YamlSource, hash: Hash, head: Omit<Sui
     if (from) byIdentity.set(from, seen);
     return seen;
   };
+  // A category names a group of tasks: one string per distinct category rather than one per task.
+  const categories = new StringPool();
   if (count === 0 && !head.intents) throw new ConfigError('the suite has no tasks: give "tasks", "intents", or both', at([]));
   let intents: SuiteIntents | undefined;
   let intentTasks: Task[] = [];
@@ -105,7 +108,7 @@ function buildSuite(path: string, loaded: YamlSource, hash: Hash, head: Omit<Sui
       description: t.description === undefined ? undefined : detach(t.description),
       judges,
       timeoutMs: t.timeout_seconds !== undefined ? Math.round(t.timeout_seconds * 1000) : timeoutMs,
-      category: t.category === undefined ? 'uncategorized' : detach(t.category),
+      category: t.category === undefined ? 'uncategorized' : categories.intern(detach(t.category)),
       cell: t.cell,
       negative: t.negative ?? false,
       split: t.split,
@@ -133,15 +136,6 @@ function buildSuite(path: string, loaded: YamlSource, hash: Hash, head: Omit<Sui
     contentHash: `sha256:${hash.digest('hex')}`,
     ...(intents ? { intents } : {}),
   };
-}
-
-/**
- * A copy of a string the parser cut out of the file's text. V8 keeps such a substring as a view into the
- * text, so one retained prompt kept the whole slice — with every task's prompt, the whole suite file —
- * alive after loading. Concatenating and slicing flattens it into a string of its own.
- */
-function detach(s: string): string {
-  return s.length < 13 ? s : ` ${s}`.slice(1);
 }
 
 /** Validates what a judge points at and returns the fixture files it depends on. */
