@@ -102,21 +102,24 @@ function buildSuite(path: string, loaded: YamlSource, hash: Hash, head: Omit<Sui
       }
     });
 
-    tasks.push({
+    // Optional fields only when given: a large suite holds one task per line of its file, and an
+    // `undefined` field is 8 bytes of each. `split` stays, set in place when splits are assigned.
+    const task: Task = {
       id: detach(t.id),
       prompt: detach(t.prompt),
-      description: t.description === undefined ? undefined : detach(t.description),
       judges,
       timeoutMs: t.timeout_seconds !== undefined ? Math.round(t.timeout_seconds * 1000) : timeoutMs,
       category: t.category === undefined ? 'uncategorized' : categories.intern(detach(t.category)),
-      cell: t.cell,
       negative: t.negative ?? false,
       split: t.split,
-      passK: t.pass_k,
       critical: t.critical ?? false,
-      shouldTrigger: t.should_trigger,
       index: i,
-    });
+    };
+    if (t.description !== undefined) task.description = detach(t.description);
+    if (t.cell !== undefined) task.cell = t.cell;
+    if (t.pass_k !== undefined) task.passK = t.pass_k;
+    if (t.should_trigger !== undefined) task.shouldTrigger = t.should_trigger;
+    tasks.push(task);
   }
   for (const t of intentTasks) {
     const first = seen.get(t.id);

@@ -65,6 +65,13 @@ describe('strings a large evaluation keeps', () => {
   });
 });
 
+describe('what a large suite keeps per task', () => {
+  it('no field it was not given (split alone waits for its assignment)', () => {
+    const unset = suite.tasks.flatMap((t) => Object.entries(t).filter(([, v]) => v === undefined).map(([k]) => k));
+    expect(new Set(unset)).toEqual(new Set(['split']));
+  });
+});
+
 describe('detach and the pool', () => {
   it('detach copies any string exactly, lone surrogates and non-Latin text included', () => {
     for (const s of ['short', 'x'.repeat(40), 'Ünïcödé and more, past thirteen', '\ud800 a lone surrogate, long enough', 'emoji 😀 in a long enough string']) {
