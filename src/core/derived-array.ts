@@ -17,6 +17,11 @@ export function derivedArray<T, U>(source: readonly T[], f: (item: T, index: num
   // The target only gives the proxy its shape (an array, so Array.isArray holds); its length follows the
   // source's on every read, and it never holds an element.
   const target: U[] = [];
+  // util.inspect (console.log, a test's diff) shows a proxy's target, which is empty: show the elements.
+  Object.defineProperty(target, Symbol.for('nodejs.util.inspect.custom'), {
+    value: (depth: number, options: object, inspect: (v: unknown, o: object) => string) => (depth < 0 ? '[Array]' : inspect(source.map(f), { ...options, depth })),
+    configurable: true,
+  });
   const refuse = (): boolean => false;
   return new Proxy(target, {
     get(t, key, receiver) {

@@ -8,6 +8,7 @@ import { writeArtifact } from '../../src/state/artifact-io.js';
 import { newTally, type TaskTally } from '../../src/evaluation/aggregate.js';
 import { taskResults } from '../../src/measure/verdict.js';
 import { readFileSync } from 'node:fs';
+import { inspect } from 'node:util';
 import { join } from 'node:path';
 import { tempDir } from '../support/cli.js';
 
@@ -31,6 +32,9 @@ describe('derivedArray', () => {
     expect(d.filter((r) => r.n === 1).map((r) => r.i)).toEqual([1, 3]);
     expect(d.find((r) => r.sq > 10)).toEqual({ n: 4, i: 2, sq: 16 });
     expect(z.array(z.object({ n: z.number(), i: z.number(), sq: z.number() })).parse(d)).toEqual(m);
+    // What console.log and a failing test's diff show (a proxy's target is empty).
+    expect(inspect(d)).toBe(inspect(m));
+    expect(inspect({ rows: d }, { depth: 0 })).toBe(inspect({ rows: m }, { depth: 0 }));
   });
 
   it('computes an element only when it is read, from the source as it is then', () => {
