@@ -8,6 +8,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { ConfigError, ConfigErrors } from '../core/errors.js';
+import { detach, StringPool } from '../core/strings.js';
 import { pytestFileInSuite } from '../judges/paths.js';
 import { yamlSource, type YamlSource } from './load-yaml.js';
 import { NotPlain, sliceSuite } from './suite-slices.js';
@@ -69,6 +70,8 @@ function buildSuite(path: string, loaded: YamlSource, hash: Hash, head: Omit<Sui
     if (from) byIdentity.set(from, seen);
     return seen;
   };
+  // A category names a group of tasks: one string per distinct category rather than one per task.
+  const categories = new StringPool();
   if (count === 0 && !head.intents) throw new ConfigError('the suite has no tasks: give "tasks", "intents", or both', at([]));
   let intents: SuiteIntents | undefined;
   let intentTasks: Task[] = [];
@@ -99,21 +102,24 @@ function buildSuite(path: string, loaded: YamlSource, hash: Hash, head: Omit<Sui
       }
     });
 
-    tasks.push({
+    // Optional fields only when given: a large suite holds one task per line of its file, and an
+    // `undefined` field is 8 bytes of each. `split` stays, set in place when splits are assigned.
+    const task: Task = {
       id: detach(t.id),
       prompt: detach(t.prompt),
-      description: t.description === undefined ? undefined : detach(t.description),
       judges,
       timeoutMs: t.timeout_seconds !== undefined ? Math.round(t.timeout_seconds * 1000) : timeoutMs,
-      category: t.category === undefined ? 'uncategorized' : detach(t.category),
-      cell: t.cell,
+      category: t.category === undefined ? 'uncategorized' : categories.intern(detach(t.category)),
       negative: t.negative ?? false,
       split: t.split,
-      passK: t.pass_k,
       critical: t.critical ?? false,
-      shouldTrigger: t.should_trigger,
       index: i,
-    });
+    };
+    if (t.description !== undefined) task.description = detach(t.description);
+    if (t.cell !== undefined) task.cell = t.cell;
+    if (t.pass_k !== undefined) task.passK = t.pass_k;
+    if (t.should_trigger !== undefined) task.shouldTrigger = t.should_trigger;
+    tasks.push(task);
   }
   for (const t of intentTasks) {
     const first = seen.get(t.id);
@@ -133,15 +139,6 @@ function buildSuite(path: string, loaded: YamlSource, hash: Hash, head: Omit<Sui
     contentHash: `sha256:${hash.digest('hex')}`,
     ...(intents ? { intents } : {}),
   };
-}
-
-/**
- * A copy of a string the parser cut out of the file's text. V8 keeps such a substring as a view into the
- * text, so one retained prompt kept the whole slice — with every task's prompt, the whole suite file —
- * alive after loading. Concatenating and slicing flattens it into a string of its own.
- */
-function detach(s: string): string {
-  return s.length < 13 ? s : ` ${s}`.slice(1);
 }
 
 /** Validates what a judge points at and returns the fixture files it depends on. */

@@ -4,6 +4,7 @@ import type { Task } from '../config/suite-schema.js';
 import type { ResultLine } from '../state/results-log.js';
 import type { IntentMetricSet } from '../intents/metrics.js';
 import { addIntentSets, emptyIntentSet } from './intent-metrics.js';
+import type { StringPool } from '../core/strings.js';
 
 export interface TaskTally {
   task_id: string;
@@ -87,25 +88,30 @@ export function attemptFacts(line: ResultLine): AttemptFacts {
   return f;
 }
 
-export function foldResult(t: TaskTally, line: AttemptFacts): void {
+/**
+ * Folds one attempt into its task's tally. `strings` is the run's pool: the reasons a tally keeps are the
+ * same few texts across most tasks of a suite, and without it each task held its own copy to the end.
+ */
+export function foldResult(t: TaskTally, line: AttemptFacts, strings?: StringPool): void {
+  const keep = (s: string) => (strings ? strings.intern(s) : s);
   if (line.intent) t.intent = addIntentSets(t.intent ?? emptyIntentSet(), line.intent);
   if (line.status === 'error') {
     t.errors++;
     if (line.error?.kind === 'timeout') t.timeouts++;
-    t.errorMessage = line.error ? `${line.error.kind}: ${line.error.message}` : line.reason;
+    t.errorMessage = keep(line.error ? `${line.error.kind}: ${line.error.message}` : line.reason);
     return;
   }
   if (line.status === 'unjudged') {
     t.ran = (t.ran ?? 0) + 1;
-    if (!t.reason) t.reason = line.reason;
+    if (!t.reason) t.reason = keep(line.reason);
     return;
   }
   t.judged++;
   if (t.triggered !== undefined && line.skill_triggered) t.triggered++;
   if (line.status === 'pass') t.passes++;
-  else if (!t.reason) t.reason = line.reason;
+  else if (!t.reason) t.reason = keep(line.reason);
   if (line.score > t.bestScore) t.bestScore = line.score;
-  if (line.status === 'pass' && !t.reason) t.reason = line.reason;
+  if (line.status === 'pass' && !t.reason) t.reason = keep(line.reason);
 }
 
 /** pass (some attempt passed: pass@k), fail (judged, none passed) or error (no attempt could be judged). */

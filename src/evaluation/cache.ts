@@ -2,6 +2,7 @@
 // results — the skill's bytes and resources, the suite's content and fixture files, the engine's and the
 // judge engine's configuration, pass-k, the default task timeout — plus a format version. Entries carry
 // their creation time; a lookup older than the TTL is a miss. Results with any error are never stored.
+import { StringPool } from '../core/strings.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -88,7 +89,14 @@ function parseEntry(text: string): CacheEntry {
   if (tallies) raw.tallies = [];
   const head = headerSchema.parse(raw);
   if (!tallies) throw new Error('cache entry without tallies');
-  for (let i = 0; i < tallies.length; i++) tallies[i] = checkTally(tallies[i]);
+  // JSON.parse makes a string per value: the few distinct categories and reasons, shared again.
+  const strings = new StringPool();
+  for (let i = 0; i < tallies.length; i++) {
+    const t = checkTally(tallies[i]);
+    t.category = strings.intern(t.category);
+    t.reason = strings.intern(t.reason);
+    tallies[i] = t;
+  }
   return { ...head, tallies: tallies as CacheEntry['tallies'] };
 }
 

@@ -3,6 +3,7 @@
 // come from exactly one shard, and the tallies are folded by the same functions a run folds with
 // (aggregate.ts), task by task in suite order and attempt by attempt — the order an unsharded run at
 // concurrency 1 finishes them in. Only facts are kept, never outputs, so memory stays flat.
+import { StringPool } from '../core/strings.js';
 import type { Task } from '../config/suite-schema.js';
 import { UsageError } from '../core/errors.js';
 import { attemptKey, readResults } from '../state/results-log.js';
@@ -44,13 +45,14 @@ export async function mergeOutcome(variant: string, tasks: readonly Task[], pass
   }
   const usage = newUsage();
   const durationsMs: number[] = [];
+  const strings = new StringPool();
   const tallies = tasks.map((task) => {
     const k = kOf.get(task.id)!;
     const t = newTally(task, k);
     for (let a = 0; a < k; a++) {
       const f = facts.get(attemptKey(task.id, a));
       if (!f) throw new UsageError(`task × attempt ${attemptKey(task.id, a)} (${variant}) is missing: no shard holds it${whoHad(logs, task.id)}; refusing to merge`);
-      foldResult(t, f);
+      foldResult(t, f, strings);
       addUsage(usage, f.usage);
       if (f.judge_usage) addUsage(usage, f.judge_usage);
       durationsMs.push(f.duration_ms);

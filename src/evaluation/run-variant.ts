@@ -11,6 +11,7 @@ import { addUsage, attemptFacts, foldResult, newTally, newUsage, type AttemptFac
 import { forEachConcurrent } from './pool.js';
 import { addLineUsage, type Budget, type RunUsage } from './budget.js';
 import { log as logger } from '../core/log.js';
+import { StringPool } from '../core/strings.js';
 import { metricSet } from '../intents/metrics.js';
 import { scoreCase } from '../intents/score-case.js';
 import { scoreToolCallOutput } from '../judges/tool-call.js';
@@ -74,13 +75,14 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
   for (const task of input.suite.tasks) tallies.set(task.id, newTally(task, kOf(task)));
   const usage = newUsage();
   const durationsMs: number[] = [];
+  const strings = new StringPool();
 
   // Resume: the latest judged line per (task, attempt) stands; error lines are retried. A later line may
   // replace an earlier one, so only the attempt's facts are kept until the file is read, never its output.
   const spent: RunUsage = { calls: 0, cost: 0, input_tokens: 0, output_tokens: 0 };
   const done = await resumedAttempts(input.resultsFile, tallies, spent);
   for (const [key, facts] of done) {
-    foldResult(tallies.get(taskOfKey(key))!, facts);
+    foldResult(tallies.get(taskOfKey(key))!, facts, strings);
     addUsage(usage, facts.usage);
     if (facts.judge_usage) addUsage(usage, facts.judge_usage);
     durationsMs.push(facts.duration_ms);
@@ -194,7 +196,7 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
     if (input.budget?.exhausted) interrupted = true;
     log.append(line);
     addLineUsage(spent, line);
-    foldResult(tallies.get(task.id)!, line);
+    foldResult(tallies.get(task.id)!, line, strings);
     addUsage(usage, line.usage);
     if (line.judge_usage) addUsage(usage, line.judge_usage);
     durationsMs.push(line.duration_ms);

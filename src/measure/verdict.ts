@@ -1,6 +1,7 @@
 // The evaluate stage's decisions, as pure functions of what was measured: the verdict, the reason, who
 // acts next, and the artifact's payload. Nothing here reads or writes a file or calls an engine.
 import { HANDOFF, HANDOFF_END } from '../artifacts/envelope.js';
+import { derivedArray } from '../core/derived-array.js';
 import { taskStatus, type TaskTally } from '../evaluation/aggregate.js';
 import { pairedComparison, rateOf, type VariantSummary } from '../evaluation/summary.js';
 import { errorShareOf, tooManyErrors } from '../evaluation/summary.js';
@@ -12,8 +13,12 @@ type TaskResult = PipelineEvaluation['candidate_results'][number];
 type CacheInfo = StandaloneEvaluation['evaluation']['cache'];
 export type EnvelopeBits = Pick<PipelineEvaluation, 'run_id' | 'iteration' | 'created_at' | 'inputs' | 'task_suite' | 'skill_id' | 'pass_k' | 'engine' | 'judge_engine'>;
 
+/**
+ * One row per tally, derived when read (src/core/derived-array.ts): the artifact is written, and printed,
+ * from the tallies themselves rather than from a second object per task held beside them.
+ */
 export function taskResults(tallies: TaskTally[]): TaskResult[] {
-  return tallies.map((t) => {
+  return derivedArray(tallies, (t) => {
     const status = taskStatus(t);
     return {
       task_id: t.task_id,
