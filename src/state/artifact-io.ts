@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { ConfigError, InternalError } from '../core/errors.js';
 import { displayPath, formatPath, locate, yaml } from '../config/load-yaml.js';
 import { ArrayPieces, writeJsonAtomically } from '../core/atomic.js';
+import { flatCheckOf } from './flat-check.js';
 
 export function sha256(data: string | Buffer): string {
   return `sha256:${createHash('sha256').update(data).digest('hex')}`;
@@ -31,7 +32,8 @@ const STREAMED_ARRAY = 1000;
  * Validates `value` and writes what the schema returns. A long top-level array (an evaluation's task
  * results) is checked one element at a time as it is written, never as a whole second copy: at 100,000
  * tasks the parsed copy was the largest thing alive at the end of a run. An invalid element abandons the
- * write, so the file on disk is the old one or a valid new one.
+ * write, so the file on disk is the old one or a valid new one. A plain row is checked by the schema-derived
+ * quick check (flat-check.ts), which answers the schema's own output or leaves the row to the schema.
  */
 export async function writeArtifact<S extends z.ZodType>(file: string, schema: S, value: z.input<S>): Promise<void> {
   const refuse = (issue: z.core.$ZodIssue, prefix: (string | number)[] = []) =>
@@ -44,7 +46,10 @@ export async function writeArtifact<S extends z.ZodType>(file: string, schema: S
   const out = parsed.data as Record<string, unknown>;
   for (const [key, element] of streamed) {
     const items = (value as Record<string, unknown[]>)[key]!;
+    const quick = flatCheckOf(element);
     out[key] = new ArrayPieces(items.length, (i) => {
+      const checked = quick?.(items[i]);
+      if (checked) return checked;
       const el = element.safeParse(items[i]);
       if (!el.success) throw refuse(el.error.issues[0]!, [key, i]);
       return el.data;

@@ -1,0 +1,93 @@
+// The quick row check writeArtifact uses for long arrays: whenever it answers, zod accepts the row and
+// outputs exactly the same thing (bytes included: key order, dropped keys); whenever zod refuses, it leaves
+// the row to zod; and a schema it does not understand gets no quick check at all.
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { taskResult } from '../../src/artifacts/evaluation.js';
+import { flatCheckOf } from '../../src/state/flat-check.js';
+
+const row = {
+  task_id: 't1',
+  passed: true,
+  score: 0.5,
+  status: 'pass',
+  category: 'apples',
+  split: 'holdout',
+  negative: true,
+  critical: false,
+  attempts: 3,
+  passes: 2,
+  errors: 0,
+  reason: 'contains: found "x"',
+};
+
+class Row {
+  task_id = 't';
+}
+
+/** Variants of a row: every field made wrong in several ways, dropped, set undefined, extra keys, reordered. */
+function variants(): unknown[] {
+  const out: unknown[] = [row, { ...row, split: undefined }, null, [], 'row', 42, new Row(), Object.create(null)];
+  const { split: _s, negative: _n, critical: _c, ...required } = row;
+  out.push(required, { extra: 1, ...row }, { ...row, extra: { deep: true } }, Object.fromEntries(Object.entries(row).reverse()));
+  const wrong: unknown[] = [undefined, null, '', 'x', 'pass', 'holdout', 0, -0, 1, 1.5, -3, NaN, Infinity, -Infinity, 2 ** 53, true, false, {}, [], 1n];
+  for (const key of Object.keys(row)) {
+    const { [key]: _drop, ...without } = row as Record<string, unknown>;
+    out.push(without);
+    for (const w of wrong) out.push({ ...row, [key]: w });
+  }
+  const withGetter = { ...row };
+  Object.defineProperty(withGetter, 'score', { get: () => 0.25, enumerable: true });
+  out.push(withGetter);
+  return out;
+}
+
+describe('flatCheckOf', () => {
+  const quick = flatCheckOf(taskResult)!;
+
+  it('understands the task result row', () => expect(quick).toBeTypeOf('function'));
+
+  it('answers only what zod accepts, with zod’s exact output; everything else goes to zod', () => {
+    let answered = 0;
+    let deferred = 0;
+    for (const v of variants()) {
+      const mine = quick(v);
+      const theirs = taskResult.safeParse(v);
+      if (mine === undefined) {
+        deferred++;
+        continue;
+      }
+      answered++;
+      expect(theirs.success, JSON.stringify(v)).toBe(true);
+      expect(JSON.stringify(mine)).toBe(JSON.stringify(theirs.data));
+      expect(Object.keys(mine)).toEqual(Object.keys(theirs.data!));
+    }
+    // Both sides were exercised: plain valid rows answered, the broken ones deferred.
+    expect(answered).toBeGreaterThan(30);
+    expect(deferred).toBeGreaterThan(100);
+    // Every valid row of the plain shape is answered, not deferred.
+    expect(quick(row)).toEqual(taskResult.parse(row));
+    expect(quick({ ...row, score: 1, attempts: 0 })).toBeDefined();
+  });
+
+  it('gives no quick check for a schema with anything it does not understand', () => {
+    const schemas: z.ZodType[] = [
+      z.object({ a: z.string().min(1) }),
+      z.object({ a: z.number().min(0) }),
+      z.object({ a: z.number().int().max(3) }),
+      z.object({ a: z.object({ b: z.string() }) }),
+      z.object({ a: z.array(z.string()) }),
+      z.object({ a: z.string().transform((s) => s.length) }),
+      z.object({ a: z.coerce.number() }),
+      z.object({ a: z.string().nullable() }),
+      z.object({ a: z.literal('x') }),
+      z.object({ a: z.string() }).passthrough(),
+      z.object({ a: z.string() }).strict(),
+      z.object({ a: z.string() }).refine((o) => o.a !== 'b'),
+      z.array(z.string()),
+      z.string(),
+    ];
+    for (const s of schemas) expect(flatCheckOf(s)).toBeUndefined();
+    expect(flatCheckOf(z.object({ a: z.string(), b: z.enum(['x', 'y']).optional(), c: z.number().int() }))).toBeTypeOf('function');
+  });
+});
