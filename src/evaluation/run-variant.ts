@@ -211,6 +211,8 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
       for (let a = 0; a < k; a++) if (!done.has(attemptKey(task.id, a))) yield [task, a];
     }
   }
+  // An HTTP engine's SDK import, begun when the engine was built, is setup: the first calls would wait on it.
+  await Promise.all([input.engine.prepare?.(), input.judgeEngine?.prepare?.()]);
   const started = performance.now();
   const cpuStart = process.cpuUsage();
   try {
