@@ -164,7 +164,10 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
       if (combined.error) line.error = { kind: 'judge', message: combined.error };
     }
     // A judge (or intent retry) stopped by a subscription limit leaves no result either: resume redoes the attempt.
-    const judgeStop = [engine, ...judgeMeters].map((m) => m.rateLimited()).find((m) => m !== undefined);
+    // A loop, not [engine, ...judgeMeters].map().find(): that array's element kind changed between attempts,
+    // which threw away this function's optimised code once per run (a second ~25 ms TurboFan compile).
+    let judgeStop = engine.rateLimited();
+    for (const m of judgeMeters) judgeStop ??= m.rateLimited();
     if (judgeStop) {
       interrupted = true;
       rateLimited ??= judgeStop;
