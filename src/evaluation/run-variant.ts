@@ -29,7 +29,12 @@ export interface VariantRunInput {
   resultsFile: string;
   signal?: AbortSignal;
   now?: () => Date;
-  onAttempt?: (line: ResultLine) => void;
+  /**
+   * Each attempt as its line is appended, with `persist`, which writes every line appended so far: call it
+   * before telling anyone the attempt is judged (src/state/results-log.ts). A progress bar calls it only
+   * when it draws, so a terminal run makes a write per redraw, not one per line.
+   */
+  onAttempt?: (line: ResultLine, persist: () => void) => void;
   /** Shared with other variants running at the same time, so a global concurrency limit holds. */
   limiter?: <T>(fn: () => Promise<T>) => Promise<T>;
   /** The run's budget: no attempt starts once it is spent. */
@@ -87,6 +92,7 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
   }
 
   const log = ResultsLog.open(input.resultsFile);
+  const persist = () => log.flush();
   let engineCalls = 0;
   let judgeCalls = 0;
   let interrupted = false;
@@ -201,11 +207,7 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
     addUsage(usage, line.usage);
     if (line.judge_usage) addUsage(usage, line.judge_usage);
     durationsMs.push(line.duration_ms);
-    if (input.onAttempt) {
-      // What is reported as judged is on disk first (results-log.ts).
-      log.flush();
-      input.onAttempt(line);
-    }
+    input.onAttempt?.(line, persist);
   };
 
   function* pending(): Generator<[Task, number]> {
