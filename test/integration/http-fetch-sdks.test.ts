@@ -50,6 +50,14 @@ describe('the openai SDK over apiFetch', () => {
     expect(e.error).toMatchObject({ message: 'slow down', code: 'rl' });
   });
 
+  it('a proxy\'s non-JSON error page is an APIError whose message is the page', async () => {
+    server.script({ status: 502, body: '<html>Bad Gateway</html>', contentType: 'text/html' });
+    const err = await openai().chat.completions.create(chat).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.InternalServerError);
+    expect((err as Error).message).toContain('<html>Bad Gateway</html>');
+    expect((err as InstanceType<typeof OpenAI.APIError>).headers?.get('content-type')).toBe('text/html');
+  });
+
   it('an abort is APIUserAbortError; nothing listening is APIConnectionError', async () => {
     server.script({ body: openaiCompletion({ content: 'late' }), delayMs: 2000 });
     const ac = new AbortController();
