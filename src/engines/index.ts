@@ -48,6 +48,7 @@ function redacted(engine: Engine): Engine {
       return { ...res, ...(res.error ? { error: redactDeep(res.error) } : {}), ...(res.failed_attempts ? { failed_attempts: redactDeep(res.failed_attempts) } : {}) };
     },
     ...(engine.concurrency ? { concurrency: engine.concurrency } : {}),
+    ...(engine.prepare ? { prepare: engine.prepare } : {}),
   };
 }
 
@@ -85,5 +86,6 @@ export function countCalls(engine: Engine): Engine & { calls(): number } {
     calls: () => calls,
     ...(engine.concurrency ? { concurrency: engine.concurrency } : {}),
     ...(engine.rateLimitGate ? { rateLimitGate: engine.rateLimitGate } : {}),
+    ...(engine.prepare ? { prepare: engine.prepare } : {}),
   };
 }

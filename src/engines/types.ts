@@ -157,6 +157,11 @@ export interface Engine {
    * before each run() — nothing new starts while it is paused — and makes no call once it says why not.
    */
   readonly rateLimitGate?: { ready(signal?: AbortSignal): Promise<string | undefined> };
+  /**
+   * HTTP engines: load what the first call would otherwise load (the SDK, Node's fetch classes), so the
+   * task phase times calls, not imports. Never rejects: a failure to load surfaces on the first call.
+   */
+  prepare?(): Promise<void>;
 }
 
 /** See src/engines/adaptive.ts. */

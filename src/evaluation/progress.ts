@@ -1,9 +1,12 @@
 // A progress bar for long evaluations, drawn on stderr only when it is a terminal: done/total,
 // pass/fail/error counts and an ETA from the rate so far. Redraws are throttled so ten thousand fast
-// tasks do not turn into ten thousand writes.
+// tasks do not turn into ten thousand writes — of the bar, or of the results log it reports on.
 export interface Progress {
-  /** `unjudged` attempts (nothing to grade them by) count as done, in no column. */
-  tick(status: 'pass' | 'fail' | 'error' | 'unjudged'): void;
+  /**
+   * `unjudged` attempts (nothing to grade them by) count as done, in no column. `beforeDraw` runs before
+   * the bar shows new counts, only then: what it shows as judged must be on disk first (run-variant.ts).
+   */
+  tick(status: 'pass' | 'fail' | 'error' | 'unjudged', beforeDraw?: () => void): void;
   done(): void;
 }
 
@@ -25,12 +28,13 @@ export function createProgress(label: string, total: number, write: (s: string) 
     write(`\r\x1b[2K${formatBar(label, s)}`);
   };
   return {
-    tick(status) {
+    tick(status, beforeDraw) {
       s.done++;
       if (status !== 'unjudged') s[status]++;
       const t = now();
       if (t - last >= everyMs || s.done === total) {
         last = t;
+        beforeDraw?.();
         draw();
       }
     },

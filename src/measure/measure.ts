@@ -68,7 +68,7 @@ export async function measure(
     now: ctx.now,
     limiter: ctx.limiter,
     budget: a.budget,
-    onAttempt: bar ? (line) => bar.tick(line.status) : undefined,
+    onAttempt: bar ? (line, persist) => bar.tick(line.status, persist) : undefined,
   });
   bar?.done();
   // The run's dead attempts, before the artifact and its task results are built (src/core/gc-hint.ts).

@@ -2,9 +2,9 @@
 // a re-run skips every (task, attempt) already judged here. Lines finished in the same turn of the event
 // loop are written together, with one write(2) on an O_APPEND descriptor, at the end of that turn (a
 // write per line was a tenth of a fast evaluation's time). Nothing reports an attempt as judged before
-// its line is written — the progress bar flushes first, and closing flushes — so a kill -9 loses only
-// attempts nobody was told about, which the resume runs again; a torn last line is cut off when the
-// file is opened again.
+// its line is written — the progress bar flushes before it draws new counts, and closing flushes — so a
+// kill -9 loses only attempts nobody was told about, which the resume runs again; a torn last line is
+// cut off when the file is opened again.
 import { closeSync, createReadStream, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';

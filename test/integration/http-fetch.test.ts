@@ -2,7 +2,7 @@
 // what the SDKs rely on — status, headers, a body read once as text or JSON, an abort that rejects with
 // an AbortError, a refused connection that rejects — and the keep-alive pool reusing one socket.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as netServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiFetch } from '../../src/engines/http-fetch.js';
 
@@ -20,6 +20,11 @@ beforeAll(async () => {
       seen.push({ method: req.method, headers: req.headers, body });
       if (req.url === '/slow') return void setTimeout(() => res.end('late'), 5000);
       if (req.url === '/empty') return void res.writeHead(204).end();
+      if (req.url === '/repeats') {
+        // Repeated and mixed-case names, as a proxy may send them: the answer must read as a Headers would.
+        res.writeHead(200, ['X-Multi', 'one', 'content-type', 'text/plain', 'x-multi', 'two', 'Set-Cookie', 'a=1', 'set-cookie', 'b=2', 'B-First', 'yes']);
+        return void res.end('ok');
+      }
       res.writeHead(req.url === '/missing' ? 404 : 200, { 'content-type': 'application/json', 'x-request-id': 'req-1', 'set-cookie': ['a=1', 'b=2'] });
       res.end(JSON.stringify({ echo: body, path: req.url }));
     });
@@ -46,6 +51,45 @@ describe('apiFetch', () => {
     const last = seen[seen.length - 1]!;
     expect(last).toMatchObject({ method: 'POST', body: '{"q":"é"}' });
     expect(last.headers).toMatchObject({ authorization: 'Bearer k', 'content-type': 'application/json', 'content-length': String(Buffer.byteLength('{"q":"é"}')) });
+  });
+
+  it('reads headers as the Fetch standard does: any case, repeats joined, set-cookie apart, sorted iteration', async () => {
+    const res = await apiFetch(`${url}/repeats`);
+    const ref = new Headers([['X-Multi', 'one'], ['content-type', 'text/plain'], ['x-multi', 'two'], ['Set-Cookie', 'a=1'], ['set-cookie', 'b=2'], ['B-First', 'yes']]);
+    expect(res.headers.get('X-MULTI')).toBe('one, two');
+    expect(res.headers.get('x-multi')).toBe(ref.get('x-multi'));
+    expect(res.headers.get('set-cookie')).toBe(ref.get('set-cookie'));
+    expect(res.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
+    expect(res.headers.has('B-FIRST')).toBe(true);
+    expect(res.headers.get('absent')).toBeNull();
+    // node:http adds date, connection and keep-alive; compare only what the handler sent.
+    const sent = new Set(['b-first', 'content-type', 'set-cookie', 'x-multi']);
+    expect([...res.headers].filter(([k]) => sent.has(k))).toEqual([...ref]);
+    const seenByForEach: string[] = [];
+    res.headers.forEach((v, k) => sent.has(k) && seenByForEach.push(`${k}=${v}`));
+    expect(seenByForEach).toEqual([...ref].map(([k, v]) => `${k}=${v}`));
+    expect([...res.headers.keys()].filter((k) => sent.has(k))).toEqual([...ref.keys()]);
+    expect(res.url).toBe(`${url}/repeats`);
+    expect(res.statusText).toBe('OK');
+    expect(Buffer.from(await res.arrayBuffer()).toString()).toBe('ok');
+  });
+
+  it('sends the Host header of the URL, and a given content-length is replaced by the real one', async () => {
+    await (await apiFetch(`${url}/host`, { method: 'POST', headers: { 'Content-Length': '999', 'X-A': '1' }, body: 'abc' })).text();
+    const last = seen[seen.length - 1]!;
+    expect(last.headers['host']).toBe(new URL(url).host);
+    expect(last.headers).toMatchObject({ 'content-length': '3', 'x-a': '1' });
+    expect(last.body).toBe('abc');
+  });
+
+  it('rejects a status no Response can carry (a broken proxy) with a TypeError, as fetch does', async () => {
+    const odd = netServer((socket) => socket.once('data', () => socket.end('HTTP/1.1 600 Odd\r\ncontent-length: 0\r\n\r\n')));
+    await new Promise<void>((r) => odd.listen(0, '127.0.0.1', r));
+    try {
+      await expect(apiFetch(`http://127.0.0.1:${(odd.address() as AddressInfo).port}/`)).rejects.toThrow(TypeError);
+    } finally {
+      await new Promise<void>((r) => odd.close(() => r()));
+    }
   });
 
   it('passes error statuses and 204 through as responses', async () => {
