@@ -48,6 +48,8 @@ function redacted(engine: Engine): Engine {
       return { ...res, ...(res.error ? { error: redactDeep(res.error) } : {}), ...(res.failed_attempts ? { failed_attempts: redactDeep(res.failed_attempts) } : {}) };
     },
     ...(engine.concurrency ? { concurrency: engine.concurrency } : {}),
+    // The subscription-limit gate: without it the metering would start calls the limit has already stopped.
+    ...(engine.rateLimitGate ? { rateLimitGate: engine.rateLimitGate } : {}),
     ...(engine.prepare ? { prepare: engine.prepare } : {}),
   };
 }

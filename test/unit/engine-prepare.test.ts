@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Suite, Task } from '../../src/config/suite-schema.js';
 import { countCalls, createEngine } from '../../src/engines/index.js';
+import { subscriptionLimit } from '../../src/engines/subscription-limit.js';
 import type { Engine, EngineResult } from '../../src/engines/types.js';
 import { runVariant } from '../../src/evaluation/run-variant.js';
 import { tempDir } from '../support/cli.js';
@@ -49,6 +50,13 @@ describe('Engine.prepare', () => {
       expect(typeof engine.prepare).toBe('function');
       await expect(engine.prepare!()).resolves.toBeUndefined();
       expect(engine.calls()).toBe(0);
+    }
+  });
+
+  it('the agent CLIs’ subscription-limit gate reaches the metering through createEngine and countCalls', () => {
+    for (const type of ['claude', 'codex'] as const) {
+      const engine = countCalls(createEngine({ type }, { env: {} }));
+      expect(engine.rateLimitGate, type).toBe(subscriptionLimit(type));
     }
   });
 });
