@@ -9,6 +9,7 @@ import { relative } from 'node:path';
 import jsYaml from 'js-yaml';
 import type { Document, LineCounter } from 'yaml';
 import { yamlLib } from '../core/lazy.js';
+import { ONCE } from '../core/parse-once.js';
 
 /** The yaml library, loaded on the error path only: a valid file is read by js-yaml alone (start-up time). */
 export const yaml = yamlLib;
@@ -116,7 +117,7 @@ export function yamlSource(file: string, what: string): YamlSource & { text: str
     return `${shown}:${p.line}:${p.col}`;
   };
   const validate = <S extends z.ZodType>(schema: S, value: unknown): z.infer<S> => {
-    const parsed = schema.safeParse(value);
+    const parsed = schema.safeParse(value, ONCE);
     if (parsed.success) return parsed.data;
     const { doc } = tree();
     const problems = parsed.error.issues.slice(0, 20).flatMap((issue) => {

@@ -11,6 +11,7 @@
 // continued flow scalar inside an item is always indented deeper, so it is never cut.
 import jsYaml from 'js-yaml';
 import { z } from 'zod';
+import { ONCE } from '../core/parse-once.js';
 import { treeNestsDeeper } from './nesting.js';
 
 const SLICE = 250;
@@ -91,7 +92,7 @@ export function sliceSuite<S extends z.ZodObject>(text: string, schema: S): Slic
   const checkTask = judgesOnce(taskSchema);
   const head = parse(`${text.slice(0, section.start)}${text.slice(section.end)}`);
   if (!head || typeof head !== 'object' || Array.isArray(head) || 'tasks' in head) return undefined;
-  const top = schema.safeParse(head);
+  const top = schema.safeParse(head, ONCE);
   if (!top.success) return undefined;
   const { items, end } = section;
   function* tasks(): Generator<unknown> {

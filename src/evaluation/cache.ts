@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { canonicalJson, sha256 } from '../state/artifact-io.js';
 import { writeJsonAtomically } from '../core/atomic.js';
+import { ONCE } from '../core/parse-once.js';
 import type { TaskTally, UsageTotals } from './aggregate.js';
 import { intentMetricSetSchema } from './intent-metrics.js';
 import type { VariantOutcome } from './run-variant.js';
@@ -87,7 +88,7 @@ function parseEntry(text: string): CacheEntry {
   const raw = JSON.parse(text) as { tallies?: unknown };
   const tallies = Array.isArray(raw.tallies) ? raw.tallies : undefined;
   if (tallies) raw.tallies = [];
-  const head = headerSchema.parse(raw);
+  const head = headerSchema.parse(raw, ONCE);
   if (!tallies) throw new Error('cache entry without tallies');
   // JSON.parse makes a string per value: the few distinct categories and reasons, shared again.
   const strings = new StringPool();

@@ -7,6 +7,7 @@ import { ConfigError, InternalError } from '../core/errors.js';
 import { displayPath, formatPath, locate, yaml } from '../config/load-yaml.js';
 import { ArrayPieces, writeJsonAtomically } from '../core/atomic.js';
 import { flatCheckOf } from './flat-check.js';
+import { ONCE } from '../core/parse-once.js';
 
 export function sha256(data: string | Buffer): string {
   return `sha256:${createHash('sha256').update(data).digest('hex')}`;
@@ -40,7 +41,7 @@ export async function writeArtifact<S extends z.ZodType>(file: string, schema: S
     new InternalError(`refusing to write an invalid artifact ${displayPath(file)}: ${formatPath([...prefix, ...(issue.path as (string | number)[])])}: ${issue.message}`);
   const streamed = streamedArrays(schema, value);
   // With its long arrays empty, the object is checked by the same schema (they carry no length checks).
-  const parsed = schema.safeParse(streamed ? { ...(value as object), ...Object.fromEntries(streamed.map(([k]) => [k, []])) } : value);
+  const parsed = schema.safeParse(streamed ? { ...(value as object), ...Object.fromEntries(streamed.map(([k]) => [k, []])) } : value, ONCE);
   if (!parsed.success) throw refuse(parsed.error.issues[0]!);
   if (!streamed) return writeJsonAtomically(file, parsed.data);
   const out = parsed.data as Record<string, unknown>;

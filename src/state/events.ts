@@ -6,6 +6,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { InternalError } from '../core/errors.js';
 import { stateLayout } from './layout.js';
+import { ONCE } from '../core/parse-once.js';
 
 export const runEventSchema = z.looseObject({
   at: z.iso.datetime(),
@@ -23,7 +24,7 @@ export interface RunEvent {
 
 export function appendEvent(runDir: string, ev: RunEvent, now: Date = new Date()): void {
   const line = { at: now.toISOString(), ...ev };
-  const checked = runEventSchema.safeParse(line);
+  const checked = runEventSchema.safeParse(line, ONCE);
   if (!checked.success) throw new InternalError(`event ${JSON.stringify(ev.event)} does not match its schema: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   mkdirSync(runDir, { recursive: true });
   appendFileSync(stateLayout.events(runDir), `${JSON.stringify(line)}\n`);

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { readArtifact } from './artifact-io.js';
 import { isSafeId, safeId } from '../config/safe-id.js';
 import { writeJsonAtomically } from '../core/atomic.js';
+import { ONCE } from '../core/parse-once.js';
 import { stateLayout } from './layout.js';
 
 export const runManifest = z.looseObject({
@@ -39,7 +40,7 @@ export const runManifest = z.looseObject({
 export type RunManifest = z.infer<typeof runManifest>;
 
 export async function writeRunManifest(runDir: string, m: RunManifest): Promise<void> {
-  await writeJsonAtomically(stateLayout.runManifest(runDir), runManifest.parse(m));
+  await writeJsonAtomically(stateLayout.runManifest(runDir), runManifest.parse(m, ONCE));
 }
 
 export function readRunManifest(runDir: string): RunManifest | undefined {
