@@ -39,9 +39,9 @@ export async function sample(dir: string, args: string[], env: NodeJS.ProcessEnv
   return { wallMs, cpuMs: p.cpu_ms, maxRssMb: p.max_rss_kb / 1024, exitCode: r.exitCode, stdout: r.stdout };
 }
 
-/** The median run of `n` (by wall time): start-up figures jitter by tens of ms on a shared machine. */
-export async function median(n: number, run: () => Promise<Sample>): Promise<Sample> {
-  const all: Sample[] = [];
+/** The median run of `n` (by wall time): figures jitter by tens of ms on a shared machine. */
+export async function median<T extends Sample>(n: number, run: () => Promise<T>): Promise<T> {
+  const all: T[] = [];
   for (let i = 0; i < n; i++) all.push(await run());
   all.sort((a, b) => a.wallMs - b.wallMs);
   return all[Math.floor(all.length / 2)]!;
