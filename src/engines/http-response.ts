@@ -56,6 +56,9 @@ export class ApiHeaders implements Iterable<[string, string]> {
   }
 }
 
+/** A body decoded as the Fetch standard's text() and json() decode it: UTF-8, a leading BOM dropped. */
+const utf8 = (b: Buffer): string => (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? b.toString('utf8', 3) : b.toString('utf8'));
+
 /** A whole answer, its body readable once (a clone gets its own read), as a Response's is. */
 export class ApiResponse {
   readonly type = 'basic';
@@ -87,14 +90,14 @@ export class ApiResponse {
   }
   text(): Promise<string> {
     try {
-      return Promise.resolve(this.#take().toString('utf8'));
+      return Promise.resolve(utf8(this.#take()));
     } catch (err) {
       return Promise.reject(err);
     }
   }
   json(): Promise<unknown> {
     try {
-      return Promise.resolve(JSON.parse(this.#take().toString('utf8')) as unknown);
+      return Promise.resolve(JSON.parse(utf8(this.#take())) as unknown);
     } catch (err) {
       return Promise.reject(err);
     }
