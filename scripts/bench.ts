@@ -8,7 +8,8 @@
 //    CPU per call is the task phase's own CPU time (artifact `cpu_ms`) over its calls; and the same calls
 //    through the openai SDK alone (bench-sdk-floor.ts), the floor those rows stand on;
 //  - N and 100,000 tasks on the instant mock engine: wall time from process start and peak RSS, against the goal;
-//  - the same N-task evaluation again (the baseline cache): against a process that only loads the suite;
+//  - the same N-task evaluation again (the baseline cache): against a process that only loads the suite,
+//    with the suite reader bundled as the bin is;
 //    these rows and their reference are each the median of H runs (default 3), the start-up rows of R (5).
 // Every process is a fresh `node` measured by the exit probe (bench-measure.ts). With --shards N it measures
 // sharding instead (bench-shards.ts) and exits 1 if the merged artifact differs from the unsharded one.
@@ -21,6 +22,8 @@ import { writeBenchSuite } from './bench-suite.js';
 import { startBenchServer } from './bench-server.js';
 import { cli, evaluate, mb, median, ratio, sample, secs } from './bench-measure.js';
 import { runProcess } from '../src/core/proc.js';
+import { build } from 'rolldown';
+import { bundleOptions } from './bundle-options.js';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -29,7 +32,9 @@ function arg(name: string, fallback: number): number {
 
 // The evaluations of the instant-mock and cache rows, each the median of this many runs (`--heavy-repeat`).
 const heavy = arg('heavy-repeat', 3);
-const suiteModule = pathToFileURL(resolve(fileURLToPath(import.meta.url), '../../src/config/suite.js')).href;
+const projectRoot = resolve(fileURLToPath(import.meta.url), '../../..');
+// The cache row's reference loads the suite with the suite reader bundled as the bin is (bundle-options.ts).
+const suiteModule = pathToFileURL(join(projectRoot, 'dist/bench/load-suite.js')).href;
 const rows: string[][] = [];
 const row = (...cells: string[]) => {
   rows.push(cells);
@@ -140,6 +145,7 @@ async function main(): Promise<void> {
       if (!(await benchShards(cli, root, n, arg('shards', 0), conc))) process.exitCode = 1;
       return;
     }
+    await build(bundleOptions(projectRoot, 'load-suite', 'dist/src/config/suite.js', 'dist/bench'));
     console.error('measuring (each row is a fresh process):');
     const dirN = await mockRow(root, n, 800, 100, conc);
     await cacheRow(dirN, n, conc);

@@ -1,0 +1,21 @@
+// How whetstone's code is bundled (scripts/bundle.ts: the installed `whet`), shared with `npm run bench`,
+// whose reference for the cache row — a process that only loads the suite — loads it from a bundle made the
+// same way, so both sides of that ratio pay the same price for loading code.
+//
+// zod is bundled in; every other package stays an import of node_modules: the SDKs, zx, pino, ajv, yaml and
+// fast-glob load lazily or through createRequire, and pino and zx find files of their own on disk.
+import type { BuildOptions } from 'rolldown';
+
+const bundled = (id: string) => id === 'zod' || id.startsWith('zod/');
+
+/** Bundles `input` (a module under dist/, by its path from `root`) into `dir` as the entry `name`.js. */
+export function bundleOptions(root: string, name: string, input: string, dir: string): BuildOptions {
+  return {
+    cwd: root,
+    input: { [name]: input },
+    platform: 'node',
+    logLevel: 'warn',
+    external: (id) => !id.startsWith('.') && !id.startsWith('/') && !bundled(id),
+    output: { dir, format: 'esm', cleanDir: true },
+  };
+}
