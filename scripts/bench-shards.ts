@@ -3,7 +3,7 @@
 // shard processes at once (each `--shard i/N` with its own state directory), then `whet merge` of them; checks
 // the merged artifact equals the unsharded one on the measured fields (the check the sharding tests make) and
 // prints the slowest shard, the merge, the merge's cost per 10,000 tasks and its peak RSS (the CLI reports
-// its own resourceUsage().maxRSS when WHET_BENCH_STATS names a file). Returns false when the artifacts differ.
+// its own peak RSS, src/core/peak-rss.ts, when WHET_BENCH_STATS names a file). Returns false when the artifacts differ.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runProcess } from '../src/core/proc.js';

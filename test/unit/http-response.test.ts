@@ -14,7 +14,7 @@ describe('ApiResponse bodies', () => {
   it('text() and json() give what the global Response gives', async () => {
     for (const b of bodies) {
       const ours = () => new ApiResponse(b, 200, 'OK', new ApiHeaders([]), 'http://127.0.0.1/x');
-      const theirs = () => new Response(b);
+      const theirs = () => new Response(new Uint8Array(b));
       expect(await ours().text()).toBe(await theirs().text());
       const settle = (p: Promise<unknown>) => p.then((v) => ({ v }), (e: Error) => ({ e: e.name }));
       expect(await settle(ours().json())).toEqual(await settle(theirs().json()));
