@@ -2,11 +2,12 @@
 // results — the skill's bytes and resources, the suite's content and fixture files, the engine's and the
 // judge engine's configuration, pass-k, the default task timeout — plus a format version. Entries carry
 // their creation time; a lookup older than the TTL is a miss. Results with any error are never stored.
-import { StringPool } from '../core/strings.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { StringPool } from '../core/strings.js';
 import { canonicalJson, sha256 } from '../state/artifact-io.js';
+import { flatCheckOf } from '../state/flat-check.js';
 import { writeJsonAtomically } from '../core/atomic.js';
 import { ONCE } from '../core/parse-once.js';
 import type { TaskTally, UsageTotals } from './aggregate.js';
@@ -101,38 +102,14 @@ function parseEntry(text: string): CacheEntry {
   return { ...head, tallies: tallies as CacheEntry['tallies'] };
 }
 
-const STRINGS = ['task_id', 'category', 'reason'] as const;
-const BOOLEANS = ['negative', 'critical'] as const;
-const NUMBERS = ['k', 'judged', 'passes', 'errors', 'timeouts', 'bestScore'] as const;
-const OPTIONAL: Record<string, (v: unknown) => boolean> = {
-  split: (v) => v === 'train' || v === 'holdout',
-  errorMessage: (v) => typeof v === 'string',
-  shouldTrigger: (v) => typeof v === 'boolean',
-  triggered: (v) => typeof v === 'number',
-  unjudged: (v) => typeof v === 'boolean',
-  ran: (v) => typeof v === 'number',
-};
-
 /**
- * One cached tally, accepted exactly when tallySchema accepts it and returned as the schema returns it
- * (unknown keys dropped). Checked by hand: the schema's parse of every tally was most of a cache hit's
- * cost beyond reading the suite. A tally with intent metrics (nested sets) goes through the schema.
+ * One cached tally, accepted exactly when tallySchema accepts it and returned as the schema returns it.
+ * The schema-derived quick check (src/state/flat-check.ts) takes the plain ones: the schema's parse of
+ * every tally was most of a cache hit's cost beyond reading the suite. The rest (intent metrics, anything
+ * odd) go through the schema itself.
  */
 export function checkTally(raw: unknown): z.infer<typeof tallySchema> {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return tallySchema.parse(raw);
-  const t = raw as Record<string, unknown>;
-  if (t['intent'] !== undefined) return tallySchema.parse(raw);
-  for (const k of STRINGS) if (typeof t[k] !== 'string') return tallySchema.parse(raw);
-  for (const k of BOOLEANS) if (typeof t[k] !== 'boolean') return tallySchema.parse(raw);
-  for (const k of NUMBERS) if (typeof t[k] !== 'number') return tallySchema.parse(raw);
-  let extra = false;
-  for (const k in t) {
-    const check = OPTIONAL[k];
-    if (check) {
-      if (t[k] !== undefined && !check(t[k])) return tallySchema.parse(raw);
-    } else if (!(STRINGS as readonly string[]).includes(k) && !(BOOLEANS as readonly string[]).includes(k) && !(NUMBERS as readonly string[]).includes(k)) extra = true;
-  }
-  return extra ? tallySchema.parse(raw) : (t as z.infer<typeof tallySchema>);
+  return (flatCheckOf(tallySchema)?.(raw) as z.infer<typeof tallySchema> | undefined) ?? tallySchema.parse(raw);
 }
 
 /** Stores a complete, error-free baseline; returns false (and stores nothing) otherwise. */

@@ -6,8 +6,9 @@
 // finite numbers (optionally safe integers) and string enums, each perhaps optional, and answers either the
 // schema's very output (the known keys in the schema's order, unknown ones dropped) or "ask the schema".
 // Anything it does not understand — another field type, a check, a catch-all, a key present but undefined —
-// goes to the schema, which then accepts or refuses with its own message. A schema it cannot read gets no
-// quick check at all. `test/unit/flat-check.test.ts` holds it to zod's answers.
+// goes to the schema, which then accepts or refuses with its own message. An optional field of a type it
+// does not read (a cached tally's nested intent metrics) sends only the rows that have it to the schema; a
+// required one, or an object-wide check, leaves the schema with no quick check at all. `test/unit/flat-check.test.ts` holds it to zod's answers.
 import type { z } from 'zod';
 
 /** The schema's output for `raw`, or undefined: the schema must decide. */
@@ -44,7 +45,8 @@ function fieldCheck(def: Def): ((v: unknown) => boolean) | undefined {
 function build(schema: z.ZodType): FlatCheck | undefined {
   const def = defOf(schema);
   if (def.type !== 'object' || !def.shape || def.catchall !== undefined || (def.checks?.length ?? 0) > 0) return undefined;
-  const fields: { key: string; optional: boolean; ok: (v: unknown) => boolean }[] = [];
+  // `ok` undefined: an optional field this check cannot read, so a row that has it goes to the schema.
+  const fields: { key: string; optional: boolean; ok: ((v: unknown) => boolean) | undefined }[] = [];
   for (const [key, field] of Object.entries(def.shape)) {
     let d = defOf(field);
     const optional = d.type === 'optional';
@@ -53,7 +55,7 @@ function build(schema: z.ZodType): FlatCheck | undefined {
       d = defOf(d.innerType);
     }
     const ok = fieldCheck(d);
-    if (!ok) return undefined;
+    if (!ok && !optional) return undefined;
     fields.push({ key, optional, ok });
   }
   return (raw) => {
@@ -66,7 +68,7 @@ function build(schema: z.ZodType): FlatCheck | undefined {
         if (!f.optional || Object.prototype.hasOwnProperty.call(r, f.key)) return undefined;
         continue;
       }
-      if (!Object.prototype.hasOwnProperty.call(r, f.key) || !f.ok(v)) return undefined;
+      if (!f.ok || !Object.prototype.hasOwnProperty.call(r, f.key) || !f.ok(v)) return undefined;
       out[f.key] = v;
     }
     return out;

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { taskResult } from '../../src/artifacts/evaluation.js';
 import { flatCheckOf } from '../../src/state/flat-check.js';
+import { tallySchema } from '../../src/evaluation/cache.js';
 
 const row = {
   task_id: 't1',
@@ -89,5 +90,19 @@ describe('flatCheckOf', () => {
     ];
     for (const s of schemas) expect(flatCheckOf(s)).toBeUndefined();
     expect(flatCheckOf(z.object({ a: z.string(), b: z.enum(['x', 'y']).optional(), c: z.number().int() }))).toBeTypeOf('function');
+  });
+
+  it('leaves only the rows that have an optional field it cannot read to zod', () => {
+    const schema = z.object({ a: z.string(), deep: z.object({ n: z.number() }).optional() });
+    const quick = flatCheckOf(schema)!;
+    expect(quick).toBeTypeOf('function');
+    expect(quick({ a: 'x' })).toEqual({ a: 'x' });
+    expect(quick({ a: 'x', deep: { n: 1 } })).toBeUndefined();
+    expect(quick({ a: 'x', deep: 'not an object' })).toBeUndefined();
+    // The cached tally: plain ones answered, one with intent metrics left to the schema.
+    const tally = flatCheckOf(tallySchema)!;
+    const plain = { task_id: 't', category: 'c', negative: false, critical: false, k: 1, judged: 1, passes: 1, errors: 0, timeouts: 0, bestScore: 1, reason: 'ok' };
+    expect(tally(plain)).toEqual(tallySchema.parse(plain));
+    expect(tally({ ...plain, intent: { cases: 1 } })).toBeUndefined();
   });
 });
