@@ -1,16 +1,16 @@
-// How `npm run bench` measures one process: a fresh `node` with the exit probe (bench-probe.ts), wall time
+// How `npm run bench` measures one process: a fresh `node` with the exit probe (bench-probe.cts), wall time
 // from spawn to exit as the parent sees it, and the child's own CPU time and peak RSS as the probe reports
 // them. Every figure of the bench table, the bare `node -e 0` reference included, is taken this way, so
 // the ratios compare like with like.
 import { readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { runProcess } from '../src/core/proc.js';
 
 const here = fileURLToPath(import.meta.url);
 /** The `whet` users run: package.json "bin", the bundled CLI (scripts/bundle.ts). */
 export const cli = resolve(here, '../../..', (JSON.parse(readFileSync(resolve(here, '../../../package.json'), 'utf8')) as { bin: { whet: string } }).bin.whet);
-const probe = pathToFileURL(resolve(here, '../bench-probe.js')).href;
+const probe = resolve(here, '../bench-probe.cjs');
 
 export interface Sample {
   wallMs: number;
@@ -20,15 +20,31 @@ export interface Sample {
   stdout: string;
 }
 
+/**
+ * Variables the measured processes run without. Node 20 reads NODE_EXTRA_CA_CERTS's whole file at every
+ * start (~55 ms for a system bundle; Node 22 reads it on first TLS use): a constant added to both sides of
+ * every ratio would hide whet's own start-up cost behind it. NODE_OPTIONS could add flags to one side's
+ * measurement and not the other's expectations. Nothing measured talks TLS (the server is plain HTTP on
+ * loopback).
+ */
+export const DROPPED_ENV = ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS'] as const;
+
+/** The environment of a measured process: this one's, less DROPPED_ENV, plus `extra`. */
+export function measuredEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of DROPPED_ENV) delete env[name];
+  return { ...env, ...extra };
+}
+
 let seq = 0;
 
-/** Runs `node --import probe ...args` in `cwd`; a command that fails (other than exit 1, a failing verdict) throws. */
+/** Runs `node --require probe ...args` in `cwd`; a command that fails (other than exit 1, a failing verdict) throws. */
 export async function sample(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Sample> {
   const file = join(dir, `probe-${process.pid}-${++seq}.json`);
   const started = performance.now();
   const r = await runProcess({
-    argv: [process.execPath, '--import', probe, ...args],
-    env: { ...process.env, ...env, WHET_BENCH_PROBE: file },
+    argv: [process.execPath, '--require', probe, ...args],
+    env: measuredEnv({ ...env, WHET_BENCH_PROBE: file }),
     cwd: dir,
     timeoutMs: 900_000,
   });

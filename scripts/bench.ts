@@ -20,7 +20,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { benchShards } from './bench-shards.js';
 import { writeBenchSuite } from './bench-suite.js';
 import { startBenchServer } from './bench-server.js';
-import { cli, evaluate, mb, median, ratio, sample, secs } from './bench-measure.js';
+import { cli, DROPPED_ENV, evaluate, mb, measuredEnv, median, ratio, sample, secs } from './bench-measure.js';
 import { runProcess } from '../src/core/proc.js';
 import { build } from 'rolldown';
 import { bundleOptions } from './bundle-options.js';
@@ -96,7 +96,7 @@ async function httpRows(root: string, m: number, latency: number, conc: number):
 
 /** bench-sdk-floor.js against the same server: what the SDK and the fetch cost per call, alone. */
 async function sdkFloor(url: string, m: number, conc: number): Promise<{ calls: number; cpu_ms: number; wall_ms: number }> {
-  const r = await runProcess({ argv: [process.execPath, resolve(fileURLToPath(import.meta.url), '../bench-sdk-floor.js'), url, String(m), String(conc)], env: process.env, timeoutMs: 300_000 });
+  const r = await runProcess({ argv: [process.execPath, resolve(fileURLToPath(import.meta.url), '../bench-sdk-floor.js'), url, String(m), String(conc)], env: measuredEnv(), timeoutMs: 300_000 });
   if (r.exitCode !== 0) throw new Error(`bench-sdk-floor failed (${r.exitCode}): ${r.stderr}`);
   return JSON.parse(r.stdout) as { calls: number; cpu_ms: number; wall_ms: number };
 }
@@ -146,7 +146,8 @@ async function main(): Promise<void> {
       return;
     }
     await build(bundleOptions(projectRoot, 'load-suite', 'dist/src/config/suite.js', 'dist/bench'));
-    console.error('measuring (each row is a fresh process):');
+    const dropped = DROPPED_ENV.filter((name) => process.env[name] !== undefined);
+    console.error(`measuring (each row is a fresh process${dropped.length ? `, run without ${dropped.join(' and ')}: see bench-measure.ts` : ''}):`);
     const dirN = await mockRow(root, n, 800, 100, conc);
     await cacheRow(dirN, n, conc);
     await mockRow(root, large, 5000, 160, conc);

@@ -4,6 +4,7 @@
 // parent's — so a bare `node -e 0` spawned by a 300 MB parent reported 304 MB (its own peak: 39 MB).
 // /proc/self/status's VmHWM is the high-water mark of this process's own address space; where there is no
 // /proc, maxRSS is what there is.
+// scripts/bench-probe.cts reads the same figure the same way: it is CommonJS and cannot import this module.
 import { readFileSync } from 'node:fs';
 
 export function peakRssKb(): number {
