@@ -5,17 +5,16 @@
 // with js-yaml (core schema, ~6x faster) and the located tree is only built when something must be
 // pointed at: a syntax error, a schema error, or a caller asking for a line.
 import { readFileSync } from 'node:fs';
-import { relative } from 'node:path';
 import jsYaml from 'js-yaml';
 import type { Document, LineCounter } from 'yaml';
-import { yamlLib } from '../core/lazy.js';
 import { ONCE } from '../core/parse-once.js';
-
-/** The yaml library, loaded on the error path only: a valid file is read by js-yaml alone (start-up time). */
-export const yaml = yamlLib;
 import type { z } from 'zod';
 import { ConfigError, ConfigErrors } from '../core/errors.js';
+import { displayPath, formatPath, locate, yaml } from './locate.js';
 import { isStackOverflow, nestedTooDeeply, nestsDeeper } from './nesting.js';
+
+// The readers of YAML files import these from here too.
+export { displayPath, formatPath, locate, yaml };
 
 export interface LoadedYaml<T> {
   value: T;
@@ -25,12 +24,6 @@ export interface LoadedYaml<T> {
   at(path: (string | number)[]): string;
   /** 1-based line of the node at `path`, or 1 (built on first use). */
   lineOf(path: (string | number)[]): number;
-}
-
-/** How file paths appear in messages: relative to the cwd when that is shorter. */
-export function displayPath(file: string, cwd = process.cwd()): string {
-  const rel = relative(cwd, file);
-  return rel && !rel.startsWith('..') && rel.length < file.length ? rel : file;
 }
 
 export function readTextFile(file: string, what: string): Buffer {
@@ -159,16 +152,6 @@ function locatedTree(text: string, shown: string): { doc: Document; lc: LineCoun
   return { doc, lc };
 }
 
-/** Position of the deepest existing node on `path` (the value itself, or the object missing a key). */
-export function locate(doc: Document, lc: LineCounter, path: (string | number)[]): { line: number; col: number } {
-  const { isNode } = yaml();
-  for (let depth = path.length; depth >= 0; depth--) {
-    const node = depth === 0 ? doc.contents : doc.getIn(path.slice(0, depth), true);
-    if (isNode(node) && node.range) return lc.linePos(node.range[0]);
-  }
-  return { line: 1, col: 1 };
-}
-
 /** Position of `key` itself (not its value) in the map at `path`; else where `locate` points. */
 function locateKey(doc: Document, lc: LineCounter, path: (string | number)[], key: string): { line: number; col: number } {
   const { isMap, isNode, isScalar } = yaml();
@@ -178,13 +161,6 @@ function locateKey(doc: Document, lc: LineCounter, path: (string | number)[], ke
     if (pair && isNode(pair.key) && pair.key.range) return lc.linePos(pair.key.range[0]);
   }
   return locate(doc, lc, [...path, key]);
-}
-
-/** `tasks[3].judge.expected` — the form users read in messages. */
-export function formatPath(path: (string | number)[]): string {
-  let out = '';
-  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${p}` : p;
-  return out || '(document)';
 }
 
 function issueMessage(issue: z.core.$ZodIssue, value: unknown): string {

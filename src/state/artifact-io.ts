@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { ConfigError, InternalError } from '../core/errors.js';
-import { displayPath, formatPath, locate, yaml } from '../config/load-yaml.js';
+import { displayPath, formatPath, locate, yaml } from '../config/locate.js';
 import { ArrayPieces, writeJsonAtomically } from '../core/atomic.js';
 import { flatCheckOf } from './flat-check.js';
 import { ONCE } from '../core/parse-once.js';

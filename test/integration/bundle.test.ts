@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { repoRoot, tempDir, whetBin, write } from '../support/cli.js';
 
 const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string; bin: { whet: string }; dependencies: Record<string, string>; files: string[] };
@@ -62,6 +63,21 @@ describe('the bundled bin', () => {
     const s = run(['status', '--state-root', 'state'], dir);
     expect(s.status).toBe(0);
     expect(s.stdout).toMatch(/standalone-b/);
+  });
+
+  it('reads no YAML to show a named state directory, and reads pipeline.yaml (with js-yaml) when none is named', () => {
+    const dir = tempDir();
+    write(join(dir, 'pipeline.yaml'), 'state_dir: state\n');
+    const hook = pathToFileURL(join(repoRoot, 'test/support/module-log.mjs')).href;
+    const modules = (args: string[]) => {
+      const log = join(tempDir('whet-modules-'), 'modules.txt');
+      const r = spawnSync(process.execPath, ['--import', hook, whetBin, ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, WHET_MODULE_LOG: log } });
+      expect(r.status, r.stderr).toBe(0);
+      return readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    };
+    expect(modules(['status', '--state-root', 'state']).filter((u) => u.includes('/js-yaml/'))).toEqual([]);
+    // The control: the same command without --state-root reads the config, so the hook does see js-yaml.
+    expect(modules(['status']).some((u) => u.includes('/js-yaml/'))).toBe(true);
   });
 
   it('names itself in the scheduled job it writes', () => {
