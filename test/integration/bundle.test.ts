@@ -25,7 +25,7 @@ describe('the bundled bin', () => {
     expect(chunks).toContain('whet.js');
   });
 
-  it('imports only Node built-ins and declared dependencies, and carries zod inside', () => {
+  it('imports only Node built-ins and declared dependencies, and carries zod and commander inside', () => {
     const external = new Set<string>();
     for (const f of chunks) {
       const code = readFileSync(join(binDir, f), 'utf8');
@@ -36,6 +36,7 @@ describe('the bundled bin', () => {
     expect(packages.length).toBeGreaterThan(0);
     for (const p of packages) expect(Object.keys(pkg.dependencies), `the bundle imports ${p}`).toContain(p);
     expect(packages).not.toContain('zod');
+    expect(packages).not.toContain('commander');
   });
 
   it('prints the package version and the help, loading no command family for either', () => {
@@ -65,7 +66,7 @@ describe('the bundled bin', () => {
     expect(s.stdout).toMatch(/standalone-b/);
   });
 
-  it('reads no YAML to show a named state directory, and reads pipeline.yaml (with js-yaml) when none is named', () => {
+  it('loads no package for --version and no YAML reader for a named state directory; reads pipeline.yaml (with js-yaml) when none is named', () => {
     const dir = tempDir();
     write(join(dir, 'pipeline.yaml'), 'state_dir: state\n');
     const hook = pathToFileURL(join(repoRoot, 'test/support/module-log.mjs')).href;
@@ -76,6 +77,8 @@ describe('the bundled bin', () => {
       return readFileSync(log, 'utf8').split('\n').filter(Boolean);
     };
     expect(modules(['status', '--state-root', 'state']).filter((u) => u.includes('/js-yaml/'))).toEqual([]);
+    // `--version` reads no package from node_modules at all (commander is in the bundle).
+    expect(modules(['--version']).filter((u) => u.includes('/node_modules/'))).toEqual([]);
     // The control: the same command without --state-root reads the config, so the hook does see js-yaml.
     expect(modules(['status']).some((u) => u.includes('/js-yaml/'))).toBe(true);
   });
