@@ -2,35 +2,15 @@
 // Runs the unsharded standalone evaluation of a generated T-task suite on the instant mock engine, then N
 // shard processes at once (each `--shard i/N` with its own state directory), then `whet merge` of them; checks
 // the merged artifact equals the unsharded one on the measured fields (the check the sharding tests make) and
-// prints the slowest shard, the merge, the merge's cost per 10,000 tasks and its peak RSS (the CLI reports
-// its own peak RSS, src/core/peak-rss.ts, when WHET_BENCH_STATS names a file). Returns false when the artifacts differ.
-import { readFileSync } from 'node:fs';
+// prints the slowest shard, the merge, the merge's cost per 10,000 tasks and its peak RSS (each process's
+// own, taken by the bench's exit probe, bench-probe.cts). Returns false when the artifacts differ.
 import { join } from 'node:path';
-import { runProcess } from '../src/core/proc.js';
+import { sample } from './bench-measure.js';
 import { firstDifference, measuredFields } from './measured-fields.js';
 import { writeBenchSuite } from './bench-suite.js';
 
-interface Timed {
-  wallMs: number;
-  exitCode: number | null;
-  maxRssMb: number;
-}
-
-async function whet(cli: string, dir: string, name: string, args: string[]): Promise<Timed> {
-  const stats = join(dir, `stats-${name}.json`);
-  const started = performance.now();
-  const r = await runProcess({
-    argv: [process.execPath, cli, ...args],
-    env: { ...process.env, WHET_BENCH_STATS: stats },
-    cwd: dir,
-    timeoutMs: 1_200_000,
-  });
-  const wallMs = performance.now() - started;
-  // 0 and 1 are verdicts (half the generated tasks fail); anything else is a failed run, not a figure.
-  if (r.exitCode !== 0 && r.exitCode !== 1) throw new Error(`whet ${name} failed (${r.exitCode}): ${r.stderr}`);
-  const s = JSON.parse(readFileSync(stats, 'utf8')) as { max_rss_kb: number };
-  return { wallMs, exitCode: r.exitCode, maxRssMb: s.max_rss_kb / 1024 };
-}
+/** One whet process, measured as every other bench row is (bench-measure.ts: the exit probe). */
+const whet = (cli: string, dir: string, args: string[]) => sample(dir, [cli, ...args]);
 
 const sec = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
@@ -40,13 +20,13 @@ export async function benchShards(cli: string, root: string, tasks: number, shar
   const suite = writeBenchSuite(dir, tasks);
   const evaluate = ['evaluate', '--standalone', '--task-suite', suite, '--skill-path', dir, '--mock', '--concurrency', String(conc)];
 
-  const plain = await whet(cli, dir, 'unsharded', [...evaluate, '--state-root', join(dir, 'plain'), '--output', join(dir, 'plain.json')]);
+  const plain = await whet(cli, dir, [...evaluate, '--state-root', join(dir, 'plain'), '--output', join(dir, 'plain.json')]);
   const ids = Array.from({ length: shards }, (_, k) => k + 1);
   // All shards at once, as separate machines would run them; on one machine they share its cores.
-  const runs = await Promise.all(ids.map((i) => whet(cli, dir, `shard-${i}`, [...evaluate, '--shard', `${i}/${shards}`, '--state-root', join(dir, `shard-${i}`)])));
+  const runs = await Promise.all(ids.map((i) => whet(cli, dir, [...evaluate, '--shard', `${i}/${shards}`, '--state-root', join(dir, `shard-${i}`)])));
   const bad = runs.findIndex((r) => r.exitCode !== 0);
   if (bad >= 0) throw new Error(`shard ${bad + 1}/${shards} exited ${runs[bad]!.exitCode} (a shard gives no verdict: 0 expected)`);
-  const merge = await whet(cli, dir, 'merge', ['merge', ...ids.map((i) => join(dir, `shard-${i}`)), '--state-root', join(dir, 'merged'), '--output', join(dir, 'merged.json')]);
+  const merge = await whet(cli, dir, ['merge', ...ids.map((i) => join(dir, `shard-${i}`)), '--state-root', join(dir, 'merged'), '--output', join(dir, 'merged.json')]);
 
   const diff = firstDifference(measuredFields(join(dir, 'plain.json')), measuredFields(join(dir, 'merged.json')));
   const slowest = Math.max(...runs.map((r) => r.wallMs));

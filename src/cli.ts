@@ -3,13 +3,12 @@
 // of the error classes in errors.ts or returns a result, and runCli maps those to exit codes (DESIGN.md:
 // 0 ok, 1 a gate or threshold failed, 2 bad usage or input, 3 engine or infrastructure error).
 import { redactText } from './core/redact.js';
-import { realpathSync, writeFileSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, Help } from 'commander';
 import type { CliDeps, SetCode } from './commands/deps.js';
 import { WhetError } from './core/errors.js';
 import { METHOD_GUIDE, VERSION } from './core/package-info.js';
-import { peakRssKb } from './core/peak-rss.js';
 import { COMMAND_TABLE, commandName } from './commands/help-table.js';
 
 export type { CliDeps } from './commands/deps.js';
@@ -146,8 +145,6 @@ export async function main(argv: string[], build: ProgramBuilder = program): Pro
     tty: process.stderr.isTTY === true,
   };
   const runCode = await runCli(argv, deps, build);
-  const statsFile = process.env.WHET_BENCH_STATS;
-  if (statsFile) writeFileSync(statsFile, JSON.stringify({ max_rss_kb: peakRssKb(), uptime_ms: Math.round(process.uptime() * 1000) }));
   // Let stdout drain before exiting (a pipe may still hold the summary).
   await new Promise<void>((r) => (process.stdout.writableLength === 0 ? r() : process.stdout.once('drain', () => r())));
   process.exit(terminated ? 143 : runCode);
