@@ -6,7 +6,7 @@
 //    answering in L ms, at concurrency C — once with no engine setting beyond base_url, once with
 //    max_concurrency: C — against the ideal ceil(M / C) × L; the server counts requests in flight, and the
 //    CPU per call is the task phase's own CPU time (artifact `cpu_ms`) over its calls; and the same calls
-//    through the openai SDK alone (bench-sdk-floor.ts), the floor those rows stand on;
+//    through whetstone's HTTP transport alone (bench-http-floor.ts), the floor those rows stand on;
 //  - N and 100,000 tasks on the instant mock engine: wall time from process start and peak RSS, against the goal;
 //  - the same N-task evaluation again (the baseline cache): against a process that only loads the suite,
 //    with the suite reader bundled as the bin is;
@@ -81,9 +81,9 @@ async function httpRows(root: string, m: number, latency: number, conc: number):
         `${conc} in flight; ≤ ${ratio(1 / 0.85)} (efficiency ≥ 0.85); ≤ 0.8 ms CPU per call`,
       );
     }
-    const floor = await sdkFloor(server.url, m, conc);
+    const floor = await httpFloor(server.url, m, conc);
     row(
-      `the same ${m} calls through the openai SDK alone (no evaluation around them)`,
+      `the same ${m} requests sent alone, through whetstone's HTTP transport (no evaluation around them)`,
       `CPU ${(floor.cpu_ms / floor.calls).toFixed(2)} ms/call · ${secs(floor.wall_ms)} (efficiency ${(ideal / floor.wall_ms).toFixed(2)})`,
       ref,
       ratio(floor.wall_ms / ideal),
@@ -94,10 +94,10 @@ async function httpRows(root: string, m: number, latency: number, conc: number):
   }
 }
 
-/** bench-sdk-floor.js against the same server: what the SDK and the fetch cost per call, alone. */
-async function sdkFloor(url: string, m: number, conc: number): Promise<{ calls: number; cpu_ms: number; wall_ms: number }> {
-  const r = await runProcess({ argv: [process.execPath, resolve(fileURLToPath(import.meta.url), '../bench-sdk-floor.js'), url, String(m), String(conc)], env: measuredEnv(), timeoutMs: 300_000 });
-  if (r.exitCode !== 0) throw new Error(`bench-sdk-floor failed (${r.exitCode}): ${r.stderr}`);
+/** bench-http-floor.js against the same server: what sending and reading a call cost, alone. */
+async function httpFloor(url: string, m: number, conc: number): Promise<{ calls: number; cpu_ms: number; wall_ms: number }> {
+  const r = await runProcess({ argv: [process.execPath, resolve(fileURLToPath(import.meta.url), '../bench-http-floor.js'), url, String(m), String(conc)], env: measuredEnv(), timeoutMs: 300_000 });
+  if (r.exitCode !== 0) throw new Error(`bench-http-floor failed (${r.exitCode}): ${r.stderr}`);
   return JSON.parse(r.stdout) as { calls: number; cpu_ms: number; wall_ms: number };
 }
 

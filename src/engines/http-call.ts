@@ -1,6 +1,7 @@
 // One engine call over HTTP: attempts, the per-request timeout, waits between attempts, and the account
-// of every failure. Shared by the openai and anthropic engines; the SDK-specific parts are `send` (one
-// request, SDK retries off) and the SDK's error classes handed to classifySdkError.
+// of every failure. Shared by the openai and anthropic engines; what differs is `send` (one request: a
+// postJson of http-json.ts, or an SDK call with SDK retries off) and its `classify` (classifyPostError,
+// or classifySdkError with the SDK's error classes).
 //
 // Each attempt gets its own timer of `timeoutMs` (the request's time budget) and the caller's signal;
 // which of the two fired decides between `timeout` and `aborted`, so a slow server is never mistaken for

@@ -1,4 +1,5 @@
-// The `fetch` the HTTP engines hand their SDKs (both take a `fetch` option): one request over node:http /
+// The `fetch` of the HTTP engines — the anthropic engine hands it to its SDK (a `fetch` option), the openai
+// engine sends through it directly (http-json.ts): one request over node:http /
 // node:https with a keep-alive agent, the answer read whole and returned as a Response-shaped ApiResponse
 // (http-response.ts).
 //
@@ -7,10 +8,10 @@
 // judging, the results line and accounting together (`npm run bench`, README "Benchmark"). A JSON API
 // answer is small and read whole anyway, so the streaming machinery buys nothing here.
 //
-// What the SDKs rely on is kept: an abort (their timeout, our signal) rejects with a DOMException named
-// AbortError, so they report a timeout or user abort as before; a refused or dropped connection rejects
-// with the socket's error, which they wrap as a connection error. Bodies the SDKs send for chat and
-// messages calls are strings; anything else (a stream, form data) goes to the global fetch unchanged.
+// What the callers rely on is kept: an abort (the SDK's timeout, our signal) rejects with a DOMException
+// named AbortError, so a timeout or user abort is reported as before; a refused or dropped connection
+// rejects with the socket's error, reported as a connection error. Bodies sent for chat and messages
+// calls are strings; anything else (a stream, form data) goes to the global fetch unchanged.
 //
 // Per call, only what differs between calls is built: a URL is parsed once (its node:http options and Host
 // kept), the headers go to node:http as one raw array, and the answer is an ApiResponse, not undici's.
@@ -71,22 +72,34 @@ function target(href: string): Target | null {
 /** The request headers as node:http's raw array (set one by one, each is validated and looked up again). */
 function headerList(h: FetchInit['headers'], host: string, contentLength: number | undefined): string[] {
   const out: string[] = ['host', host];
-  // The SDKs always hand a Headers; anything else is read the way fetch reads it (repeats joined).
-  const all = h instanceof Headers ? h : new Headers(h);
-  all.forEach((v, k) => {
+  const add = (v: string, k: string) => {
     if (k === 'host') out[1] = v;
     else if (k !== 'content-length' || contentLength === undefined) out.push(k, v);
-  });
+  };
+  // A plain record of lower-case names (http-json.ts sends one) is taken as it is, without touching the
+  // global Headers, which would load Node's fetch; node:http still validates every name and value.
+  if (h !== null && typeof h === 'object' && Object.getPrototypeOf(h) === Object.prototype) {
+    for (const [k, v] of Object.entries(h as Record<string, string>)) add(String(v), k.toLowerCase());
+  } else {
+    // The SDKs always hand a Headers; anything else is read the way fetch reads it (repeats joined).
+    (h instanceof Headers ? h : new Headers(h)).forEach(add);
+  }
   if (contentLength !== undefined) out.push('content-length', String(contentLength));
   return out;
 }
 
 /**
- * Loads Node's fetch classes now: both SDKs build a Headers for every request, and the first one loads
+ * Loads Node's fetch classes now: the anthropic SDK builds a Headers for every request, and the first one loads
  * undici (≈ 20 ms of CPU) inside a call otherwise.
  */
 export function warmFetch(): void {
   void globalThis.Headers;
+}
+
+/** Loads the module a URL is sent with (node:https brings TLS) now rather than inside the first call. */
+export function warmTransport(href: string): void {
+  const to = target(href);
+  if (to) transport(to.secure);
 }
 
 /** A fetch for JSON APIs: same contract as the global one for string (or absent) bodies. */

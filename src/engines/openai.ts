@@ -1,7 +1,8 @@
 // The `openai` engine: any OpenAI-compatible Chat Completions endpoint (OpenAI, Ollama, vLLM, LM Studio,
-// OpenRouter, …) through the official `openai` SDK with `baseURL`.
+// OpenRouter, …), the request sent as JSON over whetstone's own transport (http-json.ts says why no SDK).
 //
 //   POST {base_url}/chat/completions
+//   Authorization: Bearer <key>; Content-Type: application/json
 //   {"model", "messages": [{"role":"system","content": <judge system> + SKILL.md}, {"role":"user","content": prompt}],
 //    "temperature"?, "max_tokens" | "max_completion_tokens"?, "tools"?: [{"type":"function","function":{name,description,parameters}}],
 //    "tool_choice"?}
@@ -9,14 +10,15 @@
 // Answer: choices[0].message.content; native tool calls (choices[0].message.tool_calls[].function
 // {name, arguments: JSON text}) become EngineResult.tool_calls with `arguments` parsed (kept as the raw
 // string when it is not JSON); usage from usage.prompt_tokens / completion_tokens; cost from `price`.
+// Errors: {"error": {"message", "type", "param", "code"}} with a non-2xx status (OpenAI API reference,
+// "Error codes"); retry-after / retry-after-ms headers are honoured (retry.ts).
 //
-// Everything the SDK would take from the environment is pinned here — base URL (OPENAI_BASE_URL),
-// organization (OPENAI_ORG_ID), project (OPENAI_PROJECT_ID), key (OPENAI_API_KEY), log level
-// (OPENAI_LOG) — so the config alone, and the identity, say where requests go. SDK retries are off.
-import type OpenAI from 'openai';
+// Only the config says where requests go and as whom: nothing is read from OPENAI_BASE_URL,
+// OPENAI_ORG_ID or OPENAI_PROJECT_ID, and the key only from the variable the config names.
 import type { OpenAIEngineConfig } from '../config/engine-schema.js';
 import { isOpenAIItself, isOpenAIReasoningModel } from '../config/engine-warnings.js';
-import { callWithRetries, classifySdkError } from './http-call.js';
+import { VERSION } from '../core/package-info.js';
+import { callWithRetries } from './http-call.js';
 import {
   composeSystem,
   finishHttpCall,
@@ -29,16 +31,22 @@ import {
   type ResponseReading,
 } from './http-common.js';
 import { SKILL_SEPARATOR } from './command.js';
-import { apiFetch, warmFetch } from './http-fetch.js';
+import { warmTransport } from './http-fetch.js';
+import { classifyPostError, postJson } from './http-json.js';
 import type { Engine, EngineRequest, EngineResult, ToolCall, ToolChoice, Usage } from './types.js';
-
-// The SDK costs ~70 ms to import; load it on the first call so every other command starts fast.
-let sdk: Promise<typeof import('openai')> | undefined;
-const loadSdk = () => (sdk ??= import('openai'));
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
-type ChatBody = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
+/** A Chat Completions request body, as far as whetstone fills it. */
+export interface ChatBody {
+  model: string;
+  messages: { role: 'system' | 'user' | 'assistant'; content: string }[];
+  temperature?: number;
+  max_tokens?: number;
+  max_completion_tokens?: number;
+  tools?: { type: 'function'; function: { name: string; description?: string; parameters: Record<string, unknown> } }[];
+  tool_choice?: 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
+}
 
 function toolChoice(choice: ToolChoice): ChatBody['tool_choice'] {
   return typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } };
@@ -115,19 +123,21 @@ export function readChatCompletion(value: unknown): ResponseReading {
   return { ok: true, output, tool_calls, usage };
 }
 
+/** Where a base URL's completions go: the path appended as the SDK did, one slash between. */
+export function completionsUrl(baseURL: string): string {
+  return `${baseURL.replace(/\/+$/, '')}/chat/completions`;
+}
+
 export function createOpenAIEngine(cfg: OpenAIEngineConfig, opts: HttpEngineOptions = {}): Engine {
   const rt = httpRuntime(cfg, 'OPENAI_API_KEY', opts);
   const baseURL = cfg.base_url ?? OPENAI_DEFAULT_BASE_URL;
-  let client: Promise<{ client: OpenAI; errors: Parameters<typeof classifySdkError>[1] }> | undefined;
-  const getClient = () =>
-    (client ??= loadSdk().then((m) => ({
-      client: new m.default({ apiKey: rt.key, baseURL, organization: null, project: null, maxRetries: 0, logLevel: 'off', fetch: apiFetch }),
-      errors: { APIError: m.APIError, APIConnectionError: m.APIConnectionError, APIConnectionTimeoutError: m.APIConnectionTimeoutError, APIUserAbortError: m.APIUserAbortError },
-    })));
-  // The SDK starts loading now, while the suite is read and the run set up, instead of inside the first
-  // call's timing (~0.1 s of a 0.8 s task phase at 1,000 tasks × 50 ms / 64); prepare(), awaited before the
-  // task phase, finishes it when the suite was read faster. A failure surfaces on the first call.
-  loadSdk().catch(() => undefined);
+  const url = completionsUrl(baseURL);
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    'content-type': 'application/json',
+    authorization: `Bearer ${rt.key}`,
+    'user-agent': `whetstone/${VERSION}`,
+  };
   const secrets = [rt.key];
   // Decided once: it parses the base URL, and every call's answer is checked against it.
   const tokenParam = maxTokensParam(cfg);
@@ -145,16 +155,21 @@ export function createOpenAIEngine(cfg: OpenAIEngineConfig, opts: HttpEngineOpti
     type: 'openai',
     concurrency: rt.concurrency,
     identity: () => structuredClone(identity),
-    prepare: () => getClient().then(warmFetch, () => undefined),
+    // node:http, or node:https and TLS, loaded before the task phase rather than inside its first call.
+    prepare: async () => {
+      try {
+        warmTransport(url);
+      } catch {
+        // An unusable URL is reported by the first call, as a connection error.
+      }
+    },
     async run(request: EngineRequest, runOpts?: { signal?: AbortSignal }): Promise<EngineResult> {
       const started = performance.now();
       const body = openaiRequestBody(cfg, request);
-      const { client: c, errors } = await getClient();
       const outcome = await callWithRetries({
         engine: 'openai',
-        // The SDK's own timer is a backstop only: ours (request.timeoutMs) fires first and is reported.
-        send: (signal) => c.chat.completions.create(body, { signal, maxRetries: 0, timeout: request.timeoutMs + 5000 }),
-        classify: (err) => classifySdkError(err, errors),
+        send: (signal) => postJson(url, headers, body, signal),
+        classify: classifyPostError,
         policy: rt.policy,
         timeoutMs: request.timeoutMs,
         concurrency: rt.concurrency,

@@ -1,12 +1,13 @@
 // Pure parts of the openai and anthropic engines: request bodies, response readers, error bodies, system
 // text, cost, redaction, config parsing, identity and the factory.
 import Anthropic from '@anthropic-ai/sdk';
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { describe, expect, it } from 'vitest';
 
 import { engineConfig, type AnthropicEngineConfig, type OpenAIEngineConfig } from '../../src/config/engine-schema.js';
 import { anthropicRequestBody, readMessage } from '../../src/engines/anthropic.js';
 import { classifySdkError, providerDetails } from '../../src/engines/http-call.js';
+import { classifyPostError, HttpStatusError, UnreadableBodyError } from '../../src/engines/http-json.js';
+import { ApiHeaders } from '../../src/engines/http-response.js';
 import { composeSystem, costOf, redact } from '../../src/engines/http-common.js';
 import { countCalls, createEngine } from '../../src/engines/index.js';
 import { openaiRequestBody, readChatCompletion } from '../../src/engines/openai.js';
@@ -102,22 +103,35 @@ describe('error bodies and SDK errors', () => {
   });
 
   it('classifies SDK errors: http with status and headers, connection, timeout, abort, and anything else as parse', () => {
-    const sdk = { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError };
-    const e429 = APIError.generate(429, { error: { message: 'slow down', type: 'requests', code: 'rate_limit_exceeded' } }, undefined, new Headers({ 'retry-after': '2' }));
-    const f = classifySdkError(e429, sdk);
-    expect(f).toMatchObject({ kind: 'http', status: 429, message: 'slow down', providerType: 'requests', providerCode: 'rate_limit_exceeded' });
+    const sdk = { APIError: Anthropic.APIError, APIConnectionError: Anthropic.APIConnectionError, APIConnectionTimeoutError: Anthropic.APIConnectionTimeoutError, APIUserAbortError: Anthropic.APIUserAbortError };
+    const a529 = Anthropic.APIError.generate(529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, undefined, new Headers({ 'retry-after': '2' }));
+    const f = classifySdkError(a529, sdk);
+    expect(f).toMatchObject({ kind: 'http', status: 529, message: 'Overloaded', providerType: 'overloaded_error' });
     expect(f.headers?.get('retry-after')).toBe('2');
-    const html = classifySdkError(APIError.generate(502, undefined, '<html>Bad Gateway</html>', new Headers()), sdk);
+    const html = classifySdkError(Anthropic.APIError.generate(502, undefined, '<html>Bad Gateway</html>', new Headers()), sdk);
     expect(html).toMatchObject({ kind: 'http', status: 502 });
     expect(html.message).toContain('Bad Gateway');
-    expect(classifySdkError(new APIConnectionError({ message: 'Connection error.', cause: new Error('ECONNREFUSED') }), sdk)).toMatchObject({ kind: 'connection' });
-    expect(classifySdkError(new APIConnectionTimeoutError(), sdk).kind).toBe('timeout');
-    expect(classifySdkError(new APIUserAbortError(), sdk).kind).toBe('aborted');
+    expect(classifySdkError(new Anthropic.APIConnectionError({ message: 'Connection error.', cause: new Error('ECONNREFUSED') }), sdk)).toMatchObject({ kind: 'connection' });
+    expect(classifySdkError(new Anthropic.APIConnectionTimeoutError(), sdk).kind).toBe('timeout');
+    expect(classifySdkError(new Anthropic.APIUserAbortError(), sdk).kind).toBe('aborted');
     expect(classifySdkError(new SyntaxError('Unexpected end of JSON input'), sdk).kind).toBe('parse');
-    const anthropicSdk = { APIError: Anthropic.APIError, APIConnectionError: Anthropic.APIConnectionError, APIConnectionTimeoutError: Anthropic.APIConnectionTimeoutError, APIUserAbortError: Anthropic.APIUserAbortError };
-    const a529 = Anthropic.APIError.generate(529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, undefined, new Headers());
-    expect(classifySdkError(a529, anthropicSdk)).toMatchObject({ kind: 'http', status: 529, message: 'Overloaded', providerType: 'overloaded_error' });
-    expect(OpenAI.APIError).toBe(APIError);
+  });
+
+  it('classifies postJson failures (the openai engine): provider details, a bare status, a body, a socket error', () => {
+    const headers = new ApiHeaders(['retry-after', '2']);
+    const e429 = new HttpStatusError(429, JSON.stringify({ error: { message: 'slow down', type: 'requests', code: 'rate_limit_exceeded' } }), headers);
+    const f = classifyPostError(e429);
+    expect(f).toMatchObject({ kind: 'http', status: 429, message: 'slow down', providerType: 'requests', providerCode: 'rate_limit_exceeded' });
+    expect(f.headers?.get('retry-after')).toBe('2');
+    expect(classifyPostError(new HttpStatusError(500, '{"detail":"boom"}', headers))).toMatchObject({ kind: 'http', status: 500, message: '{"detail":"boom"}' });
+    expect(classifyPostError(new HttpStatusError(400, 'x'.repeat(2000), headers)).message.length).toBeLessThan(400);
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
+    expect(classifyPostError(refused)).toEqual({ kind: 'connection', message: 'connection error: connect ECONNREFUSED 127.0.0.1:9' });
+    const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    expect(classifyPostError(reset).message).toBe('connection error: socket hang up (ECONNRESET)');
+    expect(classifyPostError(new TypeError('fetch failed', { cause: reset })).message).toBe('connection error: fetch failed: socket hang up (ECONNRESET)');
+    expect(classifyPostError(new UnreadableBodyError('Unexpected token')).kind).toBe('parse');
+    expect(classifyPostError(new DOMException('This operation was aborted', 'AbortError')).kind).toBe('aborted');
   });
 });
 

@@ -1,0 +1,86 @@
+// One JSON request to an HTTP API, sent over http-fetch.ts without an SDK around it, and the account of
+// what went wrong when it fails. The openai engine sends its Chat Completions calls this way.
+//
+// Why no SDK there: the engine already does what the SDK would (retries and their waits in http-call.ts,
+// reading the body in readChatCompletion, its own error kinds), so the SDK only built each request and
+// wrapped each answer — and at 64 requests in flight that cost ≈ 0.25 ms of CPU per call, 40 % of the
+// call's whole cost against a loopback server (`npm run bench`, README "Benchmark"). Its import was
+// another ≈ 70 ms at the start of every HTTP run.
+//
+// The failures read as the SDKs' did: a status outside 2xx is an `http` failure with the provider's own
+// message, type and code from the error body (providerDetails) and the response headers (retry-after);
+// a refused or dropped connection is a `connection` failure naming the socket's error; a 2xx whose body
+// is not JSON is a `parse` failure, never retried.
+import { providerDetails } from './http-call.js';
+import { glimpse } from './http-common.js';
+import { apiFetch } from './http-fetch.js';
+import type { ApiHeaders } from './http-response.js';
+import type { AttemptFailure } from './retry.js';
+import { isRecord } from './values.js';
+
+/** A non-2xx answer, as `send` reports it to callWithRetries' classify. */
+export class HttpStatusError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+    readonly headers: ApiHeaders,
+  ) {
+    super(`HTTP ${status}`);
+    this.name = 'HttpStatusError';
+  }
+}
+
+/** A 2xx whose body could not be read as JSON. */
+export class UnreadableBodyError extends Error {
+  override name = 'UnreadableBodyError';
+}
+
+/**
+ * POSTs `body` as JSON and resolves with the parsed JSON answer; rejects with HttpStatusError,
+ * UnreadableBodyError, the socket's error or an AbortError (the signal). Header names are lower case.
+ */
+export async function postJson(url: string, headers: Record<string, string>, body: unknown, signal: AbortSignal): Promise<unknown> {
+  const res = (await apiFetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal })) as unknown as {
+    status: number;
+    headers: ApiHeaders;
+    text(): Promise<string>;
+  };
+  const text = await res.text();
+  if (res.status < 200 || res.status > 299) throw new HttpStatusError(res.status, text, res.headers);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new UnreadableBodyError(`${(err as Error).message}: "${glimpse(text)}"`);
+  }
+}
+
+function errorCode(err: unknown): string | undefined {
+  return isRecord(err) && typeof err['code'] === 'string' ? err['code'] : undefined;
+}
+
+/** What a postJson rejection was, as one attempt's failure. */
+export function classifyPostError(err: unknown): AttemptFailure {
+  if (err instanceof HttpStatusError) {
+    let json: unknown;
+    try {
+      json = err.body ? (JSON.parse(err.body) as unknown) : undefined;
+    } catch {
+      json = undefined;
+    }
+    const d = providerDetails(json);
+    const message = d.message ?? (err.body.trim() ? glimpse(json ?? err.body.trim(), 300) : `status code ${err.status} (no body)`);
+    const f: AttemptFailure = { kind: 'http', status: err.status, message, headers: err.headers };
+    if (d.type) f.providerType = d.type;
+    if (d.code) f.providerCode = d.code;
+    return f;
+  }
+  if (err instanceof UnreadableBodyError) return { kind: 'parse', message: `unreadable response: ${err.message}` };
+  const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof Error && err.name === 'AbortError') return { kind: 'aborted', message };
+  // The socket's error (ECONNREFUSED, ECONNRESET, a refused TLS handshake…), or the global fetch's
+  // "fetch failed" with the socket's error as its cause.
+  const cause = err instanceof Error && err.cause instanceof Error ? err.cause : undefined;
+  const code = errorCode(err) ?? errorCode(cause);
+  const why = cause ? `${message}: ${cause.message}` : message;
+  return { kind: 'connection', message: `connection error: ${why}${code && !why.includes(code) ? ` (${code})` : ''}` };
+}
