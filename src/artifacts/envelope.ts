@@ -1,7 +1,7 @@
 // The envelope every stage artifact carries (DESIGN.md "The artifact envelope"), and the handoff
 // table: which stage a verdict hands over to. Stages say who acts next; the runner only reads this.
 import { z } from 'zod';
-import { safeId, safeIteration } from '../config/safe-id.js';
+import { safeId, safeIteration } from '../config/safe-id-schema.js';
 
 export const STAGES = ['generated', 'ranked', 'evaluated', 'gated', 'learned'] as const;
 export type StageName = (typeof STAGES)[number];

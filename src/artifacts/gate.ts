@@ -2,7 +2,7 @@
 // explain it from the artifact alone.
 import { z } from 'zod';
 import { envelope } from './envelope.js';
-import { safeId } from '../config/safe-id.js';
+import { safeId } from '../config/safe-id-schema.js';
 
 export const check = z.object({ id: z.string(), passed: z.boolean(), detail: z.string() });
 export type Check = z.infer<typeof check>;

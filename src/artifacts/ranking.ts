@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { envelope } from './envelope.js';
 import { changeCategory, risk } from './vocabulary.js';
-import { innerPath, safeId } from '../config/safe-id.js';
+import { innerPath, safeId } from '../config/safe-id-schema.js';
 
 export const scoredCandidate = z.object({
   id: safeId,

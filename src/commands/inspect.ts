@@ -8,7 +8,7 @@ import { formatRun, runView } from '../inspect/run-view.js';
 import { formatStatus, listRuns } from '../inspect/status.js';
 import { iterationPaths } from '../loop/paths.js';
 import { resolveRun } from '../loop/resolve-run.js';
-import { iterations } from '../loop/next-step.js';
+import { iterations } from '../loop/iterations.js';
 import { stateLayout } from '../state/layout.js';
 import type { CliDeps, SetCode } from './deps.js';
 import { stateDirOf } from './state-dir.js';
@@ -41,7 +41,7 @@ export function registerInspectCommands(program: Command, deps: CliDeps, _setCod
     .option('--state-root <dir>', 'state directory')
     .option('--json', 'JSON output')
     .action(async (o: Opts) => {
-      const runs = listRuns(await stateDirOf(deps, o), deps.now());
+      const runs = await listRuns(await stateDirOf(deps, o), deps.now());
       deps.stdout(o.json ? `${JSON.stringify(runs, null, 2)}\n` : `${formatStatus(runs)}\n`);
     });
 

@@ -65,7 +65,7 @@ export function registerPromoteCommands(program: Command, deps: CliDeps, _setCod
     .option('--json', 'JSON output')
     .action(async (o: Opts) => {
       const stateDir = await stateDirOf(deps, o);
-      const pending = listRuns(stateDir, deps.now())
+      const pending = (await listRuns(stateDir, deps.now()))
         .filter((r) => r.mode === 'loop')
         .flatMap((r) => findPending(stateLayout.runDir(stateDir, r.run_id)).map((p) => ({ run_id: r.run_id, iteration: p.iteration, candidate: p.gate.candidate_id, reason: p.gate.reason })));
       if (o.json) deps.stdout(`${JSON.stringify(pending, null, 2)}\n`);

@@ -1,5 +1,5 @@
-// Durations are written as strings ("500ms", "90s", "15m", "2h", "7d") and parsed once, here.
-import { z } from 'zod';
+// Durations are written as strings ("500ms", "90s", "15m", "2h", "7d") and parsed once, here (the
+// config's zod field for them is duration-schema.ts, so printing a duration loads no zod).
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 const PATTERN = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)\s*$/;
@@ -18,13 +18,3 @@ export function formatDuration(ms: number): string {
   if (ms < 172_800_000) return `${(ms / 3_600_000).toFixed(1)}h`;
   return `${(ms / 86_400_000).toFixed(1)}d`;
 }
-
-/** A zod field holding a duration string; parses to milliseconds. */
-export const duration = z.string().transform((s, ctx) => {
-  const ms = parseDuration(s);
-  if (ms === undefined) {
-    ctx.addIssue({ code: 'custom', message: `"${s}" is not a duration; write e.g. "500ms", "90s", "15m", "2h", "7d"` });
-    return z.NEVER;
-  }
-  return ms;
-});

@@ -4,7 +4,7 @@
 // docs/external-stages.md; the runner side is src/runner/external-stage.ts.
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { duration } from './duration.js';
+import { duration } from './duration-schema.js';
 
 export const EXTERNAL_STAGE_NAMES = ['generate', 'discriminate', 'evaluate', 'gate', 'learn'] as const;
 export type ExternalStageName = (typeof EXTERNAL_STAGE_NAMES)[number];

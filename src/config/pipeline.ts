@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
-import { duration } from './duration.js';
+import { duration } from './duration-schema.js';
 import { engineConfig, type EngineConfig } from './engine-schema.js';
 import { externalStagesSchema, resolveExternalStages, type ExternalStages } from './external-stages.js';
 import { loadYaml } from './load-yaml.js';

@@ -2,11 +2,11 @@
 // names inside the state directory (runs/<run>/iter-NNN/results/<variant>.jsonl …), so an id read from a
 // flag, a suite, a ranking or any artifact must be a plain file name before it reaches a path: no
 // separator, no "." or "..", no NUL, nothing a file system treats specially, and a bounded length.
-// Every entry point checks with this file (zod `safeId`, or `checkIdFlag` for the command line); the path
+// Every entry point checks with this file (`checkIdFlag` for the command line; schemas with the zod forms
+// in safe-id-schema.ts, kept apart so the commands that only check a flag load no zod); the path
 // layer (src/state/layout.ts) checks again with `insideRoot`, so an entry point that was missed is an
 // internal error rather than a write outside the state directory.
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { z } from 'zod';
 import { InternalError, UsageError } from '../core/errors.js';
 
 export const SAFE_ID_MAX = 128;
@@ -38,13 +38,6 @@ export function unsafeIdProblem(value: string): string | undefined {
 export function isSafeId(value: unknown): value is string {
   return typeof value === 'string' && SAFE_ID.test(value);
 }
-
-/** The zod form, for every schema that reads an id (suites, rankings, artifacts). */
-// A regex check (so `whet schemas` still publishes the pattern) whose message says what is wrong with this id.
-export const safeId = z.string().regex(SAFE_ID, { error: (iss) => unsafeIdProblem(String(iss.input)) ?? 'must be a safe file name' });
-
-/** An iteration number that names an iter-NNN folder. */
-export const safeIteration = z.number().int().min(0).max(MAX_ITERATION);
 
 /** How an offending value is quoted in a message: escaped, and cut when very long. */
 export function shownId(value: string): string {
@@ -86,16 +79,3 @@ export function checkIterationFlag(value: string, flag = '--iteration'): number 
   if (!/^[1-9]\d*$/.test(value.trim()) || n > MAX_ITERATION) throw new UsageError(`${flag} must be a whole number from 1 to ${MAX_ITERATION}, not ${shownId(value)}`);
   return n;
 }
-
-/**
- * A path inside the folder it is relative to (an iteration's `variants/<id>`): relative, every segment a
- * safe id. whetstone's own artifacts only hold such paths; one pointing elsewhere was edited by hand.
- */
-export const innerPath = z.string().refine((v) => v.split('/').every((seg) => isSafeId(seg)), {
-  error: (iss) => `must be a path inside its folder (safe names joined by "/"), not ${shownId(String(iss.input))}`,
-});
-
-/** A relative path that cannot leave the folder it is joined to (any file name, but no "..", no root). */
-export const relativeInside = z.string().refine((v) => v.length > 0 && !v.includes('\0') && !isAbsolute(v) && !/^[A-Za-z]:/.test(v) && v.split(/[/\\]/).every((seg) => seg !== '..' && seg !== ''), {
-  error: (iss) => `must be a relative path inside its folder, not ${shownId(String(iss.input))}`,
-});

@@ -4,11 +4,12 @@
 import { z } from 'zod';
 import type { Catalog } from '../intents/catalog.js';
 import type { IntentCase } from '../intents/types.js';
-import { safeId } from './safe-id.js';
+import { safeId } from './safe-id-schema.js';
 
 // Ids become file names and run-dir names: one definition for every reader (src/config/safe-id.ts),
 // re-exported here for the readers that already import it from the suite format.
-export { SAFE_ID, safeId } from './safe-id.js';
+export { SAFE_ID } from './safe-id.js';
+export { safeId } from './safe-id-schema.js';
 
 const nonEmpty = z.string().min(1, 'must not be empty');
 const stringList = z.array(nonEmpty).min(1, 'must list at least one string');

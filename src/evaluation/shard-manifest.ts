@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { canonicalJson, sha256 } from '../state/artifact-io.js';
 
 export const SHARD_SCHEMA = 'whetstone.shard/1';
-export const SHARD_FILE = 'shard.json';
+export { SHARD_FILE } from '../state/layout.js';
 
 export const shardContent = z.strictObject({
   mode: z.enum(['standalone', 'pipeline']),

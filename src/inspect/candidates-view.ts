@@ -5,7 +5,7 @@
 // iterations. Lenient reads, like the rest of inspect: a damaged artifact shows what it has.
 import { existsSync } from 'node:fs';
 import { iterationPaths } from '../loop/paths.js';
-import { iterations } from '../loop/next-step.js';
+import { iterations } from '../loop/iterations.js';
 import { readLenient } from './run-view.js';
 
 type Json = Record<string, any>;

@@ -2,8 +2,8 @@
 // why — built from the artifacts alone (lenient reads: a half-finished iteration shows what it has).
 import { existsSync, readFileSync } from 'node:fs';
 import { iterationPaths } from '../loop/paths.js';
-import { rolledBackAt } from '../state/events.js';
-import { iterations, newestArtifact } from '../loop/next-step.js';
+import { rolledBackAt } from '../state/events-read.js';
+import { iterations, newestArtifact } from '../loop/iterations.js';
 
 type Json = Record<string, any>;
 

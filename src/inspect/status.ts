@@ -4,12 +4,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { formatDuration } from '../config/duration.js';
 import { isSafeId } from '../config/safe-id.js';
 import { stateLayout } from '../state/layout.js';
-import { nextStep } from '../loop/next-step.js';
 import { iterationView } from './run-view.js';
-import { rolledBackAt } from '../state/events.js';
-import { iterations } from '../loop/next-step.js';
+import { rateLimitState, rolledBackAt, type RateLimitState } from '../state/events-read.js';
+import { iterations } from '../loop/iterations.js';
 import { runTotals } from '../evaluation/budget.js';
-import { rateLimitState, type RateLimitState } from '../evaluation/rate-limit-watch.js';
 
 export interface RunStatus {
   run_id: string;
@@ -32,8 +30,11 @@ export interface RunStatus {
   rate_limit: RateLimitState | null;
 }
 
-/** The newest rollback event of a run, from events.jsonl (a torn last line is skipped). */
-export function listRuns(stateDir: string, now: Date): RunStatus[] {
+/**
+ * Every run, oldest first. What runs next in a loop run is read through its artifacts' schema
+ * (loop/next-step.ts), imported at the first loop run: a state of standalone runs loads no zod.
+ */
+export async function listRuns(stateDir: string, now: Date): Promise<RunStatus[]> {
   const runsDir = stateLayout.runsDir(stateDir);
   if (!existsSync(runsDir)) return [];
   const out: RunStatus[] = [];
@@ -72,6 +73,7 @@ export function listRuns(stateDir: string, now: Date): RunStatus[] {
       base.last_stage = last?.last_stage ?? null;
       base.decisions = views.filter((v) => v.gate).map((v) => `${v.iteration}:${v.gate!.decision}`);
       try {
+        const { nextStep } = await import('../loop/next-step.js');
         const n = nextStep(runDir);
         base.next = n.kind === 'step' ? `${n.step} (iteration ${n.iteration})` : `${n.status}: ${n.reason}`;
       } catch (err) {

@@ -1,49 +1,20 @@
 // What runs next in a loop run, decided from the artifacts alone: the newest artifact of the newest
 // iteration says (next_step) who acts next. Nothing else — no memory of the previous process — is read,
 // which is what makes any run resumable after any interruption.
-import { existsSync, readdirSync } from 'node:fs';
-import { MAX_ITERATION } from '../config/safe-id.js';
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { readArtifact } from '../state/artifact-io.js';
 import { iterationPaths } from './paths.js';
 import { shardsIn } from './shards.js';
+import { iterations, WRITTEN_BY, type Step } from './iterations.js';
 
-export const STEPS = ['baseline', 'generate', 'discriminate', 'evaluate', 'gate', 'learn'] as const;
-export type Step = (typeof STEPS)[number];
+export { iterations, newestArtifact, STEPS, type Step } from './iterations.js';
 
 export type Next =
   | { kind: 'step'; step: Step; iteration: number; candidate?: string }
   | { kind: 'end'; status: 'done' | 'aborted' | 'review'; iteration: number; reason: string };
 
 const handoff = z.looseObject({ next_step: z.string(), next_owner: z.string(), verdict: z.string(), reason: z.string().optional(), selected: z.string().nullable().optional() });
-
-/** Files in write order with the step that wrote them. */
-const WRITTEN_BY: { file: 'baseline' | 'candidates' | 'ranking' | 'shardPlan' | 'evaluation' | 'gate' | 'learning'; step: Step }[] = [
-  { file: 'baseline', step: 'baseline' },
-  { file: 'candidates', step: 'generate' },
-  { file: 'ranking', step: 'discriminate' },
-  { file: 'shardPlan', step: 'evaluate' },
-  { file: 'evaluation', step: 'evaluate' },
-  { file: 'gate', step: 'gate' },
-  { file: 'learning', step: 'learn' },
-];
-
-export function iterations(runDir: string): number[] {
-  if (!existsSync(runDir)) return [];
-  return readdirSync(runDir)
-    .filter((d) => /^iter-\d{3,}$/.test(d))
-    .map((d) => Number(d.slice(5)))
-    // A folder numbered past what whetstone writes is none of its iterations (and no path it builds).
-    .filter((n) => n <= MAX_ITERATION)
-    .sort((a, b) => a - b);
-}
-
-/** The newest artifact of an iteration and the step that wrote it, or undefined when it has none. */
-export function newestArtifact(runDir: string, iteration: number): { step: Step; path: string } | undefined {
-  const p = iterationPaths(runDir, iteration);
-  for (const w of [...WRITTEN_BY].reverse()) if (existsSync(p[w.file])) return { step: w.step, path: p[w.file] };
-  return undefined;
-}
 
 const STEP_OF: Record<string, Step> = {
   generate: 'generate',

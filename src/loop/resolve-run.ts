@@ -1,11 +1,23 @@
 // Which run a command means: the named one (checked to exist), or the newest improvement-loop run. Apart
 // from open.ts so `whet status`, `show` and `diff` find a run without loading config and suite code.
-import { existsSync, readdirSync } from 'node:fs';
-import { readArtifact } from '../state/artifact-io.js';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { UsageError } from '../core/errors.js';
 import { checkIdFlag, isSafeId } from '../config/safe-id.js';
 import { stateLayout } from '../state/layout.js';
-import { loopManifest } from './manifest.js';
+
+/**
+ * Whether run.json says this is a loop run. Only the mode is read, leniently (status reads run.json the
+ * same way): the command that acts on the run opens it through its schema and names what is wrong there,
+ * rather than an older run being chosen in silence. Reading no schema keeps zod out of `whet show`.
+ */
+function isLoopRun(stateDir: string, id: string): boolean {
+  try {
+    const m = JSON.parse(readFileSync(stateLayout.runManifest(stateLayout.runDir(stateDir, id)), 'utf8')) as { mode?: unknown } | null;
+    return m?.mode === 'loop';
+  } catch {
+    return false;
+  }
+}
 
 /** The newest run in the state dir, or the named one. */
 export function resolveRun(stateDir: string, runId?: string): string {
@@ -15,19 +27,13 @@ export function resolveRun(stateDir: string, runId?: string): string {
     if (!existsSync(stateLayout.runManifest(stateLayout.runDir(stateDir, runId)))) throw new UsageError(`no run "${runId}" in ${stateDir}`);
     return runId;
   }
-  const loops = existsSync(runs)
+  const newest = existsSync(runs)
     ? readdirSync(runs)
         .filter(isSafeId)
         .sort()
         .reverse()
-        .filter((id) => {
-          try {
-            return readArtifact(stateLayout.runManifest(stateLayout.runDir(stateDir, id)), loopManifest).mode === 'loop';
-          } catch {
-            return false;
-          }
-        })
-    : [];
-  if (!loops[0]) throw new UsageError(`no improvement-loop run in ${stateDir}; start one with "whet run"`);
-  return loops[0];
+        .find((id) => isLoopRun(stateDir, id))
+    : undefined;
+  if (!newest) throw new UsageError(`no improvement-loop run in ${stateDir}; start one with "whet run"`);
+  return newest;
 }

@@ -4,29 +4,7 @@
 // machine holding a copy of the state agree on it.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
-import { SHARD_FILE } from '../evaluation/shard-manifest.js';
-
-export const SHARD_PLAN_SCHEMA = 'whetstone.shard-plan/1';
-
-export const shardPlanArtifact = z.strictObject({
-  schema: z.literal(SHARD_PLAN_SCHEMA),
-  stage: z.literal('shard_plan'),
-  run_id: z.string(),
-  iteration: z.number().int(),
-  created_at: z.iso.datetime(),
-  candidate_id: z.string(),
-  /** The candidate the evaluation is of (what the runner hands back to evaluate once the shards are in). */
-  selected: z.string(),
-  total: z.number().int().min(2),
-  verdict: z.literal('pending'),
-  reason: z.string(),
-  next_step: z.literal('evaluate_shards'),
-  next_owner: z.literal('shards'),
-  /** One command per shard, to run wherever a copy of the state directory is. */
-  commands: z.array(z.string()),
-});
-export type ShardPlanArtifact = z.infer<typeof shardPlanArtifact>;
+import { SHARD_FILE } from '../state/layout.js';
 
 /** Shard indices present under `shardsDir` (from each shard.json's `covers`) and those still missing. */
 export function shardsIn(shardsDir: string, total: number): { present: number[]; missing: number[] } {

@@ -9,7 +9,7 @@ import { suiteOverridesIn } from '../config/pipeline.js';
 import { loadSuiteWith } from '../config/suite-overrides.js';
 import { UsageError } from '../core/errors.js';
 import { iterationPaths } from '../loop/paths.js';
-import { rolledBackAt } from '../state/events.js';
+import { rolledBackAt } from '../state/events-read.js';
 import { iterations as iterationNumbers } from '../loop/next-step.js';
 import { checkIdFlag, isSafeId } from '../config/safe-id.js';
 import { stateLayout } from '../state/layout.js';

@@ -2,7 +2,7 @@
 // `whet status` and for people reading a run after the fact. Each line is checked against a schema on
 // write, like every other artifact: the fields readers rely on (`at`, `event`, and `stage` / `iteration`
 // when present) always have their types; anything else a stage wants to say rides along.
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { z } from 'zod';
 import { InternalError } from '../core/errors.js';
 import { stateLayout } from './layout.js';
@@ -28,21 +28,4 @@ export function appendEvent(runDir: string, ev: RunEvent, now: Date = new Date()
   if (!checked.success) throw new InternalError(`event ${JSON.stringify(ev.event)} does not match its schema: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   mkdirSync(runDir, { recursive: true });
   appendFileSync(stateLayout.events(runDir), `${JSON.stringify(line)}\n`);
-}
-
-/** When the run's promotions were last undone by `whet rollback` (its events log), or null. */
-export function rolledBackAt(runDir: string): string | null {
-  const file = stateLayout.events(runDir);
-  if (!existsSync(file)) return null;
-  let at: string | null = null;
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    if (!line.includes('"rollback"')) continue;
-    try {
-      const e = JSON.parse(line) as { event?: string; at?: string };
-      if (e.event === 'rollback') at = e.at ?? at;
-    } catch {
-      // A line cut short by a crash says nothing reliable.
-    }
-  }
-  return at;
 }

@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { insideRoot, layoutId, MAX_ITERATION } from '../config/safe-id.js';
 import { InternalError } from '../core/errors.js';
 
+/** The manifest each shard of an evaluation leaves in its directory (src/evaluation/shard-manifest.ts). */
+export const SHARD_FILE = 'shard.json';
+
 const idPath = (root: string, id: string, what: string, suffix = '') => insideRoot(root, join(root, `${layoutId(id, what)}${suffix}`), what);
 
 /** iter-001 …: the folder name of an iteration number. */

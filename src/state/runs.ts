@@ -5,7 +5,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'no
 import { basename, join } from 'node:path';
 import { z } from 'zod';
 import { readArtifact } from './artifact-io.js';
-import { isSafeId, safeId } from '../config/safe-id.js';
+import { isSafeId } from '../config/safe-id.js';
+import { safeId } from '../config/safe-id-schema.js';
 import { writeJsonAtomically } from '../core/atomic.js';
 import { ONCE } from '../core/parse-once.js';
 import { stateLayout } from './layout.js';

@@ -8,7 +8,7 @@ import { writeArtifact } from '../../src/state/artifact-io.js';
 import type { LoopContext, StageOutcome } from '../../src/loop/context.js';
 import { openRun } from '../../src/loop/open.js';
 import { iterationPaths } from '../../src/loop/paths.js';
-import { SHARD_PLAN_SCHEMA, shardPlanArtifact } from '../../src/loop/shards.js';
+import { SHARD_PLAN_SCHEMA, shardPlanArtifact } from '../../src/artifacts/shard-plan.js';
 import { readArtifact } from '../../src/state/artifact-io.js';
 import type { RunEnv } from '../../src/core/run-env.js';
 import { appendEvent } from '../../src/state/events.js';

@@ -83,6 +83,49 @@ describe('the bundled bin', () => {
     expect(modules(['status']).some((u) => u.includes('/js-yaml/'))).toBe(true);
   });
 
+  it('status and show of standalone runs load no zod (the read models read leniently); reading pipeline.yaml does', () => {
+    const dir = tempDir();
+    write(join(dir, 'pipeline.yaml'), 'state_dir: state\n');
+    write(join(dir, 'skill/SKILL.md'), '---\nname: b\ndescription: bundled.\n---\n# B\nReply with BUNDLE-OK.\n');
+    write(join(dir, 'tasks.yaml'), 'skill_id: b\nversion: "1.0"\ntasks:\n  - {id: t1, prompt: "hi", judge: {type: contains, expected: ["BUNDLE-OK"]}}\n');
+    expect([0, 1]).toContain(run(['evaluate', '--standalone', '--mock', '--task-suite', 'tasks.yaml', '--skill-path', 'skill', '--state-root', 'state', '--output', 'out.json'], dir).status);
+    const hook = pathToFileURL(join(repoRoot, 'test/support/module-log.mjs')).href;
+    // zod is bundled into one of the chunks; rolldown marks each module it holds with a region comment.
+    const loadsZod = (args: string[]) => {
+      const log = join(tempDir('whet-modules-'), 'modules.txt');
+      const r = spawnSync(process.execPath, ['--import', hook, whetBin, ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, WHET_MODULE_LOG: log } });
+      expect(r.status, r.stderr).toBe(0);
+      const files = readFileSync(log, 'utf8').split('\n').filter((u) => u.startsWith('file:'));
+      return files.some((u) => readFileSync(new URL(u), 'utf8').includes('node_modules/zod/'));
+    };
+    const run0 = readdirSync(join(dir, 'state/runs'))[0]!;
+    expect(loadsZod(['status', '--state-root', 'state'])).toBe(false);
+    expect(loadsZod(['show', run0, '--state-root', 'state'])).toBe(false);
+    // The control: the config's schema is zod, so plain `status` (which reads pipeline.yaml) loads it.
+    expect(loadsZod(['status'])).toBe(true);
+  });
+
+  it('loads node:child_process for none of --help, status and show (commander requires it on first use)', () => {
+    const dir = tempDir();
+    write(join(dir, 'skill/SKILL.md'), '---\nname: b\ndescription: bundled.\n---\n# B\nReply with BUNDLE-OK.\n');
+    write(join(dir, 'tasks.yaml'), 'skill_id: b\nversion: "1.0"\ntasks:\n  - {id: t1, prompt: "hi", judge: {type: contains, expected: ["BUNDLE-OK"]}}\n');
+    expect([0, 1]).toContain(run(['evaluate', '--standalone', '--mock', '--task-suite', 'tasks.yaml', '--skill-path', 'skill', '--state-root', 'state', '--output', 'out.json'], dir).status);
+    const probe = join(dir, 'probe.cjs');
+    write(probe, "process.on('exit', () => require('node:fs').writeFileSync(process.env.WHET_BUILTINS_LOG, process.moduleLoadList.join('\\n')));\n");
+    const builtins = (argv: string[]) => {
+      const log = join(tempDir('whet-builtins-'), 'builtins.txt');
+      const r = spawnSync(process.execPath, ['--require', probe, ...argv], { cwd: dir, encoding: 'utf8', env: { ...process.env, WHET_BUILTINS_LOG: log } });
+      expect(r.status, r.stderr).toBe(0);
+      return readFileSync(log, 'utf8').split('\n');
+    };
+    const run0 = readdirSync(join(dir, 'state/runs'))[0]!;
+    for (const args of [['--help'], ['status', '--state-root', 'state'], ['show', run0, '--state-root', 'state']]) {
+      expect(builtins([whetBin, ...args]), args.join(' ')).not.toContain('NativeModule child_process');
+    }
+    // The control: the probe does see the module when a program loads it.
+    expect(builtins(['-e', "require('node:child_process')"])).toContain('NativeModule child_process');
+  });
+
   it('names itself in the scheduled job it writes', () => {
     const dir = tempDir();
     write(join(dir, 'pipeline.yaml'), 'state_dir: state\nengine: {type: mock}\ntargets: [{skill: "skills/*/SKILL.md"}]\n');

@@ -6,14 +6,14 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { copyExample, readJson, tempDir, whet, write } from '../support/cli.js';
 
 describe('status totals', () => {
-  it('show tokens in and out beside calls and cost, counting judge usage', () => {
+  it('show tokens in and out beside calls and cost, counting judge usage', async () => {
     const state = tempDir();
     const run = join(state, 'runs', 'r1');
     const at = '2026-01-01T00:00:00.000Z';
     write(join(run, 'run.json'), JSON.stringify({ mode: 'standalone', status: 'completed', created_at: at, updated_at: at, target: { skill_path: 's' } }));
     const line = (extra: object) => JSON.stringify({ task_id: 't', attempt: 0, status: 'pass', engine_calls: 2, usage: { input_tokens: 100, output_tokens: 40, cost_usd: 0.5 }, ...extra });
     write(join(run, 'results', 'baseline.jsonl'), `${line({ judge_usage: { input_tokens: 7, output_tokens: 3, cost_usd: 0.25 } })}\n${line({ attempt: 1 })}\n`);
-    const [r] = listRuns(state, new Date(at));
+    const [r] = await listRuns(state, new Date(at));
     expect(r!.totals).toEqual({ engine_calls: 4, cost_usd: 1.25, input_tokens: 207, output_tokens: 83 });
     expect(formatStatus([r!])).toMatch(/4 engine calls in all, tokens 207 in \/ 83 out, \$1\.2500/);
     // One count of engine calls per run, not a second one beside the verdict.
@@ -26,14 +26,14 @@ describe('status totals', () => {
     const r = await whet(['evaluate', '--standalone', '--mock', '--task-suite', 'release-notes/tasks.yaml', '--skill-path', 'release-notes', '--state-root', 'state'], { cwd: dir });
     expect(r.code, r.stderr).toBeLessThanOrEqual(1);
     const state = join(dir, 'state');
-    const [scanned] = listRuns(state, new Date());
+    const [scanned] = await listRuns(state, new Date());
     const runDir = join(state, 'runs', scanned!.run_id);
     const manifest = readJson(join(runDir, 'run.json'));
     expect(manifest.summary).toEqual({ verdict: scanned!.verdict, engine_calls: scanned!.engine_calls, totals: scanned!.totals });
     // Gone or torn, the big files are not what status reads for a finished run.
     writeFileSync(join(runDir, 'evaluation.json'), '{"torn');
     rmSync(join(runDir, 'results'), { recursive: true });
-    const [summarised] = listRuns(state, new Date());
+    const [summarised] = await listRuns(state, new Date());
     expect({ ...summarised, age_ms: 0 }).toEqual({ ...scanned, age_ms: 0 });
     expect(summarised!.verdict).toMatch(/^(pass|fail)$/);
   }, 60_000);
