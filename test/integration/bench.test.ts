@@ -24,7 +24,7 @@ describe('npm run bench', () => {
       ...['default config', 'max_concurrency: 16'].map(
         (c) => new RegExp(String.raw`^\| 64 tasks, loopback server at 20 ms, \`--concurrency 16\`, ${c} \| task phase ${num} s \(efficiency ${num}\) · \d+ in flight at the server · CPU ${num} ms/call · end to end ${num} s \| ideal 0\.08 s \(⌈64/16⌉ × 20 ms\) \| ${num}× \|`),
       ),
-      new RegExp(String.raw`^\| the same 64 calls through the openai SDK alone \(no evaluation around them\) \| CPU ${num} ms/call · ${num} s \(efficiency ${num}\) \| ideal 0\.08 s \(⌈64/16⌉ × 20 ms\) \| ${num}× \| reference: the floor of the rows above \|`),
+      new RegExp(String.raw`^\| the same 64 requests sent alone, through whetstone's HTTP transport \(no evaluation around them\) \| CPU ${num} ms/call · ${num} s \(efficiency ${num}\) \| ideal 0\.08 s \(⌈64/16⌉ × 20 ms\) \| ${num}× \| reference: the floor of the rows above \|`),
     ];
     expect(rows).toHaveLength(expected.length);
     expected.forEach((re, i) => expect(rows[i]).toMatch(re));
