@@ -135,18 +135,32 @@ export async function main(argv: string[], build: ProgramBuilder = program): Pro
     process.stderr.write('whet: terminated; stopping the tasks in flight\n');
     ac.abort();
   });
+  // A reader that went away (`whet report | head`, a closed pager): what is still to be printed has nowhere
+  // to go, which is no failure of the command. It finishes — its state and artifacts are on disk either
+  // way — and exits with its own code; without this the write's EPIPE was an unhandled crash (exit 1).
+  let stdoutGone = false;
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    stdoutGone = true;
+    if (err.code !== 'EPIPE') process.stderr.write(`whet: stdout: ${err.message}; the rest of the output is dropped\n`);
+  });
   const deps: CliDeps = {
     cwd: process.cwd(),
     env: process.env,
     now: () => new Date(),
-    stdout: (s) => process.stdout.write(s),
+    stdout: (s) => {
+      if (!stdoutGone) process.stdout.write(s);
+    },
     stderr: (s) => process.stderr.write(s),
     signal: ac.signal,
     tty: process.stderr.isTTY === true,
   };
   const runCode = await runCli(argv, deps, build);
   // Let stdout drain before exiting (a pipe may still hold the summary).
-  await new Promise<void>((r) => (process.stdout.writableLength === 0 ? r() : process.stdout.once('drain', () => r())));
+  await new Promise<void>((r) => {
+    if (stdoutGone || process.stdout.writableLength === 0) return r();
+    process.stdout.once('drain', () => r());
+    process.stdout.once('error', () => r());
+  });
   process.exit(terminated ? 143 : runCode);
 }
 

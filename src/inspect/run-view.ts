@@ -61,8 +61,10 @@ export function iterationView(runDir: string, n: number): IterationView {
   };
 }
 
-export function runView(runDir: string): { manifest: Json | undefined; iterations: IterationView[]; rolled_back_at: string | null } {
-  return { manifest: readLenient(`${runDir}/run.json`), iterations: iterations(runDir).map((n) => iterationView(runDir, n)), rolled_back_at: rolledBackAt(runDir) };
+export function runView(runDir: string): { manifest: Json | undefined; iterations: IterationView[]; rolled_back_at: string | null; artifact?: string } {
+  const manifest = readLenient(`${runDir}/run.json`);
+  const artifact = manifest?.mode !== 'loop' && existsSync(`${runDir}/evaluation.json`) ? `${runDir}/evaluation.json` : undefined;
+  return { manifest, iterations: iterations(runDir).map((n) => iterationView(runDir, n)), rolled_back_at: rolledBackAt(runDir), ...(artifact ? { artifact } : {}) };
 }
 
 const f4 = (x: number) => x.toFixed(4);
@@ -74,6 +76,15 @@ export function formatRun(view: ReturnType<typeof runView>): string {
   const m = view.manifest;
   const rolled = view.rolled_back_at;
   if (m) out.push(`run ${m.run_id} — target ${m.target?.skill_path ?? '?'} — status ${m.status}${rolled ? ` (rolled back ${rolled})` : ''}${m.mock ? ' — mock engine (offline; not a model)' : ''}`);
+  // A standalone (or pipeline-mode) evaluation: what run.json kept of how it ended, and where the artifact is.
+  const s = m?.mode !== 'loop' ? m?.summary : undefined;
+  if (s && typeof s.verdict === 'string') {
+    const rate = typeof s.pass_rate === 'number' ? `pass rate ${f4(s.pass_rate)}${typeof s.passed === 'number' && typeof s.total_tasks === 'number' ? ` (${s.passed}/${s.total_tasks} tasks)` : ''}; ` : '';
+    const t = s.totals;
+    const tokens = t ? `; tokens ${t.input_tokens} in / ${t.output_tokens} out${t.cost_usd ? `, $${Number(t.cost_usd).toFixed(4)}` : ''}` : '';
+    out.push(`  verdict ${s.verdict}: ${rate}${s.engine_calls ?? t?.engine_calls ?? 0} engine calls${tokens}`);
+  }
+  if (view.artifact) out.push(`  evaluation: ${view.artifact} (every task's result; \`whet report\` renders it)`);
   for (const it of view.iterations) {
     out.push(`iteration ${it.iteration}:`);
     if (it.baseline) out.push(`  baseline pass rate ${f4(it.baseline.pass_rate)} (${it.baseline.passed}/${it.baseline.judged})${it.baseline.cached ? ' (cached)' : ''}`);

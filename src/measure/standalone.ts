@@ -57,7 +57,14 @@ export async function runStandalone(ctx: EvaluateContext): Promise<StageResult> 
     if (o.output) await copyFileAtomically(`${runDir}/evaluation.json`, artifactPath);
     const status = summary.attempts.errors > 0 ? 'incomplete' : 'completed';
     // Summed while the log was read and written; an outcome from the cache has none, and its log is short.
-    const finished = { verdict: artifact.verdict, engine_calls: summary.engine_calls ?? null, totals: m.outcome.spent ? totalsOf(m.outcome.spent) : runTotals(runDir) };
+    const finished = {
+      verdict: artifact.verdict,
+      engine_calls: summary.engine_calls ?? null,
+      pass_rate: summary.pass_rate,
+      passed: summary.passed,
+      total_tasks: summary.total_tasks,
+      totals: m.outcome.spent ? totalsOf(m.outcome.spent) : runTotals(runDir),
+    };
     await writeRunManifest(runDir, { ...manifest, status, updated_at: ctx.now().toISOString(), summary: finished });
     appendEvent(runDir, { event: 'finished', stage: 'evaluate', verdict: artifact.verdict, engine_calls: p.engine.calls() }, ctx.now());
     return { artifactPath, artifact, interrupted: false };

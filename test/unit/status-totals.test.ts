@@ -29,7 +29,15 @@ describe('status totals', () => {
     const [scanned] = await listRuns(state, new Date());
     const runDir = join(state, 'runs', scanned!.run_id);
     const manifest = readJson(join(runDir, 'run.json'));
-    expect(manifest.summary).toEqual({ verdict: scanned!.verdict, engine_calls: scanned!.engine_calls, totals: scanned!.totals });
+    expect(manifest.summary).toMatchObject({ verdict: scanned!.verdict, engine_calls: scanned!.engine_calls, totals: scanned!.totals });
+    const artifact = readJson(join(runDir, 'evaluation.json'));
+    expect(manifest.summary).toMatchObject({ pass_rate: artifact.evaluation.pass_rate, passed: artifact.evaluation.passed, total_tasks: artifact.evaluation.total_tasks });
+    // `whet show RUN` says how it ended and where the artifact is, from run.json alone.
+    const shown = await whet(['show', scanned!.run_id, '--state-root', 'state'], { cwd: dir });
+    expect(shown.code, shown.stderr).toBe(0);
+    const e = artifact.evaluation as { pass_rate: number; passed: number; total_tasks: number };
+    expect(shown.stdout).toContain(`verdict ${scanned!.verdict}: pass rate ${e.pass_rate.toFixed(4)} (${e.passed}/${e.total_tasks} tasks); ${scanned!.engine_calls} engine calls`);
+    expect(shown.stdout).toContain(`evaluation: ${join(runDir, 'evaluation.json')}`);
     // Gone or torn, the big files are not what status reads for a finished run.
     writeFileSync(join(runDir, 'evaluation.json'), '{"torn');
     rmSync(join(runDir, 'results'), { recursive: true });
