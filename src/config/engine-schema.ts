@@ -127,7 +127,7 @@ const httpEngineFields = {
   model: z.string().min(1),
   /** Endpoint root, e.g. `http://localhost:11434/v1` (OpenAI-compatible) or `https://api.anthropic.com`. */
   /**
-   * The SDK appends the endpoint path (`/chat/completions`, `/v1/messages`) to this URL, so a query
+   * The engine appends the endpoint path (`/chat/completions`, `/v1/messages`) to this URL, so a query
    * string would end up inside the path: Azure's classic `…/deployments/X?api-version=…` form is refused
    * with the v1 form to use instead.
    */

@@ -1,6 +1,8 @@
-// The `anthropic` engine: the Messages API through the official `@anthropic-ai/sdk` with `baseURL`.
+// The `anthropic` engine: the Messages API, each call one JSON POST over whetstone's own transport
+// (http-json.ts says why no SDK; the openai engine sends the same way).
 //
 //   POST {base_url}/v1/messages
+//   x-api-key: <key>; authorization: Bearer <key>; anthropic-version: 2023-06-01; content-type: application/json
 //   {"model", "max_tokens" (required by the API; default 4096), "system"?: <judge system> + SKILL.md,
 //    "messages": [{"role":"user","content": prompt}], "temperature"?,
 //    "tools"?: [{name, description, input_schema}], "tool_choice"?: {"type":"auto"|"any"|"none"|"tool", name?}}
@@ -8,16 +10,18 @@
 // Answer: the `text` blocks of `content`, joined; `tool_use` blocks ({id, name, input}) become
 // EngineResult.tool_calls; usage.input_tokens = input_tokens + cache_creation_input_tokens +
 // cache_read_input_tokens (the whole prompt the model read), output_tokens as is; cost from `price`
-// (cached tokens priced as input — an upper bound).
+// (cached tokens priced as input — an upper bound). Errors: {"type":"error","error":{"type","message"}}
+// with a non-2xx status (Anthropic API reference, "Errors"; 529 overloaded_error); retry-after and the
+// anthropic-ratelimit-*-reset headers are honoured (retry.ts).
 //
-// The key is passed explicitly, so the SDK reads neither ANTHROPIC_API_KEY nor ANTHROPIC_AUTH_TOKEN
-// (a bearer token found in the environment would otherwise be sent along); the base URL is pinned
-// (ANTHROPIC_BASE_URL is not consulted); logging and OpenTelemetry spans are off. SDK retries are off.
-import type Anthropic from '@anthropic-ai/sdk';
+// Only the config says where requests go and as whom: the key comes from the variable the config names,
+// and neither ANTHROPIC_AUTH_TOKEN nor ANTHROPIC_BASE_URL is consulted.
 import type { AnthropicEngineConfig } from '../config/engine-schema.js';
+import { VERSION } from '../core/package-info.js';
 import { SKILL_SEPARATOR } from './command.js';
-import { apiFetch, warmFetch } from './http-fetch.js';
-import { callWithRetries, classifySdkError } from './http-call.js';
+import { warmTransport } from './http-fetch.js';
+import { callWithRetries } from './http-call.js';
+import { classifyPostError, postJson } from './http-json.js';
 import {
   composeSystem,
   finishHttpCall,
@@ -31,16 +35,22 @@ import {
 } from './http-common.js';
 import type { Engine, EngineRequest, EngineResult, ToolCall, ToolChoice, Usage } from './types.js';
 
-// The SDK costs ~140 ms to import; load it on the first call so every other command starts fast.
-let sdk: Promise<typeof import('@anthropic-ai/sdk')> | undefined;
-const loadSdk = () => (sdk ??= import('@anthropic-ai/sdk'));
-
+/** The API version every request names (the Messages API's only stable one). */
+export const ANTHROPIC_VERSION = '2023-06-01';
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
 
-// `temperature` is still accepted by the API and by compatible servers, but SDK 1.x dropped it from its
-// types (deprecated for the newest models); it is sent as a plain body field when the config sets it.
-type MessageBody = Anthropic.Messages.MessageCreateParamsNonStreaming & { temperature?: number };
+/** A Messages API request body, as far as whetstone fills it. */
+export interface MessageBody {
+  model: string;
+  max_tokens: number;
+  messages: { role: 'user' | 'assistant'; content: string }[];
+  system?: string;
+  /** Still accepted by the API and by compatible servers (deprecated for the newest models). */
+  temperature?: number;
+  tools?: { name: string; description?: string; input_schema: { type: 'object'; [key: string]: unknown } }[];
+  tool_choice?: { type: 'auto' } | { type: 'none' } | { type: 'any' } | { type: 'tool'; name: string };
+}
 
 function toolChoice(choice: ToolChoice): NonNullable<MessageBody['tool_choice']> {
   if (choice === 'auto') return { type: 'auto' };
@@ -101,16 +111,17 @@ export function readMessage(value: unknown): ResponseReading {
 export function createAnthropicEngine(cfg: AnthropicEngineConfig, opts: HttpEngineOptions = {}): Engine {
   const rt = httpRuntime(cfg, 'ANTHROPIC_API_KEY', opts);
   const baseURL = cfg.base_url ?? ANTHROPIC_DEFAULT_BASE_URL;
-  let client: Promise<{ client: Anthropic; errors: Parameters<typeof classifySdkError>[1] }> | undefined;
-  const getClient = () =>
-    (client ??= loadSdk().then((m) => ({
-      client: new m.default({ apiKey: rt.key, baseURL, maxRetries: 0, logLevel: 'off', openTelemetry: false, fetch: apiFetch }),
-      errors: { APIError: m.APIError, APIConnectionError: m.APIConnectionError, APIConnectionTimeoutError: m.APIConnectionTimeoutError, APIUserAbortError: m.APIUserAbortError },
-    })));
-  // The SDK starts loading now, while the suite is read and the run set up, instead of inside the first
-  // call's timing (~0.1 s of a 0.8 s task phase at 1,000 tasks × 50 ms / 64); prepare(), awaited before the
-  // task phase, finishes it when the suite was read faster. A failure surfaces on the first call.
-  loadSdk().catch(() => undefined);
+  const url = `${baseURL.replace(/\/+$/, '')}/v1/messages`;
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    'content-type': 'application/json',
+    // The API reference's header, and the bearer form @anthropic-ai/sdk 1.x sends an API key in
+    // (client.js apiKeyAuth): compatible servers and proxies accept one or the other.
+    'x-api-key': rt.key,
+    authorization: `Bearer ${rt.key}`,
+    'anthropic-version': ANTHROPIC_VERSION,
+    'user-agent': `whetstone/${VERSION}`,
+  };
   const secrets = [rt.key];
   const identity = {
     type: 'anthropic',
@@ -125,15 +136,21 @@ export function createAnthropicEngine(cfg: AnthropicEngineConfig, opts: HttpEngi
     type: 'anthropic',
     concurrency: rt.concurrency,
     identity: () => structuredClone(identity),
-    prepare: () => getClient().then(warmFetch, () => undefined),
+    // node:http, or node:https and TLS, loaded before the task phase rather than inside its first call.
+    prepare: async () => {
+      try {
+        warmTransport(url);
+      } catch {
+        // An unusable URL is reported by the first call, as a connection error.
+      }
+    },
     async run(request: EngineRequest, runOpts?: { signal?: AbortSignal }): Promise<EngineResult> {
       const started = performance.now();
       const body = anthropicRequestBody(cfg, request);
-      const { client: c, errors } = await getClient();
       const outcome = await callWithRetries({
         engine: 'anthropic',
-        send: (signal) => c.messages.create(body, { signal, maxRetries: 0, timeout: request.timeoutMs + 5000 }),
-        classify: (err) => classifySdkError(err, errors),
+        send: (signal) => postJson(url, headers, body, signal),
+        classify: classifyPostError,
         policy: rt.policy,
         timeoutMs: request.timeoutMs,
         concurrency: rt.concurrency,

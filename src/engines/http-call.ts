@@ -1,7 +1,6 @@
 // One engine call over HTTP: attempts, the per-request timeout, waits between attempts, and the account
-// of every failure. Shared by the openai and anthropic engines; what differs is `send` (one request: a
-// postJson of http-json.ts, or an SDK call with SDK retries off) and its `classify` (classifyPostError,
-// or classifySdkError with the SDK's error classes).
+// of every failure. Shared by the openai and anthropic engines: `send` is one request (postJson of
+// http-json.ts) and `classify` says what a failed one was (classifyPostError).
 //
 // Each attempt gets its own timer of `timeoutMs` (the request's time budget) and the caller's signal;
 // which of the two fired decides between `timeout` and `aborted`, so a slow server is never mistaken for
@@ -10,7 +9,7 @@
 // been through redact().
 import { linkAbort } from '../core/abort.js';
 import { redact } from './http-common.js';
-import { decideRetry, isQuotaExhausted, type AttemptFailure, type HeaderSource, type RetryPolicy } from './retry.js';
+import { decideRetry, isQuotaExhausted, type AttemptFailure, type RetryPolicy } from './retry.js';
 import type { AdaptiveConcurrency, EngineError, FailedAttempt } from './types.js';
 import { isRecord } from './values.js';
 
@@ -101,22 +100,14 @@ export async function callWithRetries<T>(opts: HttpCallOptions<T>): Promise<Http
   }
 }
 
-interface SdkErrorClasses {
-  APIError: abstract new (...args: never[]) => Error;
-  APIConnectionError: abstract new (...args: never[]) => Error;
-  APIConnectionTimeoutError: abstract new (...args: never[]) => Error;
-  APIUserAbortError: abstract new (...args: never[]) => Error;
-}
-
-
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v.length > 0 ? v : undefined;
 }
 
 /**
  * The provider's own account in an error body. OpenAI: `{"error": {"message", "type", "param", "code"}}`
- * (its SDK hands over the inner object); Anthropic: `{"type": "error", "error": {"type", "message",
- * "details"?: {"error_code"}}, "request_id"}` (its SDK hands over the whole body). Both are read here.
+ * (or its inner object); Anthropic: `{"type": "error", "error": {"type", "message",
+ * "details"?: {"error_code"}}, "request_id"}`. Both are read here.
  */
 export function providerDetails(body: unknown): { message?: string; type?: string; code?: string } {
   if (!isRecord(body)) return {};
@@ -130,31 +121,4 @@ export function providerDetails(body: unknown): { message?: string; type?: strin
   if (type) out.type = type;
   if (code) out.code = code;
   return out;
-}
-
-/** Turns whatever an SDK threw into an AttemptFailure. */
-export function classifySdkError(err: unknown, sdk: SdkErrorClasses): AttemptFailure {
-  const message = err instanceof Error ? err.message : String(err);
-  if (err instanceof sdk.APIUserAbortError) return { kind: 'aborted', message };
-  if (err instanceof sdk.APIConnectionTimeoutError) return { kind: 'timeout', message };
-  if (err instanceof sdk.APIConnectionError) {
-    const cause = (err as Error & { cause?: unknown }).cause;
-    const why = cause instanceof Error ? `${cause.message}${isRecord(cause) && str(cause['code']) ? ` (${String(cause['code'])})` : ''}` : '';
-    return { kind: 'connection', message: why ? `${message}: ${why}` : message };
-  }
-  if (err instanceof sdk.APIError) {
-    const e = err as Error & { status?: unknown; headers?: unknown; error?: unknown };
-    if (typeof e.status === 'number') {
-      const d = providerDetails(e.error);
-      const f: AttemptFailure = { kind: 'http', status: e.status, message: d.message ?? message.replace(/^\d{3}\s+/, '') };
-      const headers = e.headers as { get?: unknown } | undefined;
-      if (headers && typeof headers.get === 'function') f.headers = headers as HeaderSource;
-      if (d.type) f.providerType = d.type;
-      if (d.code) f.providerCode = d.code;
-      return f;
-    }
-  }
-  // A 2xx whose body is not the JSON it claims to be (SyntaxError from response.json()), or anything
-  // else the SDK could not read: the request went through, so another attempt would not help.
-  return { kind: 'parse', message: `unreadable response: ${message}` };
 }

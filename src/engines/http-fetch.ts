@@ -1,17 +1,16 @@
-// The `fetch` of the HTTP engines — the anthropic engine hands it to its SDK (a `fetch` option), the openai
-// engine sends through it directly (http-json.ts): one request over node:http /
-// node:https with a keep-alive agent, the answer read whole and returned as a Response-shaped ApiResponse
-// (http-response.ts).
+// The transport of the HTTP engines, behind the fetch interface (http-json.ts sends every openai and
+// anthropic call through it): one request over node:http / node:https with a keep-alive agent, the answer
+// read whole and returned as a Response-shaped ApiResponse (http-response.ts).
 //
 // Why not the global fetch: at 64 requests in flight, Node's built-in fetch (undici through web streams)
 // cost ≈ 1.7 ms of CPU per call against a loopback server — most of the evaluator's per-call CPU, more than
 // judging, the results line and accounting together (`npm run bench`, README "Benchmark"). A JSON API
 // answer is small and read whole anyway, so the streaming machinery buys nothing here.
 //
-// What the callers rely on is kept: an abort (the SDK's timeout, our signal) rejects with a DOMException
-// named AbortError, so a timeout or user abort is reported as before; a refused or dropped connection
-// rejects with the socket's error, reported as a connection error. Bodies sent for chat and messages
-// calls are strings; anything else (a stream, form data) goes to the global fetch unchanged.
+// fetch's contract is kept, so a caller cannot tell the two apart where it matters: an abort rejects with
+// a DOMException named AbortError; a refused or dropped connection rejects with the socket's error. Bodies
+// sent for chat and messages calls are strings; anything else (a stream, form data) goes to the global
+// fetch unchanged.
 //
 // Per call, only what differs between calls is built: a URL is parsed once (its node:http options and Host
 // kept), the headers go to node:http as one raw array, and the answer is an ApiResponse, not undici's.
@@ -47,7 +46,7 @@ function abortError(signal: AbortSignal): unknown {
   return r instanceof Error && r.name === 'AbortError' ? r : new DOMException('This operation was aborted', 'AbortError');
 }
 
-/** What a URL comes to for node:http, worked out once per URL: an SDK sends every call to the same few. */
+/** What a URL comes to for node:http, worked out once per URL: an engine sends every call to the same one. */
 interface Target {
   secure: boolean;
   options: Http.RequestOptions;
@@ -60,7 +59,7 @@ function target(href: string): Target | null {
   if (t !== undefined) return t;
   const url = new URL(href);
   // The global fetch's contract, refusals included: a URL with credentials is refused there (node:http would
-  // send them as Basic auth beside the SDK's own Authorization header).
+  // send them as Basic auth beside the engine's own credentials).
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) t = null;
   else t = { secure: url.protocol === 'https:', options: urlToHttpOptions(url), host: url.host };
   // Bounded: a caller putting ids in its URLs must not grow this without end.
@@ -81,19 +80,11 @@ function headerList(h: FetchInit['headers'], host: string, contentLength: number
   if (h !== null && typeof h === 'object' && Object.getPrototypeOf(h) === Object.prototype) {
     for (const [k, v] of Object.entries(h as Record<string, string>)) add(String(v), k.toLowerCase());
   } else {
-    // The SDKs always hand a Headers; anything else is read the way fetch reads it (repeats joined).
+    // A Headers, or anything else fetch takes, is read the way fetch reads it (repeats joined).
     (h instanceof Headers ? h : new Headers(h)).forEach(add);
   }
   if (contentLength !== undefined) out.push('content-length', String(contentLength));
   return out;
-}
-
-/**
- * Loads Node's fetch classes now: the anthropic SDK builds a Headers for every request, and the first one loads
- * undici (≈ 20 ms of CPU) inside a call otherwise.
- */
-export function warmFetch(): void {
-  void globalThis.Headers;
 }
 
 /** Loads the module a URL is sent with (node:https brings TLS) now rather than inside the first call. */
@@ -135,7 +126,7 @@ export const apiFetch: typeof fetch = (input: FetchInput, init: FetchInit = {}) 
         // What the Response constructor refuses (a broken proxy): a connection-level failure, as fetch reports it.
         if (status < 200 || status > 599) return reject(new TypeError(`invalid HTTP response status ${status}`));
         const answer = new ApiResponse(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), status, res.statusMessage ?? '', new ApiHeaders(res.rawHeaders), href);
-        // The SDKs read the members a Response has, never its class (http-response.ts).
+        // Callers read the members a Response has, never its class (http-response.ts).
         resolve(answer as unknown as Response);
       });
     });

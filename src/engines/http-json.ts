@@ -1,11 +1,11 @@
 // One JSON request to an HTTP API, sent over http-fetch.ts without an SDK around it, and the account of
-// what went wrong when it fails. The openai engine sends its Chat Completions calls this way.
+// what went wrong when it fails. The openai and anthropic engines send every call this way.
 //
-// Why no SDK there: the engine already does what the SDK would (retries and their waits in http-call.ts,
-// reading the body in readChatCompletion, its own error kinds), so the SDK only built each request and
-// wrapped each answer — and at 64 requests in flight that cost ≈ 0.25 ms of CPU per call, 40 % of the
-// call's whole cost against a loopback server (`npm run bench`, README "Benchmark"). Its import was
-// another ≈ 70 ms at the start of every HTTP run.
+// Why no SDK: the engines already do what an SDK would (retries and their waits in http-call.ts, reading
+// the answer in readChatCompletion / readMessage, their own error kinds), so the official SDKs only built
+// each request and wrapped each answer — at 64 requests in flight ≈ 0.25 ms of CPU per call, 40 % of the
+// call's whole cost against a loopback server (`npm run bench`, README "Benchmark") — and took ≈ 70 ms
+// (openai) and ≈ 140 ms (@anthropic-ai/sdk) to import at the start of every HTTP run.
 //
 // The failures read as the SDKs' did: a status outside 2xx is an `http` failure with the provider's own
 // message, type and code from the error body (providerDetails) and the response headers (retry-after);

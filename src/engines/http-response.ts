@@ -1,14 +1,13 @@
 // The answer apiFetch (http-fetch.ts) resolves with: a read-only, fully buffered stand-in for the fetch
-// Response, holding exactly what the anthropic SDK and http-json.ts read of one — status, ok, statusText,
-// url, headers (get, has, iteration), body (null: nothing here streams), bodyUsed, text(), json(),
-// arrayBuffer(), clone() — and nothing of undici's.
+// Response, holding what a reader of a fetch answer reads of one — status, ok, statusText, url, headers
+// (get, has, iteration), body (null: nothing here streams), bodyUsed, text(), json(), arrayBuffer(),
+// clone() — and nothing of undici's.
 //
 // Why not the global Response (as before, subclassed to skip its body stream): building one and its
 // Headers went through undici's webidl conversions, header validation and sorting — ≈ 25 µs of CPU per
 // call at 64 in flight against a loopback server, for headers node:http had already parsed and checked.
-// The SDK never tests `instanceof Response` on an answer (only on upload bodies), so the shape is the contract;
-// test/integration/http-fetch-sdks.test.ts holds it and postJson to it (status errors with their headers,
-// retry-after, JSON bodies).
+// The shape is the contract; test/integration/http-fetch.test.ts and http-json.test.ts hold it and postJson
+// to it (status errors with their headers, retry-after, JSON bodies).
 
 /** Response headers as the Fetch standard shows them: names lowercased, repeats joined by ", ", sorted. */
 export class ApiHeaders implements Iterable<[string, string]> {

@@ -1,6 +1,6 @@
 // The retry policy of the HTTP engines, as pure functions of a failed attempt, so every rule is unit-
-// tested with a fixed clock and a fixed random source. The SDKs' own retries are switched off
-// (maxRetries: 0); this is the only policy.
+// tested with a fixed clock and a fixed random source. The engines send each request themselves
+// (http-json.ts), so this is the only policy.
 //
 //   retried      429, 5xx (incl. Anthropic's 529), 408, 409, connection errors (no response at all)
 //   not retried  every other 4xx (400, 401, 403, 404, 413, 422, …), a 2xx whose body is unreadable,

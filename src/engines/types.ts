@@ -158,7 +158,7 @@ export interface Engine {
    */
   readonly rateLimitGate?: { ready(signal?: AbortSignal): Promise<string | undefined> };
   /**
-   * HTTP engines: load what the first call would otherwise load (the SDK, Node's fetch classes), so the
+   * HTTP engines: load what the first call would otherwise load (node:http, or node:https and TLS), so the
    * task phase times calls, not imports. Never rejects: a failure to load surfaces on the first call.
    */
   prepare?(): Promise<void>;

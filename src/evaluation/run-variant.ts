@@ -218,7 +218,7 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
       for (let a = 0; a < k; a++) if (!done.has(attemptKey(task.id, a))) yield [task, a];
     }
   }
-  // An HTTP engine's SDK import, begun when the engine was built, is setup: the first calls would wait on it.
+  // What an engine loads for its first call (an HTTP engine's node:https and TLS) is setup, not a call's time.
   await Promise.all([input.engine.prepare?.(), input.judgeEngine?.prepare?.()]);
   const started = performance.now();
   const cpuStart = process.cpuUsage();

@@ -44,9 +44,11 @@ describe('anthropic engine: a successful call', () => {
     expect(r).toMatchObject({ ok: true, output: '## Fixes\n- login', usage: { input_tokens: 1000, output_tokens: 100, cost_usd: 0.0045 }, attempts: 1 });
     const [sent] = server.requests;
     expect(sent?.path).toBe('/v1/messages');
-    // @anthropic-ai/sdk 1.x sends the key as a bearer credential; the environment's token is not used.
+    // The key as the API reference names it and as a bearer credential (what @anthropic-ai/sdk 1.x
+    // sends); the environment's ANTHROPIC_AUTH_TOKEN is not used.
+    expect(sent?.headers['x-api-key']).toBe(KEY);
     expect(sent?.headers['authorization']).toBe(`Bearer ${KEY}`);
-    expect(sent?.headers['anthropic-version']).toBeDefined();
+    expect(sent?.headers['anthropic-version']).toBe('2023-06-01');
     expect(sent?.body).toEqual({ model: 'claude-test', max_tokens: 4096, system: skill.text, messages: [{ role: 'user', content: 'Write notes for: fix login bug' }] });
   });
 

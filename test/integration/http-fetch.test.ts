@@ -1,6 +1,7 @@
-// The fetch the HTTP engines hand their SDKs (src/engines/http-fetch.ts), against a real loopback server:
-// what the SDKs rely on — status, headers, a body read once as text or JSON, an abort that rejects with
-// an AbortError, a refused connection that rejects — and the keep-alive pool reusing one socket.
+// The HTTP engines' transport behind the fetch interface (src/engines/http-fetch.ts), against a real
+// loopback server: what a fetch caller relies on — status, headers, a body read once as text or JSON, an
+// abort that rejects with an AbortError, a refused connection that rejects — and the keep-alive pool
+// reusing one socket.
 import { createServer, type Server } from 'node:http';
 import { createServer as netServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

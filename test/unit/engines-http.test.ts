@@ -1,11 +1,10 @@
 // Pure parts of the openai and anthropic engines: request bodies, response readers, error bodies, system
 // text, cost, redaction, config parsing, identity and the factory.
-import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
 
 import { engineConfig, type AnthropicEngineConfig, type OpenAIEngineConfig } from '../../src/config/engine-schema.js';
 import { anthropicRequestBody, readMessage } from '../../src/engines/anthropic.js';
-import { classifySdkError, providerDetails } from '../../src/engines/http-call.js';
+import { providerDetails } from '../../src/engines/http-call.js';
 import { classifyPostError, HttpStatusError, UnreadableBodyError } from '../../src/engines/http-json.js';
 import { ApiHeaders } from '../../src/engines/http-response.js';
 import { composeSystem, costOf, redact } from '../../src/engines/http-common.js';
@@ -102,22 +101,7 @@ describe('error bodies and SDK errors', () => {
     expect(providerDetails('Bad Gateway')).toEqual({});
   });
 
-  it('classifies SDK errors: http with status and headers, connection, timeout, abort, and anything else as parse', () => {
-    const sdk = { APIError: Anthropic.APIError, APIConnectionError: Anthropic.APIConnectionError, APIConnectionTimeoutError: Anthropic.APIConnectionTimeoutError, APIUserAbortError: Anthropic.APIUserAbortError };
-    const a529 = Anthropic.APIError.generate(529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, undefined, new Headers({ 'retry-after': '2' }));
-    const f = classifySdkError(a529, sdk);
-    expect(f).toMatchObject({ kind: 'http', status: 529, message: 'Overloaded', providerType: 'overloaded_error' });
-    expect(f.headers?.get('retry-after')).toBe('2');
-    const html = classifySdkError(Anthropic.APIError.generate(502, undefined, '<html>Bad Gateway</html>', new Headers()), sdk);
-    expect(html).toMatchObject({ kind: 'http', status: 502 });
-    expect(html.message).toContain('Bad Gateway');
-    expect(classifySdkError(new Anthropic.APIConnectionError({ message: 'Connection error.', cause: new Error('ECONNREFUSED') }), sdk)).toMatchObject({ kind: 'connection' });
-    expect(classifySdkError(new Anthropic.APIConnectionTimeoutError(), sdk).kind).toBe('timeout');
-    expect(classifySdkError(new Anthropic.APIUserAbortError(), sdk).kind).toBe('aborted');
-    expect(classifySdkError(new SyntaxError('Unexpected end of JSON input'), sdk).kind).toBe('parse');
-  });
-
-  it('classifies postJson failures (the openai engine): provider details, a bare status, a body, a socket error', () => {
+  it('classifies postJson failures: provider details, a bare status, a body, a socket error', () => {
     const headers = new ApiHeaders(['retry-after', '2']);
     const e429 = new HttpStatusError(429, JSON.stringify({ error: { message: 'slow down', type: 'requests', code: 'rate_limit_exceeded' } }), headers);
     const f = classifyPostError(e429);

@@ -1,5 +1,5 @@
 // ApiResponse decodes a body as the global Response does (the Fetch standard's "UTF-8 decode": a leading
-// BOM dropped, invalid bytes replaced), so an SDK reading text() or json() sees the same string either way.
+// BOM dropped, invalid bytes replaced), so a reader of text() or json() sees the same string either way.
 import { describe, expect, it } from 'vitest';
 import { ApiHeaders, ApiResponse } from '../../src/engines/http-response.js';
 

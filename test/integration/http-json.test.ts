@@ -1,15 +1,12 @@
-// apiFetch (src/engines/http-fetch.ts) against a real loopback server, as each HTTP engine uses it: the
-// openai engine's postJson (http-json.ts) straight over it, the anthropic SDK with it as its fetch. The
-// answer is an ApiResponse, not a global Response, so this holds each reader of it to what the engines
-// rely on — a JSON body, an error status carrying status, provider body and headers (retry-after read from
-// them), an abort as an abort, a refused connection as a connection failure. SDK retries are off, as in
-// the engine.
-import Anthropic from '@anthropic-ai/sdk';
+// postJson (src/engines/http-json.ts), the one request of both HTTP engines, over apiFetch against a real
+// loopback server: a JSON body sent and read, an error status as an http failure carrying the status, the
+// provider's message, type and code (OpenAI's and Anthropic's error bodies) and the headers retry-after is
+// read from, a 2xx that is not JSON as a parse failure, an abort as an abort, a refused connection as a
+// connection failure.
 import { afterAll, assert, beforeAll, describe, expect, it } from 'vitest';
-import { apiFetch } from '../../src/engines/http-fetch.js';
 import { classifyPostError, postJson } from '../../src/engines/http-json.js';
 import { startLoopbackServer, type LoopbackServer } from '../support/http/server.js';
-import { anthropicMessage, openaiCompletion } from '../support/http/wire.js';
+import { openaiCompletion } from '../support/http/wire.js';
 
 let server: LoopbackServer;
 beforeAll(async () => {
@@ -19,9 +16,7 @@ afterAll(async () => {
   await server.close();
 });
 
-const anthropic = (baseURL = server.url) => new Anthropic({ apiKey: 'k-test', baseURL, maxRetries: 0, logLevel: 'off', fetch: apiFetch });
 const chat = { model: 'm', messages: [{ role: 'user' as const, content: 'hi' }] };
-const message = { model: 'm', max_tokens: 10, messages: [{ role: 'user' as const, content: 'hi' }] };
 
 async function refusedUrl(): Promise<string> {
   const s = await startLoopbackServer();
@@ -30,7 +25,7 @@ async function refusedUrl(): Promise<string> {
   return url;
 }
 
-describe('postJson over apiFetch (the openai engine, no SDK)', () => {
+describe('postJson over apiFetch', () => {
   const url = () => `${server.url}/v1/chat/completions`;
   const post = (to = url(), signal = new AbortController().signal) => postJson(to, { 'content-type': 'application/json', authorization: 'Bearer k-test' }, chat, signal);
   const failure = (p: Promise<unknown>) => p.then(() => assert.fail('resolved'), (e: unknown) => classifyPostError(e));
@@ -50,6 +45,13 @@ describe('postJson over apiFetch (the openai engine, no SDK)', () => {
     const f = await failure(post());
     expect(f).toMatchObject({ kind: 'http', status: 429, message: 'slow down', providerType: 'rate_limit', providerCode: 'rl' });
     expect(f.headers?.get('retry-after')).toBe('7');
+  });
+
+  it("reads Anthropic's error body the same way: a 529 overloaded_error with its message", async () => {
+    server.script({ status: 529, headers: { 'retry-after': '3' }, body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' }, request_id: 'req_1' } });
+    const f = await failure(post());
+    expect(f).toMatchObject({ kind: 'http', status: 529, message: 'Overloaded', providerType: 'overloaded_error' });
+    expect(f.headers?.get('retry-after')).toBe('3');
   });
 
   it("a proxy's non-JSON error page is an http failure whose message is the page; an empty one says so", async () => {
@@ -76,33 +78,5 @@ describe('postJson over apiFetch (the openai engine, no SDK)', () => {
     const refused = await failure(post(`${await refusedUrl()}/v1/chat/completions`));
     expect(refused.kind).toBe('connection');
     expect(refused.message).toContain('ECONNREFUSED');
-  });
-});
-
-describe('the anthropic SDK over apiFetch', () => {
-  it('reads a message and its request-id', async () => {
-    server.script({ body: anthropicMessage({ content: [{ type: 'text', text: 'hello' }] }), headers: { 'request-id': 'req-a' } });
-    const r = await anthropic().messages.create(message);
-    expect(r.content[0]).toMatchObject({ type: 'text', text: 'hello' });
-    expect(r._request_id).toBe('req-a');
-  });
-
-  it('turns a 529 into an APIError with status, body and headers', async () => {
-    server.script({ status: 529, headers: { 'retry-after': '3', 'request-id': 'req-b' }, body: { type: 'error', error: { type: 'overloaded_error', message: 'busy' } } });
-    const err = await anthropic().messages.create(message).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(Anthropic.APIError);
-    const e = err as InstanceType<typeof Anthropic.APIError>;
-    expect(e.status).toBe(529);
-    expect(e.headers?.get('retry-after')).toBe('3');
-    expect(e.requestID).toBe('req-b');
-    expect(e.error).toMatchObject({ error: { type: 'overloaded_error' } });
-  });
-
-  it('an abort is APIUserAbortError; nothing listening is APIConnectionError', async () => {
-    server.script({ body: anthropicMessage({ content: [{ type: 'text', text: 'late' }] }), delayMs: 2000 });
-    const ac = new AbortController();
-    setTimeout(() => ac.abort(), 30);
-    await expect(anthropic().messages.create(message, { signal: ac.signal })).rejects.toBeInstanceOf(Anthropic.APIUserAbortError);
-    await expect(anthropic(await refusedUrl()).messages.create(message)).rejects.toBeInstanceOf(Anthropic.APIConnectionError);
   });
 });
