@@ -4,7 +4,7 @@
 //
 // zod and commander are bundled in (commander is CommonJS: imported from node_modules, Node read its six
 // files and scanned them for exports on every start, ≈ 9 ms of `whet --version`); every other package
-// stays an import of node_modules: the SDKs, zx, pino, ajv, yaml and
+// stays an import of node_modules: zx, pino, ajv, yaml and
 // fast-glob load lazily or through createRequire, and pino and zx find files of their own on disk.
 import type { BuildOptions, Plugin } from 'rolldown';
 

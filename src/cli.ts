@@ -17,7 +17,7 @@ type Registrar = (program: Command, deps: CliDeps, setCode: SetCode) => void;
 type Family = () => Promise<Registrar[]>;
 
 // Each command family is imported only when its command runs; top-level help and --version come from a
-// static table (commands/help-table.ts): a user typing `whet status` does not pay for the engines' SDKs
+// static table (commands/help-table.ts): a user typing `whet status` does not pay for the engines
 // or the loop's stages, and `whet --help` pays for none of them.
 const evaluate: Family = async () => [(await import('./commands/evaluate.js')).registerEvaluateCommand, (await import('./commands/merge.js')).registerMergeCommand];
 const loop: Family = async () => [(await import('./commands/loop.js')).registerLoopCommands];
@@ -97,7 +97,7 @@ async function program(argv: string[], deps: CliDeps, setCode: SetCode): Promise
 /** Runs the CLI without exiting; returns the exit code. */
 export async function runCli(argv: string[], raw: CliDeps, build: ProgramBuilder = program): Promise<number> {
   // Everything printed passes the one redaction (src/core/redact.ts): a key in a base_url or an argv value that
-  // reached a message (a config error quoting it, an SDK error naming the URL) is not shown.
+  // reached a message (a config error quoting it, an engine error naming the URL) is not shown.
   const deps: CliDeps = { ...raw, stdout: (s) => raw.stdout(redactText(s)), stderr: (s) => raw.stderr(redactText(s)) };
   let code = 0;
   try {
