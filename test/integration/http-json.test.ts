@@ -3,7 +3,12 @@
 // provider's message, type and code (OpenAI's and Anthropic's error bodies) and the headers retry-after is
 // read from, a 2xx that is not JSON as a parse failure, an abort as an abort, a refused connection as a
 // connection failure.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, assert, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../support/cli.js';
 import { classifyPostError, postJson } from '../../src/engines/http-json.js';
 import { startLoopbackServer, type LoopbackServer } from '../support/http/server.js';
 import { openaiCompletion } from '../support/http/wire.js';
@@ -78,5 +83,21 @@ describe('postJson over apiFetch', () => {
     const refused = await failure(post(`${await refusedUrl()}/v1/chat/completions`));
     expect(refused.kind).toBe('connection');
     expect(refused.message).toContain('ECONNREFUSED');
+  });
+
+  it("loads none of Node's fetch implementation (undici): a call is node:http alone", async () => {
+    const mod = pathToFileURL(join(repoRoot, 'dist/src/engines/http-json.js')).href;
+    // A child process (the test runner has Node's fetch loaded already), answered by this process's
+    // server: the child runs asynchronously so that the server can answer it.
+    const undici = async (code: string) => {
+      server.script({ body: openaiCompletion({ content: 'hello' }) });
+      const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
+      return JSON.parse(stdout) as string[];
+    };
+    const call = `import { postJson } from ${JSON.stringify(mod)}; await postJson(${JSON.stringify(url())}, { 'content-type': 'application/json' }, { a: 1 }, new AbortController().signal);`;
+    const list = 'console.log(JSON.stringify(process.moduleLoadList.filter((m) => m.includes("undici"))));';
+    expect(await undici(`${call} ${list}`)).toEqual([]);
+    // The control: naming the global Request is what loads it.
+    expect((await undici(`${call} void Request; ${list}`)).length).toBeGreaterThan(0);
   });
 });
