@@ -17,19 +17,14 @@
 // Only the config says where requests go and as whom: the key comes from the variable the config names,
 // and neither ANTHROPIC_AUTH_TOKEN nor ANTHROPIC_BASE_URL is consulted.
 import type { AnthropicEngineConfig } from '../config/engine-schema.js';
-import { VERSION } from '../core/package-info.js';
 import { SKILL_SEPARATOR } from './command.js';
-import { warmTransport } from './http-fetch.js';
-import { callWithRetries } from './http-call.js';
-import { classifyPostError, postJson } from './http-json.js';
+import { jsonEndpoint } from './http-json.js';
 import {
   composeSystem,
-  finishHttpCall,
   glimpse,
   httpRuntime,
   isRecord,
   num,
-  redact,
   type HttpEngineOptions,
   type ResponseReading,
 } from './http-common.js';
@@ -111,18 +106,10 @@ export function readMessage(value: unknown): ResponseReading {
 export function createAnthropicEngine(cfg: AnthropicEngineConfig, opts: HttpEngineOptions = {}): Engine {
   const rt = httpRuntime(cfg, 'ANTHROPIC_API_KEY', opts);
   const baseURL = cfg.base_url ?? ANTHROPIC_DEFAULT_BASE_URL;
-  const url = `${baseURL.replace(/\/+$/, '')}/v1/messages`;
-  const headers: Record<string, string> = {
-    accept: 'application/json',
-    'content-type': 'application/json',
-    // The API reference's header, and the bearer form @anthropic-ai/sdk 1.x sends an API key in
-    // (client.js apiKeyAuth): compatible servers and proxies accept one or the other.
-    'x-api-key': rt.key,
-    authorization: `Bearer ${rt.key}`,
-    'anthropic-version': ANTHROPIC_VERSION,
-    'user-agent': `whetstone/${VERSION}`,
-  };
-  const secrets = [rt.key];
+  // The key as the API reference's header, and in the bearer form @anthropic-ai/sdk 1.x sends it in
+  // (client.js apiKeyAuth): compatible servers and proxies accept one or the other.
+  const auth = { 'x-api-key': rt.key, authorization: `Bearer ${rt.key}`, 'anthropic-version': ANTHROPIC_VERSION };
+  const endpoint = jsonEndpoint('anthropic', baseURL, '/v1/messages', auth, rt, cfg.price, opts);
   const identity = {
     type: 'anthropic',
     base_url: baseURL,
@@ -136,31 +123,7 @@ export function createAnthropicEngine(cfg: AnthropicEngineConfig, opts: HttpEngi
     type: 'anthropic',
     concurrency: rt.concurrency,
     identity: () => structuredClone(identity),
-    // node:http, or node:https and TLS, loaded before the task phase rather than inside its first call.
-    prepare: async () => {
-      try {
-        warmTransport(url);
-      } catch {
-        // An unusable URL is reported by the first call, as a connection error.
-      }
-    },
-    async run(request: EngineRequest, runOpts?: { signal?: AbortSignal }): Promise<EngineResult> {
-      const started = performance.now();
-      const body = anthropicRequestBody(cfg, request);
-      const outcome = await callWithRetries({
-        engine: 'anthropic',
-        send: (signal) => postJson(url, headers, body, signal),
-        classify: classifyPostError,
-        policy: rt.policy,
-        timeoutMs: request.timeoutMs,
-        concurrency: rt.concurrency,
-        secrets,
-        ...(runOpts?.signal ? { signal: runOpts.signal } : {}),
-        ...(opts.sleep ? { sleep: opts.sleep } : {}),
-        ...(opts.random ? { random: opts.random } : {}),
-        ...(opts.now ? { now: opts.now } : {}),
-      });
-      return finishHttpCall('anthropic', outcome, readMessage, cfg.price, started, (s) => redact(s, secrets));
-    },
+    prepare: endpoint.prepare,
+    run: (request: EngineRequest, runOpts?: { signal?: AbortSignal }): Promise<EngineResult> => endpoint.call(anthropicRequestBody(cfg, request), readMessage, request, runOpts?.signal),
   };
 }

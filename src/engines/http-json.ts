@@ -11,11 +11,14 @@
 // message, type and code from the error body (providerDetails) and the response headers (retry-after);
 // a refused or dropped connection is a `connection` failure naming the socket's error; a 2xx whose body
 // is not JSON is a `parse` failure, never retried.
-import { providerDetails } from './http-call.js';
-import { glimpse } from './http-common.js';
-import { apiFetch } from './http-fetch.js';
+import type { PriceTable } from '../config/engine-schema.js';
+import { VERSION } from '../core/package-info.js';
+import { callWithRetries, providerDetails } from './http-call.js';
+import { finishHttpCall, glimpse, redact, type HttpEngineOptions, type HttpRuntime, type ResponseReading } from './http-common.js';
+import { apiFetch, warmTransport } from './http-fetch.js';
 import type { ApiHeaders } from './http-response.js';
 import type { AttemptFailure } from './retry.js';
+import type { EngineRequest, EngineResult } from './types.js';
 import { isRecord } from './values.js';
 
 /** A non-2xx answer, as `send` reports it to callWithRetries' classify. */
@@ -83,4 +86,48 @@ export function classifyPostError(err: unknown): AttemptFailure {
   const code = errorCode(err) ?? errorCode(cause);
   const why = cause ? `${message}: ${cause.message}` : message;
   return { kind: 'connection', message: `connection error: ${why}${code && !why.includes(code) ? ` (${code})` : ''}` };
+}
+
+/** One HTTP engine's endpoint: where its calls go, with which credentials, and one call through it. */
+export interface JsonEndpoint {
+  /** Loads node:http, or node:https and TLS, before the task phase rather than inside its first call. */
+  prepare(): Promise<void>;
+  /** One engine call: `body` POSTed with the engine's retries, timeout and accounting, the answer read by `read`. */
+  call(body: unknown, read: (value: unknown) => ResponseReading, request: EngineRequest, signal?: AbortSignal): Promise<EngineResult>;
+}
+
+/**
+ * The endpoint `path` under `baseURL` (one slash between, as the SDKs joined them), sent JSON with the
+ * engine's `auth` headers. Every message it returns has been through redact() with the key.
+ */
+export function jsonEndpoint(engine: string, baseURL: string, path: string, auth: Record<string, string>, rt: HttpRuntime, price: PriceTable | undefined, opts: HttpEngineOptions): JsonEndpoint {
+  const url = `${baseURL.replace(/\/+$/, '')}${path}`;
+  const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json', ...auth, 'user-agent': `whetstone/${VERSION}` };
+  const secrets = [rt.key];
+  return {
+    prepare: async () => {
+      try {
+        warmTransport(url);
+      } catch {
+        // An unusable URL is reported by the first call, as a connection error.
+      }
+    },
+    async call(body, read, request, signal) {
+      const started = performance.now();
+      const outcome = await callWithRetries({
+        engine,
+        send: (s) => postJson(url, headers, body, s),
+        classify: classifyPostError,
+        policy: rt.policy,
+        timeoutMs: request.timeoutMs,
+        concurrency: rt.concurrency,
+        secrets,
+        ...(signal ? { signal } : {}),
+        ...(opts.sleep ? { sleep: opts.sleep } : {}),
+        ...(opts.random ? { random: opts.random } : {}),
+        ...(opts.now ? { now: opts.now } : {}),
+      });
+      return finishHttpCall(engine, outcome, read, price, started, (s) => redact(s, secrets));
+    },
+  };
 }

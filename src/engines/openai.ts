@@ -17,22 +17,17 @@
 // OPENAI_ORG_ID or OPENAI_PROJECT_ID, and the key only from the variable the config names.
 import type { OpenAIEngineConfig } from '../config/engine-schema.js';
 import { isOpenAIItself, isOpenAIReasoningModel } from '../config/engine-warnings.js';
-import { VERSION } from '../core/package-info.js';
-import { callWithRetries } from './http-call.js';
 import {
   composeSystem,
-  finishHttpCall,
   glimpse,
   httpRuntime,
   isRecord,
   num,
-  redact,
   type HttpEngineOptions,
   type ResponseReading,
 } from './http-common.js';
 import { SKILL_SEPARATOR } from './command.js';
-import { warmTransport } from './http-fetch.js';
-import { classifyPostError, postJson } from './http-json.js';
+import { jsonEndpoint } from './http-json.js';
 import type { Engine, EngineRequest, EngineResult, ToolCall, ToolChoice, Usage } from './types.js';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -123,22 +118,10 @@ export function readChatCompletion(value: unknown): ResponseReading {
   return { ok: true, output, tool_calls, usage };
 }
 
-/** Where a base URL's completions go: the path appended as the SDK did, one slash between. */
-export function completionsUrl(baseURL: string): string {
-  return `${baseURL.replace(/\/+$/, '')}/chat/completions`;
-}
-
 export function createOpenAIEngine(cfg: OpenAIEngineConfig, opts: HttpEngineOptions = {}): Engine {
   const rt = httpRuntime(cfg, 'OPENAI_API_KEY', opts);
   const baseURL = cfg.base_url ?? OPENAI_DEFAULT_BASE_URL;
-  const url = completionsUrl(baseURL);
-  const headers: Record<string, string> = {
-    accept: 'application/json',
-    'content-type': 'application/json',
-    authorization: `Bearer ${rt.key}`,
-    'user-agent': `whetstone/${VERSION}`,
-  };
-  const secrets = [rt.key];
+  const endpoint = jsonEndpoint('openai', baseURL, '/chat/completions', { authorization: `Bearer ${rt.key}` }, rt, cfg.price, opts);
   // Decided once: it parses the base URL, and every call's answer is checked against it.
   const tokenParam = maxTokensParam(cfg);
   const identity = {
@@ -155,31 +138,9 @@ export function createOpenAIEngine(cfg: OpenAIEngineConfig, opts: HttpEngineOpti
     type: 'openai',
     concurrency: rt.concurrency,
     identity: () => structuredClone(identity),
-    // node:http, or node:https and TLS, loaded before the task phase rather than inside its first call.
-    prepare: async () => {
-      try {
-        warmTransport(url);
-      } catch {
-        // An unusable URL is reported by the first call, as a connection error.
-      }
-    },
+    prepare: endpoint.prepare,
     async run(request: EngineRequest, runOpts?: { signal?: AbortSignal }): Promise<EngineResult> {
-      const started = performance.now();
-      const body = openaiRequestBody(cfg, request);
-      const outcome = await callWithRetries({
-        engine: 'openai',
-        send: (signal) => postJson(url, headers, body, signal),
-        classify: classifyPostError,
-        policy: rt.policy,
-        timeoutMs: request.timeoutMs,
-        concurrency: rt.concurrency,
-        secrets,
-        ...(runOpts?.signal ? { signal: runOpts.signal } : {}),
-        ...(opts.sleep ? { sleep: opts.sleep } : {}),
-        ...(opts.random ? { random: opts.random } : {}),
-        ...(opts.now ? { now: opts.now } : {}),
-      });
-      return withTokenParamHint(finishHttpCall('openai', outcome, readChatCompletion, cfg.price, started, (s) => redact(s, secrets)), tokenParam);
+      return withTokenParamHint(await endpoint.call(openaiRequestBody(cfg, request), readChatCompletion, request, runOpts?.signal), tokenParam);
     },
   };
 }
