@@ -6,9 +6,8 @@
 import { existsSync } from 'node:fs';
 import { iterationPaths } from '../loop/paths.js';
 import { iterations } from '../loop/iterations.js';
-import { readLenient } from './run-view.js';
+import { readLenient, type Json } from '../state/read-lenient.js';
 
-type Json = Record<string, any>;
 export type StageFile = 'baseline' | 'candidates' | 'ranking' | 'evaluation' | 'gate' | 'learning';
 
 

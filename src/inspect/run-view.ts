@@ -1,21 +1,11 @@
 // A run as people read it: per iteration, what was proposed, what was measured and what was decided and
 // why — built from the artifacts alone (lenient reads: a half-finished iteration shows what it has).
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { iterationPaths } from '../loop/paths.js';
 import { rolledBackAt } from '../state/events-read.js';
+import { stateLayout } from '../state/layout.js';
 import { iterations, newestArtifact } from '../loop/iterations.js';
-
-type Json = Record<string, any>;
-
-/** An artifact as plain JSON, or undefined when it is missing or unreadable: the views show what they can. */
-export function readLenient(file: string): Json | undefined {
-  if (!existsSync(file)) return undefined;
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as Json;
-  } catch {
-    return undefined;
-  }
-}
+import { readLenient, type Json } from '../state/read-lenient.js';
 
 export interface IterationView {
   iteration: number;
@@ -62,7 +52,7 @@ export function iterationView(runDir: string, n: number): IterationView {
 }
 
 export function runView(runDir: string): { manifest: Json | undefined; iterations: IterationView[]; rolled_back_at: string | null; artifact?: string } {
-  const manifest = readLenient(`${runDir}/run.json`);
+  const manifest = readLenient(stateLayout.runManifest(runDir));
   const artifact = manifest?.mode !== 'loop' && existsSync(`${runDir}/evaluation.json`) ? `${runDir}/evaluation.json` : undefined;
   return { manifest, iterations: iterations(runDir).map((n) => iterationView(runDir, n)), rolled_back_at: rolledBackAt(runDir), ...(artifact ? { artifact } : {}) };
 }

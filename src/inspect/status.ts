@@ -1,9 +1,10 @@
 // `whet status`: every run in the state directory with its target, iteration, last stage, decisions so
 // far, what runs next and how long ago it was touched.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { formatDuration } from '../config/duration.js';
 import { isSafeId } from '../config/safe-id.js';
 import { stateLayout } from '../state/layout.js';
+import { readLenient } from '../state/read-lenient.js';
 import { iterationView } from './run-view.js';
 import { rateLimitState, rolledBackAt, type RateLimitState } from '../state/events-read.js';
 import { iterations } from '../loop/iterations.js';
@@ -40,12 +41,8 @@ export async function listRuns(stateDir: string, now: Date): Promise<RunStatus[]
   const out: RunStatus[] = [];
   for (const id of readdirSync(runsDir).filter(isSafeId).sort()) {
     const runDir = stateLayout.runDir(stateDir, id);
-    let m: Record<string, any>;
-    try {
-      m = JSON.parse(readFileSync(stateLayout.runManifest(runDir), 'utf8'));
-    } catch {
-      continue;
-    }
+    const m = readLenient(stateLayout.runManifest(runDir));
+    if (!m) continue;
     const updated = String(m.updated_at ?? m.created_at ?? '');
     const base: RunStatus = {
       run_id: id,
@@ -84,14 +81,12 @@ export async function listRuns(stateDir: string, now: Date): Promise<RunStatus[]
       base.engine_calls = m.summary.engine_calls ?? null;
       base.last_stage = 'evaluate';
     } else {
-      try {
-        const e = JSON.parse(readFileSync(`${runDir}/evaluation.json`, 'utf8'));
+      const e = readLenient(`${runDir}/evaluation.json`);
+      if (e) {
         base.verdict = e.verdict;
         base.engine_calls = e.evaluation?.engine_calls ?? null;
         base.last_stage = 'evaluate';
-      } catch {
-        base.next = m.status === 'completed' ? '-' : 'evaluate (run the same command again to resume)';
-      }
+      } else base.next = m.status === 'completed' ? '-' : 'evaluate (run the same command again to resume)';
     }
     out.push(base);
   }

@@ -1,23 +1,17 @@
 // Which run a command means: the named one (checked to exist), or the newest improvement-loop run. Apart
 // from open.ts so `whet status`, `show` and `diff` find a run without loading config and suite code.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { UsageError } from '../core/errors.js';
 import { checkIdFlag, isSafeId } from '../config/safe-id.js';
 import { stateLayout } from '../state/layout.js';
+import { readLenient } from '../state/read-lenient.js';
 
 /**
- * Whether run.json says this is a loop run. Only the mode is read, leniently (status reads run.json the
- * same way): the command that acts on the run opens it through its schema and names what is wrong there,
- * rather than an older run being chosen in silence. Reading no schema keeps zod out of `whet show`.
+ * Whether run.json says this is a loop run. Only the mode is read, leniently, as status reads it: the
+ * command that acts on the run opens it through its schema and names what is wrong there, rather than an
+ * older run being chosen in silence. Reading no schema keeps zod out of `whet show`.
  */
-function isLoopRun(stateDir: string, id: string): boolean {
-  try {
-    const m = JSON.parse(readFileSync(stateLayout.runManifest(stateLayout.runDir(stateDir, id)), 'utf8')) as { mode?: unknown } | null;
-    return m?.mode === 'loop';
-  } catch {
-    return false;
-  }
-}
+const isLoopRun = (stateDir: string, id: string) => readLenient(stateLayout.runManifest(stateLayout.runDir(stateDir, id)))?.mode === 'loop';
 
 /** The newest run in the state dir, or the named one. */
 export function resolveRun(stateDir: string, runId?: string): string {

@@ -54,16 +54,6 @@ export function readRunManifest(runDir: string): RunManifest | undefined {
   return readArtifact(file, runManifest, 'run manifest');
 }
 
-/** run.json of any mode, or undefined when absent or unreadable (callers that only want a date). */
-export function readRunManifestLenient(runDir: string): { created_at?: string } | undefined {
-  try {
-    return JSON.parse(readFileSync(stateLayout.runManifest(runDir), 'utf8')) as { created_at?: string };
-  } catch {
-    return undefined;
-  }
-}
-
-/** A new run id: UTC time to the second plus a label, made unique within the state dir. */
 export function newRunId(stateDir: string, label: string, now: Date): string {
   const stamp = now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
   const safe = label.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+/, '').slice(0, 60) || 'run';
