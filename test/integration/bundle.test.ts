@@ -15,6 +15,23 @@ const binDir = join(repoRoot, 'dist/bin');
 const chunks = readdirSync(binDir).filter((f) => f.endsWith('.js'));
 const run = (args: string[], cwd = repoRoot) => spawnSync(process.execPath, [whetBin, ...args], { cwd, encoding: 'utf8' });
 
+const moduleLog = pathToFileURL(join(repoRoot, 'test/support/module-log.mjs')).href;
+/** The URL of every module `whet ARGS` loads in `dir` (test/support/module-log.mjs). */
+function loadedModules(dir: string, args: string[]): string[] {
+  const log = join(tempDir('whet-modules-'), 'modules.txt');
+  const r = spawnSync(process.execPath, ['--import', moduleLog, whetBin, ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, WHET_MODULE_LOG: log } });
+  expect(r.status, r.stderr).toBe(0);
+  return readFileSync(log, 'utf8').split('\n').filter(Boolean);
+}
+
+/** A project with one finished standalone evaluation in state/ (mock engine); its run id. */
+function evaluatedProject(dir: string): string {
+  write(join(dir, 'skill/SKILL.md'), '---\nname: b\ndescription: bundled.\n---\n# B\nReply with BUNDLE-OK.\n');
+  write(join(dir, 'tasks.yaml'), 'skill_id: b\nversion: "1.0"\ntasks:\n  - {id: t1, prompt: "hi", judge: {type: contains, expected: ["BUNDLE-OK"]}}\n');
+  expect([0, 1]).toContain(run(['evaluate', '--standalone', '--mock', '--task-suite', 'tasks.yaml', '--skill-path', 'skill', '--state-root', 'state', '--output', 'out.json'], dir).status);
+  return readdirSync(join(dir, 'state/runs'))[0]!;
+}
+
 /** The package a bare specifier names (`@scope/name/sub` → `@scope/name`). */
 const packageOf = (spec: string) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
 
@@ -69,13 +86,7 @@ describe('the bundled bin', () => {
   it('loads no package for --version and no YAML reader for a named state directory; reads pipeline.yaml (with js-yaml) when none is named', () => {
     const dir = tempDir();
     write(join(dir, 'pipeline.yaml'), 'state_dir: state\n');
-    const hook = pathToFileURL(join(repoRoot, 'test/support/module-log.mjs')).href;
-    const modules = (args: string[]) => {
-      const log = join(tempDir('whet-modules-'), 'modules.txt');
-      const r = spawnSync(process.execPath, ['--import', hook, whetBin, ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, WHET_MODULE_LOG: log } });
-      expect(r.status, r.stderr).toBe(0);
-      return readFileSync(log, 'utf8').split('\n').filter(Boolean);
-    };
+    const modules = (args: string[]) => loadedModules(dir, args);
     expect(modules(['status', '--state-root', 'state']).filter((u) => u.includes('/js-yaml/'))).toEqual([]);
     // `--version` reads no package from node_modules at all (commander is in the bundle).
     expect(modules(['--version']).filter((u) => u.includes('/node_modules/'))).toEqual([]);
@@ -86,19 +97,12 @@ describe('the bundled bin', () => {
   it('status and show of standalone runs load no zod (the read models read leniently); reading pipeline.yaml does', () => {
     const dir = tempDir();
     write(join(dir, 'pipeline.yaml'), 'state_dir: state\n');
-    write(join(dir, 'skill/SKILL.md'), '---\nname: b\ndescription: bundled.\n---\n# B\nReply with BUNDLE-OK.\n');
-    write(join(dir, 'tasks.yaml'), 'skill_id: b\nversion: "1.0"\ntasks:\n  - {id: t1, prompt: "hi", judge: {type: contains, expected: ["BUNDLE-OK"]}}\n');
-    expect([0, 1]).toContain(run(['evaluate', '--standalone', '--mock', '--task-suite', 'tasks.yaml', '--skill-path', 'skill', '--state-root', 'state', '--output', 'out.json'], dir).status);
-    const hook = pathToFileURL(join(repoRoot, 'test/support/module-log.mjs')).href;
-    // zod is bundled into one of the chunks; rolldown marks each module it holds with a region comment.
-    const loadsZod = (args: string[]) => {
-      const log = join(tempDir('whet-modules-'), 'modules.txt');
-      const r = spawnSync(process.execPath, ['--import', hook, whetBin, ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, WHET_MODULE_LOG: log } });
-      expect(r.status, r.stderr).toBe(0);
-      const files = readFileSync(log, 'utf8').split('\n').filter((u) => u.startsWith('file:'));
-      return files.some((u) => readFileSync(new URL(u), 'utf8').includes('node_modules/zod/'));
-    };
-    const run0 = readdirSync(join(dir, 'state/runs'))[0]!;
+    const run0 = evaluatedProject(dir);
+    // zod is bundled into one of the chunks, which names the modules it holds in its comments.
+    const loadsZod = (args: string[]) =>
+      loadedModules(dir, args)
+        .filter((u) => u.startsWith('file:'))
+        .some((u) => readFileSync(new URL(u), 'utf8').includes('node_modules/zod/'));
     expect(loadsZod(['status', '--state-root', 'state'])).toBe(false);
     expect(loadsZod(['show', run0, '--state-root', 'state'])).toBe(false);
     // The control: the config's schema is zod, so plain `status` (which reads pipeline.yaml) loads it.
@@ -107,9 +111,7 @@ describe('the bundled bin', () => {
 
   it('loads node:child_process for none of --help, status and show (commander requires it on first use)', () => {
     const dir = tempDir();
-    write(join(dir, 'skill/SKILL.md'), '---\nname: b\ndescription: bundled.\n---\n# B\nReply with BUNDLE-OK.\n');
-    write(join(dir, 'tasks.yaml'), 'skill_id: b\nversion: "1.0"\ntasks:\n  - {id: t1, prompt: "hi", judge: {type: contains, expected: ["BUNDLE-OK"]}}\n');
-    expect([0, 1]).toContain(run(['evaluate', '--standalone', '--mock', '--task-suite', 'tasks.yaml', '--skill-path', 'skill', '--state-root', 'state', '--output', 'out.json'], dir).status);
+    const run0 = evaluatedProject(dir);
     const probe = join(dir, 'probe.cjs');
     write(probe, "process.on('exit', () => require('node:fs').writeFileSync(process.env.WHET_BUILTINS_LOG, process.moduleLoadList.join('\\n')));\n");
     const builtins = (argv: string[]) => {
@@ -118,7 +120,6 @@ describe('the bundled bin', () => {
       expect(r.status, r.stderr).toBe(0);
       return readFileSync(log, 'utf8').split('\n');
     };
-    const run0 = readdirSync(join(dir, 'state/runs'))[0]!;
     for (const args of [['--help'], ['status', '--state-root', 'state'], ['show', run0, '--state-root', 'state']]) {
       expect(builtins([whetBin, ...args]), args.join(' ')).not.toContain('NativeModule child_process');
     }
