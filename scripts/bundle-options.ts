@@ -6,6 +6,9 @@
 // files and scanned them for exports on every start, ≈ 9 ms of `whet --version`); every other package
 // stays an import of node_modules: zx, pino, ajv, yaml and
 // fast-glob load lazily or through createRequire, and pino and zx find files of their own on disk.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { BuildOptions, Plugin } from 'rolldown';
 
 const bundled = (id: string) => id === 'zod' || id.startsWith('zod/') || id === 'commander';
@@ -26,6 +29,32 @@ const lazyChildProcess: Plugin = {
   },
 };
 
+const NO_BUILD_ID = 'export const BUILD_ID = undefined;';
+/**
+ * src/core/build-id.ts gets the hash of every compiled module under dist/ (src and stages, as tsc wrote
+ * them): the id changes with any change of code, and only then. A build-id.js without its placeholder
+ * line fails the build rather than shipping a bundle with no id.
+ */
+function buildId(root: string): Plugin {
+  let id: string | undefined;
+  const compute = () => {
+    const hash = createHash('sha256');
+    for (const top of ['dist/src', 'dist/stages']) {
+      const files = (readdirSync(join(root, top), { recursive: true }) as string[]).filter((f) => f.endsWith('.js')).sort();
+      for (const f of files) hash.update(`\0${top}/${f}\0`).update(readFileSync(join(root, top, f)));
+    }
+    return hash.digest('hex').slice(0, 16);
+  };
+  return {
+    name: 'whetstone-build-id',
+    transform(code, file) {
+      if (!/[\\/]dist[\\/]src[\\/]core[\\/]build-id\.js$/.test(file)) return null;
+      if (!code.includes(NO_BUILD_ID)) throw new Error(`${file}: no "${NO_BUILD_ID}" to replace; see scripts/bundle-options.ts`);
+      return code.replace(NO_BUILD_ID, `export const BUILD_ID = ${JSON.stringify((id ??= compute()))};`);
+    },
+  };
+}
+
 /** Bundles `input` (a module under dist/, by its path from `root`) into `dir` as the entry `name`.js. */
 export function bundleOptions(root: string, name: string, input: string, dir: string): BuildOptions {
   return {
@@ -34,7 +63,7 @@ export function bundleOptions(root: string, name: string, input: string, dir: st
     platform: 'node',
     logLevel: 'warn',
     external: (id) => !id.startsWith('.') && !id.startsWith('/') && !bundled(id),
-    plugins: [lazyChildProcess],
+    plugins: [lazyChildProcess, buildId(root)],
     output: { dir, format: 'esm', cleanDir: true },
   };
 }

@@ -115,6 +115,8 @@ const common = envelope.extend({
   mode: z.enum(['pipeline', 'standalone']),
   reason: z.string().optional(),
   task_suite: z.string(),
+  /** A large suite's checked copy (src/config/suite-copy.ts): read instead of the file, or why not. */
+  suite_copy: z.object({ hit: z.boolean(), file: z.string(), why: z.string().optional() }).optional(),
   skill_id: z.string(),
   pass_k: z.number().int(),
   engine: engineInfo.optional(),

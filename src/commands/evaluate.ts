@@ -19,7 +19,7 @@ export function registerEvaluateCommand(program: Command, deps: CliDeps, setCode
     .option('--eval-threshold <score>', 'skip candidates whose discriminator score is below this (default: evaluate.eval_threshold; a category listed in evaluate.eval_thresholds keeps its own)', numArg('--eval-threshold'))
     .option('--baseline-cache-dir <dir>', 'where baselines are cached (default: <state>/cache/baselines)')
     .option('--cache-ttl <duration>', 'baseline cache lifetime, e.g. "12h", "7d" (default 7d)')
-    .option('--force', 'ignore cached baselines (a fresh result is still stored)')
+    .option('--force', 'ignore cached baselines and suites\' checked copies (fresh ones are still stored)')
     .option('--mock', 'use the offline mock engine for tasks and judges')
     .option('--output <file>', 'also write the evaluation artifact here')
     .option('--concurrency <n>', 'task attempts run at once', intArg('--concurrency'))

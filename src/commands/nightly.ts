@@ -34,7 +34,7 @@ async function runTargetShards(env: Parameters<typeof shardTargets>[0], o: Opts,
 
 export function registerNightlyCommands(program: Command, deps: CliDeps, setCode: SetCode): void {
   const env = () => ({ cwd: deps.cwd, env: deps.env, now: deps.now, log: (l: string) => deps.stderr(`${l}\n`), signal: deps.signal, ...(deps.tty ? { progressOut: deps.stderr } : {}) });
-  const targetsCommand = (name: string, description: string, force = 'ignore cached baselines') =>
+  const targetsCommand = (name: string, description: string, force = 'ignore cached baselines and suites\' checked copies') =>
     program
       .command(name)
       .description(description)

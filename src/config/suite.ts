@@ -25,8 +25,18 @@ export interface LoadSuiteOptions {
 }
 
 export function loadSuite(file: string, opts: LoadSuiteOptions = {}): Suite {
+  return loadSuiteTracked(file, opts).suite;
+}
+
+/**
+ * A suite with what its content hash was made of beyond the suite's own bytes: each fixture file, by its
+ * path from the suite's folder, in the order hashed (the checked copy, suite-copy.ts, hashes them again
+ * to know it is still current). `fixtures` is null for a suite whose hash covers more than that (intents,
+ * a JSON format), which is never copied.
+ */
+export function loadSuiteTracked(file: string, opts: LoadSuiteOptions = {}): { suite: Suite; fixtures: string[] | null } {
   // skill-creator's evals.json and trigger eval sets are read as they are (json-suite.ts); their ids are made safe there.
-  if (isJsonSuitePath(file)) return loadJsonSuite(file, opts.defaultTimeoutMs ?? DEFAULT_TASK_TIMEOUT_MS);
+  if (isJsonSuitePath(file)) return { suite: loadJsonSuite(file, opts.defaultTimeoutMs ?? DEFAULT_TASK_TIMEOUT_MS), fixtures: null };
   const path = resolve(file);
   const schema = opts.lenientIds ? lintSuiteSchema : suiteSchema;
   const src = yamlSource(path, 'task suite');
@@ -39,17 +49,21 @@ export function loadSuite(file: string, opts: LoadSuiteOptions = {}): Suite {
   const sliced = sliceSuite(src.text, schema);
   if (sliced) {
     try {
-      return buildSuite(path, src, hash.copy(), sliced.head as Omit<SuiteInput, 'tasks'>, sliced.count, sliced.tasks as Iterable<TaskInput>, opts);
+      const fixtures: string[] = [];
+      const suite = buildSuite(path, src, hash.copy(), sliced.head as Omit<SuiteInput, 'tasks'>, sliced.count, sliced.tasks as Iterable<TaskInput>, opts, fixtures);
+      return { suite, fixtures: suite.intents ? null : fixtures };
     } catch (err) {
       if (!(err instanceof NotPlain)) throw err;
     }
   }
   const value: SuiteInput = src.validate(schema, src.reparse());
   const own = value.tasks ?? [];
-  return buildSuite(path, src, hash, value, own.length, own, opts);
+  const fixtures: string[] = [];
+  const suite = buildSuite(path, src, hash, value, own.length, own, opts, fixtures);
+  return { suite, fixtures: suite.intents ? null : fixtures };
 }
 
-function buildSuite(path: string, loaded: YamlSource, hash: Hash, head: Omit<SuiteInput, 'tasks'>, count: number, own: Iterable<TaskInput>, opts: LoadSuiteOptions): Suite {
+function buildSuite(path: string, loaded: YamlSource, hash: Hash, head: Omit<SuiteInput, 'tasks'>, count: number, own: Iterable<TaskInput>, opts: LoadSuiteOptions, fixtures: string[]): Suite {
   const dir = dirname(path);
   const problems: ConfigError[] = [];
   const at = loaded.at;
@@ -98,7 +112,9 @@ function buildSuite(path: string, loaded: YamlSource, hash: Hash, head: Omit<Sui
       const jp = t.judges ? ['tasks', i, 'judges', k] : ['tasks', i, 'judge'];
       const field = t.judges ? `tasks[${i}].judges[${k}]` : `tasks[${i}].judge`;
       for (const fixture of checkJudge(j, dir, intents, (msg, key) => problems.push(new ConfigError(msg, at([...jp, key]), `${field}.${key}`)))) {
-        hash.update(`\0${relative(dir, fixture)}\0`).update(readFileSync(fixture));
+        const rel = relative(dir, fixture);
+        fixtures.push(rel);
+        hash.update(`\0${rel}\0`).update(readFileSync(fixture));
       }
     });
 

@@ -30,6 +30,11 @@ export async function copyFileAtomically(from: string, file: string): Promise<vo
   await replaceAtomically(file, (_out, tmp) => copyFileSync(from, tmp));
 }
 
+/** Writes the strings `fill` hands to `out`, in order, with the same guarantee and no string of the whole file. */
+export async function writeTextPiecesAtomically(file: string, fill: (out: (s: string) => void) => void): Promise<void> {
+  await replaceAtomically(file, (out) => fill(out));
+}
+
 let tmpCounter = 0;
 
 async function replaceAtomically(file: string, fill: (out: (s: string) => void, tmp: string) => void): Promise<void> {

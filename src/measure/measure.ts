@@ -42,6 +42,7 @@ export async function measure(
         const splitOf = new Map(p.suite.tasks.map((t) => [t.id, t.split]));
         const outcome = outcomeFromCache(found.entry, a.variant);
         for (const t of outcome.tallies) t.split = splitOf.get(t.task_id);
+        await p.suiteCopy?.remember?.();
         return {
           outcome,
           cache: { used: true, hit: true, key, dir: p.cacheDir, created_at: found.entry.created_at, age_ms: found.ageMs, ttl_ms: p.cacheTtlMs },
@@ -78,6 +79,9 @@ export async function measure(
   ctx.log(`${a.variant}: ${outcome.engineCalls} engine calls for ${total} task attempts in ${secs.toFixed(2)}s${resumed}`);
   let stored = false;
   if (a.cacheable && p.useCache) stored = await storeBaseline(p.cacheDir, key, cacheKeyParts(p, a.skill), outcome, ctx.now());
+  // The suite's checked copy, once its tasks are measured: a refused command leaves no file behind, and
+  // the run's own peak is past.
+  await p.suiteCopy?.remember?.();
   return { outcome, cache: { used: a.cacheable && p.useCache, hit: false, key, dir: p.cacheDir, why: a.cacheable ? why : 'not cacheable', ttl_ms: p.cacheTtlMs, stored } };
 }
 
@@ -99,6 +103,7 @@ export function standaloneFromMeasured(p: Prepared, skill: LoadedSkill, m: Measu
       created_at: at.now.toISOString(),
       inputs: { suite: p.suite.contentHash, target: skill.contentHash },
       task_suite: p.suite.path,
+      ...(p.suiteCopy ? { suite_copy: p.suiteCopy.info } : {}),
       skill_id: p.suite.skillId,
       pass_k: p.passK,
       engine: engineInfo(p.engine)!,

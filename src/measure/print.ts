@@ -86,7 +86,7 @@ function cacheLine(c: StandaloneEvaluation['evaluation']['cache'] | undefined): 
 export function formatEvaluation(a: EvaluationArtifact, artifactPath: string): string {
   const out: string[] = [];
   out.push(`whet evaluate — ${a.mode} — ${a.skill_id} — ${engineLine(a)}`);
-  out.push(`suite: ${displayPath(a.task_suite)} · pass@${a.pass_k}`);
+  out.push(`suite: ${displayPath(a.task_suite)} · pass@${a.pass_k}${a.suite_copy?.hit ? ' · unchanged, read from its checked copy' : ''}`);
   if (a.mode === 'standalone') {
     const e = a.evaluation;
     out.push(`skill: ${displayPath(a.skill_path)}`, '');

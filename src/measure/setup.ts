@@ -3,7 +3,9 @@
 // command leaves the state directory exactly as it was.
 import { resolve } from 'node:path';
 import { loadPipeline, type PipelineConfig } from '../config/pipeline.js';
-import { loadSuiteWith } from '../config/suite-overrides.js';
+import { applySuiteOverrides } from '../config/suite-overrides.js';
+import { loadSuiteRemembered, type RememberedSuite } from '../config/suite-copy.js';
+import { BUILD_ID } from '../core/build-id.js';
 import { setFrozenSplits } from '../config/registered.js';
 import type { Suite } from '../config/suite-schema.js';
 import { parseDuration } from '../config/duration.js';
@@ -35,7 +37,7 @@ export interface EvaluateOptions {
   evalThresholds?: Record<string, number>;
   baselineCacheDir?: string;
   cacheTtl?: string;
-  /** Ignore cached baselines (a fresh result is still stored). */
+  /** Ignore cached baselines and the suite's checked copy (fresh ones are still stored). */
   force?: boolean;
   /**
    * Internal (`whet nightly`): measure every task now — no cached baseline and no unfinished earlier run
@@ -85,6 +87,8 @@ export interface Prepared {
   cacheDir: string;
   cacheTtlMs: number;
   useCache: boolean;
+  /** The suite's checked copy: read, or to be written once its tasks are measured (src/config/suite-copy.ts). */
+  suiteCopy?: RememberedSuite['copy'];
 }
 
 /** What an evaluation opens before it measures: config, suite with its splits, engines (not yet counted). */
@@ -93,6 +97,7 @@ export interface Opened {
   suite: Suite;
   engine: Engine;
   judgeEngine?: Engine;
+  suiteCopy?: RememberedSuite['copy'];
 }
 
 /**
@@ -109,11 +114,16 @@ export async function openMeasurement(ctx: EvaluateContext, loadedCfg?: Pipeline
     throw new UsageError(`no engine configured: set "engine:" in ${cfg.path ?? 'pipeline.yaml'} (see README "Engines"), or pass --mock to use the offline mock engine`);
   }
   // The engine's own timeout_seconds is its tasks' default limit; a task's timeout_seconds still wins.
-  const loaded = loadSuiteWith(cfg, resolve(ctx.cwd, o.taskSuite), { defaultTimeoutMs: engineTimeoutMs(engineCfg) ?? cfg.taskTimeoutMs });
-  setFrozenSplits(loaded.tasks, o.splits, cfg.loop.holdoutRatio);
-  const suite = loaded;
-  // What reading a large suite left behind is dead now: give it back before the run (src/core/gc-hint.ts).
-  collectBetweenPhases(suite.tasks.length);
+  // A large suite unchanged since it was last loaded is read from its checked copy. Only the bundled whet
+  // has a build id to key copies by, and `cache: {enabled: false}` keeps none.
+  const stateDir = resolve(ctx.cwd, o.stateRoot ?? cfg.stateDir);
+  const copies = BUILD_ID && cfg.cacheEnabled ? { dir: stateLayout.suiteCopyDir(stateDir), build: BUILD_ID, ...(o.force ? { bypass: 'bypassed (--force)' } : {}) } : undefined;
+  const read = loadSuiteRemembered(resolve(ctx.cwd, o.taskSuite), { defaultTimeoutMs: engineTimeoutMs(engineCfg) ?? cfg.taskTimeoutMs }, copies);
+  const suite = applySuiteOverrides(read.suite, cfg.suiteOverrides ?? []);
+  setFrozenSplits(suite.tasks, o.splits, cfg.loop.holdoutRatio);
+  // What parsing a large suite left behind is dead now: give it back before the run (src/core/gc-hint.ts).
+  // A copy's reading leaves little: its text and the JSON it parsed to.
+  if (!read.copy?.info.hit) collectBetweenPhases(suite.tasks.length);
   // The run's concurrency is the engines' adaptive ceiling unless their config writes its own max_concurrency.
   const concurrency = o.concurrency ?? cfg.concurrency;
   const engine = configureEngine(createEngine(engineCfg, { suiteDir: suite.dir, env: ctx.env, maxConcurrency: concurrency }), engineCfg);
@@ -127,7 +137,7 @@ export async function openMeasurement(ctx: EvaluateContext, loadedCfg?: Pipeline
   const judgeEngine = needsJudge ? configureEngine(createEngine(judgeCfg, { suiteDir: suite.dir, env: ctx.env, maxConcurrency: concurrency }), judgeCfg, { overrideTimeout: true }) : undefined;
   const where = cfg.path ?? 'pipeline.yaml';
   for (const w of [...engineWarnings(engineCfg, o.engine ? 'targets[].engine' : 'engine'), ...(needsJudge && cfg.judgeEngine ? engineWarnings(cfg.judgeEngine, 'judge_engine') : [])]) ctx.log(`whet: warning: ${where}: ${w}`);
-  return { cfg, suite, engine, ...(judgeEngine ? { judgeEngine } : {}) };
+  return { cfg, suite, engine, ...(judgeEngine ? { judgeEngine } : {}), ...(read.copy ? { suiteCopy: read.copy } : {}) };
 }
 
 export async function prepare(ctx: EvaluateContext): Promise<Prepared> {
@@ -139,7 +149,7 @@ export async function prepare(ctx: EvaluateContext): Promise<Prepared> {
     ttlFromFlag = parseDuration(o.cacheTtl);
     if (ttlFromFlag === undefined) throw new UsageError(`--cache-ttl "${o.cacheTtl}" is not a duration (e.g. "12h", "7d")`);
   }
-  const { cfg, suite, engine: opened, judgeEngine } = await (ctx.opened ? ctx.opened() : openMeasurement(ctx));
+  const { cfg, suite, engine: opened, judgeEngine, suiteCopy } = await (ctx.opened ? ctx.opened() : openMeasurement(ctx));
   // Counted per evaluation: one run's engines serve many stages, each reporting its own calls.
   const engine = countCalls(opened);
   const concurrency = o.concurrency ?? cfg.concurrency;
@@ -158,6 +168,7 @@ export async function prepare(ctx: EvaluateContext): Promise<Prepared> {
     cacheDir: o.baselineCacheDir ? resolve(ctx.cwd, o.baselineCacheDir) : (cfg.cacheDir ?? stateLayout.baselineCacheDir(stateDir)),
     cacheTtlMs: ttlFromFlag ?? cfg.cacheTtlMs,
     useCache: cfg.cacheEnabled,
+    ...(suiteCopy ? { suiteCopy } : {}),
   };
 }
 

@@ -11,7 +11,7 @@ import type { PipelineEvaluation, StandaloneEvaluation } from '../artifacts/eval
 
 type TaskResult = PipelineEvaluation['candidate_results'][number];
 type CacheInfo = StandaloneEvaluation['evaluation']['cache'];
-export type EnvelopeBits = Pick<PipelineEvaluation, 'run_id' | 'iteration' | 'created_at' | 'inputs' | 'task_suite' | 'skill_id' | 'pass_k' | 'engine' | 'judge_engine'>;
+export type EnvelopeBits = Pick<PipelineEvaluation, 'run_id' | 'iteration' | 'created_at' | 'inputs' | 'task_suite' | 'suite_copy' | 'skill_id' | 'pass_k' | 'engine' | 'judge_engine'>;
 
 /**
  * One row per tally, derived when read (src/core/derived-array.ts): the artifact is written, and printed,

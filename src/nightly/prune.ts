@@ -1,5 +1,6 @@
-// `whet prune --older-than 30d`: removes runs last touched before the cutoff and cache entries past their
-// TTL. A run that promoted a candidate (it has backups) is kept with its backups: it is the lineage of the
+// `whet prune --older-than 30d`: removes runs last touched before the cutoff, cache entries past their
+// TTL, and suites' checked copies written before the cutoff (an evaluation of a suite still in use writes
+// its copy again). A run that promoted a candidate (it has backups) is kept with its backups: it is the lineage of the
 // target as it is now, and its backups are the only way back.
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -47,6 +48,13 @@ export function prune(stateDir: string, o: { olderThanMs: number; cacheTtlMs: nu
       r.removed_cache.push(f);
       if (!o.dryRun) rmSync(join(cache, f), { force: true });
     }
+  }
+  // Listed as `suites/<file>` among the cache entries.
+  const copies = stateLayout.suiteCopyDir(stateDir);
+  for (const f of existsSync(copies) ? readdirSync(copies).filter((x) => x.endsWith('.suite')).sort() : []) {
+    if (!(statSync(join(copies, f)).mtimeMs < cutoff)) continue;
+    r.removed_cache.push(`suites/${f}`);
+    if (!o.dryRun) rmSync(join(copies, f), { force: true });
   }
   return r;
 }

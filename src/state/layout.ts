@@ -27,6 +27,8 @@ export const stateLayout = {
   resultsFile: (dir: string, variant: string) => idPath(join(dir, 'results'), variant, 'variant id', '.jsonl'),
   supersededDir: (dir: string) => join(dir, 'superseded'),
   baselineCacheDir: (state: string) => join(state, 'cache', 'baselines'),
+  /** Checked copies of large suites (src/config/suite-copy.ts). */
+  suiteCopyDir: (state: string) => join(state, 'cache', 'suites'),
   lessons: (state: string) => join(state, 'memory', 'lessons.jsonl'),
   backups: (state: string, runId: string) => idPath(join(state, 'backups'), runId, 'run id'),
   lock: (state: string) => join(state, 'lock'),

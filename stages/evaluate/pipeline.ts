@@ -164,6 +164,7 @@ function envelopeBits(
     created_at: ctx.now().toISOString(),
     inputs: { 'ranking.json': sha256File(o.rankingPath), suite: p.suite.contentHash, target: o.target.contentHash, candidate: o.candSkill.contentHash },
     task_suite: p.suite.path,
+    ...(p.suiteCopy ? { suite_copy: p.suiteCopy.info } : {}),
     skill_id: p.suite.skillId,
     pass_k: p.passK,
     engine: engineInfo(p.engine)!,

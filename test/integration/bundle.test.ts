@@ -42,6 +42,13 @@ describe('the bundled bin', () => {
     expect(chunks).toContain('whet.js');
   });
 
+  it('carries a build id (what keys the checked suite copies), and the unbundled code none', async () => {
+    const ids = chunks.flatMap((f) => [...readFileSync(join(binDir, f), 'utf8').matchAll(/\bBUILD_ID = "([0-9a-f]{16})"/g)].map((m) => m[1]));
+    expect(ids).toHaveLength(1);
+    const unbundled = (await import(pathToFileURL(join(repoRoot, 'dist/src/core/build-id.js')).href)) as { BUILD_ID?: string };
+    expect(unbundled.BUILD_ID).toBeUndefined();
+  });
+
   it('imports only Node built-ins and declared dependencies, and carries zod and commander inside', () => {
     const external = new Set<string>();
     for (const f of chunks) {
