@@ -12,6 +12,7 @@
 import jsYaml from 'js-yaml';
 import { z } from 'zod';
 import { ONCE } from '../core/parse-once.js';
+import { holdYoungGeneration } from '../core/gc-hint.js';
 import { treeNestsDeeper } from './nesting.js';
 
 const SLICE = 250;
@@ -97,6 +98,8 @@ export function sliceSuite<S extends z.ZodObject>(text: string, schema: S): Slic
   const { items, end } = section;
   function* tasks(): Generator<unknown> {
     for (let i = 0; i < items.length; i += SLICE) {
+      // Every task read lives on: the young generation would double to its maximum (core/gc-hint.ts).
+      holdYoungGeneration();
       const to = i + SLICE < items.length ? items[i + SLICE]! : end;
       const got = (parse(`tasks:\n${text.slice(items[i]!, to)}`) as { tasks?: unknown } | undefined)?.tasks;
       if (!Array.isArray(got) || got.length !== Math.min(SLICE, items.length - i)) throw new NotPlain();

@@ -9,7 +9,7 @@
 //
 // `gc` is not exposed by default; the flag is set at run time and the function taken from a new context,
 // as Jest's leak detector does. If that ever fails, the hint is simply skipped.
-import { setFlagsFromString } from 'node:v8';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /** Suites at least this large get the collections. */
@@ -35,5 +35,32 @@ export function collectBetweenPhases(tasks: number): boolean {
   const gc = gcFunction();
   if (!gc) return false;
   gc();
+  return true;
+}
+
+// V8 doubles its young generation (two semi-spaces, up to 16 MB each on 64-bit Node 20) while most young
+// objects survive their scavenge, which is what reading a large suite does: every task lives on. At
+// 10,000 tasks the new space reached its 32 MB maximum, a fifth of the run's peak RSS. Its maximum can be
+// set only when Node starts (--max-semi-space-size; set later it has no effect, measured), but the growth
+// factor is read at each growth: once the new space has reached YOUNG_HOLD_BYTES it stops growing.
+// Measured (A/B, fresh processes): 10,000 tasks peak 89 MB instead of 105 MB at the same CPU time;
+// 100,000 tasks 138 MB instead of 149 MB for ≈ 3% more CPU. Smaller holds cost time: held from the
+// start (≈ 1 MB semi-spaces), 10,000 tasks took ≈ 10% longer.
+
+/** The new space (both semi-spaces) stops growing once it is this large. */
+export const YOUNG_HOLD_BYTES = 16 << 20;
+
+let held = false;
+
+/**
+ * Called between steps of work that keeps most of what it allocates (a large suite's slices): stops the
+ * young generation's growth once it has reached YOUNG_HOLD_BYTES. Returns whether it is held now.
+ */
+export function holdYoungGeneration(): boolean {
+  if (held) return true;
+  const young = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+  if (!young || young.space_size < YOUNG_HOLD_BYTES) return false;
+  setFlagsFromString('--semi-space-growth-factor=1');
+  held = true;
   return true;
 }

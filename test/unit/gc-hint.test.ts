@@ -1,7 +1,15 @@
 // A large evaluation collects its garbage between phases (src/core/gc-hint.ts): the collection must
-// really run — dead old-generation objects gone afterwards — for large suites only.
+// really run — dead old-generation objects gone afterwards — for large suites only. The young generation's
+// hold must really stop its growth.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { collectBetweenPhases, GC_HINT_TASKS } from '../../src/core/gc-hint.js';
+import { repoRoot } from '../support/cli.js';
+
+const run = promisify(execFile);
 
 describe('collection between phases', () => {
   it('skips small suites', () => {
@@ -20,4 +28,33 @@ describe('collection between phases', () => {
     expect(alive).toBe(200_000);
     expect(before - after).toBeGreaterThan(10_000_000);
   });
+});
+
+describe('holding the young generation', () => {
+  // In a fresh process each: the flag it sets stays set for the rest of a process.
+  const grow = async (hold: boolean): Promise<{ held: boolean; youngMb: number; holdMb: number }> => {
+    const script = `
+      import { getHeapSpaceStatistics } from 'node:v8';
+      import { holdYoungGeneration, YOUNG_HOLD_BYTES } from ${JSON.stringify(pathToFileURL(join(repoRoot, 'dist/src/core/gc-hint.js')).href)};
+      const live = [];
+      let held = false, most = 0;
+      for (let step = 0; step < 400; step++) {
+        // What a suite's slice leaves: objects that all survive.
+        for (let i = 0; i < 5000; i++) live.push({ id: 't' + step + '-' + i, prompt: 'Question ' + i + ' about apples', n: i });
+        if (${hold}) held = holdYoungGeneration();
+        const young = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
+        most = Math.max(most, young);
+      }
+      console.log(JSON.stringify({ held, youngMb: most / 1048576, holdMb: YOUNG_HOLD_BYTES / 1048576, live: live.length }));`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script]);
+    return JSON.parse(stdout) as { held: boolean; youngMb: number; holdMb: number };
+  };
+
+  it('stops the new space growing once it reaches the hold, where it grows beyond it otherwise', async () => {
+    const [held, free] = await Promise.all([grow(true), grow(false)]);
+    expect(held.held).toBe(true);
+    // Held: short of its next doubling (Node 24 lands a page past the hold). Free: 32 MB on Node 20, 128 MB on 24.
+    expect(held.youngMb).toBeLessThan(2 * held.holdMb);
+    expect(free.youngMb).toBeGreaterThanOrEqual(2 * held.holdMb);
+  }, 60_000);
 });
