@@ -7,7 +7,7 @@
 // stays an import of node_modules: zx, pino, ajv, yaml and
 // fast-glob load lazily or through createRequire, and pino and zx find files of their own on disk.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BuildOptions, Plugin } from 'rolldown';
 
@@ -32,8 +32,9 @@ const lazyChildProcess: Plugin = {
 const NO_BUILD_ID = 'export const BUILD_ID = undefined;';
 /**
  * src/core/build-id.ts gets the hash of every compiled module under dist/ (src and stages, as tsc wrote
- * them): the id changes with any change of code, and only then. A build-id.js without its placeholder
- * line fails the build rather than shipping a bundle with no id.
+ * them) and of package-lock.json (the suite readers' own packages, js-yaml and zod among them): the id
+ * changes with any change of code or of a locked dependency. A build-id.js without its placeholder line
+ * fails the build rather than shipping a bundle with no id.
  */
 function buildId(root: string): Plugin {
   let id: string | undefined;
@@ -43,6 +44,7 @@ function buildId(root: string): Plugin {
       const files = (readdirSync(join(root, top), { recursive: true }) as string[]).filter((f) => f.endsWith('.js')).sort();
       for (const f of files) hash.update(`\0${top}/${f}\0`).update(readFileSync(join(root, top, f)));
     }
+    if (existsSync(join(root, 'package-lock.json'))) hash.update('\0package-lock.json\0').update(readFileSync(join(root, 'package-lock.json')));
     return hash.digest('hex').slice(0, 16);
   };
   return {
