@@ -16,7 +16,7 @@ import { writeTextPiecesAtomically } from '../core/atomic.js';
 import { StringPool } from '../core/strings.js';
 import { fixtureInside } from './fixture-path.js';
 import { isJsonSuitePath } from './json-suite.js';
-import { loadSuite, loadSuiteTracked, type LoadSuiteOptions } from './suite.js';
+import { loadSuite, loadSuiteTracked, withFixtures, type LoadSuiteOptions } from './suite.js';
 import type { JudgeSpec, Suite, Task } from './suite-schema.js';
 
 export const SUITE_COPY_FORMAT = 'whetstone.suite-copy/1';
@@ -119,16 +119,14 @@ function readCopy(at: string, w: Wanted): { suite: Suite } | { why: string } {
   }
 }
 
-/** The suite's content hash as loadSuite makes it, from the files now on disk; undefined if one is gone. */
+/** The suite's content hash as loadSuite makes it, from the files now on disk; undefined if a fixture is gone or moved. */
 function contentHash(bytes: Buffer, dir: string, fixtures: string[]): string | undefined {
-  const hash = createHash('sha256').update(bytes);
   for (const rel of fixtures) {
     let ok = true;
     const real = fixtureInside(dir, rel, () => (ok = false));
     if (!ok || !real || relative(dir, real) !== rel) return undefined;
-    hash.update(`\0${rel}\0`).update(readFileSync(real));
   }
-  return `sha256:${hash.digest('hex')}`;
+  return withFixtures(createHash('sha256').update(bytes), dir, fixtures);
 }
 
 function rebuild(head: Header, body: { judges: JudgeSpec[][]; tasks: (Omit<Task, 'judges'> & { judges: number })[] }): Suite | undefined {

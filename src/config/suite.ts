@@ -6,7 +6,7 @@
 import { fixtureInside } from './fixture-path.js';
 import { createHash, type Hash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { ConfigError, ConfigErrors } from '../core/errors.js';
 import { detach, StringPool } from '../core/strings.js';
 import { pytestFileInSuite } from '../judges/paths.js';
@@ -112,9 +112,7 @@ function buildSuite(path: string, loaded: YamlSource, hash: Hash, head: Omit<Sui
       const jp = t.judges ? ['tasks', i, 'judges', k] : ['tasks', i, 'judge'];
       const field = t.judges ? `tasks[${i}].judges[${k}]` : `tasks[${i}].judge`;
       for (const fixture of checkJudge(j, dir, intents, (msg, key) => problems.push(new ConfigError(msg, at([...jp, key]), `${field}.${key}`)))) {
-        const rel = relative(dir, fixture);
-        fixtures.push(rel);
-        hash.update(`\0${rel}\0`).update(readFileSync(fixture));
+        fixtures.push(relative(dir, fixture));
       }
     });
 
@@ -152,9 +150,19 @@ function buildSuite(path: string, loaded: YamlSource, hash: Hash, head: Omit<Sui
     description: head.description,
     grid: head.grid,
     tasks,
-    contentHash: `sha256:${hash.digest('hex')}`,
+    contentHash: withFixtures(hash, dir, fixtures),
     ...(intents ? { intents } : {}),
   };
+}
+
+/**
+ * A suite's content hash, from the hash of its bytes (and intents) and its fixture files by their paths
+ * from the suite's folder, in the order its judges name them. The checked copy (suite-copy.ts) hashes the
+ * files now on disk with it, to know its tasks are still the suite's.
+ */
+export function withFixtures(hash: Hash, dir: string, fixtures: readonly string[]): string {
+  for (const rel of fixtures) hash.update(`\0${rel}\0`).update(readFileSync(join(dir, rel)));
+  return `sha256:${hash.digest('hex')}`;
 }
 
 /** Validates what a judge points at and returns the fixture files it depends on. */

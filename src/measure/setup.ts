@@ -116,7 +116,7 @@ export async function openMeasurement(ctx: EvaluateContext, loadedCfg?: Pipeline
   // The engine's own timeout_seconds is its tasks' default limit; a task's timeout_seconds still wins.
   // A large suite unchanged since it was last loaded is read from its checked copy. Only the bundled whet
   // has a build id to key copies by, and `cache: {enabled: false}` keeps none.
-  const stateDir = resolve(ctx.cwd, o.stateRoot ?? cfg.stateDir);
+  const stateDir = stateDirOf(ctx, cfg);
   const copies = BUILD_ID && cfg.cacheEnabled ? { dir: stateLayout.suiteCopyDir(stateDir), build: BUILD_ID, ...(o.force ? { bypass: 'bypassed (--force)' } : {}) } : undefined;
   const read = loadSuiteRemembered(resolve(ctx.cwd, o.taskSuite), { defaultTimeoutMs: engineTimeoutMs(engineCfg) ?? cfg.taskTimeoutMs }, copies);
   const suite = applySuiteOverrides(read.suite, cfg.suiteOverrides ?? []);
@@ -156,7 +156,7 @@ export async function prepare(ctx: EvaluateContext): Promise<Prepared> {
   // A max_concurrency the config writes holds every call: a higher concurrency is capped, said here and in
   // the summary and artifact (variant `concurrency`).
   if (engine.concurrency && concurrency > engine.concurrency.max) ctx.log(`whet: note: at most ${engine.concurrency.max} ${engine.type} calls run at once (${cfg.path ?? 'pipeline.yaml'}: engine.max_concurrency), fewer than the concurrency of ${concurrency} asked for`);
-  const stateDir = resolve(ctx.cwd, o.stateRoot ?? cfg.stateDir);
+  const stateDir = stateDirOf(ctx, cfg);
   return {
     cfg,
     suite,
@@ -170,6 +170,11 @@ export async function prepare(ctx: EvaluateContext): Promise<Prepared> {
     useCache: cfg.cacheEnabled,
     ...(suiteCopy ? { suiteCopy } : {}),
   };
+}
+
+/** The state directory an evaluation writes: `--state-root`, else pipeline.yaml's. */
+function stateDirOf(ctx: EvaluateContext, cfg: PipelineConfig): string {
+  return resolve(ctx.cwd, ctx.options.stateRoot ?? cfg.stateDir);
 }
 
 /** Engines that run the agent in a fresh workspace, where a task's files are copied (workspace.ts placeFiles). */
