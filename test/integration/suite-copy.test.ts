@@ -45,6 +45,12 @@ describe('the checked copy of a large suite, through the installed whet', () => 
     expect(b.evaluation.per_category).toEqual(a.evaluation.per_category);
     expect(b.evaluation.per_split).toEqual(a.evaluation.per_split);
 
+    // --force reads the file (and says why the copy was not used); cache: off is the case below.
+    const forced = await evaluate(dir, 'forced.json', '--force');
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stdout).not.toContain('checked copy');
+    expect(artifact(dir, 'forced.json').suite_copy).toEqual({ hit: false, file: a.suite_copy.file, why: 'bypassed (--force)' });
+
     writeFileSync(suite, `${readFileSync(suite, 'utf8')}  - id: extra\n    category: apples\n    prompt: "One more about apples"\n    judges:\n      - {type: contains, expected: ["APPLE-OK"]}\n`);
     const third = await evaluate(dir, 'third.json');
     expect(third.code, third.stderr).toBe(0);
