@@ -1,19 +1,19 @@
 // A full garbage collection between the phases of a large evaluation. V8 collects its old generation
 // only once it has grown to a multiple of what was live after the last full collection, so reading a
-// 100,000-task suite (its text, its parsed slices, the split bookkeeping) left ~60 MB of dead objects
-// that no collection reclaimed before the run ended: peak RSS 240 MB for ~80 MB alive. One collection
-// after loading and one before the artifact is built take ~35 ms each at that size and bring the peak
-// to ~180 MB. At 10,000 tasks they take ~18 ms each (~4% of the run's CPU) for ~4.5 MB less peak RSS
-// (115 → 110 MB, six runs each); smaller suites skip them (their garbage is small, and the pause would
-// be most of their time).
+// 100,000-task suite (its text, its parsed slices, the split bookkeeping) left ~50 MB of dead objects
+// that no collection reclaimed before the run ended. One collection after loading and one before the
+// artifact is built take ~25 ms each at that size and keep the peak at ~138 MB instead of ~185 MB.
+// Whether one pays depends on how much the heap holds, not on how many tasks made it: at 10,000 tasks the
+// heap holds ~20 MB and the two collections freed ~4 MB of peak RSS for ~6% of the run's time (A/B, 21
+// pairs), so a heap under GC_HINT_HEAP_BYTES is left to V8.
 //
 // `gc` is not exposed by default; the flag is set at run time and the function taken from a new context,
 // as Jest's leak detector does. If that ever fails, the hint is simply skipped.
-import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-/** Suites at least this large get the collections. */
-export const GC_HINT_TASKS = 10_000;
+/** A heap holding at least this much gets the collections. */
+export const GC_HINT_HEAP_BYTES = 48 << 20;
 
 let collect: (() => void) | null | undefined;
 
@@ -29,9 +29,9 @@ function gcFunction(): (() => void) | null {
   return collect;
 }
 
-/** Collects now when `tasks` is a large suite's size; returns whether it did. */
-export function collectBetweenPhases(tasks: number): boolean {
-  if (tasks < GC_HINT_TASKS) return false;
+/** Collects now when the heap holds GC_HINT_HEAP_BYTES or more (`heapBytes`: its size now); returns whether it did. */
+export function collectBetweenPhases(heapBytes = getHeapStatistics().used_heap_size): boolean {
+  if (heapBytes < GC_HINT_HEAP_BYTES) return false;
   const gc = gcFunction();
   if (!gc) return false;
   gc();

@@ -73,7 +73,7 @@ export async function measure(
   });
   bar?.done();
   // The run's dead attempts, before the artifact and its task results are built (src/core/gc-hint.ts).
-  collectBetweenPhases(p.suite.tasks.length);
+  collectBetweenPhases();
   const secs = (performance.now() - started) / 1000;
   const resumed = outcome.resumedAttempts ? `, ${outcome.resumedAttempts} resumed from ${resultsFile}` : '';
   ctx.log(`${a.variant}: ${outcome.engineCalls} engine calls for ${total} task attempts in ${secs.toFixed(2)}s${resumed}`);

@@ -123,7 +123,7 @@ export async function openMeasurement(ctx: EvaluateContext, loadedCfg?: Pipeline
   setFrozenSplits(suite.tasks, o.splits, cfg.loop.holdoutRatio);
   // What parsing a large suite left behind is dead now: give it back before the run (src/core/gc-hint.ts).
   // A copy's reading leaves little: its text and the JSON it parsed to.
-  if (!read.copy?.info.hit) collectBetweenPhases(suite.tasks.length);
+  if (!read.copy?.info.hit) collectBetweenPhases();
   // The run's concurrency is the engines' adaptive ceiling unless their config writes its own max_concurrency.
   const concurrency = o.concurrency ?? cfg.concurrency;
   const engine = configureEngine(createEngine(engineCfg, { suiteDir: suite.dir, env: ctx.env, maxConcurrency: concurrency }), engineCfg);

@@ -1,19 +1,19 @@
 // A large evaluation collects its garbage between phases (src/core/gc-hint.ts): the collection must
-// really run — dead old-generation objects gone afterwards — for large suites only. The young generation's
+// really run — dead old-generation objects gone afterwards — for a heap that holds much only. The young generation's
 // hold must really stop its growth.
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { collectBetweenPhases, GC_HINT_TASKS } from '../../src/core/gc-hint.js';
+import { collectBetweenPhases, GC_HINT_HEAP_BYTES } from '../../src/core/gc-hint.js';
 import { repoRoot } from '../support/cli.js';
 
 const run = promisify(execFile);
 
 describe('collection between phases', () => {
-  it('skips small suites', () => {
-    expect(collectBetweenPhases(GC_HINT_TASKS - 1)).toBe(false);
+  it('skips a heap that holds little', () => {
+    expect(collectBetweenPhases(GC_HINT_HEAP_BYTES - 1)).toBe(false);
   });
 
   it('collects the old generation for a large suite', async () => {
@@ -23,7 +23,7 @@ describe('collection between phases', () => {
     const alive = keep.length;
     keep = undefined;
     const before = process.memoryUsage().heapUsed;
-    expect(collectBetweenPhases(GC_HINT_TASKS)).toBe(true);
+    expect(collectBetweenPhases(GC_HINT_HEAP_BYTES)).toBe(true);
     const after = process.memoryUsage().heapUsed;
     expect(alive).toBe(200_000);
     expect(before - after).toBeGreaterThan(10_000_000);
