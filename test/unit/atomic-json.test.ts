@@ -31,4 +31,17 @@ describe('writeJsonAtomically', () => {
     await writeJsonAtomically(file, { schema: 's', rows: new ArrayPieces(rows.length, (i) => rows[i]) });
     expect(readFileSync(file, 'utf8')).toBe(`${JSON.stringify({ schema: 's', rows }, null, 2)}\n`);
   });
+
+  it('writes arrays longer than one run of elements exactly, taking each element once and in order', async () => {
+    const dir = tempDir();
+    // 600 elements: two whole runs and a part of one (src/core/atomic.ts), awkward values among them.
+    const rows = Array.from({ length: 600 }, (_, i) => (i % 7 === 0 ? undefined : i % 11 === 0 ? 'a\nb' : { id: `t${i}`, n: [i, { k: i % 3 }] }));
+    for (const indent of [2, 0] as const) {
+      const taken: number[] = [];
+      const file = join(dir, `long-${indent}.json`);
+      await writeJsonAtomically(file, { rows: new ArrayPieces(rows.length, (i) => (taken.push(i), rows[i])), after: 1 }, indent);
+      expect(readFileSync(file, 'utf8')).toBe(`${JSON.stringify({ rows, after: 1 }, null, indent)}\n`);
+      expect(taken).toEqual(rows.map((_, i) => i));
+    }
+  });
 });
