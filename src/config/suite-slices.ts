@@ -133,14 +133,23 @@ function judgesOnce(taskSchema: z.ZodType): (raw: unknown) => unknown {
   if (!(one instanceof z.ZodOptional) || !(list instanceof z.ZodOptional)) return whole;
   const rest = taskSchema.extend({ judge: z.unknown().optional(), judges: z.unknown().optional() });
   const seen = new Map<string, unknown>();
+  // The lists met last, compared as trees before any is serialised for `seen`: most tasks repeat one of
+  // a few lists, and serialising each task's list to look it up was a tenth of a large suite's reading.
+  const recent: { schema: z.ZodType; raw: unknown; value: unknown }[] = [];
   const judged = (schema: z.ZodType, raw: unknown): { ok: boolean; value?: unknown } => {
     if (raw === undefined) return { ok: true };
+    for (const r of recent) if (r.schema === schema && sameTree(r.raw, raw)) return { ok: true, value: r.value };
     const key = `${schema === one ? '1' : 'n'}${JSON.stringify(raw)}`;
-    if (seen.has(key)) return { ok: true, value: seen.get(key) };
-    const v = schema.safeParse(raw);
-    if (!v.success) return { ok: false };
-    seen.set(key, v.data);
-    return { ok: true, value: v.data };
+    let value: unknown;
+    if (seen.has(key)) value = seen.get(key);
+    else {
+      const v = schema.safeParse(raw);
+      if (!v.success) return { ok: false };
+      seen.set(key, (value = v.data));
+    }
+    recent.unshift({ schema, raw, value });
+    if (recent.length > RECENT_LISTS) recent.pop();
+    return { ok: true, value };
   };
   return (raw) => {
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return whole(raw);
@@ -157,6 +166,32 @@ function judgesOnce(taskSchema: z.ZodType): (raw: unknown) => unknown {
     else task['judges'] = b.value;
     return task;
   };
+}
+
+/** How many of the judge lists met last are compared as trees before a list is looked up by its JSON. */
+const RECENT_LISTS = 4;
+
+/**
+ * Whether two parsed values are the same tree, as their JSON would say: the same keys in the same order,
+ * equal primitives (a NaN never equals, so such a value takes the JSON lookup). Both come from parsing
+ * text that was checked for nesting depth, so the recursion is bounded.
+ */
+export function sameTree(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameTree(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    if (ka[i] !== kb[i] || !sameTree((a as Record<string, unknown>)[ka[i]!], (b as Record<string, unknown>)[kb[i]!])) return false;
+  }
+  return true;
 }
 
 /** The whole suite read in slices (for tests and callers that want the value itself), or undefined. */

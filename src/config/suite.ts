@@ -84,6 +84,8 @@ function buildSuite(path: string, loaded: YamlSource, hash: Hash, head: Omit<Sui
     if (from) byIdentity.set(from, seen);
     return seen;
   };
+  // Judge lists (interned above) that checked clean, with the fixture files they name.
+  const checked = new Map<JudgeSpec[], string[]>();
   // A category names a group of tasks: one string per distinct category rather than one per task.
   const categories = new StringPool();
   if (count === 0 && !head.intents) throw new ConfigError('the suite has no tasks: give "tasks", "intents", or both', at([]));
@@ -108,13 +110,24 @@ function buildSuite(path: string, loaded: YamlSource, hash: Hash, head: Omit<Sui
     const judges: JudgeSpec[] = intern(t.judges ?? (t.judge ? [t.judge] : []), t.judges ?? t.judge);
     if (judges.length === 0) problems.push(new ConfigError('a task needs a "judge" (or a "judges" list)', at(['tasks', i]), `tasks[${i}].judge`));
 
-    judges.forEach((j, k) => {
-      const jp = t.judges ? ['tasks', i, 'judges', k] : ['tasks', i, 'judge'];
-      const field = t.judges ? `tasks[${i}].judges[${k}]` : `tasks[${i}].judge`;
-      for (const fixture of checkJudge(j, dir, intents, (msg, key) => problems.push(new ConfigError(msg, at([...jp, key]), `${field}.${key}`)))) {
-        fixtures.push(relative(dir, fixture));
-      }
-    });
+    // A list shared with an earlier task that checked clean is clean here too (the same specs, folder and
+    // intents) and names the same fixtures, each hashed again in its place; a list with problems is
+    // checked at every task, so each is reported where it is written.
+    const clean = checked.get(judges);
+    if (clean) for (const rel of clean) fixtures.push(rel);
+    else {
+      const before = problems.length;
+      const named: string[] = [];
+      judges.forEach((j, k) => {
+        const jp = t.judges ? ['tasks', i, 'judges', k] : ['tasks', i, 'judge'];
+        const field = t.judges ? `tasks[${i}].judges[${k}]` : `tasks[${i}].judge`;
+        for (const fixture of checkJudge(j, dir, intents, (msg, key) => problems.push(new ConfigError(msg, at([...jp, key]), `${field}.${key}`)))) {
+          named.push(relative(dir, fixture));
+        }
+      });
+      for (const rel of named) fixtures.push(rel);
+      if (problems.length === before) checked.set(judges, named);
+    }
 
     // Optional fields only when given: a large suite holds one task per line of its file, and an
     // `undefined` field is 8 bytes of each. `split` stays, set in place when splits are assigned.

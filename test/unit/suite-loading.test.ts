@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { loadSuite } from '../../src/config/suite.js';
 import { loadPipeline } from '../../src/config/pipeline.js';
 import { ConfigError } from '../../src/core/errors.js';
@@ -137,5 +138,22 @@ describe('pipeline config loading', () => {
 
   it('refuses a named config that does not exist', async () => {
     await expect(loadPipeline('nope.yaml', tempDir())).rejects.toThrow(/nope\.yaml: cannot read pipeline config: file not found/);
+  });
+
+  it('checks a judge list shared by many tasks at each of them: every fixture hashed where named, every problem reported where written', () => {
+    const dir = tempDir();
+    const schema = '{"type":"object"}';
+    write(join(dir, 'schemas/a.json'), schema);
+    const task = (i: number, judges: string) => `  - id: t${i}\n    prompt: p${i}\n    judges:\n${judges}`;
+    const shared = '      - {type: json, schema: schemas/a.json}\n      - {type: contains, expected: ["x"]}\n';
+    const text = head + [0, 1, 2].map((i) => task(i, shared)).join('');
+    const f = write(join(dir, 'tasks.yaml'), text);
+    // The rule (suite.ts withFixtures): the suite's bytes, then each named fixture in order, once per naming.
+    const expected = createHash('sha256').update(text);
+    for (let i = 0; i < 3; i++) expected.update('\0schemas/a.json\0').update(schema);
+    expect(loadSuite(f).contentHash).toBe(`sha256:${expected.digest('hex')}`);
+    const broken = write(join(dir, 'broken.yaml'), head + [0, 1, 2].map((i) => task(i, '      - {type: json, schema: schemas/none.json}\n')).join(''));
+    const lines = errorOf(() => loadSuite(broken)).message.split('\n').filter((l) => /file not found/.test(l));
+    expect(lines.map((l) => /tasks\[(\d)\]\.judges\[0\]\.schema/.exec(l)?.[1])).toEqual(['0', '1', '2']);
   });
 });

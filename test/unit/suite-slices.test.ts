@@ -2,7 +2,7 @@
 // whole-document parse reads, and anything not plainly shaped must be left to the whole-document path.
 import jsYaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { readSuiteInSlices, taskSection } from '../../src/config/suite-slices.js';
+import { readSuiteInSlices, sameTree, taskSection } from '../../src/config/suite-slices.js';
 import { suiteSchema } from '../../src/config/suite-schema.js';
 
 const whole = (text: string) => suiteSchema.parse(jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA }));
@@ -48,5 +48,40 @@ describe('suite slices', () => {
     ['a YAML error in a slice', suite(3).replace('prompt: |', 'prompt: "unclosed')],
   ])('leaves %s to the whole-document read', (_name, text) => {
     expect(readSuiteInSlices(text, suiteSchema)).toBeUndefined();
+  });
+
+  it('reads repeated judge lists exactly, however they alternate and in whatever key order they are written', () => {
+    // Seven lists (more than the reader compares as trees before looking one up by its JSON), two of them
+    // the same judges with their keys in another order, cycling over the tasks.
+    const lists = [
+      '{type: contains, expected: ["X"]}',
+      '{expected: ["X"], type: contains}',
+      '{type: regex, pattern: "a+"}',
+      '{type: regex, pattern: "a+", flags: i}',
+      '{type: contains, expected: ["X", "Y"]}',
+      '{type: not_contains, expected: ["Z"]}',
+      '{type: contains, expected: ["X"], case_sensitive: false}',
+    ];
+    const order = [0, 0, 1, 2, 0, 3, 4, 5, 6, 1, 1, 0, 6, 2, 5, 3, 4, 0];
+    const text = `skill_id: s\nversion: "1.0"\ntasks:\n${order.map((l, i) => `  - id: t${i}\n    prompt: p\n    judges:\n      - ${lists[l]}\n`).join('')}`;
+    const sliced = readSuiteInSlices(text, suiteSchema);
+    expect(sliced).toBeDefined();
+    // As text: toEqual would not see keys in another order.
+    expect(JSON.stringify(sliced)).toBe(JSON.stringify(whole(text)));
+  });
+});
+
+describe('sameTree', () => {
+  it.each([
+    [{ a: 1, b: [1, { c: 'x' }] }, { a: 1, b: [1, { c: 'x' }] }, true],
+    [{ a: 1, b: 2 }, { b: 2, a: 1 }, false],
+    [[1, 2], { 0: 1, 1: 2 }, false],
+    [[1, 2], [1, 2, 3], false],
+    [{ a: NaN }, { a: NaN }, false],
+    [{ a: null }, { a: undefined }, false],
+    [{ a: {} }, { a: [] }, false],
+    ['x', 'x', true],
+  ])('%j and %j: %s', (a, b, same) => {
+    expect(sameTree(a, b)).toBe(same);
   });
 });
