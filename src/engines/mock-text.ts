@@ -12,6 +12,8 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}_'’-]*/gu;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
 const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const ASCII = /^[\x00-\x7f]*$/;
+const ASCII_WORD = /[a-z0-9][a-z0-9_'-]*/g;
 
 /**
  * Words the mock compares: lower-cased (NFKC) runs that start with a letter or digit and go on with
@@ -21,6 +23,16 @@ const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script
  */
 export function tokenize(text: string): Set<string> {
   const out = new Set<string>();
+  // ASCII text (most prompts) reads the same through simpler patterns: NFKC leaves it as it is, its only
+  // letters and digits are [a-z0-9] once lower-cased, and it has no ’ and no CJK. The Unicode patterns
+  // and normalisation were most of the mock's time per call.
+  if (ASCII.test(text)) {
+    for (const m of text.toLowerCase().matchAll(ASCII_WORD)) {
+      const w = m[0].replace(/['-]+$/, '');
+      if (w.length >= 3 && !STOPWORDS.has(w)) out.add(w);
+    }
+    return out;
+  }
   const norm = text.normalize('NFKC').toLowerCase();
   for (const m of norm.matchAll(WORD)) {
     const w = m[0].replace(/['’-]+$/, '');

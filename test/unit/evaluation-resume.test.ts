@@ -91,4 +91,21 @@ describe('writeJsonAtomically', () => {
       }
     }
   });
+
+});
+
+describe('when an attempt finished', () => {
+  it('stamps each line with the clock at its end, attempts within one millisecond sharing its text', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'results/baseline.jsonl');
+    const tasks = ['a', 'b', 'c', 'd', 'e'].map(task);
+    const suite: Suite = { path: join(dir, 'tasks.yaml'), dir, skillId: 's', tasks, contentHash: 'sha256:0' };
+    // The clock moves on at every other reading: 0, 0, 1500, 1500, 3000 ms past the epoch.
+    let reads = 0;
+    const now = () => new Date(Math.floor(reads++ / 2) * 1500);
+    const engine = { type: 'mock', identity: () => ({ type: 'mock' }), run: () => Promise.resolve({ ok: true, output: 'x', usage: {}, duration_ms: 0 }) } as unknown as Engine;
+    await runVariant({ variant: 'baseline', suite, engine, passK: 1, concurrency: 1, resultsFile: file, now });
+    const stamps = readFileSync(file, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as ResultLine).finished_at);
+    expect(stamps).toEqual([0, 0, 1500, 1500, 3000].map((ms) => new Date(ms).toISOString()));
+  });
 });
