@@ -10,6 +10,7 @@ import type { CliDeps, SetCode } from './commands/deps.js';
 import { WhetError } from './core/errors.js';
 import { METHOD_GUIDE, VERSION } from './core/package-info.js';
 import { COMMAND_TABLE, commandName } from './commands/help-table.js';
+import { enableCompileCache } from './core/compile-cache.js';
 
 export type { CliDeps } from './commands/deps.js';
 
@@ -116,6 +117,8 @@ export async function runCli(argv: string[], raw: CliDeps, build: ProgramBuilder
 
 /** The process around a program: signals, exit code, drained stdout. `whet` and every stage program use it. */
 export async function main(argv: string[], build: ProgramBuilder = program): Promise<never> {
+  // Before the command's code is imported, so that Node 22+ can keep it compiled (core/compile-cache.ts).
+  enableCompileCache();
   const ac = new AbortController();
   let interrupts = 0;
   let terminated = false;

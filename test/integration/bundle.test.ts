@@ -4,8 +4,8 @@
 // scheduled job starts), a lazy command family pulled into the entry chunk.
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
-import { builtinModules } from 'node:module';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import nodeModule, { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { repoRoot, tempDir, whetBin, write } from '../support/cli.js';
@@ -75,6 +75,24 @@ describe('the bundled bin', () => {
     const statics = [...entry.matchAll(/^import .* from "\.\/([^"]+)";$/gm)].map((m) => m[1]!);
     expect(statics.some((f) => /^(evaluate|report|loop|schedule|nightly)-/.test(f))).toBe(false);
     expect(entry).toMatch(/import\("\.\/evaluate-[^"]+\.js"\)/);
+  });
+
+  it("keeps its compiled code in Node's compile cache where Node has one (22.1+), and none where it has not or it is turned off", () => {
+    const cached = (extra: NodeJS.ProcessEnv): number => {
+      const tmp = tempDir('whet-tmp-');
+      const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmp, ...extra };
+      delete env['NODE_COMPILE_CACHE'];
+      if (!('NODE_DISABLE_COMPILE_CACHE' in extra)) delete env['NODE_DISABLE_COMPILE_CACHE'];
+      const r = spawnSync(process.execPath, [whetBin, 'status', '--state-root', tempDir('whet-state-')], { encoding: 'utf8', env });
+      expect(r.status, r.stderr).toBe(0);
+      const dir = join(tmp, 'node-compile-cache');
+      return existsSync(dir) ? (readdirSync(dir, { recursive: true }) as string[]).filter((f) => statSync(join(dir, f)).isFile()).length : 0;
+    };
+    const hasCache = typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+    // On Node 20 there is no compile cache: the call does nothing, and nothing is written.
+    if (hasCache) expect(cached({})).toBeGreaterThan(3);
+    else expect(cached({})).toBe(0);
+    expect(cached({ NODE_DISABLE_COMPILE_CACHE: '1' })).toBe(0);
   });
 
   it('evaluates a suite on the mock engine and reports the run with status', () => {
