@@ -32,6 +32,25 @@ export const gateArtifact = envelope.extend({
       p_value_holm: z.number().optional(),
       /** How many candidates that family holds. */
       tests_in_run: z.number().int().optional(),
+      /** On a noisy engine: the effect on attempt shares and its interval (evaluation.json's sequential.effect). */
+      effect_ci95: z.object({ low: z.number().nullable(), high: z.number().nullable() }).optional(),
+    })
+    .optional(),
+  /** On a noisy engine: the rounds the decision took, what they cost and saved, and the decision in words. */
+  sequential: z
+    .object({
+      decision: z.enum(['keep', 'stop']),
+      rounds: z.number().int(),
+      attempts: z.number().int(),
+      max_attempts: z.number().int(),
+      engine_calls: z.number().int(),
+      judge_calls: z.number().int(),
+      calls_every_attempt: z.number().int(),
+      calls_saved: z.number().int(),
+      power: z.number().nullable(),
+      min_effect: z.number(),
+      attempts_for_80: z.number().int().nullable(),
+      words: z.string(),
     })
     .optional(),
   applied: z

@@ -20,6 +20,7 @@ export const DEFAULTS = {
   /** More of the suite than this errored: the verdict is `error`, whatever the judged tasks say. */
   maxErrorShare: 0.1,
   taskTimeoutMs: 120_000,
+  maxAttempts: 10,
   cacheTtlMs: 7 * 86_400_000,
 } as const;
 
@@ -55,6 +56,16 @@ export const pipelineSchema = z.strictObject({
       task_timeout: duration.optional(),
       /** In a loop run: hand the candidate's evaluation to this many shards (whet evaluate --run R --shard i/N). */
       shards: z.number().int().min(1).max(256).optional(),
+      /**
+       * Attempts per held-out task per variant at most on an engine whose answers vary (docs/method.md:
+       * Deciding on a noisy agent): rounds of one more attempt run until the gate's test is decided or this.
+       */
+      max_attempts: z.number().int().min(1).max(1000).optional(),
+      /**
+       * Whether the engine (and judge engine) answer the same way every time: `auto` takes the mock as
+       * deterministic and every model or command engine as noisy; `true` decides on one attempt per task.
+       */
+      deterministic: z.union([z.literal('auto'), z.boolean()]).optional(),
     })
     .optional(),
   thresholds: thresholdsSchema.optional(),
@@ -121,6 +132,10 @@ export interface PipelineConfig {
   baselineMinPassRate: number;
   standaloneMinPassRate: number;
   maxErrorShare: number;
+  /** evaluate.max_attempts: the rounds' bound on a noisy engine. */
+  maxAttempts: number;
+  /** evaluate.deterministic: 'auto' decides from the engines (src/evaluation/noise.ts). */
+  deterministic: 'auto' | boolean;
   taskTimeoutMs: number;
   cacheDir?: string;
   cacheTtlMs: number;
@@ -172,6 +187,8 @@ function fromInput(v: PipelineInput, path: string | undefined, hash: string, dir
     baselineMinPassRate: e.baseline_min_pass_rate ?? DEFAULTS.baselineMinPassRate,
     standaloneMinPassRate: e.standalone_min_pass_rate ?? DEFAULTS.standaloneMinPassRate,
     maxErrorShare: e.max_error_share ?? DEFAULTS.maxErrorShare,
+    maxAttempts: e.max_attempts ?? DEFAULTS.maxAttempts,
+    deterministic: e.deterministic ?? 'auto',
     taskTimeoutMs: e.task_timeout ?? DEFAULTS.taskTimeoutMs,
     cacheDir: v.cache?.dir ? resolve(dir, v.cache.dir) : undefined,
     cacheTtlMs: v.cache?.ttl ?? DEFAULTS.cacheTtlMs,

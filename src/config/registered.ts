@@ -20,6 +20,9 @@ export interface RegisteredSettings {
   standalone_min_pass_rate: number;
   /** Absent from runs registered before it was; those keep the default (config/pipeline.ts). */
   max_error_share?: number;
+  /** Rounds' bound and whether the engines are taken as deterministic; absent from runs registered before them. */
+  max_attempts?: number;
+  deterministic?: 'auto' | boolean;
   holdout_ratio: number;
   max_iterations: number;
   plateau_window: number;
@@ -44,6 +47,8 @@ export function registeredSettings(cfg: PipelineConfig, tasks: readonly Task[]):
     baseline_min_pass_rate: cfg.baselineMinPassRate,
     standalone_min_pass_rate: cfg.standaloneMinPassRate,
     max_error_share: cfg.maxErrorShare,
+    max_attempts: cfg.maxAttempts,
+    deterministic: cfg.deterministic,
     holdout_ratio: cfg.loop.holdoutRatio,
     max_iterations: cfg.loop.maxIterations,
     plateau_window: cfg.loop.plateauWindow,
@@ -69,6 +74,8 @@ const WHERE: Record<Exclude<keyof RegisteredSettings, 'splits'>, string> = {
   baseline_min_pass_rate: 'evaluate.baseline_min_pass_rate',
   standalone_min_pass_rate: 'evaluate.standalone_min_pass_rate',
   max_error_share: 'evaluate.max_error_share',
+  max_attempts: 'evaluate.max_attempts',
+  deterministic: 'evaluate.deterministic',
   holdout_ratio: 'loop.holdout_ratio',
   max_iterations: 'loop.max_iterations',
   plateau_window: 'loop.plateau_window',

@@ -15,6 +15,11 @@ export const thresholdsSchema = z.strictObject({
   category_tolerance: z.number().min(0).max(1).optional(),
   /** Significance level of the paired test (exact McNemar on held-out tasks). */
   significance: z.number().gt(0).lt(1).optional(),
+  /**
+   * The smallest held-out gain worth finding (pass-rate points): what the plan sizes attempts for and the
+   * sequential test's futility boundary is set against (docs/method.md: Deciding on a noisy agent).
+   */
+  min_effect: z.number().gt(0).max(1).optional(),
   /** Keep only when the paired test is significant at `significance`. */
   require_significance: z.boolean().optional(),
   /** Candidate categories a person must approve (decision pending_review). */
@@ -31,6 +36,7 @@ export interface Thresholds {
   max_new_failures: number;
   category_tolerance: number;
   significance: number;
+  min_effect: number;
   require_significance: boolean;
   review_categories: string[];
   review_risks: ('low' | 'medium' | 'high')[];
@@ -43,6 +49,7 @@ export const THRESHOLD_DEFAULTS: Thresholds = {
   max_new_failures: 0,
   category_tolerance: 0.25,
   significance: 0.05,
+  min_effect: 0.1,
   require_significance: false,
   review_categories: ['frontmatter'],
   review_risks: ['high'],
@@ -53,12 +60,27 @@ export function resolveThresholds(input: z.infer<typeof thresholdsSchema> | unde
   return { ...THRESHOLD_DEFAULTS, ...Object.fromEntries(Object.entries(input ?? {}).filter(([, v]) => v !== undefined)) } as Thresholds;
 }
 
+/**
+ * Keys added after runs were first registered, with the value such a run decided by. A run registered
+ * before a key existed still resumes: the key is hashed only when it differs from this value, and a
+ * registration without it reads as this value.
+ */
+const LATER_KEYS: Partial<Thresholds> = { min_effect: 0.1 };
+
 export function thresholdsHash(t: Thresholds): string {
-  return sha256(canonicalJson(t));
+  const hashed: Record<string, unknown> = { ...t };
+  for (const [k, v] of Object.entries(LATER_KEYS)) if (hashed[k] === undefined || hashed[k] === v) delete hashed[k];
+  return sha256(canonicalJson(hashed));
+}
+
+/** Registered thresholds as a decision reads them: keys a run registered before they existed take their value then. */
+export function registeredThresholds(t: Record<string, unknown>): Thresholds {
+  return { ...LATER_KEYS, ...t } as Thresholds;
 }
 
 /** Lines describing what changed between the registered thresholds and the current ones. */
-export function thresholdsDiff(registered: Thresholds, current: Thresholds): string[] {
+export function thresholdsDiff(registeredRaw: Thresholds, current: Thresholds): string[] {
+  const registered = registeredThresholds(registeredRaw as unknown as Record<string, unknown>);
   const keys = new Set([...Object.keys(registered), ...Object.keys(current)] as (keyof Thresholds)[]);
   const out: string[] = [];
   for (const k of [...keys].sort()) {

@@ -23,6 +23,8 @@ export interface CacheKeyParts {
   judge_engine: Record<string, unknown> | null;
   pass_k: number;
   task_timeout_ms: number;
+  /** A later round of held-out attempts (absent for the first measurement, so its keys are unchanged). */
+  round?: number;
 }
 
 export function baselineCacheKey(parts: CacheKeyParts): string {

@@ -25,9 +25,9 @@ export interface Measured {
 export async function measure(
   p: Prepared,
   ctx: EvaluateContext,
-  a: { skill: LoadedSkill; variant: string; dir: string; cacheable: boolean; budget?: Budget },
+  a: { skill: LoadedSkill; variant: string; dir: string; cacheable: boolean; budget?: Budget; round?: number },
 ): Promise<Measured> {
-  const key = evaluationKey(p, a.skill);
+  const key = evaluationKey(p, a.skill, a.round);
   let why: string | undefined;
   if (a.cacheable) {
     if (!p.useCache) why = 'disabled';
@@ -78,7 +78,7 @@ export async function measure(
   const resumed = outcome.resumedAttempts ? `, ${outcome.resumedAttempts} resumed from ${resultsFile}` : '';
   ctx.log(`${a.variant}: ${outcome.engineCalls} engine calls for ${total} task attempts in ${secs.toFixed(2)}s${resumed}`);
   let stored = false;
-  if (a.cacheable && p.useCache) stored = await storeBaseline(p.cacheDir, key, cacheKeyParts(p, a.skill), outcome, ctx.now());
+  if (a.cacheable && p.useCache) stored = await storeBaseline(p.cacheDir, key, cacheKeyParts(p, a.skill, a.round), outcome, ctx.now());
   // The suite's checked copy, once its tasks are measured: a refused command leaves no file behind, and
   // the run's own peak is past.
   await p.suiteCopy?.remember?.();

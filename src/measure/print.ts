@@ -3,7 +3,8 @@
 import { displayPath } from '../config/load-yaml.js';
 import { formatDuration } from '../config/duration.js';
 import type { z } from 'zod';
-import type { EvaluationArtifact, rateSummary, StandaloneEvaluation, variantSummary } from '../artifacts/evaluation.js';
+import type { EvaluationArtifact, rateSummary, SequentialRecord, StandaloneEvaluation, variantSummary } from '../artifacts/evaluation.js';
+import { decisionWords, roundsText } from '../evaluation/sequential-words.js';
 
 type Rate = z.infer<typeof rateSummary>;
 type Variant = z.infer<typeof variantSummary>;
@@ -122,6 +123,8 @@ export function formatEvaluation(a: EvaluationArtifact, artifactPath: string): s
       out.push('by category (candidate vs baseline):');
       for (const [c, r] of cats) out.push(`  ${c.padEnd(20)} ${counts(r.candidate)} vs ${counts(r.baseline)} (${r.delta >= 0 ? '+' : ''}${f4(r.delta)})`);
     }
+    if (e.engine_noise && !e.engine_noise.deterministic && !e.sequential) out.push(`noisy engine (${e.engine_noise.why}); no rounds were run`);
+    if (e.sequential) out.push(sequentialLine(e.sequential));
     out.push(...judgeLines(a.judge_calibration));
     out.push(...failures(a.candidate_results));
     out.push('', `verdict: ${a.verdict} — ${a.reason ?? ''}`);
@@ -131,6 +134,11 @@ export function formatEvaluation(a: EvaluationArtifact, artifactPath: string): s
   }
   out.push(`next: ${a.next_step} (${a.next_owner})`, `artifact: ${displayPath(artifactPath)}`);
   return out.filter((l, i, all) => !(l === '' && all[i - 1] === '')).join('\n');
+}
+
+/** The rounds on a noisy engine in two lines: what they cost, and what they decided. */
+export function sequentialLine(r: SequentialRecord): string {
+  return `rounds: ${roundsText(r)}\nsequential test: ${r.decision === 'keep' ? 'keep' : 'no keep'} — ${decisionWords(r)}`;
 }
 
 /** " [0.34, 1.00]" for an interval, nothing for none. */

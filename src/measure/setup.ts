@@ -183,8 +183,10 @@ function placesFiles(cfg: EngineConfig): boolean {
   return cfg.type === 'command' && (cfg as { workdir?: string }).workdir !== 'suite';
 }
 
-export function cacheKeyParts(p: Prepared, skill: LoadedSkill): CacheKeyParts {
+/** `round`: a later round's one attempt per held-out task (src/measure/rounds.ts), an entry of its own. */
+export function cacheKeyParts(p: Prepared, skill: LoadedSkill, round?: number): CacheKeyParts {
   return {
+    ...(round !== undefined ? { round } : {}),
     skill: skill.contentHash,
     suite: p.suite.contentHash,
     engine: p.engine.identity(),
@@ -194,8 +196,21 @@ export function cacheKeyParts(p: Prepared, skill: LoadedSkill): CacheKeyParts {
   };
 }
 
-export function evaluationKey(p: Prepared, skill: LoadedSkill): string {
-  return baselineCacheKey(cacheKeyParts(p, skill));
+export function evaluationKey(p: Prepared, skill: LoadedSkill, round?: number): string {
+  return baselineCacheKey(cacheKeyParts(p, skill, round));
+}
+
+/**
+ * Whether the engines answer the same way every time (evaluate.deterministic): `auto` takes the mock —
+ * task engine and judge engine alike — as deterministic, and any model or command engine as noisy, since
+ * nothing short of repeating a call can show otherwise.
+ */
+export function engineNoise(p: Pick<Prepared, 'cfg' | 'engine' | 'judgeEngine'>): { deterministic: boolean; why: string } {
+  const setting = p.cfg.deterministic;
+  if (setting !== 'auto') return { deterministic: setting, why: `evaluate.deterministic: ${setting}` };
+  const noisy = [p.engine, p.judgeEngine].filter((e): e is Engine => e !== undefined && e.type !== 'mock');
+  if (noisy.length === 0) return { deterministic: true, why: 'the mock engine answers the same way every time' };
+  return { deterministic: false, why: `${noisy.map((e) => e.type).join(' and ')} answers may vary from call to call (evaluate.deterministic: auto)` };
 }
 
 export function engineInfo(e: Engine | undefined) {

@@ -32,6 +32,7 @@ export function taskResults(tallies: TaskTally[]): TaskResult[] {
       attempts: t.k,
       passes: t.passes,
       errors: t.errors,
+      judged: t.judged,
       reason: status === 'error' ? (t.errorMessage ?? 'no attempt could be judged') : t.reason,
     };
   });

@@ -21,7 +21,8 @@ import { measure } from '../../src/measure/measure.js';
 import { judgeCalibrations, withCorrectedRates } from '../../src/evaluation/judge-calibration.js';
 import { candidateSkill, resolveCandidate, type CandidateSource } from './candidate.js';
 import { pipelineEvaluation, rankingInput, type PipelineEvaluation } from '../../src/artifacts/evaluation.js';
-import { budgetFor, engineInfo, prepare, type EvaluateContext, type Prepared, type StageResult } from '../../src/measure/setup.js';
+import { heldOutRounds } from '../../src/measure/held-out-rounds.js';
+import { budgetFor, engineInfo, engineNoise, prepare, type EvaluateContext, type Prepared, type StageResult } from '../../src/measure/setup.js';
 import { pipelineArtifact, tooManyErrors, type EnvelopeBits } from '../../src/measure/verdict.js';
 import { watchRateLimits } from '../../src/evaluation/rate-limit-watch.js';
 
@@ -64,7 +65,7 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
         return { interrupted: true, runDir, ...(exhausted ? { budgetExhausted: exhausted } : {}), ...(limited ? { rateLimited: limited } : {}) };
       }
       const candMeasured = measured ? { summary: summarizeVariant(measured.outcome, p.passK), tallies: measured.outcome.tallies } : undefined;
-      artifact = pipelineArtifact({
+      const built = pipelineArtifact({
         bits,
         candidateId: candidate.id,
         candidateScore: score,
@@ -75,6 +76,21 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
         candidateCache: measured?.cache,
         measured: { candidate: candMeasured, baseline: { summary: baseSummary, tallies: base.outcome.tallies } },
       });
+      const noise = engineNoise(p);
+      built.evaluation.engine_noise = noise;
+      if (!noise.deterministic && measured && candMeasured && (built.verdict === 'pass' || built.verdict === 'fail')) {
+        // A noisy engine: the held-out tasks get rounds of attempts until the gate's test is decided.
+        const c = candMeasured.summary;
+        const callsPerAttempt = c.attempts.total > 0 && c.engine_calls > 0 ? (c.engine_calls + c.judge_calls) / c.attempts.total : 1 + (p.judgeEngine ? 1 : 0);
+        const r = await heldOutRounds(p, ctx, { target, candidate: candSkill, candidateId: candidate.id, dir: iterDir, budget, baseline: base.outcome.tallies, candidateTallies: measured.outcome.tallies, callsPerAttempt });
+        if (r.interrupted) {
+          appendEvent(runDir, { event: 'interrupted', stage: 'evaluate', iteration }, ctx.now());
+          await run.finish('interrupted', ctx.now());
+          return { interrupted: true, runDir };
+        }
+        built.evaluation.sequential = r.record;
+      }
+      artifact = built;
     }
     recordCandidateSource(artifact, pi, cand.variantPath);
     const artifactPath = await writePipelineEvaluation(ctx, p, iterDir, artifact);

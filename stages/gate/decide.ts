@@ -6,6 +6,7 @@ import { holm, mcnemarExact } from '../../src/stats/index.js';
 import type { PipelineEvaluation } from '../../src/artifacts/evaluation.js';
 import type { Check, GateArtifact } from '../../src/artifacts/gate.js';
 import { tooManyErrors } from '../../src/evaluation/summary.js';
+import { noisyChecks } from './noisy.js';
 
 type TaskResult = PipelineEvaluation['candidate_results'][number];
 
@@ -27,6 +28,7 @@ export interface GateDecision {
   reason: string;
   checks: Check[];
   holdout?: GateArtifact['holdout'];
+  sequential?: GateArtifact['sequential'];
 }
 
 const r4 = (x: number) => Math.round(x * 10_000) / 10_000;
@@ -84,10 +86,53 @@ export function decide(f: GateFacts): GateDecision {
   }
   const t = f.thresholds;
   const h = holdoutComparison(e);
-  const { errors, ...holdout } = h;
-  const sign = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(4)}`;
+  const { errors, ...exact } = h;
+  const seq = e.evaluation.sequential;
   checks.push({ id: 'holdout_present', passed: h.tasks > 0, detail: `${h.tasks} held-out task(s) measured on both` });
   checks.push({ id: 'no_errors', passed: errors === 0, detail: `${errors} held-out task(s) with engine or judge errors` });
+  let holdout: NonNullable<GateArtifact['holdout']>;
+  let sequential: GateArtifact['sequential'];
+  if (seq) {
+    // A noisy engine: every attempt is the evidence (stages/gate/noisy.ts).
+    const n = noisyChecks(e, seq, t, f.earlierPValues ?? []);
+    checks.push(...n.checks);
+    holdout = n.holdout;
+    sequential = n.sequential;
+  } else {
+    holdout = exact;
+    checks.push(...exactChecks(e, t, h, holdout, f.earlierPValues ?? []));
+  }
+  const cals = e.judge_calibration ?? [];
+  const mode = t.require_calibrated_judges ?? 'warn';
+  // A record with no thresholds says how the judge did but not that it did well enough: requiring
+  // calibration "within thresholds" (block) cannot be met by it.
+  const unfit = cals.filter((c) => !c.calibrated || c.thresholds_met === false || (mode === 'block' && c.thresholds_met === null));
+  checks.push({
+    id: 'judges_calibrated',
+    passed: mode !== 'block' || unfit.length === 0,
+    detail:
+      cals.length === 0
+        ? 'no model-graded judges'
+        : unfit.length === 0
+          ? `${cals.length} model-graded judge(s) calibrated within thresholds`
+          : `${unfit.map((c) => `${c.judge}: ${c.detail}`).join('; ')}${mode === 'block' ? '' : ` (${mode}: require_calibrated_judges is not block)`}`,
+  });
+  checks.push(...intentChecks(e));
+  const failed = checks.filter((c) => !c.passed);
+  const more = sequential ? { sequential } : {};
+  if (failed.length > 0) return { decision: 'reject', reason: failed.map((c) => c.detail).join('; '), checks, holdout, ...more };
+  const review = t.review_categories.includes(f.category) || t.review_risks.includes(f.risk);
+  checks.push({ id: 'review', passed: !review, detail: review ? `category ${f.category} / risk ${f.risk} needs a person's approval` : 'no review needed' });
+  if (review) return { decision: 'pending_review', reason: `all checks passed; ${f.category} changes (risk ${f.risk}) wait for review`, checks, holdout, ...more };
+  const gain = sequential ? sequential.words : `held-out gain ${sign(h.delta)} with no new failures`;
+  return { decision: 'keep', reason: gain, checks, holdout, ...more };
+}
+
+const sign = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(4)}`;
+
+/** The checks on an engine that answers the same way every time: one attempt is the task's answer. */
+function exactChecks(e: PipelineEvaluation, t: Thresholds, h: ReturnType<typeof holdoutComparison>, holdout: NonNullable<GateArtifact['holdout']>, earlierPValues: number[]): Check[] {
+  const checks: Check[] = [];
   checks.push({
     id: 'holdout_gain',
     passed: h.delta > 0 && h.delta >= t.min_delta,
@@ -107,7 +152,7 @@ export function decide(f: GateFacts): GateDecision {
     detail: drops.length ? `categories dropping more than ${t.category_tolerance}: ${drops.map(([k, c]) => `${k} ${sign(c.delta)}`).join(', ')}` : `no category drops more than ${t.category_tolerance}`,
   });
   // Every candidate a run gates is one more test: the p that decides is Holm-adjusted over all of them.
-  const family = [...(f.earlierPValues ?? []), h.p_value];
+  const family = [...earlierPValues, h.p_value];
   const p = family.length > 1 ? Number((holm(family).adjusted[family.length - 1] ?? 1).toPrecision(6)) : h.p_value;
   if (family.length > 1) {
     holdout.p_value_holm = p;
@@ -120,28 +165,7 @@ export function decide(f: GateFacts): GateDecision {
     passed: !t.require_significance || significant,
     detail: `exact McNemar on held-out ${shown} ${significant ? '<' : '≥'} ${t.significance}${t.require_significance ? '' : ' (informational: require_significance is off)'}`,
   });
-  const cals = e.judge_calibration ?? [];
-  const mode = t.require_calibrated_judges ?? 'warn';
-  // A record with no thresholds says how the judge did but not that it did well enough: requiring
-  // calibration "within thresholds" (block) cannot be met by it.
-  const unfit = cals.filter((c) => !c.calibrated || c.thresholds_met === false || (mode === 'block' && c.thresholds_met === null));
-  checks.push({
-    id: 'judges_calibrated',
-    passed: mode !== 'block' || unfit.length === 0,
-    detail:
-      cals.length === 0
-        ? 'no model-graded judges'
-        : unfit.length === 0
-          ? `${cals.length} model-graded judge(s) calibrated within thresholds`
-          : `${unfit.map((c) => `${c.judge}: ${c.detail}`).join('; ')}${mode === 'block' ? '' : ` (${mode}: require_calibrated_judges is not block)`}`,
-  });
-  checks.push(...intentChecks(e));
-  const failed = checks.filter((c) => !c.passed);
-  if (failed.length > 0) return { decision: 'reject', reason: failed.map((c) => c.detail).join('; '), checks, holdout };
-  const review = t.review_categories.includes(f.category) || t.review_risks.includes(f.risk);
-  checks.push({ id: 'review', passed: !review, detail: review ? `category ${f.category} / risk ${f.risk} needs a person's approval` : 'no review needed' });
-  if (review) return { decision: 'pending_review', reason: `all checks passed; ${f.category} changes (risk ${f.risk}) wait for review`, checks, holdout };
-  return { decision: 'keep', reason: `held-out gain ${sign(h.delta)} with no new failures`, checks, holdout };
+  return checks;
 }
 
 /**

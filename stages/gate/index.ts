@@ -5,7 +5,7 @@
 import { envelopeOf, HANDOFF } from '../../src/artifacts/envelope.js';
 import { existsSync } from 'node:fs';
 import { readArtifact, sha256File, writeArtifact } from '../../src/state/artifact-io.js';
-import type { Thresholds } from '../../src/config/thresholds.js';
+import { registeredThresholds } from '../../src/config/thresholds.js';
 import type { LoopContext, StageOutcome } from '../../src/loop/context.js';
 import { iterationPaths } from '../../src/loop/paths.js';
 import { readSkill } from '../../src/skill/read.js';
@@ -43,7 +43,7 @@ function registeredMaxErrorShare(ctx: LoopContext): number {
 export async function run(ctx: LoopContext): Promise<StageOutcome> {
   const paths = iterationPaths(ctx.runDir, ctx.iteration);
   const { evaluation, cand, variantDir, alreadyApplied, checks: integrity } = gatherIntegrity(ctx, ctx.iteration);
-  const registered = ctx.manifest.thresholds as unknown as Thresholds;
+  const registered = registeredThresholds(ctx.manifest.thresholds as Record<string, unknown>);
   const d = decide({ evaluation, thresholds: registered, category: cand?.category ?? 'other', risk: cand?.risk ?? 'high', integrity, earlierPValues: earlierHoldoutPValues(ctx.runDir, ctx.iteration), maxErrorShare: registeredMaxErrorShare(ctx) });
   let applied: GateArtifact['applied'];
   if (d.decision === 'keep' && variantDir) {
@@ -65,6 +65,7 @@ export async function run(ctx: LoopContext): Promise<StageOutcome> {
     checks: d.checks,
     thresholds: registered as unknown as Record<string, unknown>,
     ...(d.holdout ? { holdout: d.holdout } : {}),
+    ...(d.sequential ? { sequential: d.sequential } : {}),
     ...(applied ? { applied } : {}),
   };
   await writeArtifact(paths.gate, gateArtifact, artifact);

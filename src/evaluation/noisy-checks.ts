@@ -1,0 +1,77 @@
+// What the gate's other checks mean on a noisy engine (docs/method.md: Deciding on a noisy agent). On an
+// engine that answers the same way every time one flipped task is a regression; on a noisy one a task that
+// passed its one baseline attempt and failed its one candidate attempt is a coin that fell the other way
+// about as often as not. So a task counts as a new failure only when its own attempts show the candidate
+// worse by Fisher's exact test, with Holm's correction over every task compared (so an edit that does
+// nothing has a new failure counted in at most `significance` of runs); a category counts as dropped only
+// when its drop is beyond the tolerance and the drop itself is significant (Holm over the categories).
+import { fisherLower } from '../stats/fisher.js';
+import { holm } from '../stats/holm.js';
+import { normalCdf } from '../stats/normal.js';
+import { tQuantile } from '../stats/t-quantile.js';
+import { cmh, DESIGN, type TaskPair } from './sequential.js';
+
+const share = (c: { passes: number; judged: number }) => c.passes / c.judged;
+const both = (pairs: readonly TaskPair[]) => pairs.filter((p) => p.candidate.judged > 0 && p.baseline.judged > 0);
+const r4 = (x: number) => Math.round(x * 10_000) / 10_000;
+
+export interface Effect {
+  /** Mean over tasks of the candidate's share of passed attempts minus the baseline's. */
+  effect: number | null;
+  /** Confidence interval from the per-task differences (tasks as clusters, attempts within them). */
+  low: number | null;
+  high: number | null;
+  tasks: number;
+  confidence: number;
+}
+
+/**
+ * The held-out effect with a t interval over tasks: each task's difference of shares already carries its
+ * attempts' noise, and the spread of those differences across tasks carries the rest, so the interval
+ * needs no model of either (a cluster-level analysis; Donner & Klar 2000, ch. 6).
+ */
+export function heldOutEffect(pairs: readonly TaskPair[], confidence = 0.95): Effect {
+  const ps = both(pairs);
+  const n = ps.length;
+  if (n === 0) return { effect: null, low: null, high: null, tasks: 0, confidence };
+  const d = ps.map((p) => share(p.candidate) - share(p.baseline));
+  const mean = d.reduce((a, b) => a + b, 0) / n;
+  if (n < 2) return { effect: r4(mean), low: null, high: null, tasks: n, confidence };
+  const sd = Math.sqrt(d.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1));
+  const half = tQuantile(1 - (1 - confidence) / 2, n - 1) * (sd / Math.sqrt(n));
+  return { effect: r4(mean), low: r4(Math.max(-1, mean - half)), high: r4(Math.min(1, mean + half)), tasks: n, confidence };
+}
+
+/** Tasks whose own attempts show the candidate worse, Holm-corrected over every task compared. */
+export function supportedRegressions(pairs: readonly TaskPair[], alpha: number): { task_id: string; p: number }[] {
+  const ps = both(pairs);
+  if (ps.length === 0) return [];
+  const p = ps.map((x) => fisherLower(x.candidate.passes, x.candidate.judged, x.baseline.passes, x.baseline.judged));
+  const h = holm(p, alpha);
+  return ps.flatMap((x, i) => (h.rejected[i] && share(x.candidate) < share(x.baseline) ? [{ task_id: x.task_id, p: Number(p[i]!.toPrecision(4)) }] : []));
+}
+
+export interface CategoryDrop {
+  category: string;
+  delta: number;
+  p: number;
+  supported: boolean;
+}
+
+/**
+ * Each category's change in attempt shares, with the one-sided CMH p-value that it dropped; a drop beyond
+ * `tolerance` is `supported` when that p survives Holm over the categories.
+ */
+export function categoryDrops(byCategory: ReadonlyMap<string, readonly TaskPair[]>, tolerance: number, alpha: number): CategoryDrop[] {
+  const rows = [...byCategory].flatMap(([category, pairs]) => {
+    const ps = both(pairs);
+    if (ps.length === 0) return [];
+    const delta = ps.reduce((a, p) => a + share(p.candidate) - share(p.baseline), 0) / ps.length;
+    const c = cmh(ps);
+    const z = c.info > 0 ? (c.score + DESIGN.continuity) / Math.sqrt(c.info) : 0;
+    return [{ category, delta: r4(delta), p: c.info > 0 ? Math.min(1, normalCdf(z)) : 1 }];
+  });
+  if (rows.length === 0) return [];
+  const h = holm(rows.map((r) => r.p), alpha);
+  return rows.map((r, i) => ({ ...r, p: Number(r.p.toPrecision(4)), supported: r.delta < -tolerance && h.rejected[i] === true }));
+}

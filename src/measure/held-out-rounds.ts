@@ -1,0 +1,84 @@
+// The evaluate stage's rounds on a noisy engine, measured through the same `measure` as the first
+// measurement: each round is a variant of its own (`<variant>.round-N`, one attempt per held-out task),
+// with its results file and its baseline cache entry, so resume and reuse work as they do for any
+// measurement. What the rounds decided becomes evaluation.json's `sequential` record.
+import type { TaskTally } from '../evaluation/aggregate.js';
+import { heldOutEffect } from '../evaluation/noisy-checks.js';
+import { plan, planFigures } from '../evaluation/plan.js';
+import { DESIGN, sequentialPValue, type SequentialSettings, type TaskPair } from '../evaluation/sequential.js';
+import type { SequentialRecord } from '../artifacts/evaluation.js';
+import type { LoadedSkill } from '../skill/read.js';
+import type { Budget } from '../evaluation/budget.js';
+import { measure } from './measure.js';
+import { runRounds, type RoundsOutcome } from './rounds.js';
+import type { EvaluateContext, Prepared } from './setup.js';
+
+export const METHOD =
+  'Cochran–Mantel–Haenszel score over held-out tasks (attempt shares, tasks as strata), one-sided, group-sequential with Hwang–Shih–DeCani error spending (docs/method.md: Deciding on a noisy agent)';
+
+export function sequentialSettings(p: Prepared): SequentialSettings {
+  return { significance: p.cfg.thresholds.significance, minEffect: p.cfg.thresholds.min_effect, maxAttempts: Math.max(p.passK, p.cfg.maxAttempts) };
+}
+
+export interface HeldOutRoundsInput {
+  target: LoadedSkill;
+  candidate: LoadedSkill;
+  candidateId: string;
+  dir: string;
+  budget?: Budget;
+  baseline: TaskTally[];
+  candidateTallies: TaskTally[];
+  /** Calls one attempt makes, engine and judges, from the first measurement. */
+  callsPerAttempt: number;
+}
+
+export async function heldOutRounds(p: Prepared, ctx: EvaluateContext, i: HeldOutRoundsInput): Promise<{ interrupted: true } | { interrupted: false; record: SequentialRecord }> {
+  const s = sequentialSettings(p);
+  // One attempt per task per round, whatever a task's own pass_k: a round is one more look's worth.
+  const heldOut = p.suite.tasks.filter((t) => t.split === 'holdout').map((t) => ({ ...t, passK: 1 }));
+  const roundP: Prepared = { ...p, suite: { ...p.suite, tasks: heldOut }, passK: 1 };
+  const outcome = await runRounds({
+    settings: s,
+    firstAttempts: p.passK,
+    baseline: i.baseline,
+    candidate: i.candidateTallies,
+    log: ctx.log,
+    measure: async (round) => {
+      const [b, c] = await Promise.all([
+        measure(roundP, ctx, { skill: i.target, variant: `baseline.round-${round}`, dir: i.dir, cacheable: true, budget: i.budget, round }),
+        measure(roundP, ctx, { skill: i.candidate, variant: `${i.candidateId}.round-${round}`, dir: i.dir, cacheable: true, budget: i.budget, round }),
+      ]);
+      if (b.outcome.interrupted || c.outcome.interrupted) return 'interrupted';
+      return { baseline: b.outcome.tallies, candidate: c.outcome.tallies, engineCalls: b.outcome.engineCalls + c.outcome.engineCalls, judgeCalls: b.outcome.judgeCalls + c.outcome.judgeCalls };
+    },
+  });
+  if (outcome.interrupted) return { interrupted: true };
+  return { interrupted: false, record: sequentialRecord(outcome, s, p.passK, i.callsPerAttempt) };
+}
+
+/** A task's chance as the baseline showed it, pulled toward ½ by one pseudo-attempt each way (no 0 or 1 from few attempts). */
+export const chanceOf = (c: TaskPair['baseline']) => (c.passes + 0.5) / (c.judged + 1);
+
+/** `withPlan: false` leaves out the search for the attempts that would give 80% power (simulated trials). */
+export function sequentialRecord(o: RoundsOutcome, s: SequentialSettings, firstAttempts: number, callsPerAttempt: number, opts: { withPlan?: boolean } = {}): SequentialRecord {
+  const last = o.looks.at(-1)!;
+  const chances = o.pairs.filter((x) => x.baseline.judged > 0).map((x) => chanceOf(x.baseline));
+  const figures = chances.length ? planFigures({ chances, settings: s, firstAttempts }) : undefined;
+  const short = figures && figures.power < 0.8 && opts.withPlan !== false ? plan({ chances, settings: s, firstAttempts }) : undefined;
+  const spent = o.engineCalls + o.judgeCalls;
+  const every = spent + Math.round((s.maxAttempts - o.attempts) * o.pairs.length * 2 * callsPerAttempt);
+  return {
+    method: METHOD,
+    settings: { significance: s.significance, min_effect: s.minEffect, max_attempts: s.maxAttempts, beta: DESIGN.beta, gamma_alpha: DESIGN.gammaAlpha, gamma_beta: DESIGN.gammaBeta, continuity: DESIGN.continuity },
+    looks: o.looks,
+    decision: last.decision === 'keep' ? 'keep' : 'stop',
+    rounds: o.rounds,
+    attempts: o.attempts,
+    tasks: o.pairs,
+    effect: heldOutEffect(o.pairs),
+    p_value: sequentialPValue(o.looks, s),
+    power: figures ? Number(figures.power.toFixed(4)) : null,
+    attempts_for_80: short ? short.attemptsFor80 : figures ? s.maxAttempts : null,
+    calls: { engine: o.engineCalls, judge: o.judgeCalls, every_attempt: every, saved: every - spent },
+  };
+}

@@ -1,0 +1,250 @@
+// A group-sequential one-sided test with error spending (Lan & DeMets 1983), computed by the recursive
+// numerical integration of Armitage, McPherson & Rowe (1969) as Jennison & Turnbull set it out ("Group
+// Sequential Methods with Applications to Clinical Trials", 2000, ch. 7 and 19). The statistic at each look
+// is a score S_k with information I_k; under the canonical joint distribution its increments are
+// independent normals, S_k − S_{k−1} ~ N(θ·ΔI_k, ΔI_k). The upper (keep) boundary spends the type I error
+// α(t) = α·(1 − e^{−γt})/(1 − e^{−γ}) (Hwang, Shih & DeCani 1990) over the information fraction t; the lower
+// (stop: no evidence) boundary spends β(t) the same way under the alternative θ₁ and is non-binding: the
+// upper boundaries are computed as if it were never used, so stopping early for futility can only lower
+// the rate of keeping an edit that does nothing. Each look's boundary depends only on the looks so far,
+// so a run that looks again (a gate re-checking an evaluation) gets the same numbers.
+import { normalCdf, normalSurvival } from './normal.js';
+
+export interface SpendingDesign {
+  /** One-sided type I error: the most often an edit that does nothing may be kept. */
+  alpha: number;
+  /** Type II error spent by the futility boundary under θ₁ (the smallest effect worth finding). */
+  beta: number;
+  /** Hwang–Shih–DeCani γ for α and for β: negative spends late (O'Brien–Fleming-like), positive early. */
+  gammaAlpha: number;
+  gammaBeta: number;
+}
+
+export interface LookInfo {
+  /** Information fraction of the planned maximum, in (0, 1]. */
+  t: number;
+  /** Statistical information (the score's null variance) at this look; non-decreasing. */
+  info: number;
+  /** Drift per unit information of the smallest effect worth finding, for the futility boundary (null: none). */
+  theta1: number | null;
+  /** The last look allowed: the boundaries meet and every remaining α is spent. */
+  final: boolean;
+}
+
+export interface Boundary extends LookInfo {
+  /** Keep when Z ≥ upper. */
+  upper: number;
+  /** Stop without keeping when Z ≤ lower (−Infinity: no futility stop at this look). */
+  lower: number;
+  /** α spent up to and including this look (actual crossing probability under the null). */
+  alphaSpent: number;
+}
+
+interface Grid {
+  s: number[];
+  /** Density × quadrature weight: Σ w = probability of reaching this look still undecided. */
+  w: number[];
+}
+
+const POINT: Grid = { s: [0], w: [1] };
+const G = 61; // Simpson points per look (odd): boundaries agree with 241 points to 0.001
+const Z_MAX = 12;
+
+export function hsdSpend(total: number, gamma: number, t: number): number {
+  const x = Math.min(1, Math.max(0, t));
+  if (Math.abs(gamma) < 1e-9) return total * x;
+  return (total * (1 - Math.exp(-gamma * x))) / (1 - Math.exp(-gamma));
+}
+
+/** Probability mass above (or below) score c at the next look, from the undecided mass of the last one. */
+function tail(g: Grid, dI: number, theta: number, c: number, above: boolean): number {
+  const sd = Math.sqrt(dI);
+  let p = 0;
+  for (let j = 0; j < g.s.length; j++) {
+    const z = (c - g.s[j]! - theta * dI) / sd;
+    p += g.w[j]! * (above ? normalSurvival(z) : normalCdf(z));
+  }
+  return p;
+}
+
+/** The undecided mass carried to the next look: the density on (lo, hi) on a Simpson grid. */
+function propagate(g: Grid, dI: number, theta: number, lo: number, hi: number, mean: number, sdAll: number): Grid {
+  const a = Math.max(lo, mean - 10 * sdAll);
+  const b = Math.min(hi, mean + 10 * sdAll);
+  if (!(b > a)) return { s: [], w: [] };
+  const h = (b - a) / (G - 1);
+  const sd = Math.sqrt(dI);
+  const s: number[] = [];
+  const w: number[] = [];
+  for (let i = 0; i < G; i++) {
+    const x = a + i * h;
+    let d = 0;
+    for (let j = 0; j < g.s.length; j++) {
+      const z = (x - g.s[j]! - theta * dI) / sd;
+      d += (g.w[j]! * Math.exp(-0.5 * z * z)) / (sd * Math.sqrt(2 * Math.PI));
+    }
+    const simpson = i === 0 || i === G - 1 ? 1 : i % 2 === 1 ? 4 : 2;
+    s.push(x);
+    w.push((d * simpson * h) / 3);
+  }
+  return { s, w };
+}
+
+/** Smallest z whose mass above is at most `target` (the mass above falls as z grows). */
+function solveUpper(above: (z: number) => number, target: number): number {
+  let lo = -Z_MAX;
+  let hi = Z_MAX;
+  for (let i = 0; i < 60; i++) {
+    const mid = (lo + hi) / 2;
+    if (above(mid) > target) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
+/** Largest z whose mass below is at most `target` (the mass below grows with z). */
+function solveLower(below: (z: number) => number, target: number): number {
+  let lo = -Z_MAX;
+  let hi = Z_MAX;
+  for (let i = 0; i < 60; i++) {
+    const mid = (lo + hi) / 2;
+    if (below(mid) > target) hi = mid;
+    else lo = mid;
+  }
+  return lo;
+}
+
+/**
+ * The boundaries of every look so far, each computed from the looks before it alone. `looks` must have
+ * non-decreasing information; a look with no new information keeps the last boundaries.
+ */
+export function boundaries(looks: readonly LookInfo[], d: SpendingDesign): Boundary[] {
+  const out: Boundary[] = [];
+  for (const look of looks) out.push(nextBoundary(out, look, d));
+  return out;
+}
+
+/**
+ * The boundaries of `look` given the earlier looks' boundaries as they were set (a run records them, so
+ * each look costs the looks before it once, not again for every earlier look).
+ */
+export function nextBoundary(earlier: readonly Boundary[], look: LookInfo, d: SpendingDesign): Boundary {
+  const prev = earlier[earlier.length - 1];
+  const lastInfo = prev?.info ?? 0;
+  const spentBefore = prev?.alphaSpent ?? 0;
+  const dI = look.info - lastInfo;
+  if (!(dI > 1e-12)) {
+    // Nothing new was learned: no α is spent, and only the final look decides (keep needs a crossing).
+    const upper = prev?.upper ?? Infinity;
+    return { ...look, upper, lower: look.final ? upper : -Infinity, alphaSpent: spentBefore };
+  }
+  const nullGrid = undecided(earlier, 0, false);
+  const sqrtI = Math.sqrt(look.info);
+  const target = look.final ? d.alpha : hsdSpend(d.alpha, d.gammaAlpha, look.t);
+  const inc = Math.max(0, target - spentBefore);
+  const cross = (z: number) => tail(nullGrid, dI, 0, z * sqrtI, true);
+  const upper = inc <= 1e-15 ? Infinity : solveUpper(cross, inc);
+  const alphaSpent = spentBefore + (Number.isFinite(upper) ? cross(upper) : 0);
+  const lower = look.final ? upper : futilityBound(earlier, look, d, upper);
+  return { ...look, upper, lower: Math.min(lower, upper), alphaSpent };
+}
+
+/**
+ * The mass still undecided after the earlier looks, under drift θ: below each upper boundary and, when
+ * `binding`, above each lower one (the null's keep boundaries ignore the non-binding futility stops).
+ */
+function undecided(earlier: readonly Boundary[], theta: number, binding: boolean): Grid {
+  let grid = POINT;
+  let lastInfo = 0;
+  for (const b of earlier) {
+    const dI = b.info - lastInfo;
+    if (!(dI > 1e-12)) continue;
+    const sq = Math.sqrt(b.info);
+    const lo = binding && Number.isFinite(b.lower) ? b.lower * sq : -Infinity;
+    grid = propagate(grid, dI, theta, lo, Number.isFinite(b.upper) ? b.upper * sq : Infinity, theta * b.info, sq);
+    lastInfo = b.info;
+  }
+  return grid;
+}
+
+/** The futility boundary of `look` under θ₁, given the earlier looks' boundaries (both binding there). */
+function futilityBound(earlier: readonly Boundary[], look: LookInfo, d: SpendingDesign, upper: number): number {
+  const theta = look.theta1;
+  if (theta === null || !(theta > 0) || d.beta <= 0) return -Infinity;
+  let grid = POINT;
+  let lastInfo = 0;
+  let betaSpent = 0;
+  for (const b of earlier) {
+    const dI = b.info - lastInfo;
+    if (!(dI > 1e-12)) continue;
+    const sq = Math.sqrt(b.info);
+    if (Number.isFinite(b.lower)) betaSpent += tail(grid, dI, theta, b.lower * sq, false);
+    grid = propagate(grid, dI, theta, Number.isFinite(b.lower) ? b.lower * sq : -Infinity, Number.isFinite(b.upper) ? b.upper * sq : Infinity, theta * b.info, sq);
+    lastInfo = b.info;
+  }
+  const dI = look.info - lastInfo;
+  const sqrtI = Math.sqrt(look.info);
+  const inc = hsdSpend(d.beta, d.gammaBeta, look.t) - betaSpent;
+  if (inc <= 1e-15) return -Infinity;
+  const below = (z: number) => tail(grid, dI, theta, z * sqrtI, false);
+  const lower = solveLower(below, inc);
+  return Math.min(lower, upper);
+}
+
+export type LookDecision = 'keep' | 'stop' | 'continue';
+
+export function decideAt(b: Boundary, z: number): LookDecision {
+  if (z >= b.upper) return 'keep';
+  if (b.final || z <= b.lower) return 'stop';
+  return 'continue';
+}
+
+/**
+ * The stage-wise ordering p-value (Jennison & Turnbull §8.4) of a test that stopped at the last of
+ * `bounds` with statistic z: the null chance of keeping at an earlier look, plus of reaching this look
+ * undecided and seeing a score at least as large. Futility stops are ignored (non-binding), so p ≤ α
+ * exactly when the upper boundary was crossed. What Holm adjusts when a run gates several candidates.
+ */
+export function stagewisePValue(bounds: readonly Boundary[], z: number): number {
+  let grid = POINT;
+  let lastInfo = 0;
+  let p = 0;
+  for (let k = 0; k < bounds.length; k++) {
+    const b = bounds[k]!;
+    const dI = b.info - lastInfo;
+    if (!(dI > 1e-12)) continue;
+    const sq = Math.sqrt(b.info);
+    if (k === bounds.length - 1) return Math.min(1, p + tail(grid, dI, 0, z * sq, true));
+    if (Number.isFinite(b.upper)) p += tail(grid, dI, 0, b.upper * sq, true);
+    grid = propagate(grid, dI, 0, -Infinity, Number.isFinite(b.upper) ? b.upper * sq : Infinity, 0, sq);
+    lastInfo = b.info;
+  }
+  return Math.min(1, p);
+}
+
+/**
+ * Operating characteristics of a planned design at drift θ: the chance of keeping, and the chance of
+ * stopping at each look (what the expected cost is made of). Boundaries as given (both binding).
+ */
+export function operatingCharacteristics(bounds: readonly Boundary[], theta: number): { keep: number; stopAt: number[] } {
+  let grid = POINT;
+  let lastInfo = 0;
+  let keep = 0;
+  const stopAt: number[] = [];
+  for (const b of bounds) {
+    const dI = b.info - lastInfo;
+    if (!(dI > 1e-12)) {
+      stopAt.push(0);
+      continue;
+    }
+    const sq = Math.sqrt(b.info);
+    const up = Number.isFinite(b.upper) ? tail(grid, dI, theta, b.upper * sq, true) : 0;
+    const down = b.final ? Math.max(0, grid.w.reduce((x, y) => x + y, 0) - up) : Number.isFinite(b.lower) ? tail(grid, dI, theta, b.lower * sq, false) : 0;
+    keep += up;
+    stopAt.push(up + down);
+    if (b.final) break;
+    grid = propagate(grid, dI, theta, Number.isFinite(b.lower) ? b.lower * sq : -Infinity, Number.isFinite(b.upper) ? b.upper * sq : Infinity, theta * b.info, sq);
+    lastInfo = b.info;
+  }
+  return { keep, stopAt };
+}

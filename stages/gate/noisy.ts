@@ -1,0 +1,119 @@
+// The gate's checks on a noisy engine (docs/method.md: Deciding on a noisy agent): the evidence is every
+// attempt, compared task by task. The keep rests on the sequential test the evaluate stage ran, replayed
+// here from its recorded looks (a record whose boundaries or counts do not recompute is refused as
+// evidence); new failures and category drops count only when the attempts support them
+// (src/evaluation/noisy-checks.ts). Pure: gate.json is written from what this returns.
+import type { Thresholds } from '../../src/config/thresholds.js';
+import type { PipelineEvaluation, SequentialRecord } from '../../src/artifacts/evaluation.js';
+import type { Check, GateArtifact } from '../../src/artifacts/gate.js';
+import { holm } from '../../src/stats/index.js';
+import { categoryDrops, supportedRegressions } from '../../src/evaluation/noisy-checks.js';
+import { cmh, replay, type TaskPair } from '../../src/evaluation/sequential.js';
+import { decisionWords } from '../../src/evaluation/sequential-words.js';
+
+type TaskResult = PipelineEvaluation['candidate_results'][number];
+
+const judgedOf = (r: TaskResult) => r.judged ?? Math.max(0, r.attempts - r.errors);
+const sign = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(4)}`;
+
+/** Every task's attempt counts: held-out ones over all rounds, train ones from the first measurement. */
+function allPairs(e: PipelineEvaluation, seq: SequentialRecord): { pairs: TaskPair[]; categoryOf: Map<string, string> } {
+  const held = new Map(seq.tasks.map((t) => [t.task_id, t]));
+  const base = new Map(e.baseline_results.map((r) => [r.task_id, r]));
+  const categoryOf = new Map(e.candidate_results.map((r) => [r.task_id, r.category]));
+  const pairs: TaskPair[] = [...seq.tasks];
+  for (const c of e.candidate_results) {
+    const b = base.get(c.task_id);
+    if (held.has(c.task_id) || !b) continue;
+    pairs.push({ task_id: c.task_id, candidate: { passes: c.passes, judged: judgedOf(c) }, baseline: { passes: b.passes, judged: judgedOf(b) } });
+  }
+  return { pairs, categoryOf };
+}
+
+/** Why the record cannot be evidence, if it cannot: settings not the registered ones, looks or counts that do not recompute. */
+export function recordProblems(seq: SequentialRecord, t: Thresholds): string[] {
+  const problems: string[] = [];
+  if (seq.settings.significance !== t.significance) problems.push(`significance ${seq.settings.significance} is not the registered ${t.significance}`);
+  if (seq.settings.min_effect !== t.min_effect) problems.push(`min_effect ${seq.settings.min_effect} is not the registered ${t.min_effect}`);
+  const s = { significance: seq.settings.significance, minEffect: seq.settings.min_effect, maxAttempts: seq.settings.max_attempts };
+  problems.push(...replay(seq.looks, s).problems);
+  const last = seq.looks.at(-1)!;
+  const c = cmh(seq.tasks);
+  if (Math.abs(c.score - last.score) > 1e-4 || Math.abs(c.info - last.info) > 1e-4) problems.push(`the tasks' counts give score ${c.score.toFixed(4)} / information ${c.info.toFixed(4)}, the last look records ${last.score} / ${last.info}`);
+  if ((last.decision === 'keep') !== (seq.decision === 'keep')) problems.push(`decision ${seq.decision} is not the last look's ${last.decision}`);
+  return problems;
+}
+
+export function noisyChecks(e: PipelineEvaluation, seq: SequentialRecord, t: Thresholds, earlierPValues: number[]): { checks: Check[]; holdout: NonNullable<GateArtifact['holdout']>; sequential: NonNullable<GateArtifact['sequential']> } {
+  const checks: Check[] = [];
+  const problems = recordProblems(seq, t);
+  checks.push({ id: 'sequential_record', passed: problems.length === 0, detail: problems.length ? `evaluation.json's rounds do not recompute: ${problems.join('; ')}` : `${seq.looks.length} look(s) recomputed from their counts` });
+  const share = (side: 'candidate' | 'baseline') => {
+    const ps = seq.tasks.filter((x) => x[side].judged > 0);
+    return ps.length ? ps.reduce((a, x) => a + x[side].passes / x[side].judged, 0) / ps.length : 0;
+  };
+  const effect = seq.effect.effect ?? 0;
+  const words = decisionWords(seq);
+  checks.push({
+    id: 'holdout_gain',
+    passed: seq.decision === 'keep' && effect > 0 && effect >= t.min_delta,
+    detail: `${seq.decision === 'keep' ? 'sequential test: better' : 'sequential test: not better'} — ${words}${t.min_delta > 0 ? `; needs an effect ≥ ${t.min_delta}` : ''}`,
+  });
+  const candRate = share('candidate');
+  checks.push({ id: 'min_pass_rate', passed: candRate >= t.min_pass_rate, detail: `held-out share of passed attempts ${candRate.toFixed(4)} ≥ ${t.min_pass_rate}` });
+  const { pairs, categoryOf } = allPairs(e, seq);
+  const regressions = supportedRegressions(pairs, t.significance);
+  checks.push({
+    id: 'new_failures',
+    passed: regressions.length <= t.max_new_failures,
+    detail: `${regressions.length} task(s) whose attempts show the candidate worse (Fisher exact, Holm over ${pairs.length} tasks at ${t.significance})${regressions.length ? `: ${regressions.slice(0, 5).map((r) => `${r.task_id} p ${r.p}`).join(', ')}` : ''}; at most ${t.max_new_failures}`,
+  });
+  const byCategory = new Map<string, TaskPair[]>();
+  for (const p of pairs) {
+    const c = categoryOf.get(p.task_id) ?? 'other';
+    byCategory.set(c, [...(byCategory.get(c) ?? []), p]);
+  }
+  const drops = categoryDrops(byCategory, t.category_tolerance, t.significance).filter((d) => d.supported);
+  checks.push({
+    id: 'category_tolerance',
+    passed: drops.length === 0,
+    detail: drops.length ? `categories whose attempts show a drop beyond ${t.category_tolerance}: ${drops.map((d) => `${d.category} ${sign(d.delta)} (p ${d.p})`).join(', ')}` : `no category shows a supported drop beyond ${t.category_tolerance}`,
+  });
+  const family = [...earlierPValues, seq.p_value];
+  const p = family.length > 1 ? Number((holm(family).adjusted[family.length - 1] ?? 1).toPrecision(6)) : seq.p_value;
+  checks.push({
+    id: 'significance',
+    passed: family.length === 1 ? true : p < t.significance,
+    detail: family.length === 1 ? `the sequential test is the significance test (stage-wise p ${seq.p_value})` : `Holm-adjusted over the ${family.length} candidates tested in this run p = ${p} ${p < t.significance ? '<' : '≥'} ${t.significance}`,
+  });
+  const fixes = supportedRegressions(seq.tasks.map((x) => ({ task_id: x.task_id, candidate: x.baseline, baseline: x.candidate })), t.significance).map((r) => r.task_id);
+  const held = new Set(seq.tasks.map((x) => x.task_id));
+  return {
+    checks,
+    holdout: {
+      tasks: seq.effect.tasks,
+      candidate_pass_rate: Number(candRate.toFixed(4)),
+      baseline_pass_rate: Number(share('baseline').toFixed(4)),
+      delta: Number(effect.toFixed(4)),
+      fixes,
+      regressions: regressions.filter((r) => held.has(r.task_id)).map((r) => r.task_id),
+      p_value: seq.p_value,
+      ...(family.length > 1 ? { p_value_holm: p, tests_in_run: family.length } : {}),
+      effect_ci95: { low: seq.effect.low, high: seq.effect.high },
+    },
+    sequential: {
+      decision: seq.decision,
+      rounds: seq.rounds,
+      attempts: seq.attempts,
+      max_attempts: seq.settings.max_attempts,
+      engine_calls: seq.calls.engine,
+      judge_calls: seq.calls.judge,
+      calls_every_attempt: seq.calls.every_attempt,
+      calls_saved: seq.calls.saved,
+      power: seq.power,
+      min_effect: seq.settings.min_effect,
+      attempts_for_80: seq.attempts_for_80,
+      words: `${seq.decision === 'keep' ? 'kept' : 'rejected'}: ${words}`,
+    },
+  };
+}
