@@ -32,12 +32,14 @@ const doctor: Family = async () => [(await import('./commands/doctor.js')).regis
 const init: Family = async () => [(await import('./commands/init.js')).registerInitCommand];
 const report: Family = async () => [(await import('./commands/report.js')).registerReportCommand];
 const schemas: Family = async () => [(await import('./commands/schemas.js')).registerSchemasCommand];
+const plan: Family = async () => [(await import('./commands/plan.js')).registerPlanCommand];
 const schedule: Family = async () => [(await import('./commands/schedule.js')).registerScheduleCommand];
 const importers: Family = async () => [(await import('./commands/import.js')).registerImportCommand];
 const stage: Family = async () => [(await import('./commands/stage.js')).registerStageCommands];
 export const FAMILIES: Record<string, Family> = {
   evaluate,
   merge: evaluate,
+  plan,
   run: loop,
   resume: loop,
   generate: loop,

@@ -6,6 +6,7 @@
 export const COMMAND_TABLE: readonly { term: string; description: string }[] = [
   { term: 'evaluate [options]', description: 'evaluate a skill on a task suite: standalone, or a ranked candidate against the baseline' },
   { term: 'merge [options] <dirs...>', description: 'merge the shards of an evaluation (whet evaluate --shard i/n) into the artifact an unsharded run writes' },
+  { term: 'plan [options]', description: 'before a run: attempts per held-out task, engine calls and cost, and the power to find thresholds.min_effect' },
   { term: 'run [options]', description: 'the improvement loop: generate → discriminate → evaluate → gate → learn, until a stop rule' },
   { term: 'resume [options] [run]', description: 'continue a run from its last handoff (default: the newest run)' },
   { term: 'generate [options]', description: "run the generate stage of a run's current iteration on saved state (redoes it if it already ran)" },

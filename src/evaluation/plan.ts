@@ -8,6 +8,8 @@ import { boundaries, operatingCharacteristics, type Boundary, type LookInfo } fr
 import { DESIGN, spendingDesign, type SequentialSettings } from './sequential.js';
 
 export const TARGET_POWER = 0.8;
+/** The attempts search stops here: each candidate design costs the square of its looks. */
+export const MAX_ATTEMPTS_SEARCHED = 100;
 
 export interface PlanInput {
   /** Each held-out task's pass chance on the baseline (0–1). */
@@ -26,7 +28,7 @@ export interface PlanFigures {
 
 export interface Plan extends PlanFigures {
   canFind: boolean;
-  /** max_attempts that would give 80% power on these tasks (null: more than 200). */
+  /** max_attempts that would give 80% power on these tasks (null: more than MAX_ATTEMPTS_SEARCHED, or not searched). */
   attemptsFor80: number | null;
   /** Held-out tasks that would give 80% power within max_attempts (null: more than 100 times as many). */
   tasksFor80: number | null;
@@ -67,15 +69,18 @@ export function planFigures(i: PlanInput): PlanFigures {
   return figures(i.chances.length, perAttempt(i.chances), i.settings, i.firstAttempts);
 }
 
-/** The figures, and when the power falls short of 80%, the attempts or tasks that would reach it. */
-export function plan(i: PlanInput): Plan {
+/**
+ * The figures, and when the power falls short of 80%, the tasks that would reach it and (unless
+ * `searchAttempts` is false: a line printed before every run stays quick) the attempts that would.
+ */
+export function plan(i: PlanInput, searchAttempts = true): Plan {
   const n = i.chances.length;
   const v = perAttempt(i.chances);
   const f = figures(n, v, i.settings, i.firstAttempts);
   const canFind = f.power >= TARGET_POWER;
   if (canFind || n === 0 || !(v > 0)) return { ...f, canFind, attemptsFor80: canFind ? i.settings.maxAttempts : null, tasksFor80: canFind ? n : null };
   const powerAt = (m: number) => figures(n, v, { ...i.settings, maxAttempts: m }, i.firstAttempts).power;
-  const attemptsFor80 = smallest(i.settings.maxAttempts + 1, 200, (m) => powerAt(m) >= TARGET_POWER);
+  const attemptsFor80 = searchAttempts ? smallest(i.settings.maxAttempts + 1, MAX_ATTEMPTS_SEARCHED, (m) => powerAt(m) >= TARGET_POWER) : null;
   const tasksPower = (k: number) => figures(k, (v * k) / n, i.settings, i.firstAttempts).power;
   const tasksFor80 = smallest(n + 1, n * 100, (k) => tasksPower(k) >= TARGET_POWER);
   return { ...f, canFind, attemptsFor80, tasksFor80 };

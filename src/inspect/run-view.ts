@@ -14,7 +14,7 @@ export interface IterationView {
   candidates: { id: string; title: string; category: string; risk: string; proposer: string; diff: string }[];
   ranking?: { selected: string | null; scored: { id: string; score: number; recommendation: string; reasons: string[] }[] };
   evaluation?: { candidate: string; verdict: string; reason: string; execution_pass_rate: number | null; baseline_pass_rate: number | null; delta: number | null; p_value?: number };
-  gate?: { candidate: string | null; decision: string; reason: string; checks: { id: string; passed: boolean; detail: string }[]; holdout?: Json; applied?: Json };
+  gate?: { candidate: string | null; decision: string; reason: string; checks: { id: string; passed: boolean; detail: string }[]; holdout?: Json; applied?: Json; sequential?: SequentialView };
   learning?: { stop: { stop: boolean; rule: string | null; reason: string }; proposed_cases: number; structure_total: number };
 }
 
@@ -46,7 +46,7 @@ export function iterationView(runDir: string, n: number): IterationView {
           },
         }
       : {}),
-    ...(gate ? { gate: { candidate: gate.candidate_id, decision: gate.decision, reason: gate.reason, checks: gate.checks ?? [], holdout: gate.holdout, applied: gate.applied } } : {}),
+    ...(gate ? { gate: { candidate: gate.candidate_id, decision: gate.decision, reason: gate.reason, checks: gate.checks ?? [], holdout: gate.holdout, applied: gate.applied, ...(gate.sequential ? { sequential: gate.sequential } : {}) } } : {}),
     ...(learn ? { learning: { stop: learn.stop, proposed_cases: learn.proposed_cases?.count ?? 0, structure_total: learn.structure?.total ?? 0 } } : {}),
   };
 }
@@ -90,6 +90,7 @@ export function formatRun(view: ReturnType<typeof runView>): string {
     if (it.gate) {
       const g = it.gate;
       out.push(`  gate: ${g.decision.toUpperCase()} ${g.candidate ?? ''} — ${g.reason}`);
+      if (g.sequential) out.push(`    rounds: ${roundsSummary(g.sequential)}`);
       for (const c of g.checks) out.push(`    [${c.passed ? 'ok' : 'NO'}] ${c.id}: ${c.detail}`);
       // After `whet rollback` the target no longer holds what was applied: say so where "applied" is read.
       if (g.applied) out.push(`    applied to ${g.applied.target}${rolled ? `, then undone by rollback at ${rolled}: the target is as it was before the run` : ''}; backup in ${g.applied.backup}`);
@@ -97,4 +98,23 @@ export function formatRun(view: ReturnType<typeof runView>): string {
     if (it.learning) out.push(`  learn: ${it.learning.stop.stop ? `stop (${it.learning.stop.rule}): ${it.learning.stop.reason}` : 'continue'}; ${it.learning.proposed_cases} new case(s) proposed for review`);
   }
   return out.join('\n');
+}
+
+/** gate.json's `sequential` as the read models show it (read leniently: no schema module loaded). */
+export interface SequentialView {
+  rounds: number;
+  attempts: number;
+  max_attempts: number;
+  engine_calls: number;
+  judge_calls: number;
+  calls_every_attempt: number;
+  calls_saved: number;
+  power: number | null;
+  min_effect: number;
+}
+
+/** "4 rounds, 4 of at most 10 attempts per held-out task, 160 calls (320 saved against every attempt), power 0.60 for +0.10". */
+export function roundsSummary(s: SequentialView): string {
+  const power = s.power === null ? '' : `, power ${s.power.toFixed(2)} for +${s.min_effect.toFixed(2)}`;
+  return `${s.rounds} round(s), ${s.attempts} of at most ${s.max_attempts} attempts per held-out task, ${s.engine_calls + s.judge_calls} calls in later rounds (${s.calls_saved} saved against every attempt)${power}`;
 }

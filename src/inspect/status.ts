@@ -68,7 +68,8 @@ export async function listRuns(stateDir: string, now: Date): Promise<RunStatus[]
       const last = views[views.length - 1];
       base.iteration = last?.iteration ?? null;
       base.last_stage = last?.last_stage ?? null;
-      base.decisions = views.filter((v) => v.gate).map((v) => `${v.iteration}:${v.gate!.decision}`);
+      // On a noisy engine a decision took rounds of attempts: how many, and the calls they saved.
+      base.decisions = views.filter((v) => v.gate).map((v) => `${v.iteration}:${v.gate!.decision}${v.gate!.sequential ? ` (${v.gate!.sequential.rounds} rounds, ${v.gate!.sequential.calls_saved} calls saved)` : ''}`);
       try {
         const { nextStep } = await import('../loop/next-step.js');
         const n = nextStep(runDir);

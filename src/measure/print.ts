@@ -4,7 +4,7 @@ import { displayPath } from '../config/load-yaml.js';
 import { formatDuration } from '../config/duration.js';
 import type { z } from 'zod';
 import type { EvaluationArtifact, rateSummary, SequentialRecord, StandaloneEvaluation, variantSummary } from '../artifacts/evaluation.js';
-import { decisionWords, roundsText } from '../evaluation/sequential-words.js';
+import { decisionWords, roundsText } from './sequential-words.js';
 
 type Rate = z.infer<typeof rateSummary>;
 type Variant = z.infer<typeof variantSummary>;

@@ -79,7 +79,8 @@ export async function runRounds(i: RoundsInput): Promise<RoundsOutcome> {
     addRound(pairs, m);
     look = lookAt(looks, pairs, { round, attempts }, i.settings);
     looks.push(look);
-    i.log?.(`round ${round}: ${attempts} attempts per held-out task, z ${look.z ?? '—'} in [${look.lower ?? '−∞'}, ${look.upper ?? '∞'}] → ${look.decision}`);
+    const f = (x: number | null, inf: string) => (x === null ? inf : x.toFixed(2));
+    i.log?.(`round ${round}: ${attempts} attempts per held-out task, z ${f(look.z, '—')}; stop below ${f(look.lower, '−∞')}, keep at ${f(look.upper, '∞')} → ${look.decision}`);
   }
   return { looks, pairs, rounds: round, attempts, engineCalls, judgeCalls, interrupted: false };
 }

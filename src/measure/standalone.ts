@@ -3,6 +3,7 @@
 // content makes no engine calls at all.
 import { copyFileAtomically } from '../core/atomic.js';
 import { resolve } from 'node:path';
+import { planLine, planReport } from './plan-report.js';
 import { appendEvent } from '../state/events.js';
 import { stateLayout } from '../state/layout.js';
 import { acquireStateLock } from '../state/lock.js';
@@ -24,6 +25,7 @@ export async function runStandalone(ctx: EvaluateContext): Promise<StageResult> 
   const p = await prepare(ctx);
   const skill = readSkill(resolve(ctx.cwd, o.skillPath));
   const key = evaluationKey(p, skill);
+  if (!ctx.lockHeld) ctx.log(planLine(planReport(p, skill, ctx.now(), false)));
 
   const lock = ctx.lockHeld ? { release: async () => undefined } : await acquireStateLock(p.stateDir, 'whet evaluate --standalone', { report: ctx.log });
   try {

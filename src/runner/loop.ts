@@ -57,6 +57,8 @@ export async function driveRun(e: LoopEnv, o: DriveOptions, stages: Stages): Pro
     const limits = ctx.config.budgets;
     if (!Budget.unlimited(limits)) ctx = { ...ctx, budget: Budget.forRun(limits, ctx.runDir, () => e.now().getTime(), e.log) };
     const plan = planCall(ctx, o.from ?? o.only);
+    // Before a run spends anything: what its suite can find on this engine (src/measure/plan-report.ts).
+    if (!o.only) e.log(await planLineFor(ctx));
     unwatch = watchRateLimits(ctx.runDir, e.log, e.now);
     if (plan.kind === 'redo') {
       const moved = supersedeFrom({ runDir: ctx.runDir, iteration: plan.iteration, from: plan.step, now: e.now() });
@@ -130,4 +132,10 @@ async function interrupted(ctx: LoopContext, e: LoopEnv, outcomes: LoopResult['o
       ? `${limited}; once it resets, continue with: whet resume ${ctx.runId}`
       : `interrupted; continue with: whet resume ${ctx.runId}`;
   return { status, reason, outcomes };
+}
+
+async function planLineFor(ctx: LoopContext): Promise<string> {
+  const [{ prepare }, { planLine, planReport }, { evaluateContext }, { readSkill }] = await Promise.all([import('../measure/setup.js'), import('../measure/plan-report.js'), import('../loop/evaluate-context.js'), import('../skill/read.js')]);
+  const p = await prepare(evaluateContext(ctx, { standalone: true }));
+  return planLine(planReport(p, readSkill(ctx.manifest.target.skill_dir), ctx.now(), false));
 }

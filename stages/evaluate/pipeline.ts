@@ -22,6 +22,7 @@ import { judgeCalibrations, withCorrectedRates } from '../../src/evaluation/judg
 import { candidateSkill, resolveCandidate, type CandidateSource } from './candidate.js';
 import { pipelineEvaluation, rankingInput, type PipelineEvaluation } from '../../src/artifacts/evaluation.js';
 import { heldOutRounds } from '../../src/measure/held-out-rounds.js';
+import { planLine, planReport } from '../../src/measure/plan-report.js';
 import { budgetFor, engineInfo, engineNoise, prepare, type EvaluateContext, type Prepared, type StageResult } from '../../src/measure/setup.js';
 import { pipelineArtifact, tooManyErrors, type EnvelopeBits } from '../../src/measure/verdict.js';
 import { watchRateLimits } from '../../src/evaluation/rate-limit-watch.js';
@@ -34,6 +35,8 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
   const p = await prepare(ctx);
   const pi = pipelineInputs(ctx, p);
   const { candidate, target, source, evalThreshold, evalThresholdFrom, iteration, runDir, iterDir, score, ranking } = pi;
+  // A loop run printed its plan when it started; a direct `whet evaluate` prints it here.
+  if (!ctx.lockHeld) ctx.log(planLine(planReport(p, target, ctx.now(), false)));
 
   const lock = ctx.lockHeld ? { release: async () => undefined } : await acquireStateLock(p.stateDir, 'whet evaluate', { report: ctx.log });
   let run: Awaited<ReturnType<typeof openPipelineRun>> | undefined;

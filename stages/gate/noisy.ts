@@ -9,7 +9,7 @@ import type { Check, GateArtifact } from '../../src/artifacts/gate.js';
 import { holm } from '../../src/stats/index.js';
 import { categoryDrops, supportedRegressions } from '../../src/evaluation/noisy-checks.js';
 import { cmh, replay, type TaskPair } from '../../src/evaluation/sequential.js';
-import { decisionWords } from '../../src/evaluation/sequential-words.js';
+import { decisionWords } from '../../src/measure/sequential-words.js';
 
 type TaskResult = PipelineEvaluation['candidate_results'][number];
 

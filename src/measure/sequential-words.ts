@@ -28,7 +28,7 @@ export function decisionWords(r: SequentialRecord): string {
   const last = r.looks.at(-1)!;
   if (last.tasks === 0) return 'no held-out task was measured on both variants';
   if (r.tasks.every((t) => t.baseline.passes === t.baseline.judged)) return `the baseline passed every held-out attempt: no gain can show on these tasks (${effectText(r)})`;
-  const more = r.attempts_for_80 !== null && r.attempts_for_80 > r.settings.max_attempts ? `; about ${r.attempts_for_80 - r.attempts} more attempts per task (evaluate.max_attempts ${r.attempts_for_80}) would decide a ${pts(r.settings.min_effect)} gain` : r.attempts_for_80 === null && r.power !== null && r.power < 0.8 ? '; more than 200 attempts per task would be needed: add held-out tasks' : '';
+  const more = r.attempts_for_80 !== null && r.attempts_for_80 > r.settings.max_attempts ? `; about ${r.attempts_for_80 - r.attempts} more attempts per task (evaluate.max_attempts ${r.attempts_for_80}) would decide a ${pts(r.settings.min_effect)} gain` : r.attempts_for_80 === null && r.power !== null && r.power < 0.8 ? '; more than 100 attempts per task would be needed: add held-out tasks' : '';
   const why = last.final ? `no evidence of a ${pts(r.settings.min_effect)} gain at this size` : `the evidence is against a ${pts(r.settings.min_effect)} gain`;
   return `${why}: ${effectText(r)} after ${r.attempts} attempt(s) per task${power}${more}`;
 }

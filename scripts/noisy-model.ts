@@ -1,0 +1,113 @@
+// A simulated noisy model behind a loopback OpenAI-compatible endpoint (issue 27 §6): POST
+// /chat/completions on 127.0.0.1 answers each task right with that task's own chance and wrong otherwise,
+// the way a real model at temperature answers the same request differently from call to call. A task's
+// chance is drawn once from its prompt and the seed, uniformly in [low, high]; the edit's true effect is
+// set by the caller: a skill text (the system turn) other than `baseline` moves every chance by
+// `effect` (or only those of the prompts `effectOn` names), clipped to [0, 1]. Each call to the same
+// (skill, prompt) takes the next coin of its own seeded stream, so the outcomes do not depend on the
+// order concurrent calls arrive in. A right answer contains "ANSWER-OK"; a wrong one does not.
+// Wire format: OpenAI Chat Completions (openai-node src/resources/chat/completions).
+//
+// Run alone: node dist/scripts/noisy-model.js '{"seed":1,"effect":0.25,"baseline":"…"}' — prints its URL.
+import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { mulberry32 } from '../src/stats/bootstrap.js';
+
+export interface NoisyModelOptions {
+  seed: number;
+  /** Range of the tasks' chances. */
+  low?: number;
+  high?: number;
+  /** The baseline skill's text: a system turn that differs from it is the edited skill. */
+  baseline: string;
+  /** True effect of the edit on a task's chance (pass-rate points). */
+  effect: number;
+  /** Prompts the effect applies to (default: every prompt). */
+  effectOn?: string[];
+  latencyMs?: number;
+}
+
+export interface NoisyModel {
+  url: string;
+  requests(): number;
+  /** The chance a (skill, prompt) is answered right with. */
+  chance(skill: string, prompt: string): number;
+  close(): Promise<void>;
+}
+
+const seedOf = (...parts: (string | number)[]) => createHash('sha256').update(parts.join('\u0000')).digest().readUInt32LE(0);
+
+function turns(body: string): { system: string; user: string } {
+  try {
+    const messages = (JSON.parse(body) as { messages?: { role?: string; content?: unknown }[] }).messages ?? [];
+    const text = (role: string) => messages.filter((m) => m.role === role && typeof m.content === 'string').map((m) => m.content as string).join('\n');
+    return { system: text('system'), user: messages.length ? String(messages[messages.length - 1]?.content ?? '') : '' };
+  } catch {
+    return { system: '', user: '' };
+  }
+}
+
+export async function startNoisyModel(o: NoisyModelOptions): Promise<NoisyModel> {
+  const low = o.low ?? 0.3;
+  const high = o.high ?? 0.8;
+  const streams = new Map<string, () => number>();
+  let count = 0;
+  const chance = (skill: string, prompt: string) => {
+    const base = low + (high - low) * mulberry32(seedOf(o.seed, 'chance', prompt))();
+    const edited = skill.trim().length > 0 && skill.trim() !== o.baseline.trim();
+    const touched = !o.effectOn || o.effectOn.some((p) => prompt.includes(p));
+    return Math.min(1, Math.max(0, base + (edited && touched ? o.effect : 0)));
+  };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      count++;
+      const { system, user } = turns(Buffer.concat(chunks).toString('utf8'));
+      const key = `${system}\u0000${user}`;
+      let stream = streams.get(key);
+      if (!stream) streams.set(key, (stream = mulberry32(seedOf(o.seed, 'coins', key))));
+      const right = stream() < chance(system, user);
+      const body = JSON.stringify({
+        id: 'chatcmpl-noisy',
+        object: 'chat.completion',
+        created: 1_700_000_000,
+        model: 'noisy-sim',
+        choices: [{ index: 0, message: { role: 'assistant', content: right ? 'ANSWER-OK: here is the answer.' : 'I am not sure about this one.', refusal: null }, logprobs: null, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 30, completion_tokens: 8, total_tokens: 38 },
+      });
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+        res.end(body);
+      }, o.latencyMs ?? 0);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests: () => count,
+    chance,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+const invokedDirectly = (() => {
+  try {
+    return realpathSync(process.argv[1] ?? '') === fileURLToPath(import.meta.url);
+  } catch {
+    return false;
+  }
+})();
+if (invokedDirectly) {
+  const m = await startNoisyModel(JSON.parse(process.argv[2] ?? '{"seed":1,"effect":0,"baseline":""}') as NoisyModelOptions);
+  console.log(m.url);
+  process.on('SIGINT', () => process.exit(0));
+}

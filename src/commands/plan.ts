@@ -1,0 +1,72 @@
+// `whet plan`: before any run, what the suite can find on this engine (issue 27 §4; docs/method.md: The
+// plan) — attempts per held-out task, engine calls and cost, and the power for thresholds.min_effect.
+// The skill and suite are the flags', else pipeline.yaml's first target's. Spends nothing unless told:
+// `--pilot` measures the baseline first when none is cached (the run that follows reads it from the cache).
+import type { Command } from 'commander';
+import { resolve } from 'node:path';
+import type { CliDeps, SetCode } from './deps.js';
+import { intArg } from './deps.js';
+import { UsageError } from '../core/errors.js';
+
+interface PlanOpts {
+  taskSuite?: string;
+  skillPath?: string;
+  config?: string;
+  stateRoot?: string;
+  mock?: boolean;
+  passK?: number;
+  pilot?: boolean;
+  json?: boolean;
+}
+
+export function registerPlanCommand(program: Command, deps: CliDeps, setCode: SetCode): void {
+  program
+    .command('plan')
+    .description('before a run: attempts per held-out task, engine calls and cost, and the power to find thresholds.min_effect')
+    .option('--task-suite <file>', 'the task suite (default: the first target of pipeline.yaml)')
+    .option('--skill-path <dir>', 'the skill folder or its SKILL.md (default: the first target of pipeline.yaml)')
+    .option('--pass-k <n>', 'attempts per task in the first measurement', intArg('--pass-k'))
+    .option('--pilot', 'measure the baseline first when none is cached (engine calls; the run then reads it from the cache)')
+    .option('--mock', 'plan for the offline mock engine')
+    .option('-c, --config <file>', 'pipeline config (default: ./pipeline.yaml when present)')
+    .option('--state-root <dir>', 'state directory')
+    .option('--json', 'JSON output')
+    .action(async (o: PlanOpts) => {
+      const { loadPipeline } = await import('../config/pipeline.js');
+      const { expandTargets } = await import('../config/targets.js');
+      const cfg = await loadPipeline(o.config, deps.cwd);
+      let taskSuite = o.taskSuite;
+      let skillPath = o.skillPath;
+      if (!taskSuite || !skillPath) {
+        const first = expandTargets(cfg)[0];
+        if (!first) throw new UsageError('whet plan needs --task-suite and --skill-path, or a target in pipeline.yaml');
+        taskSuite ??= first.suitePath;
+        skillPath ??= first.skillDir;
+      }
+      const ctx = {
+        cwd: deps.cwd,
+        env: deps.env,
+        now: deps.now,
+        log: (line: string) => deps.stderr(`${line}\n`),
+        signal: deps.signal,
+        options: { standalone: true, taskSuite: resolve(deps.cwd, taskSuite), skillPath: resolve(deps.cwd, skillPath), config: o.config, stateRoot: o.stateRoot, mock: o.mock, passK: o.passK },
+      };
+      const { prepare } = await import('../measure/setup.js');
+      const { planReport, planText } = await import('../measure/plan-report.js');
+      const { readSkill } = await import('../skill/read.js');
+      const skill = readSkill(ctx.options.skillPath);
+      let report = planReport(await prepare(ctx), skill, deps.now());
+      if (o.pilot && !report.deterministic && report.chances_from.startsWith('assumed')) {
+        // The pilot is the baseline the run would measure first: measured once, cached, read back.
+        const stage = await import('../../stages/evaluate/index.js');
+        const r = await stage.run(ctx);
+        if (r.interrupted) {
+          deps.stdout(`${stage.summarize(r)}\n`);
+          setCode(stage.exitCodeOf(r));
+          return;
+        }
+        report = planReport(await prepare(ctx), skill, deps.now());
+      }
+      deps.stdout(o.json ? `${JSON.stringify(report, null, 2)}\n` : `${planText(report)}\n`);
+    });
+}

@@ -1,0 +1,95 @@
+// The plan of an evaluation before it spends anything (issue 27 §4; docs/method.md: The plan): on a
+// noisy engine, how many attempts per held-out task the sequential test expects to take, the engine calls
+// that costs, the power it has for thresholds.min_effect, and — when that power is short of 80% — the
+// attempts or held-out tasks that would reach it. The held-out tasks' pass chances come from the cached
+// baseline of this skill when there is one, else ½ each (the most variable case, so the plan errs toward
+// more attempts); `whet plan --pilot` measures the baseline first (the run would measure it anyway, and
+// reads it from the cache then).
+import { lookupBaseline } from '../evaluation/cache.js';
+import { MAX_ATTEMPTS_SEARCHED, plan, TARGET_POWER, type Plan } from '../evaluation/plan.js';
+import type { LoadedSkill } from '../skill/read.js';
+import { chanceOf, sequentialSettings } from './held-out-rounds.js';
+import { engineNoise, evaluationKey, type Prepared } from './setup.js';
+
+export interface PlanReport {
+  deterministic: boolean;
+  why: string;
+  tasks: number;
+  held_out: number;
+  significance: number;
+  min_effect: number;
+  max_attempts: number;
+  pass_k: number;
+  /** Where the pass chances came from. */
+  chances_from: string;
+  plan: Plan | null;
+  /** Engine calls one candidate's evaluation is expected to make (candidate and baseline, judges included). */
+  calls: { no_effect: number; min_effect: number; every_attempt: number } | null;
+  /** USD for those calls, when the cached baseline reported its cost. */
+  cost_usd: { no_effect: number; min_effect: number; every_attempt: number } | null;
+}
+
+const MODEL_JUDGES = new Set(['llm-rubric', 'llm_rubric']);
+
+/** `searchAttempts: false` for the line before a run: the attempts that would give 80% power are left out. */
+export function planReport(p: Prepared, skill: LoadedSkill, now: Date, searchAttempts = true): PlanReport {
+  const noise = engineNoise(p);
+  const s = sequentialSettings(p);
+  const held = p.suite.tasks.filter((t) => t.split === 'holdout');
+  const head = { deterministic: noise.deterministic, why: noise.why, tasks: p.suite.tasks.length, held_out: held.length, significance: s.significance, min_effect: s.minEffect, max_attempts: s.maxAttempts, pass_k: p.passK };
+  if (noise.deterministic) return { ...head, chances_from: 'not needed: one attempt per task decides', plan: null, calls: null, cost_usd: null };
+  const found = p.useCache ? lookupBaseline(p.cacheDir, evaluationKey(p, skill), p.cacheTtlMs, now) : undefined;
+  const byId = found?.hit ? new Map(found.entry.tallies.map((t) => [t.task_id, t])) : undefined;
+  const measured = byId ? held.flatMap((t) => { const x = byId.get(t.id); return x && x.judged > 0 ? [chanceOf(x)] : []; }) : [];
+  const fromCache = measured.length === held.length && held.length > 0;
+  const chances = fromCache ? measured : held.map(() => 0.5);
+  const pl = plan({ chances, settings: s, firstAttempts: p.passK }, searchAttempts);
+  // Calls per attempt: the task's answer plus one per model-graded judge.
+  const perAttempt = (t: (typeof held)[number]) => 1 + t.judges.filter((j) => MODEL_JUDGES.has(j.type)).length;
+  const heldCalls = held.reduce((a, t) => a + perAttempt(t), 0);
+  const firstRound = p.suite.tasks.reduce((a, t) => a + perAttempt(t) * (t.passK ?? p.passK), 0) * 2;
+  const later = (attempts: number) => Math.round(Math.max(0, attempts - p.passK) * heldCalls * 2);
+  const calls = { no_effect: firstRound + later(pl.expectedAttempts.none), min_effect: firstRound + later(pl.expectedAttempts.minEffect), every_attempt: firstRound + later(s.maxAttempts) };
+  const usage = found?.hit && found.entry.usage.cost_reported ? found.entry.usage : undefined;
+  const attemptsCached = found?.hit ? found.entry.tallies.reduce((a, t) => a + t.judged + t.errors, 0) : 0;
+  const perCall = usage && attemptsCached > 0 ? usage.cost_usd / attemptsCached : undefined;
+  const usd = (n: number) => Math.round(n * (perCall ?? 0) * 100) / 100;
+  return {
+    ...head,
+    chances_from: fromCache ? `the cached baseline of this skill (${held.length} held-out task(s))` : 'assumed ½ per held-out task: no baseline of this skill is cached yet (whet plan --pilot measures one)',
+    plan: pl,
+    calls,
+    cost_usd: perCall !== undefined ? { no_effect: usd(calls.no_effect), min_effect: usd(calls.min_effect), every_attempt: usd(calls.every_attempt) } : null,
+  };
+}
+
+const pts = (x: number) => `+${Math.round(x * 100)} points`;
+
+/** One line, printed before a run, an evaluation or a nightly spends anything. */
+export function planLine(r: PlanReport): string {
+  if (r.deterministic) return `plan: ${r.why}; one attempt per task decides, on ${r.held_out} held-out task(s)${r.held_out === 0 ? ' — none: the gate cannot keep anything (add tasks or set loop.holdout_ratio)' : ''}`;
+  const pl = r.plan!;
+  const power = `power ${pl.power.toFixed(2)} for ${pts(r.min_effect)} at significance ${r.significance} within ${r.max_attempts} attempts per held-out task`;
+  const spend = `expected ${pl.expectedAttempts.none.toFixed(1)} attempts per held-out task with no effect, ${pl.expectedAttempts.minEffect.toFixed(1)} at ${pts(r.min_effect)}; ≈ ${r.calls!.min_effect} engine calls per candidate (every attempt: ${r.calls!.every_attempt})${r.cost_usd ? `, ≈ $${r.cost_usd.min_effect.toFixed(2)}` : ''}`;
+  const needs = [...(pl.attemptsFor80 !== null ? [`evaluate.max_attempts ${pl.attemptsFor80}`] : []), ...(pl.tasksFor80 !== null ? [`${pl.tasksFor80} held-out tasks`] : [])];
+  const verdict = pl.canFind ? `can find ${pts(r.min_effect)}` : `cannot reliably find ${pts(r.min_effect)}${needs.length ? ` (80% power needs ${needs.join(' or ')}; whet plan says more)` : ' (whet plan says what would)'}`;
+  return `plan: ${r.held_out} held-out task(s), ${verdict}; ${power}; ${spend}; chances from ${r.chances_from}`;
+}
+
+/** `whet plan`'s text: the line's figures one per line, and the sources behind them. */
+export function planText(r: PlanReport): string {
+  const out = [`whet plan — ${r.tasks} task(s), ${r.held_out} held out · significance ${r.significance} · min_effect ${r.min_effect} · max_attempts ${r.max_attempts} · pass_k ${r.pass_k}`];
+  out.push(`engine: ${r.deterministic ? 'deterministic' : 'noisy'} (${r.why})`);
+  if (r.deterministic || !r.plan) {
+    out.push(`one attempt per task: the gate decides on the ${r.held_out} held-out task(s) as measured, with no rounds`);
+    return out.join('\n');
+  }
+  const pl = r.plan;
+  out.push(`pass chances: ${r.chances_from}`);
+  out.push(`power for ${pts(r.min_effect)}: ${pl.power.toFixed(2)} (target ${TARGET_POWER})${pl.canFind ? '' : ' — this suite cannot reliably find it'}`);
+  out.push(`attempts per held-out task per variant: expected ${pl.expectedAttempts.none.toFixed(1)} with no effect, ${pl.expectedAttempts.minEffect.toFixed(1)} at ${pts(r.min_effect)}, at most ${r.max_attempts}`);
+  out.push(`engine calls per candidate (both variants, judges included): ≈ ${r.calls!.no_effect} with no effect, ≈ ${r.calls!.min_effect} at ${pts(r.min_effect)}, ${r.calls!.every_attempt} if every attempt ran`);
+  if (r.cost_usd) out.push(`cost per candidate: ≈ $${r.cost_usd.no_effect.toFixed(2)} / $${r.cost_usd.min_effect.toFixed(2)} / $${r.cost_usd.every_attempt.toFixed(2)}`);
+  if (!pl.canFind) out.push(`for 80% power: ${pl.attemptsFor80 !== null ? `evaluate.max_attempts ${pl.attemptsFor80}` : `more than ${MAX_ATTEMPTS_SEARCHED} attempts per task`}${pl.tasksFor80 !== null ? `, or ${pl.tasksFor80} held-out tasks at max_attempts ${r.max_attempts}` : ''}, or a larger thresholds.min_effect`);
+  return out.join('\n');
+}

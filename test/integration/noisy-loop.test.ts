@@ -1,0 +1,85 @@
+// The loop on a noisy model (issue 27): `whet run` against the project's simulated model on a loopback
+// OpenAI-compatible endpoint (scripts/noisy-model.ts), where every task has its own chance of being
+// answered right and any edit of the skill moves every chance by a true effect the test sets. The loop's
+// own generator proposes the edit; the evaluate stage runs rounds of attempts on the held-out tasks until
+// the sequential test is decided, and the gate keeps or rejects on it. A run stopped in the middle of a
+// round resumes that round (its attempts are read back, not bought again) and decides.
+import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { startNoisyModel, type NoisyModel } from '../../scripts/noisy-model.js';
+import { replay } from '../../src/evaluation/sequential.js';
+import { tempDir, whet, write } from '../support/cli.js';
+
+const SKILL = `---
+name: answerer
+description: Answers short factual questions for the support team.
+---
+# Answerer
+
+Answer the question the user asks.
+
+## Tone
+Be brief.
+`;
+
+let model: NoisyModel | undefined;
+afterEach(async () => {
+  await model?.close();
+  model = undefined;
+});
+
+function project(url: string, extra = ''): string {
+  const dir = tempDir('whet-noisy-');
+  write(join(dir, 'answerer/SKILL.md'), SKILL);
+  const tasks = Array.from({ length: 40 }, (_, i) => `  - id: q-${String(i).padStart(2, '0')}\n    prompt: "Question number ${i}: what is the answer?"\n    category: ${i % 2 ? 'facts' : 'howto'}\n    split: ${i < 20 ? 'holdout' : 'train'}\n    judge: {type: contains, expected: ["ANSWER-OK"]}\n`);
+  write(join(dir, 'answerer/tasks.yaml'), `skill_id: answerer\nversion: "1.0"\ntasks:\n${tasks.join('')}`);
+  write(
+    join(dir, 'pipeline.yaml'),
+    `engine: {type: openai, model: sim, base_url: "${url}/v1", api_key_env: SIM_KEY}\nstate_dir: state\ntargets:\n  - skill: answerer\n    suite: answerer/tasks.yaml\nloop:\n  max_iterations: 1\n${extra}`,
+  );
+  return dir;
+}
+
+const env = { ...process.env, SIM_KEY: 'sk-loopback-sim' };
+const runDirOf = (dir: string) => join(dir, 'state/runs', readdirSync(join(dir, 'state/runs'))[0]!);
+const json = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
+
+describe('the loop on a noisy model', () => {
+  it('keeps an edit worth +25 points after a few attempts per held-out task, and says how sure it is', async () => {
+    model = await startNoisyModel({ seed: 11, baseline: SKILL, effect: 0.25 });
+    const dir = project(model.url);
+    const r = await whet(['run'], { cwd: dir, env });
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    const iter = join(runDirOf(dir), 'iter-001');
+    const e = json(join(iter, 'evaluation.json'));
+    const seq = e.evaluation.sequential;
+    expect(e.evaluation.engine_noise.deterministic).toBe(false);
+    expect(seq.decision).toBe('keep');
+    expect(seq.attempts).toBeLessThanOrEqual(5);
+    expect(seq.tasks).toHaveLength(20);
+    expect(replay(seq.looks, { significance: 0.05, minEffect: 0.1, maxAttempts: 10 }).ok).toBe(true);
+    expect(seq.effect.low).toBeGreaterThan(0);
+    const g = json(join(iter, 'gate.json'));
+    expect(g.decision).toBe('keep');
+    expect(g.sequential.calls_saved).toBeGreaterThan(0);
+    expect(g.reason).toMatch(/^kept: better at significance 0\.05: held-out effect \+0\.\d\d \(95% CI/);
+    // The rounds' attempts are measurements of their own, with their results logs.
+    expect(existsSync(join(iter, 'results', `baseline.round-2.jsonl`))).toBe(true);
+  }, 120_000);
+
+  it('rejects an edit that does nothing, with the evidence and what would decide it', async () => {
+    model = await startNoisyModel({ seed: 12, baseline: SKILL, effect: 0 });
+    const dir = project(model.url);
+    const r = await whet(['run'], { cwd: dir, env });
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    const iter = join(runDirOf(dir), 'iter-001');
+    const seq = json(join(iter, 'evaluation.json')).evaluation.sequential;
+    expect(seq.decision).toBe('stop');
+    expect(seq.attempts).toBeLessThanOrEqual(10);
+    const g = json(join(iter, 'gate.json'));
+    expect(g.decision).toBe('reject');
+    expect(g.checks.find((c: { id: string }) => c.id === 'holdout_gain').detail).toMatch(/sequential test: not better — (no evidence of|the evidence is against) a \+10-point gain/);
+    expect(g.sequential.rounds).toBe(seq.rounds);
+  }, 120_000);
+});
