@@ -156,8 +156,42 @@ export const reportModel = z.object({
       reason: z.string(),
       checks: z.array(check),
       holdout: z.object({ tasks: z.number().int(), candidate_pass_rate: z.number(), baseline_pass_rate: z.number(), delta: z.number(), p_value: z.number().nullable() }).nullable(),
+      /** On a noisy engine: the rounds of attempts the decision took (gate.json `sequential`). */
+      sequential: z
+        .object({
+          rounds: z.number().int(),
+          attempts: z.number().int(),
+          max_attempts: z.number().int(),
+          calls: z.number().int(),
+          calls_saved: z.number().int(),
+          power: z.number().nullable(),
+          min_effect: z.number(),
+          effect: z.number().nullable(),
+          low: z.number().nullable(),
+          high: z.number().nullable(),
+          words: z.string(),
+        })
+        .nullable()
+        .optional(),
     })
     .nullable(),
+  /** What the suite could find on its engine (issue 27 §4), from the run's own baseline measurements. */
+  plan: z
+    .object({
+      held_out: z.number().int(),
+      significance: z.number(),
+      min_effect: z.number(),
+      max_attempts: z.number().int(),
+      deterministic: z.boolean(),
+      power: z.number().nullable(),
+      expected_attempts_none: z.number().nullable(),
+      expected_attempts_min_effect: z.number().nullable(),
+      attempts_for_80: z.number().int().nullable(),
+      tasks_for_80: z.number().int().nullable(),
+      can_find: z.boolean().nullable(),
+    })
+    .nullable()
+    .optional(),
   verdict: z.object({ verdict: z.string(), reason: z.string(), checks: z.array(check) }).nullable(),
   system: z.object({
     primary: variant.nullable(),

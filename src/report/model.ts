@@ -7,6 +7,7 @@ import { suiteShapeOf } from './model-suite.js';
 import { isPipeline, resultRows, splitsOf, systemOf, type Measured } from './model-system.js';
 import { nightlyOf, nightOfRun, runTargetKeys } from './model-night.js';
 import { loopRows, trendOf } from './model-trend.js';
+import { planOf, roundsOf } from './model-plan.js';
 
 /**
  * The iteration a loop report is about: the one asked for; else the run's outcome — the newest iteration
@@ -66,6 +67,7 @@ function gateOf(it: IterationInputs | undefined): ReportModel['gate'] {
     reason: str(g.reason) ?? '',
     checks: checks(g.checks),
     holdout: h ? { tasks: int(h.tasks) ?? 0, candidate_pass_rate: num(h.candidate_pass_rate) ?? 0, baseline_pass_rate: num(h.baseline_pass_rate) ?? 0, delta: num(h.delta) ?? 0, p_value: num(h.p_value) ?? null } : null,
+    sequential: roundsOf(g),
   };
 }
 
@@ -162,6 +164,7 @@ export function buildReportModel(inp: ReportInputs): ReportModel {
     judges: judgesOf(ev, inp.calibrations, inp.suite?.specHashes ?? []),
     thresholds: thresholdsOf(m, ev, chosen?.gate),
     gate: gateOf(chosen),
+    plan: planOf(ev ?? chosen?.baseline, m, thresholdsOf(m, ev, chosen?.gate).values),
     verdict: verdictOf(ev),
     system,
     tasks,

@@ -70,8 +70,12 @@ function gateSection(m: ReportModel): string {
     .map(([k, v]) => `<tr><td>${esc(k)}</td><td>${esc(JSON.stringify(v))}</td></tr>`)
     .join('')}</table>`;
   const head = g ? `<p>Iteration ${g.iteration}: decision <b>${esc(g.decision)}</b>${g.candidate_id ? ` for <code>${esc(g.candidate_id)}</code>` : ''} — ${esc(g.reason)}</p>` : '';
+  const r = g?.sequential;
+  const rounds = r ? `<p data-testid="gate-rounds">Rounds: ${r.rounds}, ${r.attempts} of at most ${r.max_attempts} attempts per held-out task per variant; ${r.calls} calls in the later rounds, ${r.calls_saved} saved against running every attempt${r.power !== null ? `; power ${r.power.toFixed(2)} for a +${r.min_effect} gain` : ''}.</p>` : '';
+  const p = m.plan;
+  const planP = p && !p.deterministic && p.power !== null ? `<p data-testid="plan">Plan: ${p.held_out} held-out task(s), power ${p.power.toFixed(2)} for +${p.min_effect} at significance ${p.significance} within ${p.max_attempts} attempts per task${p.can_find ? '' : esc(` — this suite cannot reliably find it (80% power needs ${[p.attempts_for_80 !== null ? `evaluate.max_attempts ${p.attempts_for_80}` : null, p.tasks_for_80 !== null ? `${p.tasks_for_80} held-out tasks` : null].filter(Boolean).join(' or ') || 'more attempts or tasks'})`)}.</p>` : '';
   const rows = checks.map((c) => `<tr data-testid="gate-check" data-passed="${c.passed}"><td>${esc(c.id)}</td><td class="${c.passed ? 'good' : 'bad'}">${c.passed ? 'passed' : 'failed'}</td><td>${esc(c.detail)}</td></tr>`).join('');
-  return section('gates', 'Thresholds and gates', `${thresholds}${head}${checks.length ? `<table><tr><th>check</th><th>result</th><th>evidence</th></tr>${rows}</table>` : '<p>No gate ran in this run.</p>'}`);
+  return section('gates', 'Thresholds and gates', `${thresholds}${planP}${head}${rounds}${checks.length ? `<table><tr><th>check</th><th>result</th><th>evidence</th></tr>${rows}</table>` : '<p>No gate ran in this run.</p>'}`);
 }
 
 function proposedSection(m: ReportModel): string {

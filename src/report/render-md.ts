@@ -34,6 +34,22 @@ function thresholds(m: ReportModel): string[] {
   return out;
 }
 
+/** What the suite could find on its engine, before the decisions it made (issue 27 §4). */
+function planSection(m: ReportModel): string[] {
+  const p = m.plan;
+  if (!p) return [];
+  const out = ['## Plan', ''];
+  if (p.deterministic) out.push(`The engine answers the same way every time: one attempt per task decides, on ${p.held_out} held-out task(s).`, '');
+  else if (p.power !== null) {
+    out.push(
+      `On ${p.held_out} held-out task(s), at significance ${p.significance} and at most ${p.max_attempts} attempts per task, the sequential test had power ${p.power.toFixed(2)} to find a +${p.min_effect} gain (expected ${p.expected_attempts_none?.toFixed(1)} attempts per task with no effect, ${p.expected_attempts_min_effect?.toFixed(1)} at +${p.min_effect}).` +
+        (p.can_find ? '' : ` This suite cannot reliably find +${p.min_effect}: 80% power needs ${[p.attempts_for_80 !== null ? `evaluate.max_attempts ${p.attempts_for_80}` : null, p.tasks_for_80 !== null ? `${p.tasks_for_80} held-out tasks` : null].filter(Boolean).join(' or ') || 'more attempts or tasks'} (whet plan).`),
+      '',
+    );
+  }
+  return out;
+}
+
 function gates(m: ReportModel): string[] {
   const out = ['## Gates', ''];
   const g = m.gate;
@@ -41,7 +57,10 @@ function gates(m: ReportModel): string[] {
     const passed = g.checks.filter((c) => c.passed).length;
     out.push(`Iteration ${g.iteration}: decision **${g.decision}**${g.candidate_id ? ` for \`${g.candidate_id}\`` : ''} — ${mdText(g.reason)}. ${passed} of ${g.checks.length} checks passed.`, '');
     if (g.checks.length) out.push(mdTable(['check', 'result', 'evidence'], g.checks.map((c) => [c.id, c.passed ? 'passed' : '**failed**', mdText(c.detail)])), '');
-    if (g.holdout) out.push(`Held-out: ${g.holdout.tasks} tasks, candidate ${f4(g.holdout.candidate_pass_rate)} vs baseline ${f4(g.holdout.baseline_pass_rate)} (${signed(g.holdout.delta)}), exact McNemar p = ${pValue(g.holdout.p_value)}.`, '');
+    const r = g.sequential;
+    if (g.holdout && r) out.push(`Held-out: ${g.holdout.tasks} tasks, share of passed attempts ${f4(g.holdout.candidate_pass_rate)} vs baseline ${f4(g.holdout.baseline_pass_rate)}, effect ${signed(g.holdout.delta)}${r.low !== null && r.high !== null ? ` (95% CI ${signed(r.low)} to ${signed(r.high)})` : ''}, sequential test stage-wise p = ${pValue(g.holdout.p_value)}.`, '');
+    else if (g.holdout) out.push(`Held-out: ${g.holdout.tasks} tasks, candidate ${f4(g.holdout.candidate_pass_rate)} vs baseline ${f4(g.holdout.baseline_pass_rate)} (${signed(g.holdout.delta)}), exact McNemar p = ${pValue(g.holdout.p_value)}.`, '');
+    if (r) out.push(`Rounds: ${r.rounds}, ${r.attempts} of at most ${r.max_attempts} attempts per held-out task per variant; ${r.calls} calls in the later rounds, ${r.calls_saved} saved against running every attempt${r.power !== null ? `; power ${r.power.toFixed(2)} for a +${r.min_effect} gain` : ''}. ${mdText(r.words)}.`, '');
   }
   if (m.verdict && m.verdict.checks.length) {
     out.push(`Evaluation stage: verdict ${m.verdict.verdict} — ${mdText(m.verdict.reason)}.`, '');
@@ -147,5 +166,5 @@ function proposed(m: ReportModel): string[] {
 }
 
 export function renderMarkdown(m: ReportModel): string {
-  return [...header(m), ...mdSuite(m), ...mdJudges(m), ...thresholds(m), ...gates(m), ...system(m), ...candidate(m), ...loop(m), ...trend(m), ...proposed(m), ...mdEvidence(m)].join('\n');
+  return [...header(m), ...mdSuite(m), ...mdJudges(m), ...thresholds(m), ...planSection(m), ...gates(m), ...system(m), ...candidate(m), ...loop(m), ...trend(m), ...proposed(m), ...mdEvidence(m)].join('\n');
 }
