@@ -53,11 +53,12 @@ export interface TrialResult {
 
 const clip = (x: number) => Math.min(1, Math.max(0, x));
 
-function tally(id: string, split: 'train' | 'holdout', k: number, passes: number): TaskTally {
+export function tally(id: string, split: 'train' | 'holdout', k: number, passes: number): TaskTally {
   return { task_id: id, category: 'general', split, negative: false, critical: false, k, judged: k, passes, errors: 0, timeouts: 0, bestScore: passes > 0 ? 1 : 0, reason: passes > 0 ? 'passed' : 'failed' };
 }
 
-function gateKeeps(setup: TrialSetup, base: TaskTally[], cand: TaskTally[], record?: ReturnType<typeof sequentialRecord>): boolean {
+/** The evaluation artifact the evaluate stage would write for these first-round tallies and rounds. */
+export function evaluationOf(base: TaskTally[], cand: TaskTally[], record?: ReturnType<typeof sequentialRecord>) {
   const outcome = (tallies: TaskTally[]) => ({ variant: 'v', tallies, engineCalls: tallies.length, judgeCalls: 0, resumedAttempts: 0, usage: newUsage(), durationsMs: [], interrupted: false, wallMs: 0 });
   const e = pipelineArtifact({
     bits: { run_id: 'trial', iteration: 1, created_at: new Date(0).toISOString(), inputs: {}, task_suite: 'trial.yaml', skill_id: 'trial', pass_k: 1 },
@@ -69,7 +70,11 @@ function gateKeeps(setup: TrialSetup, base: TaskTally[], cand: TaskTally[], reco
     measured: { candidate: { summary: summarizeVariant(outcome(cand), 1), tallies: cand }, baseline: { summary: summarizeVariant(outcome(base), 1), tallies: base } },
   });
   if (record) e.evaluation.sequential = record;
-  return decide({ evaluation: e, thresholds: setup.thresholds, category: 'content', risk: 'low', integrity: [], maxErrorShare: 0.1 }).decision === 'keep';
+  return e;
+}
+
+function gateKeeps(setup: TrialSetup, base: TaskTally[], cand: TaskTally[], record?: ReturnType<typeof sequentialRecord>): boolean {
+  return decide({ evaluation: evaluationOf(base, cand, record), thresholds: setup.thresholds, category: 'content', risk: 'low', integrity: [], maxErrorShare: 0.1 }).decision === 'keep';
 }
 
 /** One simulated run of one edit, decided by `design`; the same seed gives the same chances and coins. */

@@ -82,4 +82,35 @@ describe('the loop on a noisy model', () => {
     expect(g.checks.find((c: { id: string }) => c.id === 'holdout_gain').detail).toMatch(/sequential test: not better — (no evidence of|the evidence is against) a \+10-point gain/);
     expect(g.sequential.rounds).toBe(seq.rounds);
   }, 120_000);
+
+  it('resumes a run stopped in the middle of a round: the round goes on from the attempts it had', async () => {
+    model = await startNoisyModel({ seed: 11, baseline: SKILL, effect: 0.25, latencyMs: 25 });
+    const dir = project(model.url, 'evaluate:\n  concurrency: 4\n');
+    const stop = new AbortController();
+    const m = model;
+    // The iteration's baseline (40 calls), the candidate (40), then round 2 (20 + 20): stop half-way through it.
+    const timer = setInterval(() => {
+      if (m.requests() >= 100) stop.abort();
+    }, 5);
+    const first = await whet(['run'], { cwd: dir, env, signal: stop.signal });
+    clearInterval(timer);
+    expect(first.code, first.stderr).toBe(130);
+    const iter = join(runDirOf(dir), 'iter-001');
+    expect(existsSync(join(iter, 'evaluation.json'))).toBe(false);
+    const round2 = join(iter, 'results', 'baseline.round-2.jsonl');
+    const before = readFileSync(round2, 'utf8').trim().split('\n').length;
+    expect(before).toBeGreaterThan(0);
+    expect(before).toBeLessThan(20);
+    const requestsBefore = model.requests();
+    const second = await whet(['resume'], { cwd: dir, env });
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toMatch(new RegExp(`baseline\\.round-2: \\d+ engine calls for 20 task attempts in [\\d.]+s, ${before} resumed`));
+    const seq = json(join(iter, 'evaluation.json')).evaluation.sequential;
+    expect(seq.looks.map((l: { round: number }) => l.round)).toEqual(Array.from({ length: seq.rounds }, (_, i) => i + 1));
+    // Round 1 came back from its results files and the cache: only what was missing was asked again.
+    const resumedCalls = model.requests() - requestsBefore;
+    expect(resumedCalls).toBeLessThanOrEqual(40 - before + (seq.rounds - 2) * 40);
+    expect(json(join(iter, 'gate.json')).decision).toMatch(/^(keep|reject)$/);
+  }, 120_000);
 });
+
