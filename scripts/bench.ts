@@ -1,4 +1,4 @@
-// npm run bench [-- --tasks N --large-tasks N --latency-tasks N --latency-ms MS --concurrency C --repeat R --heavy-repeat H]
+// npm run bench [-- --tasks N --large-tasks N --latency-tasks N --latency-ms MS --concurrency C --repeat R --heavy-repeat H --decision-trials T]
 // npm run bench -- --shards N [--tasks N --concurrency C]
 // Prints the rows of issue 15's table, each as a ratio to its reference, so figures compare across machines:
 //  - start-up (`--version`, `--help`, `status`, `show`): wall time against a bare `node -e 0` (median of R);
@@ -11,6 +11,8 @@
 //  - the same N-task evaluation again (the baseline cache): against a process that only loads the suite,
 //    with the suite reader bundled as the bin is;
 //    these rows and their reference are each the median of H runs (default 3), the start-up rows of R (5).
+//  - decisions (issue 27): keep rates and calls per decision on a simulated noisy model, T seeded runs per
+//    true effect (bench-decisions.ts), whetstone's gate beside every attempt run and keep-when-it-rose.
 // Every process is a fresh `node` measured by the exit probe (bench-measure.ts). With --shards N it measures
 // sharding instead (bench-shards.ts) and exits 1 if the merged artifact differs from the unsharded one.
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { benchShards } from './bench-shards.js';
+import { decisionRows } from './bench-decisions.js';
 import { writeBenchSuite } from './bench-suite.js';
 import { startBenchServer } from './bench-server.js';
 import { cli, DROPPED_ENV, evaluate, mb, measuredEnv, median, ratio, sample, secs } from './bench-measure.js';
@@ -153,9 +156,12 @@ async function main(): Promise<void> {
     await mockRow(root, large, 5000, 160, conc);
     await startRows(dirN, repeat);
     await httpRows(root, m, latency, conc);
+    const decisions = await decisionRows(arg('decision-trials', 400));
     console.log('| case | measured | reference | ratio | goal |');
     console.log('|---|---|---|---|---|');
     for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+    console.log('\ndecisions on a simulated noisy model (scripts/decision-trials.ts):\n');
+    for (const line of decisions) console.log(line);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

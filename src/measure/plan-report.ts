@@ -37,7 +37,8 @@ export function planReport(p: Prepared, skill: LoadedSkill, now: Date, searchAtt
   const s = sequentialSettings(p);
   const held = p.suite.tasks.filter((t) => t.split === 'holdout');
   const head = { deterministic: noise.deterministic, why: noise.why, tasks: p.suite.tasks.length, held_out: held.length, significance: s.significance, min_effect: s.minEffect, max_attempts: s.maxAttempts, pass_k: p.passK };
-  if (noise.deterministic) return { ...head, chances_from: 'not needed: one attempt per task decides', plan: null, calls: null, cost_usd: null };
+  // A deterministic engine decides on one attempt; `whet plan` still says what a noisy one would need.
+  if (noise.deterministic && !searchAttempts) return { ...head, chances_from: 'not needed: one attempt per task decides', plan: null, calls: null, cost_usd: null };
   const found = p.useCache ? lookupBaseline(p.cacheDir, evaluationKey(p, skill), p.cacheTtlMs, now) : undefined;
   const byId = found?.hit ? new Map(found.entry.tallies.map((t) => [t.task_id, t])) : undefined;
   const measured = byId ? held.flatMap((t) => { const x = byId.get(t.id); return x && x.judged > 0 ? [chanceOf(x)] : []; }) : [];
@@ -80,11 +81,10 @@ export function planLine(r: PlanReport): string {
 export function planText(r: PlanReport): string {
   const out = [`whet plan — ${r.tasks} task(s), ${r.held_out} held out · significance ${r.significance} · min_effect ${r.min_effect} · max_attempts ${r.max_attempts} · pass_k ${r.pass_k}`];
   out.push(`engine: ${r.deterministic ? 'deterministic' : 'noisy'} (${r.why})`);
-  if (r.deterministic || !r.plan) {
-    out.push(`one attempt per task: the gate decides on the ${r.held_out} held-out task(s) as measured, with no rounds`);
-    return out.join('\n');
-  }
+  if (r.deterministic) out.push(`one attempt per task: the gate decides on the ${r.held_out} held-out task(s) as measured, with no rounds`);
+  if (!r.plan) return out.join('\n');
   const pl = r.plan;
+  if (r.deterministic) out.push('', 'on an engine whose answers vary from call to call (a real model), this suite would have:');
   out.push(`pass chances: ${r.chances_from}`);
   out.push(`power for ${pts(r.min_effect)}: ${pl.power.toFixed(2)} (target ${TARGET_POWER})${pl.canFind ? '' : ' — this suite cannot reliably find it'}`);
   out.push(`attempts per held-out task per variant: expected ${pl.expectedAttempts.none.toFixed(1)} with no effect, ${pl.expectedAttempts.minEffect.toFixed(1)} at ${pts(r.min_effect)}, at most ${r.max_attempts}`);

@@ -9,10 +9,16 @@ import { repoRoot } from '../support/cli.js';
 
 describe('npm run bench', () => {
   it('prints every row of the table as a ratio to its reference', () => {
-    const args = ['--tasks', '100', '--large-tasks', '200', '--latency-tasks', '64', '--latency-ms', '20', '--concurrency', '16', '--repeat', '1', '--heavy-repeat', '1'];
+    const args = ['--tasks', '100', '--large-tasks', '200', '--latency-tasks', '64', '--latency-ms', '20', '--concurrency', '16', '--repeat', '1', '--heavy-repeat', '1', '--decision-trials', '20'];
     const r = spawnSync(process.execPath, [join(repoRoot, 'dist/scripts/bench.js'), ...args], { encoding: 'utf8', timeout: 240_000 });
     expect(r.status, r.stderr).toBe(0);
-    const table = r.stdout.split('\n').filter((l) => l.startsWith('| '));
+    const [first, decisions] = r.stdout.split('decisions on a simulated noisy model');
+    const table = first!.split('\n').filter((l) => l.startsWith('| '));
+    // The decisions table: a row per true effect, whetstone's gate beside its two references.
+    const drows = decisions!.split('\n').filter((l) => l.startsWith('| '));
+    expect(drows[0]).toMatch(/^\| true effect \(20 seeded runs each\) \| whetstone's gate/);
+    expect(drows.slice(1)).toHaveLength(4);
+    for (const d of drows.slice(1)) expect(d).toMatch(/^\| .+ \| \d+\.\d% · \d+\.\d\d · \d+ \| \d+\.\d% · \d+ \| \d+\.\d% · \d+ \| \d\.\d\d× \|$/);
     expect(table[0]).toBe('| case | measured | reference | ratio | goal |');
     const rows = table.slice(1);
     const num = String.raw`\d+\.\d\d`;
