@@ -25,7 +25,8 @@ export async function runStandalone(ctx: EvaluateContext): Promise<StageResult> 
   const p = await prepare(ctx);
   const skill = readSkill(resolve(ctx.cwd, o.skillPath));
   const key = evaluationKey(p, skill);
-  if (!ctx.lockHeld) ctx.log(planLine(planReport(p, skill, ctx.now(), false)));
+  // Before it spends anything: a direct call, and each target of a nightly (which holds the lock for all).
+  if (!ctx.lockHeld || o.fresh) ctx.log(planLine(planReport(p, skill, ctx.now(), false)));
 
   const lock = ctx.lockHeld ? { release: async () => undefined } : await acquireStateLock(p.stateDir, 'whet evaluate --standalone', { report: ctx.log });
   try {

@@ -54,6 +54,10 @@ export async function evaluateLoopCandidate(ctx: LoopContext, candidateId: strin
   if (sharded && 'summary' in sharded) return sharded;
   const r = sharded ? sharded.merged : await runPipeline(ectx);
   if (r.interrupted) return 'interrupted';
+  // Shards measure the first round only: said, since a noisy engine's gate then rests on one attempt per task.
+  if (sharded && ctx.config.deterministic !== true && (ctx.manifest.mock !== true && ctx.config.engine?.type !== 'mock')) {
+    ctx.log('whet: warning: a sharded evaluation runs no rounds of attempts on the held-out tasks: on a noisy engine the gate decides on the first measurement alone (set evaluate.shards: 1 for the sequential test)');
+  }
   const a = r.artifact;
   const e = a.evaluation;
   const rates = 'execution_pass_rate' in e && e.execution_pass_rate !== null && e.baseline_pass_rate !== null ? ` ${e.execution_pass_rate.toFixed(4)} vs baseline ${e.baseline_pass_rate.toFixed(4)}` : '';
