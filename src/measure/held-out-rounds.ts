@@ -32,7 +32,7 @@ export interface HeldOutRoundsInput {
   callsPerAttempt: number;
 }
 
-export async function heldOutRounds(p: Prepared, ctx: EvaluateContext, i: HeldOutRoundsInput): Promise<{ interrupted: true } | { interrupted: false; record: SequentialRecord }> {
+export async function heldOutRounds(p: Prepared, ctx: EvaluateContext, i: HeldOutRoundsInput): Promise<{ interrupted: true } | { interrupted: false; record: SequentialRecord } | { interrupted: false; sameEveryTime: string; engineCalls: number }> {
   const s = sequentialSettings(p);
   // One attempt per task per round, whatever a task's own pass_k: a round is one more look's worth.
   const heldOut = p.suite.tasks.filter((t) => t.split === 'holdout').map((t) => ({ ...t, passK: 1 }));
@@ -43,6 +43,7 @@ export async function heldOutRounds(p: Prepared, ctx: EvaluateContext, i: HeldOu
     baseline: i.baseline,
     candidate: i.candidateTallies,
     log: ctx.log,
+    watchDeterminism: p.cfg.deterministic === 'auto',
     measure: async (round) => {
       const [b, c] = await Promise.all([
         measure(roundP, ctx, { skill: i.target, variant: `baseline.round-${round}`, dir: i.dir, cacheable: true, budget: i.budget, round }),
@@ -53,6 +54,7 @@ export async function heldOutRounds(p: Prepared, ctx: EvaluateContext, i: HeldOu
     },
   });
   if (outcome.interrupted) return { interrupted: true };
+  if (outcome.sameEveryTime) return { interrupted: false, sameEveryTime: outcome.sameEveryTime, engineCalls: outcome.engineCalls };
   return { interrupted: false, record: sequentialRecord(outcome, s, p.passK, i.callsPerAttempt) };
 }
 

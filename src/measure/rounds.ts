@@ -23,6 +23,11 @@ export interface RoundsInput {
   /** One more attempt per held-out task for both variants, or 'interrupted' (budget, signal, rate limit). */
   measure: (round: number) => Promise<RoundMeasurement | 'interrupted'>;
   log?: (line: string) => void;
+  /**
+   * `auto`: an engine not known to be deterministic is watched: when every held-out task gave the same
+   * verdict on every attempt of both variants (two at least), the rounds stop and say so.
+   */
+  watchDeterminism?: boolean;
 }
 
 export interface RoundsOutcome {
@@ -34,6 +39,8 @@ export interface RoundsOutcome {
   engineCalls: number;
   judgeCalls: number;
   interrupted: boolean;
+  /** Set when the attempts showed an engine that answers the same way every time (watchDeterminism). */
+  sameEveryTime?: string;
 }
 
 /** Held-out tasks' attempt counts, summed over the measurements so far, paired by task. */
@@ -70,6 +77,8 @@ export async function runRounds(i: RoundsInput): Promise<RoundsOutcome> {
   let look = lookAt(looks, pairs, { round, attempts }, i.settings);
   looks.push(look);
   while (look.decision === 'continue') {
+    const same = i.watchDeterminism ? sameEveryTime(pairs) : undefined;
+    if (same) return { looks, pairs, rounds: round, attempts, engineCalls, judgeCalls, interrupted: false, sameEveryTime: same };
     round++;
     attempts++;
     const m = await i.measure(round);
@@ -83,4 +92,16 @@ export async function runRounds(i: RoundsInput): Promise<RoundsOutcome> {
     i.log?.(`round ${round}: ${attempts} attempts per held-out task, z ${f(look.z, '—')}; stop below ${f(look.lower, '−∞')}, keep at ${f(look.upper, '∞')} → ${look.decision}`);
   }
   return { looks, pairs, rounds: round, attempts, engineCalls, judgeCalls, interrupted: false };
+}
+
+/**
+ * Why the attempts look like an engine that answers the same way every time, or undefined. Two attempts
+ * of each variant on every held-out task, each task's verdicts all alike: a model whose tasks pass
+ * between 0.3 and 0.8 of the time does that on 20 tasks about once in a million runs.
+ */
+export function sameEveryTime(pairs: readonly TaskPair[]): string | undefined {
+  const alike = (c: TaskPair['baseline']) => c.judged >= 2 && (c.passes === 0 || c.passes === c.judged);
+  if (pairs.length === 0 || !pairs.every((p) => alike(p.candidate) && alike(p.baseline))) return undefined;
+  const n = Math.min(...pairs.flatMap((p) => [p.candidate.judged, p.baseline.judged]));
+  return `every held-out task gave the same verdict on all of its attempts (at least ${n} per variant): the engine answers the same way every time, so one attempt per task decides (set evaluate.deterministic: true to skip the second attempt)`;
 }

@@ -91,7 +91,11 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
           await run.finish('interrupted', ctx.now());
           return { interrupted: true, runDir };
         }
-        built.evaluation.sequential = r.record;
+        if ('sameEveryTime' in r) {
+          // The attempts showed a deterministic engine: decided as on one, and said where it is read.
+          built.evaluation.engine_noise = { deterministic: true, why: r.sameEveryTime };
+          ctx.log(`whet: note: ${r.sameEveryTime}`);
+        } else built.evaluation.sequential = r.record;
       }
       artifact = built;
     }

@@ -59,7 +59,8 @@ function project(candidates: object[]): string {
   write(join(dir, 'skill/SKILL.md'), TARGET);
   write(join(dir, 'skill/references/style.md'), 'Plain words.\n');
   write(join(dir, 'tasks.yaml'), SUITE);
-  write(join(dir, 'pipeline.yaml'), `engine: {type: command, command: ["${join(fixturesBin, 'echo-agent')}"]}\n`);
+  // echo-agent answers the same way every time: said, so one attempt per task decides (no rounds).
+  write(join(dir, 'pipeline.yaml'), `engine: {type: command, command: ["${join(fixturesBin, 'echo-agent')}"]}\nevaluate: {deterministic: true}\n`);
   write(join(dir, 'ranking.json'), JSON.stringify({ run_id: 'run-1', iteration: 1, target: { path: 'skill' }, scored_candidates: candidates }, null, 2));
   return dir;
 }
@@ -121,7 +122,7 @@ describe('evaluate: seed-shaped candidates', () => {
 
   it('uses evaluate.eval_thresholds by the candidate’s category, the single threshold for the rest', async () => {
     const dir = project(CANDIDATES.map((c) => ({ ...c, score: 6 })));
-    write(join(dir, 'pipeline.yaml'), `engine: {type: command, command: ["${join(fixturesBin, 'echo-agent')}"]}\nevaluate: {eval_threshold: 5.5, eval_thresholds: {docs: 5.0, prompt: 7.0}}\n`);
+    write(join(dir, 'pipeline.yaml'), `engine: {type: command, command: ["${join(fixturesBin, 'echo-agent')}"]}\nevaluate: {eval_threshold: 5.5, eval_thresholds: {docs: 5.0, prompt: 7.0}, deterministic: true}\n`);
     const prompt = JSON.parse((await evaluate(dir, 'c-frontmatter')).stdout);
     expect(prompt).toMatchObject({ verdict: 'skipped', eval_threshold: 7, eval_threshold_from: 'evaluate.eval_thresholds.prompt' });
     expect(prompt.reason).toBe('score 6 < threshold 7 (evaluate.eval_thresholds.prompt)');
