@@ -9,15 +9,11 @@
 //   updateFrontmatter (src/skill/frontmatter.ts: the update_frontmatter action),
 //   scoreStructure (src/skill/structure.ts: generate, discriminate, learn),
 //   contentLines (src/engines/mock-text.ts: what the mock engine and the intents floor quote).
-// The expected name is the reference's frontmatter `name` read with the `yaml` library — another YAML
-// parser than the reader's js-yaml — when a non-blank string, else the folder's name.
-import { readdirSync, readFileSync } from 'node:fs';
+// The reference and the expected name: test/support/skill-reference.ts; skill-corpus-cli.test.ts runs
+// `whet evaluate` on the corpus for the name an engine is handed.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fromMarkdown } from 'mdast-util-from-markdown';
-import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
-import { frontmatter } from 'micromark-extension-frontmatter';
 import { describe, expect, it } from 'vitest';
-import { parse as parseYaml } from 'yaml';
 
 import { contentLines, quotableLines } from '../../src/engines/mock-text.js';
 import { updateFrontmatter } from '../../src/skill/frontmatter.js';
@@ -25,59 +21,7 @@ import { parseSkill } from '../../src/skill/markdown.js';
 import { readSkill, skillName } from '../../src/skill/read.js';
 import { nameOfSkill } from '../../src/skill/skill-md.js';
 import { scoreStructure } from '../../src/skill/structure.js';
-import { repoRoot } from '../support/cli.js';
-
-const corpus = join(repoRoot, 'test/fixtures/skill-corpus');
-const dirs = readdirSync(corpus, { withFileTypes: true })
-  .filter((e) => e.isDirectory())
-  .map((e) => e.name)
-  .sort();
-
-interface Node {
-  type: string;
-  value?: string;
-  depth?: number;
-  children?: Node[];
-  position?: { start: { line: number; offset?: number }; end: { offset?: number } };
-}
-
-/** What CommonMark makes of the file: the frontmatter's YAML and body start, and the top-level headings. */
-function reference(text: string): { yaml: string | null; bodyStart: number; headings: string[] } {
-  // micromark drops a BOM before it counts offsets: they are offsets into the text without it.
-  const bom = text.startsWith('\uFEFF') ? 1 : 0;
-  const src = text.slice(bom);
-  const tree = fromMarkdown(src, { extensions: [frontmatter(['yaml'])], mdastExtensions: [frontmatterFromMarkdown(['yaml'])] }) as Node;
-  const kids = tree.children ?? [];
-  const fm = kids[0]?.type === 'yaml' ? kids[0] : undefined;
-  let bodyStart = 0;
-  if (fm) {
-    bodyStart = fm.position!.end.offset!;
-    if (src.startsWith('\r\n', bodyStart)) bodyStart += 2;
-    else if (src[bodyStart] === '\n') bodyStart += 1;
-  }
-  const headings = kids
-    .filter((n) => n.type === 'heading')
-    .map((h) => {
-      const c = h.children ?? [];
-      const raw = c.length ? src.slice(c[0]!.position!.start.offset, c[c.length - 1]!.position!.end.offset) : '';
-      return `${h.position!.start.line} h${h.depth}: ${squash(raw)}`;
-    });
-  return { yaml: fm ? (fm.value ?? '') : null, bodyStart: bom + bodyStart, headings };
-}
-
-const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
-const lf = (s: string): string => s.replace(/\r\n/g, '\n');
-
-function expectedName(yaml: string | null, dir: string): string {
-  let data: unknown;
-  try {
-    data = yaml === null ? undefined : parseYaml(yaml);
-  } catch {
-    data = undefined;
-  }
-  const name = data && typeof data === 'object' ? (data as Record<string, unknown>)['name'] : undefined;
-  return typeof name === 'string' && name.trim() !== '' ? name : dir;
-}
+import { corpus, corpusDirs as dirs, expectedName, reference, squash } from '../support/skill-reference.js';
 
 describe('the awkward SKILL.md corpus', () => {
   it('holds the cases issue 32 names', () => {
@@ -91,6 +35,7 @@ describe('the awkward SKILL.md corpus', () => {
     const doc = parseSkill(text);
 
     it('frontmatter and headings agree with CommonMark', () => {
+      const lf = (y: string): string => y.replace(/\r\n/g, '\n');
       expect(doc.frontmatter === null ? null : lf(doc.frontmatter.yaml).replace(/\n$/, '')).toEqual(ref.yaml === null ? null : lf(ref.yaml));
       expect(doc.bodyStart).toBe(ref.bodyStart);
       expect(doc.sections.map((s) => `${s.line} h${s.level}: ${squash(s.title)}`)).toEqual(ref.headings);
