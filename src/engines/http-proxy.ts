@@ -111,7 +111,10 @@ class TunnelAgent extends https.Agent {
       if (head.length > 0) socket.unshift(head);
       // The target's name, not the proxy's, is what the certificate is checked against.
       const servername = options.servername ?? (isIP(host) ? undefined : host);
-      const secure = tls.connect({ ...options, socket, host, port, ...(servername ? { servername } : {}) });
+      // Only TLS settings pass on: the request's own options (its path, headers, agent) are no socket's business.
+      const { ca, cert, key, pfx, passphrase, rejectUnauthorized, checkServerIdentity, minVersion, maxVersion, ciphers, ALPNProtocols } = options;
+      const settings = Object.fromEntries(Object.entries({ ca, cert, key, pfx, passphrase, rejectUnauthorized, checkServerIdentity, minVersion, maxVersion, ciphers, ALPNProtocols }).filter(([, v]) => v !== undefined));
+      const secure = tls.connect({ ...settings, socket, host, port, ...(servername ? { servername } : {}) });
       done?.(null, secure);
     });
     open.end();

@@ -98,6 +98,16 @@ describe('proxies from the engine environment', () => {
     expect(proxy.forwarded).toEqual([]);
   });
 
+  it('a proxy that refuses the tunnel (407 without credentials) is an http engine error naming it', async () => {
+    const r = await engine(secure.url, { HTTPS_PROXY: locked.url }).run(req);
+    expect(r).toMatchObject({ ok: false, error: { kind: 'http' } });
+    expect(r.error?.message).toMatch(/refused the tunnel to 127\.0\.0\.1:\d+: 407/);
+    expect(locked.refused).toBe(1);
+    // With its credentials the tunnel opens (the handshake inside then fails on the test's certificate).
+    await engine(secure.url, { HTTPS_PROXY: locked.url.replace('//', `//ann:${encodeURIComponent('s3cr et!')}@`) }).run(req);
+    expect(locked.tunnels).toHaveLength(1);
+  });
+
   it('loads the proxy code only when a proxy applies', async () => {
     // A child process per case, its module loads logged (test/support/module-log.mjs).
     const loads = async (env: Record<string, string>): Promise<string[]> => {
