@@ -147,8 +147,14 @@ export function containerOf(text: string, i: number, log: FenceLog): Container |
         paragraph = false;
         return inner(item!.content, at), true;
       }
-      // A lazy continuation line: the paragraph inside goes on, whatever the line's indentation.
-      if (paragraph && !fence && !BLANK.test(line) && !interrupts(line)) return (last = at), true;
+      // A lazy continuation line: the paragraph inside goes on, whatever the line's indentation. micromark
+      // lets a lazy line start an HTML block of kind 7 inside the container instead (which a paragraph
+      // line could not), after which no line is lazy.
+      if (paragraph && !fence && !BLANK.test(line) && !interrupts(line)) {
+        last = at;
+        if (htmlBlockStart(line, false) === 7) paragraph = false;
+        return true;
+      }
       return end();
     },
     openFence: () => (fence ? { line: fence.line, marker: fence.marker } : null),

@@ -13,7 +13,7 @@
 // fence is (its lines are code, and it is a code block of the document).
 import type { Line } from './lines.js';
 import { endSearchFrom, htmlBlockEnds, htmlBlockStart, type HtmlKind } from './html-block.js';
-import { ATX, BLANK, closesFence, containerOf, fenceOpen, indentOf, interrupts, SETEXT_UNDERLINE, THEMATIC_BREAK, type Container, type Fence } from './blocks.js';
+import { ATX, BLANK, closesFence, containerOf, fenceOpen, indentOf, interrupts, listItem, SETEXT_UNDERLINE, THEMATIC_BREAK, type Container, type Fence } from './blocks.js';
 
 export type HeadingLevel = 1 | 2 | 3 | 4 | 5 | 6;
 
@@ -49,6 +49,8 @@ export function scanHeadings(lines: Line[]): HeadingScan {
   /** First line of the top-level paragraph in progress (a setext underline turns it into a heading), or null. */
   let paragraph: number | null = null;
   let container: Container | null = null;
+  /** The last block was indented code (blank lines after it included). */
+  let afterCode = false;
 
   const log = {
     open(i: number, f: Fence) {
@@ -81,6 +83,8 @@ export function scanHeadings(lines: Line[]): HeadingScan {
       paragraph = null;
       return;
     }
+    const wasCode = afterCode;
+    afterCode = false;
     if (paragraph !== null && indentOf(text) < 4) {
       const underline = SETEXT_UNDERLINE.exec(text);
       if (underline) {
@@ -92,7 +96,7 @@ export function scanHeadings(lines: Line[]): HeadingScan {
     }
     if (paragraph !== null && !interrupts(text)) return;
     paragraph = null;
-    if (indentOf(text) >= 4) return;
+    if (indentOf(text) >= 4) return void (afterCode = true);
     const f = fenceOpen(text);
     if (f) {
       log.open(i, f);
@@ -110,7 +114,9 @@ export function scanHeadings(lines: Line[]): HeadingScan {
       if (!htmlBlockEnds(kind, text, endSearchFrom(kind, text))) html = { kind };
       return;
     }
-    const opened = containerOf(text, i, log);
+    // micromark reads the first block after indented code as if it interrupted a paragraph: `2. x` or a
+    // lone `-` there is paragraph text, not a list item.
+    const opened = wasCode && listItem(text)?.interrupts === false ? null : containerOf(text, i, log);
     if (opened) {
       container = opened;
       return;

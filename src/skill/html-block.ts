@@ -7,7 +7,8 @@
 //   4 <!LETTER                              ends on the line that holds >
 //   5 <![CDATA[                             ends on the line that holds ]]>
 //   6 a block-level tag (<div>, </table>…)  ends at a blank line
-//   7 any other complete tag alone on its line, which cannot interrupt a paragraph; ends at a blank line
+//   7 any other complete tag alone on its line (a closing </pre> too), which cannot interrupt a paragraph;
+//     ends at a blank line
 // Each may be indented up to three spaces. Kinds 1–5 may end on the line they start on.
 
 export type HtmlKind = 1 | 2 | 3 | 4 | 5 | 6 | 7;
@@ -44,7 +45,8 @@ export function htmlBlockStart(text: string, inParagraph: boolean): HtmlKind | n
   if (s.startsWith('<![CDATA[')) return 5;
   const tag = /^<\/?([A-Za-z][A-Za-z0-9-]*)(?:[ \t]|\/?>|$)/.exec(s);
   if (tag && BLOCK_TAGS.has(tag[1]!.toLowerCase())) return 6;
-  if (!inParagraph && (OPEN_TAG.test(s) || CLOSE_TAG.test(s)) && !/^<\/?(?:pre|script|style|textarea)\b/i.test(s)) return 7;
+  // An opening <pre> (…) is kind 1 above; a closing </pre> alone on its line is kind 7, as micromark reads it.
+  if (!inParagraph && (OPEN_TAG.test(s) || CLOSE_TAG.test(s))) return 7;
   return null;
 }
 

@@ -31,9 +31,11 @@ export function reference(text: string): { yaml: string | null; bodyStart: numbe
   // micromark drops a BOM before it counts offsets: they are offsets into the text without it.
   const bom = text.startsWith('\uFEFF') ? 1 : 0;
   const src = text.slice(bom);
-  const tree = fromMarkdown(src, { extensions: [frontmatter(['yaml'])], mdastExtensions: [frontmatterFromMarkdown(['yaml'])] }) as Node;
-  const kids = tree.children ?? [];
-  const fm = kids[0]?.type === 'yaml' ? kids[0] : undefined;
+  const withFm = fromMarkdown(src, { extensions: [frontmatter(['yaml'])], mdastExtensions: [frontmatterFromMarkdown(['yaml'])] }) as Node;
+  const fm = withFm.children?.[0]?.type === 'yaml' ? withFm.children[0] : undefined;
+  // Without frontmatter the document is plain CommonMark: read again without the extension, whose failed
+  // attempt at an unclosed `---` leaves the next line's container unread (`---` then `> quote` is a paragraph there).
+  const kids = (fm ? withFm : (fromMarkdown(src) as Node)).children ?? [];
   let bodyStart = 0;
   if (fm) {
     bodyStart = fm.position!.end.offset!;
