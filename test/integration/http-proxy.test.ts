@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { createOpenAIEngine } from '../../src/engines/openai.js';
+import { createIntentEngine } from '../../src/intents/engine-spec.js';
 import type { OpenAIEngineConfig } from '../../src/config/engine-schema.js';
 import type { EngineRequest } from '../../src/engines/types.js';
 import { repoRoot } from '../support/cli.js';
@@ -122,6 +123,15 @@ describe('proxies from the engine environment', () => {
     expect(none.map((m) => m.split('/').pop())).toEqual(['http-proxy-env.js']);
     expect(bypass.map((m) => m.split('/').pop())).toEqual(['http-proxy-env.js']);
     expect(used.map((m) => m.split('/').pop()).sort()).toEqual(['http-proxy-env.js', 'http-proxy.js']);
+  });
+
+  it('whet intents hands its model engines the proxy variables with the key, and nothing else', async () => {
+    const env = { OPENAI_BASE_URL: `${api.url}/v1`, OPENAI_API_KEY: 'sk-intents', http_proxy: proxy.url, NO_PROXY: 'example.com' };
+    const engine = createIntentEngine('openai:m', { cwd: repoRoot, env, maxRetries: 0 });
+    const catalog = [{ id: 'issue.create', description: 'Create an issue.', systems: ['jira'], parameters: { type: 'object', properties: {} } }];
+    await engine.decide({ id: 'c1', utterance: 'file a ticket', context: {}, catalog }, { timeoutMs: 5000 });
+    expect(proxy.forwarded).toEqual([`${api.url}/v1/chat/completions`]);
+    expect(api.seen[0]!.headers['authorization']).toBe('Bearer sk-intents');
   });
 
   it('an unusable proxy variable is a ConfigError when the engine is made', () => {
