@@ -64,4 +64,3 @@ export function expectedName(yaml: string | null, dir: string): string {
   const name = data && typeof data === 'object' ? (data as Record<string, unknown>)['name'] : undefined;
   return typeof name === 'string' && name.trim() !== '' ? name : dir;
 }
-
