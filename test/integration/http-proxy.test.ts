@@ -14,6 +14,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { createOpenAIEngine } from '../../src/engines/openai.js';
 import { createIntentEngine } from '../../src/intents/engine-spec.js';
+import { apiFetch } from '../../src/engines/http-fetch.js';
 import type { OpenAIEngineConfig } from '../../src/config/engine-schema.js';
 import type { EngineRequest } from '../../src/engines/types.js';
 import { repoRoot } from '../support/cli.js';
@@ -164,6 +165,16 @@ describe('redirects', () => {
     expect(r).toMatchObject({ ok: false, attempts: 1, error: { kind: 'http', status: 308 } });
     expect(r.error?.message).toContain('redirect count exceeded');
     expect(api.seen).toHaveLength(21);
+  });
+
+  it("keeps fetch's contract: the answer names where it came from, and `redirect: manual | error` are honoured", async () => {
+    api.answer((r) => (r.path === '/start' ? { status: 308, headers: { location: '/end' } } : { body: '{"at":"end"}' }));
+    const followed = await apiFetch(`${api.url}/start`, { method: 'POST', body: 'b' });
+    expect([followed.status, followed.redirected, followed.url]).toEqual([200, true, `${api.url}/end`]);
+    expect(await followed.json()).toEqual({ at: 'end' });
+    const manual = await apiFetch(`${api.url}/start`, { method: 'POST', body: 'b', redirect: 'manual' });
+    expect([manual.status, manual.redirected, manual.headers.get('location')]).toEqual([308, false, '/end']);
+    await expect(apiFetch(`${api.url}/start`, { method: 'POST', body: 'b', redirect: 'error' })).rejects.toThrow(TypeError);
   });
 
   it('answers a 301 as it is: a POST is not turned into a GET', async () => {
