@@ -22,7 +22,7 @@ export type HttpCallOutcome<T> =
 
 /** Construction options of the HTTP engines; the hooks exist for tests (fake clock, fixed jitter). */
 export interface HttpEngineOptions {
-  /** Where the API key variable is read (default process.env). */
+  /** Where the API key variable and the proxy variables (http-proxy-env.ts) are read (default process.env). */
   env?: NodeJS.ProcessEnv;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
