@@ -147,6 +147,8 @@ const httpEngineFields = {
   /** Upper bound of the adaptive concurrency limit (default 8). */
   max_concurrency: z.number().int().positive().max(1024).optional(),
   timeout_seconds: z.number().positive().optional(),
+  /** The largest answer body read, in MiB (default 32): a runaway or hostile answer ends as an engine error, not in memory. */
+  max_response_mib: z.number().positive().max(1024).optional(),
 };
 
 export const openaiEngineConfig = z.strictObject({

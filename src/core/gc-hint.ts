@@ -9,6 +9,13 @@
 //
 // `gc` is not exposed by default; the flag is set at run time and the function taken from a new context,
 // as Jest's leak detector does. If that ever fails, the hint is simply skipped.
+//
+// Node documents changing V8 flags after start-up (v8.setFlagsFromString) as unsupported: behaviour may
+// differ between versions. So, as NODE_DISABLE_COMPILE_CACHE=1 turns off the compile cache
+// (compile-cache.ts), WHET_NO_GC_HINT=1 turns off everything here: no flag is set, no collection made, the
+// young generation left to V8 — for a Node on which a flag misbehaves, or to measure without the hints.
+// Read from process.env at each call, not from a RunEnv: like Node's own switches it is about the process
+// (V8's flags are process-wide), and the suite reader that holds the young generation has no RunEnv.
 import { getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
@@ -16,6 +23,11 @@ import { runInNewContext } from 'node:vm';
 export const GC_HINT_HEAP_BYTES = 48 << 20;
 
 let collect: (() => void) | null | undefined;
+
+/** Whether WHET_NO_GC_HINT=1 turns the hints off (only '1', as Node reads NODE_DISABLE_COMPILE_CACHE). */
+export function gcHintDisabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env['WHET_NO_GC_HINT'] === '1';
+}
 
 function gcFunction(): (() => void) | null {
   if (collect !== undefined) return collect;
@@ -31,7 +43,7 @@ function gcFunction(): (() => void) | null {
 
 /** Collects now when the heap holds GC_HINT_HEAP_BYTES or more (`heapBytes`: its size now); returns whether it did. */
 export function collectBetweenPhases(heapBytes = getHeapStatistics().used_heap_size): boolean {
-  if (heapBytes < GC_HINT_HEAP_BYTES) return false;
+  if (heapBytes < GC_HINT_HEAP_BYTES || gcHintDisabled()) return false;
   const gc = gcFunction();
   if (!gc) return false;
   gc();
@@ -58,6 +70,7 @@ let held = false;
  */
 export function holdYoungGeneration(): boolean {
   if (held) return true;
+  if (gcHintDisabled()) return false;
   const young = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
   if (!young || young.space_size < YOUNG_HOLD_BYTES) return false;
   setFlagsFromString('--semi-space-growth-factor=1');

@@ -22,7 +22,7 @@ export type HttpCallOutcome<T> =
 
 /** Construction options of the HTTP engines; the hooks exist for tests (fake clock, fixed jitter). */
 export interface HttpEngineOptions {
-  /** Where the API key variable is read (default process.env). */
+  /** Where the API key variable and the proxy variables (http-proxy-env.ts) are read (default process.env). */
   env?: NodeJS.ProcessEnv;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
@@ -69,17 +69,26 @@ export interface HttpRuntime {
   key: string;
   policy: RetryPolicy;
   concurrency: AdaptiveConcurrencyController;
+  /** The engine's environment: its proxy variables route every request (http-proxy-env.ts). */
+  env: NodeJS.ProcessEnv;
+  /** The largest answer body read, in bytes (`max_response_mib`). */
+  maxResponseBytes: number;
 }
 
+/** `max_response_mib` when the config writes none: far above any chat answer, far below what hurts a run. */
+export const DEFAULT_MAX_RESPONSE_MIB = 32;
+
 export function httpRuntime(cfg: OpenAIEngineConfig | AnthropicEngineConfig, defaultKeyEnv: string, opts: HttpEngineOptions): HttpRuntime {
-  const key = readApiKey(cfg.api_key_env ?? defaultKeyEnv, opts.env ?? process.env, cfg.type);
+  const env = opts.env ?? process.env;
+  const key = readApiKey(cfg.api_key_env ?? defaultKeyEnv, env, cfg.type);
   const policy: RetryPolicy = {
     ...DEFAULT_RETRY_POLICY,
     maxRetries: cfg.max_retries ?? DEFAULT_RETRY_POLICY.maxRetries,
     maxWaitMs: cfg.retry_max_wait_seconds !== undefined ? cfg.retry_max_wait_seconds * 1000 : DEFAULT_RETRY_POLICY.maxWaitMs,
   };
   const concurrency = opts.concurrency ?? createAdaptiveConcurrency({ max: defaultCeiling(cfg.max_concurrency, opts.maxConcurrency) });
-  return { key, policy, concurrency };
+  const maxResponseBytes = Math.floor((cfg.max_response_mib ?? DEFAULT_MAX_RESPONSE_MIB) * 1024 * 1024);
+  return { key, policy, concurrency, env, maxResponseBytes };
 }
 
 /**

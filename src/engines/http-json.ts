@@ -10,12 +10,16 @@
 // The failures read as the SDKs' did: a status outside 2xx is an `http` failure with the provider's own
 // message, type and code from the error body (providerDetails) and the response headers (retry-after);
 // a refused or dropped connection is a `connection` failure naming the socket's error; a 2xx whose body
-// is not JSON is a `parse` failure, never retried.
+// is not JSON is a `parse` failure, never retried; so is an answer larger than `max_response_mib`, whose
+// message names the setting and its value. 307/308 are followed (http-fetch.ts); a redirect loop ends as
+// an `http` failure with the last status, not retried.
 import type { PriceTable } from '../config/engine-schema.js';
 import { VERSION } from '../core/package-info.js';
 import { callWithRetries, providerDetails } from './http-call.js';
+import { ConfigError } from '../core/errors.js';
 import { finishHttpCall, glimpse, redact, type HttpEngineOptions, type HttpRuntime, type ResponseReading } from './http-common.js';
-import { apiFetch, warmTransport } from './http-fetch.js';
+import { apiRequest, ResponseTooLargeError, TooManyRedirectsError, warmTransport, type Route } from './http-fetch.js';
+import { ProxyConfigError, proxyFor } from './http-proxy-env.js';
 import type { ApiHeaders } from './http-response.js';
 import type { AttemptFailure } from './retry.js';
 import type { EngineRequest, EngineResult } from './types.js';
@@ -40,14 +44,11 @@ export class UnreadableBodyError extends Error {
 
 /**
  * POSTs `body` as JSON and resolves with the parsed JSON answer; rejects with HttpStatusError,
- * UnreadableBodyError, the socket's error or an AbortError (the signal). Header names are lower case.
+ * UnreadableBodyError, ResponseTooLargeError, the socket's error or an AbortError (the signal). Header
+ * names are lower case. `route`: the proxy variables' environment and the answer's cap (none by default).
  */
-export async function postJson(url: string, headers: Record<string, string>, body: unknown, signal: AbortSignal): Promise<unknown> {
-  const res = (await apiFetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal })) as unknown as {
-    status: number;
-    headers: ApiHeaders;
-    text(): Promise<string>;
-  };
+export async function postJson(url: string, headers: Record<string, string>, body: unknown, signal: AbortSignal, route: Route = {}): Promise<unknown> {
+  const res = await apiRequest(url, { method: 'POST', headers, body: JSON.stringify(body), signal }, route);
   const text = await res.text();
   if (res.status < 200 || res.status > 299) throw new HttpStatusError(res.status, text, res.headers);
   try {
@@ -56,6 +57,9 @@ export async function postJson(url: string, headers: Record<string, string>, bod
     throw new UnreadableBodyError(`${(err as Error).message}: "${glimpse(text)}"`);
   }
 }
+
+/** The size in MiB as the config writes it (0.5, 32), for messages. */
+const mib = (bytes: number): string => `${Math.round((bytes / 1048576) * 1000) / 1000}`;
 
 function errorCode(err: unknown): string | undefined {
   return isRecord(err) && typeof err['code'] === 'string' ? err['code'] : undefined;
@@ -78,6 +82,10 @@ export function classifyPostError(err: unknown): AttemptFailure {
     return f;
   }
   if (err instanceof UnreadableBodyError) return { kind: 'parse', message: `unreadable response: ${err.message}` };
+  if (err instanceof ResponseTooLargeError) {
+    return { kind: 'parse', message: `answer too large: more than max_response_mib (${mib(err.limit)} MiB, ${err.limit} bytes); raise it in the engine config if such answers are expected` };
+  }
+  if (err instanceof TooManyRedirectsError) return { kind: 'http', status: err.status, message: err.message };
   const message = err instanceof Error ? err.message : String(err);
   if (err instanceof Error && err.name === 'AbortError') return { kind: 'aborted', message };
   // The socket's error (ECONNREFUSED, ECONNRESET, a refused TLS handshake…), or the global fetch's
@@ -103,11 +111,14 @@ export interface JsonEndpoint {
 export function jsonEndpoint(engine: string, baseURL: string, path: string, auth: Record<string, string>, rt: HttpRuntime, price: PriceTable | undefined, opts: HttpEngineOptions): JsonEndpoint {
   const url = `${baseURL.replace(/\/+$/, '')}${path}`;
   const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json', ...auth, 'user-agent': `whetstone/${VERSION}` };
-  const secrets = [rt.key];
+  const route: Route = { env: rt.env, maxBytes: rt.maxResponseBytes };
+  const proxy = checkedProxy(engine, url, rt.env);
+  // A proxy's password is a secret too: a proxy that echoes its Proxy-Authorization must not put it in a log.
+  const secrets = [rt.key, ...(proxy?.password ? [proxy.password, decodeURIComponent(proxy.password)] : [])];
   return {
     prepare: async () => {
       try {
-        warmTransport(url);
+        await warmTransport(url, route);
       } catch {
         // An unusable URL is reported by the first call, as a connection error.
       }
@@ -116,7 +127,7 @@ export function jsonEndpoint(engine: string, baseURL: string, path: string, auth
       const started = performance.now();
       const outcome = await callWithRetries({
         engine,
-        send: (s) => postJson(url, headers, body, s),
+        send: (s) => postJson(url, headers, body, s, route),
         classify: classifyPostError,
         policy: rt.policy,
         timeoutMs: request.timeoutMs,
@@ -130,4 +141,21 @@ export function jsonEndpoint(engine: string, baseURL: string, path: string, auth
       return finishHttpCall(engine, outcome, read, price, started, (s) => redact(s, secrets));
     },
   };
+}
+
+/** The proxy the endpoint's requests go through; an unusable proxy variable is a ConfigError before any call. */
+function checkedProxy(engine: string, url: string, env: NodeJS.ProcessEnv): URL | undefined {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return undefined;
+  }
+  try {
+    return proxyFor(target, env);
+  } catch (err) {
+    if (!(err instanceof ProxyConfigError)) throw err;
+    const names = target.protocol === 'https:' ? 'https_proxy / HTTPS_PROXY' : 'http_proxy / HTTP_PROXY';
+    throw new ConfigError(`the ${engine} engine cannot use the proxy in ${names}: ${err.message}`, undefined, 'engine.base_url');
+  }
 }

@@ -61,7 +61,6 @@ const utf8 = (b: Buffer): string => (b[0] === 0xef && b[1] === 0xbb && b[2] === 
 /** A whole answer, its body readable once (a clone gets its own read), as a Response's is. */
 export class ApiResponse {
   readonly type = 'basic';
-  readonly redirected = false;
   readonly body = null;
   #raw: Buffer | undefined;
 
@@ -71,6 +70,8 @@ export class ApiResponse {
     readonly statusText: string,
     readonly headers: ApiHeaders,
     readonly url: string,
+    /** Whether a 307/308 led here (http-fetch.ts follows them), as Response.redirected says. */
+    readonly redirected = false,
   ) {
     this.#raw = raw;
   }
@@ -111,6 +112,6 @@ export class ApiResponse {
   }
   clone(): ApiResponse {
     if (this.#raw === undefined) throw new TypeError('Response.clone: Body has already been consumed.');
-    return new ApiResponse(this.#raw, this.status, this.statusText, this.headers, this.url);
+    return new ApiResponse(this.#raw, this.status, this.statusText, this.headers, this.url, this.redirected);
   }
 }

@@ -19,7 +19,7 @@ export { AdaptiveConcurrencyController, createAdaptiveConcurrency } from './adap
 
 export interface CreateEngineOptions {
   suiteDir?: string;
-  /** The environment engine programs start from and API keys are read from (default process.env). */
+  /** The environment engine programs start from, API keys and HTTP proxy variables are read from (default process.env). */
   env?: NodeJS.ProcessEnv;
   /** Test hooks and a shared concurrency controller for the HTTP engines. */
   http?: Omit<HttpEngineOptions, 'env'>;

@@ -5,8 +5,9 @@
 //
 // Endpoint and key come from `<PREFIX>_BASE_URL` and `<PREFIX>_API_KEY` (OPENAI_*, ANTHROPIC_*). A local
 // server (a base URL given) may need no key; the engines refuse an empty one, so it gets a placeholder.
-// The key reaches the engine through a private environment holding only that variable, so nothing
-// else from the caller's environment can change where requests go or what they carry.
+// The key reaches the engine through a private environment holding only that variable and the proxy
+// variables (http-proxy-env.ts), so nothing else from the caller's environment can change where requests
+// go or what they carry; a proxy changes only the way there.
 //
 // The request is model-tools' toolRequest (the catalogue as tools plus the two pseudo-tools), the same
 // one the improvement loop sends (src/evaluation/intent-decide.ts); the reply is read by readToolReply.
@@ -18,6 +19,7 @@ import { redactDeep, redactText } from '../core/redact.js';
 import { readToolReply, toolRequest } from '../intents/model-tools.js';
 import type { CaseRun, IntentEngine, IntentErrorKind } from '../intents/types.js';
 import { ANTHROPIC_DEFAULT_BASE_URL } from './anthropic.js';
+import { PROXY_VARIABLES } from './http-proxy-env.js';
 import { createEngine } from './index.js';
 import { OPENAI_DEFAULT_BASE_URL } from './openai.js';
 import type { EngineError, EngineResult } from './types.js';
@@ -77,7 +79,8 @@ export function createModelIntentEngine(spec: string, type: 'openai' | 'anthropi
     throw new UsageError(`--engine ${spec}: ${field}: ${redactText(issue?.message ?? 'invalid')}`);
   }
   const cfg: EngineConfig = parsed.data;
-  const engine = createEngine(cfg, { env: { [keyVar]: apiKey } });
+  const proxyEnv = Object.fromEntries(PROXY_VARIABLES.filter((k) => opts.env[k] !== undefined).map((k) => [k, opts.env[k]]));
+  const engine = createEngine(cfg, { env: { ...proxyEnv, [keyVar]: apiKey } });
   const base = baseURL ?? (type === 'openai' ? OPENAI_DEFAULT_BASE_URL : ANTHROPIC_DEFAULT_BASE_URL);
   const identity = redactDeep(
     type === 'openai' ? { type, model, base_url: base, temperature: 0 } : { type, model, base_url: base, max_tokens: INTENT_ANTHROPIC_MAX_TOKENS },

@@ -1,4 +1,5 @@
 // Text handling for the mock engine, kept apart so the rules are easy to read and to test.
+import { splitSkillMd } from '../skill/skill-md.js';
 
 /** Common English words that carry no topic; README "The mock engine" lists them all. */
 export const STOPWORDS: ReadonlySet<string> = new Set(
@@ -53,9 +54,12 @@ export function tokenize(text: string): Set<string> {
  * table rows, code) is quoted verbatim.
  */
 export function contentLines(skill: string): string[] {
-  let body = skill.replace(/^\uFEFF/, '');
-  const fm = /^---\r?\n[\s\S]*?\r?\n---\r?\n/.exec(body);
-  if (fm) body = body.slice(fm[0].length);
+  // The body as every command reads it (src/skill/skill-md.ts): the same frontmatter rule, the YAML unread.
+  return quotableLines(skill.slice(splitSkillMd(skill).bodyStart));
+}
+
+/** contentLines of a body already split from its frontmatter. */
+export function quotableLines(body: string): string[] {
   const out: string[] = [];
   for (const raw of body.split(/\r?\n/)) {
     const line = raw.trim();

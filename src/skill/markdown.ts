@@ -5,26 +5,16 @@
 // Section extent (the unit replace/remove act on): a section runs from its heading line to the line before
 // the next heading of the same or a higher level (fewer #s), so it includes its subsections. `contentEnd`
 // marks where its own text stops (the next heading of any level), for edits that keep subsections.
+//
+// The frontmatter is skill-md.ts's, the one reading every command shares; the headings are headings.ts's,
+// CommonMark's top-level headings of the body after it.
 import type { HeadingLevel } from './headings.js';
-import { yamlLib } from '../core/lazy.js';
 import { dominantEol, splitLines, type Eol, type Line } from './lines.js';
 import { scanHeadings } from './headings.js';
+import { readFrontmatter, splitSkillMd, type Frontmatter } from './skill-md.js';
 
 export type { HeadingLevel } from './headings.js';
-
-export interface Frontmatter {
-  /** The whole block: opening line, YAML, closing line, each with its line ending. */
-  raw: string;
-  open: string;
-  /** The YAML between the delimiters, each line with its line ending ('' when empty). */
-  yaml: string;
-  close: string;
-  /** Offset of `yaml` in the document text. */
-  yamlStart: number;
-  /** The parsed mapping; null when the YAML does not parse or is not a mapping. */
-  data: Record<string, unknown> | null;
-  error: string | null;
-}
+export type { Frontmatter } from './skill-md.js';
 
 export interface Section {
   index: number;
@@ -65,16 +55,12 @@ export interface SkillDocument {
   unclosedFence: { line: number; marker: string } | null;
 }
 
-const FM_OPEN = /^---[ \t]*$/;
-// `...` is YAML's own document-end marker and pandoc accepts it as a closer, so we do too.
-const FM_CLOSE = /^(?:---|\.\.\.)[ \t]*$/;
-
 export function parseSkill(text: string): SkillDocument {
-  const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
+  const split = splitSkillMd(text);
+  const { bom, bodyStart } = split;
+  const frontmatter = split.frontmatter ? readFrontmatter(split.frontmatter) : null;
   const lines = splitLines(text, bom.length);
-  const frontmatter = readFrontmatter(text, lines);
-  const bodyStart = frontmatter ? bom.length + frontmatter.raw.length : bom.length;
-  const bodyLines = frontmatter ? lines.slice(lineCount(frontmatter.raw)) : lines;
+  const bodyLines = lines.filter((l) => l.start >= bodyStart);
   const scan = scanHeadings(bodyLines);
   const sections: Section[] = [];
   const stack: Section[] = [];
@@ -154,39 +140,6 @@ export function normalizeTitle(title: string): string {
 /** The body: everything after the BOM and the frontmatter. */
 export function bodyOf(doc: SkillDocument): string {
   return doc.text.slice(doc.bodyStart);
-}
-
-function readFrontmatter(text: string, lines: Line[]): Frontmatter | null {
-  const open = lines[0];
-  if (!open || !FM_OPEN.test(open.text) || open.next === open.contentEnd) return null;
-  const closeIdx = lines.findIndex((l, i) => i > 0 && FM_CLOSE.test(l.text));
-  if (closeIdx === -1) return null;
-  const close = lines[closeIdx]!;
-  const yamlStart = open.next;
-  const yaml = text.slice(yamlStart, close.start);
-  let data: Record<string, unknown> | null = null;
-  let error: string | null = null;
-  try {
-    const parsed = yamlLib().parse(yaml) as unknown;
-    if (parsed === null || parsed === undefined) data = {};
-    else if (typeof parsed === 'object' && !Array.isArray(parsed)) data = parsed as Record<string, unknown>;
-    else error = 'frontmatter is not a YAML mapping';
-  } catch (e) {
-    error = (e as Error).message.split('\n')[0] ?? String(e);
-  }
-  return {
-    raw: text.slice(open.start, close.next),
-    open: text.slice(open.start, open.next),
-    yaml,
-    close: text.slice(close.start, close.next),
-    yamlStart,
-    data,
-    error,
-  };
-}
-
-function lineCount(s: string): number {
-  return splitLines(s).length;
 }
 
 function lastLineNumber(lines: Line[], end: number): number {

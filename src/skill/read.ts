@@ -3,12 +3,12 @@
 // resource subfolders, because an agent that loads the skill also reads those.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
-import jsYaml from 'js-yaml';
+import { dirname, join, resolve } from 'node:path';
 import { fastGlob } from '../core/lazy.js';
 import { ConfigError } from '../core/errors.js';
 import { displayPath, readTextFile } from '../config/load-yaml.js';
 import type { SkillInput } from '../engines/types.js';
+import { skillNameOf } from './skill-md.js';
 
 /** Subfolders whose files are part of a skill (Anthropic's layout plus common variants). */
 export const SKILL_RESOURCE_DIRS = ['references', 'scripts', 'assets', 'templates', 'examples'];
@@ -56,19 +56,7 @@ export function skillFromText(text: string, name: string, dir?: string): LoadedS
   return { name, text, dir, file: dir ? join(dir, 'SKILL.md') : '(inline)', bytes, fileHash: hash, contentHash: hash } as LoadedSkill;
 }
 
-/** Frontmatter `name`, else the folder's name. */
+/** Frontmatter `name`, else the folder's name: skill-md.ts's reading, the one every command shares. */
 export function skillName(text: string, dir: string): string {
-  const fm = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---\r?\n/.exec(text);
-  if (fm) {
-    try {
-      // js-yaml's core schema is YAML 1.2's, as the yaml library's default; only `name` is read here.
-      const data = jsYaml.load(fm[1]!, { schema: jsYaml.CORE_SCHEMA }) as unknown;
-      if (data && typeof data === 'object' && typeof (data as Record<string, unknown>).name === 'string') {
-        return (data as Record<string, string>).name!;
-      }
-    } catch {
-      // A malformed frontmatter is the learner's business, not a reason to refuse to evaluate.
-    }
-  }
-  return basename(dir);
+  return skillNameOf(text, dir);
 }

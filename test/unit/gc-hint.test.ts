@@ -1,6 +1,6 @@
 // A large evaluation collects its garbage between phases (src/core/gc-hint.ts): the collection must
 // really run — dead old-generation objects gone afterwards — for a heap that holds much only. The young generation's
-// hold must really stop its growth.
+// hold must really stop its growth. WHET_NO_GC_HINT=1 must really turn both off.
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -28,11 +28,29 @@ describe('collection between phases', () => {
     expect(alive).toBe(200_000);
     expect(before - after).toBeGreaterThan(10_000_000);
   });
+
+  it('makes no collection with WHET_NO_GC_HINT=1, however much the heap holds', async () => {
+    let keep: unknown[] | undefined = Array.from({ length: 200_000 }, (_, i) => ({ i, s: `dead ${i}` }));
+    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(keep.length).toBe(200_000);
+    keep = undefined;
+    const was = process.env['WHET_NO_GC_HINT'];
+    process.env['WHET_NO_GC_HINT'] = '1';
+    try {
+      const before = process.memoryUsage().heapUsed;
+      expect(collectBetweenPhases(GC_HINT_HEAP_BYTES)).toBe(false);
+      // The dead objects are still there: nothing collected them (a scavenge cannot, they are old).
+      expect(before - process.memoryUsage().heapUsed).toBeLessThan(2_000_000);
+    } finally {
+      if (was === undefined) delete process.env['WHET_NO_GC_HINT'];
+      else process.env['WHET_NO_GC_HINT'] = was;
+    }
+  });
 });
 
 describe('holding the young generation', () => {
   // In a fresh process each: the flag it sets stays set for the rest of a process.
-  const grow = async (hold: boolean): Promise<{ held: boolean; youngMb: number; holdMb: number }> => {
+  const grow = async (hold: boolean, env: NodeJS.ProcessEnv = {}): Promise<{ held: boolean; youngMb: number; holdMb: number }> => {
     const script = `
       import { getHeapSpaceStatistics } from 'node:v8';
       import { holdYoungGeneration, YOUNG_HOLD_BYTES } from ${JSON.stringify(pathToFileURL(join(repoRoot, 'dist/src/core/gc-hint.js')).href)};
@@ -46,7 +64,7 @@ describe('holding the young generation', () => {
         most = Math.max(most, young);
       }
       console.log(JSON.stringify({ held, youngMb: most / 1048576, holdMb: YOUNG_HOLD_BYTES / 1048576, live: live.length }));`;
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script]);
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, WHET_NO_GC_HINT: '', ...env } });
     return JSON.parse(stdout) as { held: boolean; youngMb: number; holdMb: number };
   };
 
@@ -56,5 +74,11 @@ describe('holding the young generation', () => {
     // Held: short of its next doubling (Node 24 lands a page past the hold). Free: 32 MB on Node 20, 128 MB on 24.
     expect(held.youngMb).toBeLessThan(2 * held.holdMb);
     expect(free.youngMb).toBeGreaterThanOrEqual(2 * held.holdMb);
+  }, 60_000);
+
+  it('leaves the new space to V8 with WHET_NO_GC_HINT=1', async () => {
+    const off = await grow(true, { WHET_NO_GC_HINT: '1' });
+    expect(off.held).toBe(false);
+    expect(off.youngMb).toBeGreaterThanOrEqual(2 * off.holdMb);
   }, 60_000);
 });

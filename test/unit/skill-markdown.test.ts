@@ -23,8 +23,8 @@ describe('parseSkill: frontmatter, BOM, line endings', () => {
     expect(doc.sections[0]!.line).toBe(7);
   });
 
-  it('accepts `...` as the closing delimiter and reports malformed YAML without throwing', () => {
-    expect(roundTrips('---\nname: x\n...\nbody\n').frontmatter?.data).toEqual({ name: 'x' });
+  it('takes no `...` for a closing delimiter (Claude Code, Codex and CommonMark do not) and reports malformed YAML without throwing', () => {
+    expect(roundTrips('---\nname: x\n...\nbody\n').frontmatter).toBeNull();
     const bad = roundTrips('---\nname: [unclosed\n---\n# T\n');
     expect(bad.frontmatter?.data).toBeNull();
     expect(bad.frontmatter?.error).toMatch(/./);
