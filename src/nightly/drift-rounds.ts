@@ -10,7 +10,7 @@ import type { SequentialSettings } from '../evaluation/sequential.js';
 import type { AfterTarget } from './baseline.js';
 import { hasCounts } from './drift-noisy.js';
 import { historyOf, nightlyDir, previousNight, readHistory } from './history.js';
-import { runNightRounds, type NightRounds } from './night-rounds.js';
+import { referenceAttempts, runNightRounds, type NightRounds } from './night-rounds.js';
 import type { HistoryLineRead } from './schema.js';
 
 export interface TargetRounds {
@@ -37,6 +37,7 @@ export function driftRounds(found: Map<string, TargetRounds>, log?: (line: strin
       const outcome = await runNightRounds({
         settings,
         firstAttempts: prepared.passK,
+        reference: referenceAttempts(previous.tasks, settings, prepared.passK),
         first: tallies.map(counts),
         previous: previous.tasks,
         log: log && ((l) => log(`${t.skillDir}: ${l}`)),

@@ -78,7 +78,7 @@ function noisyTest(tonight: NightRecord, previous: NightRecordRead, significance
   const pairs = nightPairs(counts, previous.tasks);
   const attempts = Math.max(1, ...tonight.tasks.map((t) => t.attempts ?? t.judged ?? 1));
   const s: SequentialSettings = { significance, minEffect: n?.minEffect ?? THRESHOLD_DEFAULTS.min_effect, maxAttempts: n?.outcome ? Math.max(n.maxAttempts, attempts) : attempts };
-  const outcome = n?.outcome ?? { looks: [dropLook([], pairs, { round: 1, attempts }, s)], rounds: 1, attempts, calls: { engine: 0, judge: 0 } };
+  const outcome = n?.outcome ?? { looks: [dropLook([], pairs, { round: 1, attempts }, s)], rounds: 1, attempts, referenceAttempts: attempts, calls: { engine: 0, judge: 0 } };
   return nightSequential(outcome, pairs, s);
 }
 
@@ -143,7 +143,7 @@ export function compareNights(tonight: NightRecord, previous: (NightRecordRead &
     const isCritical = new Set(tonight.tasks.filter((t) => t.critical).map((t) => t.task_id));
     const supported = seq.supported_drops.map((d) => d.task_id).filter((id) => isCritical.has(id));
     criticalFailures = [...new Set([...(seq.decision === 'drift' ? critical : []), ...supported])];
-    if (seq.decision === 'drift') reasons.push(`drift on a noisy engine, ${sequentialWords(seq)}`);
+    if (seq.decision === 'drift') reasons.push(`drift on a noisy engine: ${sequentialWords(seq).replace(/^drift: /, '')}`);
     if (seq.decision === 'drift' && mcnemarDrop) reasons.push(mcnemarDrop);
     if (criticalFailures.length) reasons.push(`critical task(s) newly failing: ${criticalFailures.join(', ')}`);
   }

@@ -83,9 +83,10 @@ export async function runNightly(
       noise: engineNoise({ cfg, engine: a.engine ?? { type: 'mock' }, judgeEngine: a.judge_engine }),
       tasks: a.task_results.map((t) => {
         const more = tonight?.outcome.tonight.get(t.task_id);
-        const judged = t.judged ?? t.attempts - t.errors;
-        const counts = more ?? { attempts: t.attempts, judged, passes: t.passes };
-        return { task_id: t.task_id, status: t.status, category: t.category, ...(t.critical ? { critical: true } : {}), attempts: counts.attempts, judged: counts.judged, passes: counts.passes };
+        const counts = more ?? { attempts: t.attempts, judged: t.judged ?? t.attempts - t.errors, passes: t.passes };
+        // After rounds, the next night compares with the attempts run whatever their results (drift-noisy.ts referenceOf).
+        const reference = more ? { reference_judged: more.reference.judged, reference_passes: more.reference.passes } : {};
+        return { task_id: t.task_id, status: t.status, category: t.category, ...(t.critical ? { critical: true } : {}), attempts: counts.attempts, judged: counts.judged, passes: counts.passes, ...reference };
       }),
     };
     const mine = historyOf(history, ids[i]!, ids);

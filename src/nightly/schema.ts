@@ -19,6 +19,14 @@ export const nightTask = z.object({
   attempts: z.number().int().min(0).optional(),
   judged: z.number().int().min(0).optional(),
   passes: z.number().int().min(0).optional(),
+  /**
+   * Of tonight's first `reference_attempts` attempts (drift.sequential), judged and passed: what the next
+   * night compares with. Attempts after them were run only because tonight's test was still undecided, so
+   * their number depends on their results; counting them would bias the next night's comparison. Absent:
+   * every attempt is the reference (a night that ran no drift rounds).
+   */
+  reference_judged: z.number().int().min(0).optional(),
+  reference_passes: z.number().int().min(0).optional(),
 });
 
 /** Whether the engines answered the same way every time (src/measure/setup.ts engineNoise). */
@@ -68,6 +76,8 @@ export const nightSequential = z.object({
   /** Attempts per task tonight when the test stopped, and the most any task had the previous night. */
   attempts: z.number().int().min(1),
   previous_attempts: z.number().int().min(0),
+  /** Attempts tonight runs whatever its results (the first look is there): the next night's reference. */
+  reference_attempts: z.number().int().min(1),
   /** Tasks judged on both nights: what the test is over. */
   tasks: z.number().int(),
   /** Tonight's share of passed attempts minus the previous night's, mean over tasks, with its interval. */

@@ -37,7 +37,8 @@ function project(): { dir: string; chance: (p: number) => void; calls: () => num
   write(join(dir, 'skills/notes/SKILL.md'), '# Notes\nAlways cite the ticket number.\n');
   const tasks = Array.from({ length: TASKS }, (_, i) => `  - {id: n${i}, category: ${i % 2 ? 'a' : 'b'}, prompt: "note ${i}", judge: {type: contains, expected: ["ticket number"]}}`);
   write(join(dir, 'skills/notes/tasks.yaml'), `skill_id: notes\nversion: "1.0"\ntasks:\n${tasks.join('\n')}\n`);
-  write(join(dir, 'pipeline.yaml'), `engine: {type: command, command: ["${agent}"]}\nevaluate: {concurrency: 4}\ntargets: [{skill: skills/notes}]\n`);
+  // A drop worth finding of 0.3 keeps the planned reference attempts (and the test's time) small.
+  write(join(dir, 'pipeline.yaml'), `engine: {type: command, command: ["${agent}"]}\nevaluate: {concurrency: 4, max_attempts: 6}\nthresholds: {min_effect: 0.3}\ntargets: [{skill: skills/notes}]\n`);
   const chance = (p: number) => writeFileSync(join(dir, 'agent/chance'), String(p));
   const calls = () => readFileSync(join(dir, 'agent/calls.log'), 'utf8').trim().split('\n').length;
   return { dir, chance, calls };
@@ -66,6 +67,8 @@ describe('whet nightly on a noisy agent', () => {
     expect(second.alert).toBe(false);
     expect(q2).toMatchObject({ decision: 'no drift', previous_attempts: 1, tasks: TASKS });
     expect(q2.attempts).toBeGreaterThan(1);
+    expect(q2.reference_attempts).toBeGreaterThan(1);
+    expect(q2.looks[0].attempts).toBe(q2.reference_attempts);
     // Every attempt of every round was a real call of the agent, and tonight's engine calls count them.
     expect(p.calls()).toBe(TASKS * (1 + q2.attempts));
     expect(second.engine_calls).toBe(TASKS * q2.attempts);
@@ -80,9 +83,12 @@ describe('whet nightly on a noisy agent', () => {
     expect(q3).toMatchObject({ decision: 'drift', previous_attempts: q2.attempts });
     expect(q3.effect.effect).toBeLessThan(-0.3);
     expect(q3.effect.high).toBeLessThan(0);
-    expect(q3.attempts).toBeLessThan(q2.attempts);
+    // A drop this large is decided at the first look, after the reference attempts the plan asked for.
+    expect(q3.looks).toHaveLength(1);
+    expect(q3.attempts).toBe(q3.reference_attempts);
+    expect(q3.settings).toMatchObject({ min_effect: 0.3, max_attempts: 6, significance: 0.05 });
     // The printed summary: the alert with the test's words, and the target's line naming the test.
-    expect(n3.stdout).toMatch(/## ⚠ Drift alert\n\n- \*\*.*notes\*\*: drift on a noisy engine, drift: tonight − previous night −0\.\d\d \(95% CI −0\.\d\d to −0\.\d\d\) over 20 task\(s\), after \d+ attempt\(s\) per task tonight \(previous night \d+, max 10\)/);
+    expect(n3.stdout).toMatch(/## ⚠ Drift alert\n\n- \*\*.*notes\*\*: drift on a noisy engine: tonight − previous night −0\.\d\d \(95% CI −0\.\d\d to −0\.\d\d\) over 20 task\(s\), after \d+ attempt\(s\) per task tonight \(previous night \d+, max 6\)/);
     expect(n3.stdout).toMatch(/- drift test on a noisy engine \(command answers may vary .*\): Cochran–Mantel–Haenszel score for a drop/);
 
     const md = (await whet(['report', '--nightly'], { cwd: p.dir })).stdout;
