@@ -97,5 +97,10 @@ describe('whet nightly on a noisy agent', () => {
     expect(md).toMatch(new RegExp(`drift: tonight − previous night −0\\.\\d\\d \\(95% CI .*\\) over 20 task\\(s\\), after ${q3.attempts} attempt\\(s\\) per task tonight`));
     const html = (await whet(['report', '--nightly', '--format', 'html'], { cwd: p.dir })).stdout;
     expect(html).toContain(`data-testid="night-noisy" data-decision="drift" data-attempts="${q3.attempts}"`);
+    // The night's run in JUnit: what CI dashboards list.
+    const xml = (await whet(['report', day3.targets[0].run_id, '--format', 'junit'], { cwd: p.dir })).stdout;
+    expect(xml).toContain('<property name="whetstone.nightly.decision" value="drift"/>');
+    expect(xml).toContain(`<property name="whetstone.nightly.attempts_per_task" value="${q3.attempts}"/>`);
+    expect(xml).toMatch(/<property name="whetstone.nightly.effect" value="-0\.\d+ \[-0\.\d+, -0\.\d+\]"\/>/);
   }, 180_000);
 });
