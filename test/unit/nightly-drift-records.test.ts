@@ -53,6 +53,15 @@ describe('compareNights on a noisy engine with counts on both nights', () => {
     expect(d).toMatchObject({ alert: false, regressions: ['n0'], critical_failures: [], reasons: [] });
   });
 
+  it('alerts on a critical task whose own attempts fell, though the suite as a whole did not drift', () => {
+    // Forty tasks at 5 of 10 both nights, but the critical n0 went from 10 of 10 to 0 of 10.
+    const at = (n0: number): NightTask[] => Array.from({ length: 40 }, (_, i) => ({ task_id: `n${i}`, category: 'c', status: 'pass' as const, ...(i === 0 ? { critical: true } : {}), attempts: 10, judged: 10, passes: i === 0 ? n0 : 5 }));
+    const d = compareNights(night(at(0), { noise: noisy }), prev(night(at(10))), 0.05, undefined, { minEffect: 0.1, maxAttempts: 10 });
+    expect(d.sequential).toMatchObject({ decision: 'no drift', attempts: 10 });
+    expect(d.sequential!.supported_drops.map((x) => x.task_id)).toEqual(['n0']);
+    expect(d).toMatchObject({ alert: true, critical_failures: ['n0'], reasons: ['critical task(s) newly failing: n0'] });
+  });
+
   it('decides drift in rounds when tonight really fell, saying the attempts and the effect', async () => {
     const previous = night(Array.from({ length: 10 }, (_, i) => ({ task_id: `n${i}`, category: 'c', status: 'pass' as const, attempts: 4, judged: 4, passes: 3 })));
     // Tonight every task fails every attempt.
