@@ -205,10 +205,11 @@ export function evaluationKey(p: Prepared, skill: LoadedSkill, round?: number): 
  * task engine and judge engine alike — as deterministic, and any model or command engine as noisy, since
  * nothing short of repeating a call can show otherwise.
  */
-export function engineNoise(p: Pick<Prepared, 'cfg' | 'engine' | 'judgeEngine'>): { deterministic: boolean; why: string } {
+export function engineNoise(p: { cfg: Pick<PipelineConfig, 'deterministic'>; engine: Pick<Engine, 'type'>; judgeEngine?: Pick<Engine, 'type'> | null }): { deterministic: boolean; why: string } {
   const setting = p.cfg.deterministic;
   if (setting !== 'auto') return { deterministic: setting, why: `evaluate.deterministic: ${setting}` };
-  const noisy = [p.engine, p.judgeEngine].filter((e): e is Engine => e !== undefined && e.type !== 'mock');
+  // Only the engines' types are read, so a night can say the same from the types its artifact recorded.
+  const noisy = [p.engine, p.judgeEngine].filter((e): e is Pick<Engine, 'type'> => !!e && e.type !== 'mock');
   if (noisy.length === 0) return { deterministic: true, why: 'the mock engine answers the same way every time' };
   return { deterministic: false, why: `${noisy.map((e) => e.type).join(' and ')} answers may vary from call to call (evaluate.deterministic: auto)` };
 }

@@ -16,9 +16,19 @@ import { standaloneEvaluation } from '../artifacts/evaluation.js';
 import { evaluationManifest } from './run-manifest.js';
 import { watchRateLimits } from '../evaluation/rate-limit-watch.js';
 import { runTotals, totalsOf } from '../evaluation/budget.js';
-import { budgetFor, evaluationKey, prepare, type EvaluateContext, type StageResult } from './setup.js';
+import { budgetFor, evaluationKey, prepare, type EvaluateContext, type Prepared, type StageResult } from './setup.js';
+import type { TaskTally } from '../evaluation/aggregate.js';
+import type { VariantOutcome } from '../evaluation/run-variant.js';
 
-export async function runStandalone(ctx: EvaluateContext): Promise<StageResult> {
+/**
+ * Internal (`whet nightly` on a noisy engine): more attempts after the first measurement, inside the run
+ * and its lock. `round(n)` measures one more attempt of every task as the variant `baseline.round-n`
+ * (its own results file and cache entry, like the evaluate stage's rounds); an interrupted outcome
+ * returned stops the run as an interrupted first measurement would.
+ */
+export type AfterFirst = (a: { prepared: Prepared; tallies: readonly TaskTally[]; round: (n: number) => Promise<VariantOutcome> }) => Promise<VariantOutcome | undefined>;
+
+export async function runStandalone(ctx: EvaluateContext, after?: AfterFirst): Promise<StageResult> {
   const o = ctx.options;
   if (!o.skillPath) throw new UsageError('--skill-path is required with --standalone (the skill folder or its SKILL.md)');
   if (o.input || o.candidateId) throw new UsageError('--standalone evaluates the current skill; --input and --candidate-id belong to pipeline mode');
@@ -43,10 +53,23 @@ export async function runStandalone(ctx: EvaluateContext): Promise<StageResult> 
 
     const budget = budgetFor(ctx, p, runDir);
     const unwatch = watchRateLimits(runDir, ctx.log, ctx.now);
-    const m = await measure(p, ctx, { skill, variant: 'baseline', dir: runDir, cacheable: true, budget }).finally(unwatch);
-    if (m.outcome.interrupted) {
-      const exhausted = m.outcome.budgetExhausted;
-      const limited = exhausted ? undefined : m.outcome.rateLimited;
+    let m: Awaited<ReturnType<typeof measure>>;
+    let stopped: VariantOutcome | undefined;
+    try {
+      m = await measure(p, ctx, { skill, variant: 'baseline', dir: runDir, cacheable: true, budget });
+      stopped = m.outcome.interrupted ? m.outcome : undefined;
+      if (!stopped && after) {
+        // One attempt per task per round, whatever a task's own pass_k.
+        const roundP: Prepared = { ...p, suite: { ...p.suite, tasks: p.suite.tasks.map((t) => ({ ...t, passK: 1 })) }, passK: 1 };
+        const round = async (n: number) => (await measure(roundP, ctx, { skill, variant: `baseline.round-${n}`, dir: runDir, cacheable: true, budget, round: n })).outcome;
+        stopped = await after({ prepared: p, tallies: m.outcome.tallies, round });
+      }
+    } finally {
+      unwatch();
+    }
+    if (stopped) {
+      const exhausted = stopped.budgetExhausted;
+      const limited = exhausted ? undefined : stopped.rateLimited;
       const status = exhausted ? 'budget_exhausted' : limited ? 'rate_limited' : 'interrupted';
       await writeRunManifest(runDir, { ...manifest, status, updated_at: ctx.now().toISOString() });
       appendEvent(runDir, { event: status, stage: 'evaluate', ...(exhausted ? { reason: exhausted } : limited ? { reason: limited } : {}) }, ctx.now());

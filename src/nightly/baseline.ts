@@ -8,7 +8,7 @@ import { expandTargets, type ResolvedTarget } from '../config/targets.js';
 import { UsageError } from '../core/errors.js';
 import type { RunEnv } from '../core/run-env.js';
 import { acquireStateLock } from '../state/lock.js';
-import { runStandalone } from '../measure/standalone.js';
+import { runStandalone, type AfterFirst } from '../measure/standalone.js';
 import type { StandaloneEvaluation } from '../artifacts/evaluation.js';
 
 export type BaselineEnv = RunEnv;
@@ -36,9 +36,12 @@ export async function openTargets(
   return { cfg, targets, stateDir, limiter: (fn) => shared(fn) };
 }
 
+/** What runs in a target's evaluation after its first measurement (whet nightly's drift rounds), if anything. */
+export type AfterTarget = (t: ResolvedTarget, all: { cfg: PipelineConfig; stateDir: string; targets: ResolvedTarget[] }) => AfterFirst | undefined;
+
 export async function baselineAll(
   e: BaselineEnv,
-  o: { config?: string; stateRoot?: string; force?: boolean; mock?: boolean; fresh?: boolean },
+  o: { config?: string; stateRoot?: string; force?: boolean; mock?: boolean; fresh?: boolean; after?: AfterTarget },
 ): Promise<{ cfg: PipelineConfig; stateDir: string; results: TargetBaseline[]; interrupted: boolean }> {
   const { cfg, targets, stateDir, limiter } = await openTargets(e, o);
   const lock = await acquireStateLock(stateDir, 'whet baseline', { report: e.log });
@@ -56,7 +59,7 @@ export async function baselineAll(
           limiter,
           ...(e.progressOut ? { progressOut: e.progressOut } : {}),
           options: { standalone: true, taskSuite: t.suitePath, skillPath: t.skillDir, stateRoot: stateDir, config: cfg.path, force: o.force, fresh: o.fresh, mock: o.mock, engine: t.engine },
-        });
+        }, o.after?.(t, { cfg, stateDir, targets }));
         if (r.interrupted) {
           interrupted = true;
           return undefined;

@@ -2,9 +2,14 @@
 // (exact McNemar), per-category changes on those same paired tasks, new failures of tasks marked critical,
 // and what changed in between (skill, suite, engine, judge engine, evaluation settings — from the hashes),
 // because that tells the user where to look. A night that judged nothing is an engine failure, not a drop.
+// On a noisy engine, with attempt counts on both nights, the alert is decided by the noisy test instead
+// (drift-noisy.ts); the paired status counts are still shown, as what the first attempts did.
 import { tooManyErrors } from '../evaluation/summary.js';
+import type { SequentialSettings } from '../evaluation/sequential.js';
+import { THRESHOLD_DEFAULTS } from '../config/thresholds.js';
 import { mcnemarExact } from '../stats/index.js';
-import type { DriftReport, EvalSettings, NightRecord, NightRecordRead, NightTask } from './schema.js';
+import { countsOf, dropLook, hasCounts, MCNEMAR, nightPairs, nightSequential, NIGHT_METHOD, sequentialWords, type NoisyOutcome } from './drift-noisy.js';
+import type { DriftReport, EvalSettings, NightRecord, NightRecordRead, NightSequential, NightTask } from './schema.js';
 
 export type { DriftReport, NightRecord, NightTask } from './schema.js';
 
@@ -56,8 +61,32 @@ function engineFailure(tasks: NightTask[], maxErrorShare: number | undefined): s
   return partial ? `engine failed on part of the suite: ${partial}, so tonight's pass rate is not the suite's; check the engine with whet doctor` : undefined;
 }
 
-/** `maxErrorShare`: above it, a night is an engine failure even though some tasks were judged. */
-export function compareNights(tonight: NightRecord, previous: (NightRecordRead & { label: string }) | undefined, significance: number, maxErrorShare?: number): DriftReport {
+/** The noisy test's settings (significance is compareNights' own) and, when tonight ran rounds, their outcome. */
+export interface NoisyDriftInput {
+  minEffect: number;
+  maxAttempts: number;
+  outcome?: NoisyOutcome;
+}
+
+/**
+ * The noisy engine's test, when tonight is noisy and both nights kept attempt counts: the rounds' looks
+ * when tonight ran them, else one final look at the attempts tonight has (a night merged from shards).
+ */
+function noisyTest(tonight: NightRecord, previous: NightRecordRead, significance: number, n: NoisyDriftInput | undefined): NightSequential | undefined {
+  if (tonight.noise?.deterministic !== false || !hasCounts(previous.tasks) || !hasCounts(tonight.tasks)) return undefined;
+  const counts = new Map(tonight.tasks.map((t) => [t.task_id, countsOf(t)!]));
+  const pairs = nightPairs(counts, previous.tasks);
+  const attempts = Math.max(1, ...tonight.tasks.map((t) => t.attempts ?? t.judged ?? 1));
+  const s: SequentialSettings = { significance, minEffect: n?.minEffect ?? THRESHOLD_DEFAULTS.min_effect, maxAttempts: n?.outcome ? Math.max(n.maxAttempts, attempts) : attempts };
+  const outcome = n?.outcome ?? { looks: [dropLook([], pairs, { round: 1, attempts }, s)], rounds: 1, attempts, referenceAttempts: attempts, calls: { engine: 0, judge: 0 } };
+  return nightSequential(outcome, pairs, s);
+}
+
+/**
+ * `maxErrorShare`: above it, a night is an engine failure even though some tasks were judged. `noisy`:
+ * the noisy test's settings and rounds (used only when tonight's record says the engine is noisy).
+ */
+export function compareNights(tonight: NightRecord, previous: (NightRecordRead & { label: string }) | undefined, significance: number, maxErrorShare?: number, noisy?: NoisyDriftInput): DriftReport {
   const failed = engineFailure(tonight.tasks, maxErrorShare);
   const base = { fixes: [], regressions: [], critical_failures: [], engine_failed: !!failed, alert: !!failed, reasons: failed ? [failed] : [] };
   if (!previous) {
@@ -101,8 +130,23 @@ export function compareNights(tonight: NightRecord, previous: (NightRecordRead &
     settings: settingsChanged(previous.settings, tonight.settings),
   };
   const reasons = [...base.reasons];
-  if (regressions.length > fixes.length && p < significance) reasons.push(`significant drop: ${regressions.length} task(s) regressed vs ${fixes.length} fixed, exact McNemar p = ${Number(p.toPrecision(4))} < ${significance}`);
-  if (critical.length) reasons.push(`critical task(s) newly failing: ${critical.join(', ')}`);
+  const mcnemarDrop = regressions.length > fixes.length && p < significance ? `significant drop: ${regressions.length} task(s) regressed vs ${fixes.length} fixed, exact McNemar p = ${Number(p.toPrecision(4))} < ${significance}` : undefined;
+  const seq = compared ? noisyTest(tonight, previous, significance, noisy) : undefined;
+  let criticalFailures = critical;
+  if (!seq) {
+    if (mcnemarDrop) reasons.push(mcnemarDrop);
+    if (critical.length) reasons.push(`critical task(s) newly failing: ${critical.join(', ')}`);
+  } else {
+    // A flip of one task is noise here: the first attempts' counts and the critical tasks that fell are
+    // named only once the test has decided drift, and otherwise a critical task raises an alert only when
+    // its own attempts show the drop (Fisher exact, Holm over the tasks compared).
+    const isCritical = new Set(tonight.tasks.filter((t) => t.critical).map((t) => t.task_id));
+    const supported = seq.supported_drops.map((d) => d.task_id).filter((id) => isCritical.has(id));
+    criticalFailures = [...new Set([...(seq.decision === 'drift' ? critical : []), ...supported])];
+    if (seq.decision === 'drift') reasons.push(`drift on a noisy engine: ${sequentialWords(seq).replace(/^drift: /, '')}`);
+    if (seq.decision === 'drift' && mcnemarDrop) reasons.push(mcnemarDrop);
+    if (criticalFailures.length) reasons.push(`critical task(s) newly failing: ${criticalFailures.join(', ')}`);
+  }
   return {
     ...base,
     compared_with: previous.label,
@@ -112,12 +156,13 @@ export function compareNights(tonight: NightRecord, previous: (NightRecordRead &
     p_value: compared ? Number(p.toPrecision(6)) : null,
     pass_rate_change: compared ? round4((passAfter - passBefore) / compared) : null,
     per_category,
-    critical_failures: critical,
+    critical_failures: criticalFailures,
     changed,
     cause: describeChange(changed, fixes.length + regressions.length > 0),
     engine_behaviour_changed: nothingChanged(changed) && fixes.length + regressions.length > 0,
     alert: reasons.length > 0,
     reasons,
+    ...(seq ? { test: NIGHT_METHOD, sequential: seq } : tonight.noise ? { test: MCNEMAR } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 // nightly/<date>.md: engine failures and drift alerts first (what dropped, how sure, and what changed since
 // the last night), then every target's numbers with their counts and intervals and its last nights.
+import { sequentialWords } from './drift-noisy.js';
 import type { TrendRow } from './history.js';
 import type { NightTarget } from './schema.js';
 
@@ -58,6 +59,8 @@ export function formatNight(date: string, targets: NightTarget[], trends: Map<st
     const d = t.drift;
     if (d.compared_with) {
       out.push(`- compared with ${d.compared_with} on ${d.tasks_compared} task(s) judged both nights: fixed ${d.fixes.length}, regressed ${d.regressions.length}, exact McNemar p = ${d.p_value ?? 'n/a'}; pass rate change ${signed(d.pass_rate_change)}`);
+      // On a noisy engine the line above is what the first attempts did; this is what decided the alert.
+      if (d.sequential) out.push(`- drift test on a noisy engine${t.noise ? ` (${t.noise.why})` : ''}: ${d.sequential.method}; ${sequentialWords(d.sequential)}; ${d.sequential.calls.engine} engine call(s) in ${d.sequential.rounds - 1} later round(s)`);
       out.push(`- what changed: ${d.cause}`);
       if (d.regressions.length) out.push(`- regressed: ${d.regressions.join(', ')}`);
       const cats = Object.entries(d.per_category).filter(([, c]) => c.change !== 0);

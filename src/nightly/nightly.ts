@@ -11,6 +11,8 @@ import { localDate } from '../intents/run-intents.js';
 import { writeFileAtomically } from '../core/atomic.js';
 import { baselineAll, type BaselineEnv, type TargetBaseline } from './baseline.js';
 import { compareNights } from './drift.js';
+import { driftRounds, type TargetRounds } from './drift-rounds.js';
+import { engineNoise } from '../measure/setup.js';
 import { historyOf, nightlyDir, previousNight, readHistory, toTrendRow, type TrendRow } from './history.js';
 import { formatNight } from './night-report.js';
 import { historyLine, nightlyDay, NIGHTLY_SCHEMA, type HistoryLine, type NightRecord, type NightTarget } from './schema.js';
@@ -49,7 +51,9 @@ export async function runNightly(
   // Every task of every target is measured tonight: a cached baseline would hide the one thing a nightly
   // exists to catch, a model or endpoint changing behind the same config. The clean results still
   // refresh the cache for the loop.
-  const { cfg, stateDir, results, interrupted } = await measure(e, { ...o, fresh: true });
+  // On a noisy engine each target adds rounds of attempts until its drift test decides (drift-rounds.ts).
+  const rounds = new Map<string, TargetRounds>();
+  const { cfg, stateDir, results, interrupted } = await measure(e, { ...o, fresh: true, after: driftRounds(rounds, e.log) });
   if (interrupted) return 'interrupted';
   const now = e.now();
   // The day the person reading the report lives in, not UTC's: a 01:00 run in UTC+2 belongs to today.
@@ -63,6 +67,7 @@ export async function runNightly(
   const targets: NightTarget[] = results.map((r, i) => {
     const a = r.artifact;
     const ev = a.evaluation;
+    const tonight = rounds.get(r.target.key);
     const record: NightRecord = {
       target: r.target.skillDir,
       target_key: r.target.key,
@@ -74,10 +79,19 @@ export async function runNightly(
       engine_sha256: sha256(canonicalJson(a.engine?.identity ?? {})),
       judge_engine_sha256: sha256(canonicalJson(a.judge_engine?.identity ?? null)),
       settings: { pass_k: a.pass_k, task_timeout_ms: cfg.taskTimeoutMs },
-      tasks: a.task_results.map((t) => ({ task_id: t.task_id, status: t.status, category: t.category, ...(t.critical ? { critical: true } : {}) })),
+      // Decided from the engine types the run recorded: the same rule its rounds were run by.
+      noise: engineNoise({ cfg, engine: a.engine ?? { type: 'mock' }, judgeEngine: a.judge_engine }),
+      tasks: a.task_results.map((t) => {
+        const more = tonight?.outcome.tonight.get(t.task_id);
+        const counts = more ?? { attempts: t.attempts, judged: t.judged ?? t.attempts - t.errors, passes: t.passes };
+        // After rounds, the next night compares with the attempts run whatever their results (drift-noisy.ts referenceOf).
+        const reference = more ? { reference_judged: more.reference.judged, reference_passes: more.reference.passes } : {};
+        return { task_id: t.task_id, status: t.status, category: t.category, ...(t.critical ? { critical: true } : {}), attempts: counts.attempts, judged: counts.judged, passes: counts.passes, ...reference };
+      }),
     };
     const mine = historyOf(history, ids[i]!, ids);
-    const drift = compareNights(record, previousNight(dir, mine), cfg.thresholds.significance, cfg.maxErrorShare);
+    const noisy = { minEffect: cfg.thresholds.min_effect, maxAttempts: tonight?.settings.maxAttempts ?? cfg.maxAttempts, ...(tonight ? { outcome: tonight.outcome } : {}) };
+    const drift = compareNights(record, previousNight(dir, mine), cfg.thresholds.significance, cfg.maxErrorShare, noisy);
     const summary: NightTarget['summary'] = {
       target: record.target,
       target_key: record.target_key,
@@ -95,7 +109,8 @@ export async function runNightly(
       judge_engine_sha256: record.judge_engine_sha256,
       settings: record.settings,
       engine: a.engine?.identity ?? {},
-      engine_calls: ev.engine_calls,
+      // The drift rounds' calls too: what tonight cost.
+      engine_calls: ev.engine_calls + (tonight?.outcome.calls.engine ?? 0),
     };
     trends.set(record.target_key, [...mine.slice(-(TREND_NIGHTS - 1)).map((h) => toTrendRow(h.file, h)), toTrendRow(`${name}.json`, summary)]);
     return { ...record, run_id: a.run_id, drift, summary };

@@ -3,6 +3,7 @@
 // `whet schemas`, so a dashboard can read a state directory without whetstone. The *Read variants accept
 // files written before targets had a key and before the judge engine and settings were recorded.
 import { z } from 'zod';
+import { effectSchema, lookSchema } from '../artifacts/evaluation.js';
 
 export const NIGHTLY_SCHEMA = 'whetstone.nightly/1';
 
@@ -11,7 +12,25 @@ export const nightTask = z.object({
   status: z.enum(['pass', 'fail', 'error']),
   category: z.string(),
   critical: z.boolean().optional(),
+  /**
+   * Attempts run tonight (rounds included), and of them judged and passed: what a noisy engine's drift
+   * test compares. Absent from nights recorded before; such a night is compared by status, as then.
+   */
+  attempts: z.number().int().min(0).optional(),
+  judged: z.number().int().min(0).optional(),
+  passes: z.number().int().min(0).optional(),
+  /**
+   * Of tonight's first `reference_attempts` attempts (drift.sequential), judged and passed: what the next
+   * night compares with. Attempts after them were run only because tonight's test was still undecided, so
+   * their number depends on their results; counting them would bias the next night's comparison. Absent:
+   * every attempt is the reference (a night that ran no drift rounds).
+   */
+  reference_judged: z.number().int().min(0).optional(),
+  reference_passes: z.number().int().min(0).optional(),
 });
+
+/** Whether the engines answered the same way every time (src/measure/setup.ts engineNoise). */
+export const nightNoise = z.object({ deterministic: z.boolean(), why: z.string() });
 
 /** Evaluation settings that change results without changing the skill, the suite or the engine. */
 export const evalSettings = z.object({ pass_k: z.number().int(), task_timeout_ms: z.number() });
@@ -30,7 +49,45 @@ export const nightRecord = z.object({
   engine_sha256: z.string(),
   judge_engine_sha256: z.string(),
   settings: evalSettings,
+  /** Absent from nights recorded before it was: those were all compared by status. */
+  noise: nightNoise.optional(),
   tasks: z.array(nightTask),
+});
+
+/**
+ * A noisy engine's drift test (docs/method.md: Drift on a noisy engine): tonight's attempts against the
+ * previous night's by the one-sided CMH score for a drop, in rounds of one more attempt per task tonight.
+ */
+export const nightSequential = z.object({
+  method: z.string(),
+  settings: z.object({
+    significance: z.number(),
+    min_effect: z.number(),
+    max_attempts: z.number().int(),
+    beta: z.number(),
+    gamma_alpha: z.number(),
+    gamma_beta: z.number(),
+    continuity: z.number(),
+  }),
+  /** Each look of the test: the previous night is the side tested as better (a drop), tonight the other. */
+  looks: z.array(lookSchema).min(1),
+  decision: z.enum(['drift', 'no drift']),
+  rounds: z.number().int().min(1),
+  /** Attempts per task tonight when the test stopped, and the most any task had the previous night. */
+  attempts: z.number().int().min(1),
+  previous_attempts: z.number().int().min(0),
+  /** Attempts tonight runs whatever its results (the first look is there): the next night's reference. */
+  reference_attempts: z.number().int().min(1),
+  /** Tasks judged on both nights: what the test is over. */
+  tasks: z.number().int(),
+  /** Tonight's share of passed attempts minus the previous night's, mean over tasks, with its interval. */
+  effect: effectSchema,
+  /** Stage-wise p-value of a drop. */
+  p_value: z.number(),
+  /** Tasks whose own attempts show a drop (Fisher exact, Holm over the tasks compared). */
+  supported_drops: z.array(z.object({ task_id: z.string(), p: z.number() })),
+  /** Calls tonight's later rounds made (the first measurement's are in the summary's engine_calls). */
+  calls: z.object({ engine: z.number().int(), judge: z.number().int() }),
 });
 
 const rateOrNull = z.number().nullable();
@@ -57,6 +114,9 @@ export const driftReport = z.object({
   engine_behaviour_changed: z.boolean().optional(),
   alert: z.boolean(),
   reasons: z.array(z.string()),
+  /** The test the alert was decided by: exact McNemar on status (absent: the same), or the noisy engine's. */
+  test: z.string().optional(),
+  sequential: nightSequential.optional(),
 });
 
 export const historySummary = z.object({
@@ -108,6 +168,8 @@ export type EvalSettings = z.infer<typeof evalSettings>;
 export type NightRecord = z.infer<typeof nightRecord>;
 export type NightRecordRead = z.infer<typeof nightRecordRead>;
 export type DriftReport = z.infer<typeof driftReport>;
+export type NightSequential = z.infer<typeof nightSequential>;
+export type NightNoise = z.infer<typeof nightNoise>;
 export type HistoryLine = z.infer<typeof historyLine>;
 export type HistoryLineRead = z.infer<typeof historyLineRead>;
 export type NightTarget = z.infer<typeof nightTarget>;

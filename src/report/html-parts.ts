@@ -40,7 +40,7 @@ export function nightTable(n: NonNullable<ReportModel['nightly']>): string {
 </table>
 <p><span data-testid="night-tasks" data-count="${n.tasks_compared}">${n.tasks_compared} tasks compared</span>. ${esc(n.method)}: <span data-testid="night-p">p = ${pValue(n.p_value)}</span>; pass rate change ${signed(n.pass_rate_change)}.
 Fixed${list(n.fixes)}; regressed${list(n.regressions)}.${n.critical_failures.length ? ` Critical tasks newly failing${list(n.critical_failures)}.` : ''}</p>
-<p data-testid="night-cause">What changed since: ${esc(n.cause)}.</p>
+${n.noisy_test ? `<p data-testid="night-noisy" data-decision="${esc(n.noisy_test.decision)}" data-attempts="${n.noisy_test.attempts}">On this noisy engine the alert is decided by the ${esc(n.noisy_test.test)} — ${esc(n.noisy_test.summary)}.</p>\n` : ''}<p data-testid="night-cause">What changed since: ${esc(n.cause)}.</p>
 <table data-testid="night-categories"><tr><th>category</th><th>tasks</th><th>previous night</th><th>tonight</th><th>change</th></tr>${cats}</table></div>`;
 }
 

@@ -5,6 +5,7 @@
 import { dirname, resolve } from 'node:path';
 import { targetKey } from '../config/targets.js';
 import { driftReport } from '../nightly/schema.js';
+import { sequentialWords } from '../nightly/drift-noisy.js';
 import { arr, at, isObj, str, type Json, type NightDay } from './inputs.js';
 import type { ReportModel } from './model-schema.js';
 
@@ -47,6 +48,7 @@ export function nightlyOf(found: ReturnType<typeof nightOfRun>): Night | null {
     fixes: d.fixes,
     regressions: d.regressions,
     p_value: d.p_value,
+    // The paired counts and this p are the first attempts' by status; on a noisy engine `noisy_test` decided.
     method: 'exact McNemar',
     pass_rate_change: d.pass_rate_change,
     per_category: Object.entries(d.per_category).map(([category, c]) => ({ category, ...c })),
@@ -56,6 +58,21 @@ export function nightlyOf(found: ReturnType<typeof nightOfRun>): Night | null {
     cause: d.cause,
     alert: d.alert,
     reasons: d.reasons,
+    noisy_test: d.sequential
+      ? {
+          test: d.sequential.method,
+          decision: d.sequential.decision,
+          attempts: d.sequential.attempts,
+          previous_attempts: d.sequential.previous_attempts,
+          rounds: d.sequential.rounds,
+          tasks: d.sequential.tasks,
+          effect: d.sequential.effect.effect,
+          low: d.sequential.effect.low,
+          high: d.sequential.effect.high,
+          p_value: d.sequential.p_value,
+          summary: sequentialWords(d.sequential),
+        }
+      : null,
   };
 }
 

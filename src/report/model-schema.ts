@@ -270,6 +270,26 @@ export const reportModel = z.object({
       cause: z.string(),
       alert: z.boolean(),
       reasons: z.array(z.string()),
+      /**
+       * On a noisy engine, the test the alert was decided by (docs/method.md: Drift on a noisy engine): its
+       * decision, the attempts per task it took tonight, and the effect (tonight minus the previous night).
+       */
+      noisy_test: z
+        .object({
+          test: z.string(),
+          decision: z.enum(['drift', 'no drift']),
+          attempts: z.number().int(),
+          previous_attempts: z.number().int(),
+          rounds: z.number().int(),
+          tasks: z.number().int(),
+          effect: z.number().nullable(),
+          low: z.number().nullable(),
+          high: z.number().nullable(),
+          p_value: z.number(),
+          summary: z.string(),
+        })
+        .nullable()
+        .optional(),
     })
     .nullable(),
   trend: z.object({

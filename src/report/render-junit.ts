@@ -88,6 +88,11 @@ function nightProperties(n: Night): [string, string][] {
     [`${k}.cause`, n.cause],
   ];
   if (n.critical_failures.length) props.push([`${k}.critical_failures`, n.critical_failures.join(', ')]);
+  const q = n.noisy_test;
+  if (q) {
+    props.push([`${k}.test`, q.test], [`${k}.decision`, q.decision], [`${k}.attempts_per_task`, String(q.attempts)], [`${k}.previous_attempts_per_task`, String(q.previous_attempts)]);
+    props.push([`${k}.effect`, q.effect === null ? 'n/a' : `${signed(q.effect)} [${q.low === null ? 'n/a' : signed(q.low)}, ${q.high === null ? 'n/a' : signed(q.high)}]`], [`${k}.drift_p`, pValue(q.p_value)]);
+  }
   for (const c of n.per_category) props.push([`${k}.category.${c.category}`, `${rate(c.before)} → ${rate(c.after)} (${signed(c.change)}) on ${c.tasks} task(s)`]);
   return props;
 }

@@ -121,6 +121,7 @@ export function nightMd(m: ReportModel): string[] {
     `Compared with ${mdText(n.compared_with)} on ${n.tasks_compared} task(s) judged both nights: both pass ${n.both_pass}, both fail ${n.both_fail}, fixed ${n.fixed}${ids(n.fixes)}, regressed ${n.regressed}${ids(n.regressions)}; ${n.method} p = ${pValue(n.p_value)}; pass rate change ${signed(n.pass_rate_change)}.`,
     '',
   );
+  if (n.noisy_test) out.push(`On this noisy engine the alert is decided by the ${mdText(n.noisy_test.test)} — ${mdText(n.noisy_test.summary)}.`, '');
   if (n.critical_failures.length) out.push(`Critical task(s) newly failing: ${n.critical_failures.map((x) => mdCode(x)).join(', ')}.`, '');
   out.push(`What changed since: ${mdText(n.cause)}.`, '');
   if (n.per_category.length) out.push(mdTable(['category', 'tasks', 'previous night', 'tonight', 'change'], n.per_category.map((c) => [mdText(c.category), String(c.tasks), f4(c.before), f4(c.after), signed(c.change)])), '');
