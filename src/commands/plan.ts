@@ -1,5 +1,6 @@
-// `whet plan`: before any run, what the suite can find on this engine (issue 27 §4; docs/method.md: The
-// plan) — attempts per held-out task, engine calls and cost, and the power for thresholds.min_effect.
+// `whet plan`: before any run, what the suite can find on this engine (issue 27 §4;
+// docs/method.md: The plan) — attempts per held-out task, engine calls and cost, and the power for
+// thresholds.min_effect.
 // The skill and suite are the flags', else pipeline.yaml's first target's. Spends nothing unless told:
 // `--pilot` measures the baseline first when none is cached (the run that follows reads it from the cache).
 import type { Command } from 'commander';
