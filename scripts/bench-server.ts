@@ -6,9 +6,7 @@
 //
 // Run alone (for profiling by hand): node dist/scripts/bench-server.js [latency-ms] — prints its URL.
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { listenLoopback, startedAsProgram } from './loopback.js';
 
 export interface BenchServer {
   url: string;
@@ -70,32 +68,20 @@ export async function startBenchServer(latencyMs: number): Promise<BenchServer> 
   });
   // Keep-alive sockets outlive a response; the bench starts many processes against one server.
   server.keepAliveTimeout = 5000;
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
+  const { url, close } = await listenLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     maxInFlight: () => peak,
     requests: () => count,
     reset: () => {
       peak = inFlight;
       count = 0;
     },
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
+    close,
   };
 }
 
-const invokedDirectly = (() => {
-  try {
-    return realpathSync(process.argv[1] ?? '') === fileURLToPath(import.meta.url);
-  } catch {
-    return false;
-  }
-})();
-if (invokedDirectly) {
+if (startedAsProgram(import.meta.url)) {
   const s = await startBenchServer(Number(process.argv[2] ?? 50));
   console.log(s.url);
   const report = () => console.error(`requests ${s.requests()} · max in flight ${s.maxInFlight()}`);

@@ -11,9 +11,7 @@
 // Run alone: node dist/scripts/noisy-model.js '{"seed":1,"effect":0.25,"baseline":"…"}' — prints its URL.
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { listenLoopback, startedAsProgram } from './loopback.js';
 import { mulberry32 } from '../src/stats/bootstrap.js';
 
 export interface NoisyModelOptions {
@@ -85,28 +83,16 @@ export async function startNoisyModel(o: NoisyModelOptions): Promise<NoisyModel>
       }, o.latencyMs ?? 0);
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
+  const { url, close } = await listenLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     requests: () => count,
     chance,
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
+    close,
   };
 }
 
-const invokedDirectly = (() => {
-  try {
-    return realpathSync(process.argv[1] ?? '') === fileURLToPath(import.meta.url);
-  } catch {
-    return false;
-  }
-})();
-if (invokedDirectly) {
+if (startedAsProgram(import.meta.url)) {
   const m = await startNoisyModel(JSON.parse(process.argv[2] ?? '{"seed":1,"effect":0,"baseline":""}') as NoisyModelOptions);
   console.log(m.url);
   process.on('SIGINT', () => process.exit(0));

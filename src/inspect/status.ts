@@ -69,7 +69,7 @@ export async function listRuns(stateDir: string, now: Date): Promise<RunStatus[]
       base.iteration = last?.iteration ?? null;
       base.last_stage = last?.last_stage ?? null;
       // On a noisy engine a decision took rounds of attempts: how many, and the calls they saved.
-      base.decisions = views.filter((v) => v.gate).map((v) => `${v.iteration}:${v.gate!.decision}${v.gate!.sequential ? ` (${v.gate!.sequential.rounds} rounds, ${v.gate!.sequential.calls_saved} calls saved)` : ''}`);
+      base.decisions = views.filter((v) => v.gate).map((v) => `${v.iteration}:${v.gate!.decision}${v.gate!.sequential ? ` (${v.gate!.sequential.rounds} round${v.gate!.sequential.rounds === 1 ? '' : 's'}, ${v.gate!.sequential.calls_saved} calls saved)` : ''}`);
       try {
         const { nextStep } = await import('../loop/next-step.js');
         const n = nextStep(runDir);
