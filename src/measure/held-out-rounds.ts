@@ -32,11 +32,13 @@ export interface HeldOutRoundsInput {
   callsPerAttempt: number;
 }
 
-export async function heldOutRounds(p: Prepared, ctx: EvaluateContext, i: HeldOutRoundsInput): Promise<{ interrupted: true } | { interrupted: false; record: SequentialRecord } | { interrupted: false; sameEveryTime: string; engineCalls: number }> {
+export async function heldOutRounds(p: Prepared, ctx: EvaluateContext, i: HeldOutRoundsInput): Promise<{ interrupted: true; budgetExhausted?: string; rateLimited?: string } | { interrupted: false; record: SequentialRecord } | { interrupted: false; sameEveryTime: string; engineCalls: number }> {
   const s = sequentialSettings(p);
   // One attempt per task per round, whatever a task's own pass_k: a round is one more look's worth.
   const heldOut = p.suite.tasks.filter((t) => t.split === 'holdout').map((t) => ({ ...t, passK: 1 }));
   const roundP: Prepared = { ...p, suite: { ...p.suite, tasks: heldOut }, passK: 1 };
+  // Why a round stopped, when a budget or a subscription limit did: said as for the first measurement.
+  const why: { budgetExhausted?: string; rateLimited?: string } = {};
   const outcome = await runRounds({
     settings: s,
     firstAttempts: p.passK,
@@ -49,11 +51,17 @@ export async function heldOutRounds(p: Prepared, ctx: EvaluateContext, i: HeldOu
         measure(roundP, ctx, { skill: i.target, variant: `baseline.round-${round}`, dir: i.dir, cacheable: true, budget: i.budget, round }),
         measure(roundP, ctx, { skill: i.candidate, variant: `${i.candidateId}.round-${round}`, dir: i.dir, cacheable: true, budget: i.budget, round }),
       ]);
-      if (b.outcome.interrupted || c.outcome.interrupted) return 'interrupted';
+      if (b.outcome.interrupted || c.outcome.interrupted) {
+        const exhausted = b.outcome.budgetExhausted ?? c.outcome.budgetExhausted;
+        const limited = b.outcome.rateLimited ?? c.outcome.rateLimited;
+        if (exhausted) why.budgetExhausted = exhausted;
+        else if (limited) why.rateLimited = limited;
+        return 'interrupted';
+      }
       return { baseline: b.outcome.tallies, candidate: c.outcome.tallies, engineCalls: b.outcome.engineCalls + c.outcome.engineCalls, judgeCalls: b.outcome.judgeCalls + c.outcome.judgeCalls };
     },
   });
-  if (outcome.interrupted) return { interrupted: true };
+  if (outcome.interrupted) return { interrupted: true, ...why };
   if (outcome.sameEveryTime) return { interrupted: false, sameEveryTime: outcome.sameEveryTime, engineCalls: outcome.engineCalls };
   return { interrupted: false, record: sequentialRecord(outcome, s, p.passK, i.callsPerAttempt) };
 }

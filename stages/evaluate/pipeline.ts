@@ -87,9 +87,10 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
         const callsPerAttempt = c.attempts.total > 0 && c.engine_calls > 0 ? (c.engine_calls + c.judge_calls) / c.attempts.total : 1 + (p.judgeEngine ? 1 : 0);
         const r = await heldOutRounds(p, ctx, { target, candidate: candSkill, candidateId: candidate.id, dir: iterDir, budget, baseline: base.outcome.tallies, candidateTallies: measured.outcome.tallies, callsPerAttempt });
         if (r.interrupted) {
-          appendEvent(runDir, { event: 'interrupted', stage: 'evaluate', iteration }, ctx.now());
-          await run.finish('interrupted', ctx.now());
-          return { interrupted: true, runDir };
+          const status = r.budgetExhausted ? 'budget_exhausted' : r.rateLimited ? 'rate_limited' : 'interrupted';
+          appendEvent(runDir, { event: status, stage: 'evaluate', iteration, ...(r.rateLimited ? { reason: r.rateLimited } : {}) }, ctx.now());
+          await run.finish(status, ctx.now());
+          return { interrupted: true, runDir, ...(r.budgetExhausted ? { budgetExhausted: r.budgetExhausted } : {}), ...(r.rateLimited ? { rateLimited: r.rateLimited } : {}) };
         }
         if ('sameEveryTime' in r) {
           // The attempts showed a deterministic engine: decided as on one, and said where it is read.
