@@ -143,11 +143,15 @@ export class ResultsLog {
   }
 
   close(): void {
-    if (this.fd >= 0) {
+    if (this.fd < 0) return;
+    const fd = this.fd;
+    // Closed even when the last lines cannot be written (a full disk): a leaked descriptor keeps the disk busy.
+    try {
       this.flush();
-      closeSync(this.fd);
+    } finally {
+      this.fd = -1;
+      closeSync(fd);
     }
-    this.fd = -1;
   }
 }
 
