@@ -67,19 +67,22 @@ export function redact(text: string, secrets: readonly string[]): string {
 
 export interface HttpRuntime {
   key: string;
+  /** The environment variable the key came from, for "what to fix" messages. */
+  keyEnv: string;
   policy: RetryPolicy;
   concurrency: AdaptiveConcurrencyController;
 }
 
 export function httpRuntime(cfg: OpenAIEngineConfig | AnthropicEngineConfig, defaultKeyEnv: string, opts: HttpEngineOptions): HttpRuntime {
-  const key = readApiKey(cfg.api_key_env ?? defaultKeyEnv, opts.env ?? process.env, cfg.type);
+  const keyEnv = cfg.api_key_env ?? defaultKeyEnv;
+  const key = readApiKey(keyEnv, opts.env ?? process.env, cfg.type);
   const policy: RetryPolicy = {
     ...DEFAULT_RETRY_POLICY,
     maxRetries: cfg.max_retries ?? DEFAULT_RETRY_POLICY.maxRetries,
     maxWaitMs: cfg.retry_max_wait_seconds !== undefined ? cfg.retry_max_wait_seconds * 1000 : DEFAULT_RETRY_POLICY.maxWaitMs,
   };
   const concurrency = opts.concurrency ?? createAdaptiveConcurrency({ max: defaultCeiling(cfg.max_concurrency, opts.maxConcurrency) });
-  return { key, policy, concurrency };
+  return { key, keyEnv, policy, concurrency };
 }
 
 /**

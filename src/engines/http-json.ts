@@ -20,6 +20,7 @@ import type { ApiHeaders } from './http-response.js';
 import type { AttemptFailure } from './retry.js';
 import type { EngineRequest, EngineResult } from './types.js';
 import { isRecord } from './values.js';
+import { unusableAnswer, unusableUrl } from './unusable.js';
 
 /** A non-2xx answer, as `send` reports it to callWithRetries' classify. */
 export class HttpStatusError extends Error {
@@ -104,6 +105,9 @@ export function jsonEndpoint(engine: string, baseURL: string, path: string, auth
   const url = `${baseURL.replace(/\/+$/, '')}${path}`;
   const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json', ...auth, 'user-agent': `whetstone/${VERSION}` };
   const secrets = [rt.key];
+  const facts = { engine, url, keyEnv: rt.keyEnv };
+  // A URL that can never be sent fails every call at once, with no request made (src/engines/unusable.ts).
+  const unusable = unusableUrl(facts);
   return {
     prepare: async () => {
       try {
@@ -113,6 +117,7 @@ export function jsonEndpoint(engine: string, baseURL: string, path: string, auth
       }
     },
     async call(body, read, request, signal) {
+      if (unusable) return { ok: false, output: '', usage: {}, duration_ms: 0, attempts: 0, error: { kind: 'http', message: unusable, stop: unusable } };
       const started = performance.now();
       const outcome = await callWithRetries({
         engine,
@@ -127,7 +132,10 @@ export function jsonEndpoint(engine: string, baseURL: string, path: string, auth
         ...(opts.random ? { random: opts.random } : {}),
         ...(opts.now ? { now: opts.now } : {}),
       });
-      return finishHttpCall(engine, outcome, read, price, started, (s) => redact(s, secrets));
+      const res = finishHttpCall(engine, outcome, read, price, started, (s) => redact(s, secrets));
+      const stop = unusableAnswer(res.error, facts);
+      if (stop && res.error) res.error.stop = redact(stop, secrets);
+      return res;
     },
   };
 }
