@@ -58,7 +58,7 @@ export function appendAtomically(file: string, text: string | Buffer): void {
   let fd = -1;
   let size = -1;
   try {
-    mkdirSync(dirname(file), { recursive: true });
+    // No folder is made: a log's folder is its owner's (a GitHub summary file's folder must already exist).
     fd = openSync(file, 'a');
     size = fstatSync(fd).size;
     writeAll(fd, bytes);
