@@ -137,12 +137,9 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
       interrupted = true;
       return;
     }
-    if (res.error?.stop || engine.unusable()) {
-      // Not a result either: nothing about the skill was measured. The run stops (below) with what to fix.
-      interrupted = true;
-      unusable ??= res.error?.stop ?? engine.unusable();
-      return;
-    }
+    // An unusable endpoint: no result, nothing about the skill was measured; the run stops below with what to fix.
+    unusable ??= res.error?.stop ?? engine.unusable();
+    if (unusable) return void (interrupted = true);
     if (stoppedByRateLimit(res)) {
       // Not a result: the attempt is left for `whet resume` once the limit resets.
       interrupted = true;
@@ -185,13 +182,9 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
     // which threw away this function's optimised code once per run (a second ~25 ms TurboFan compile).
     let judgeStop = engine.rateLimited();
     for (const m of judgeMeters) judgeStop ??= m.rateLimited();
-    let judgeDead: string | undefined;
-    for (const m of judgeMeters) judgeDead ??= m.unusable();
-    if (judgeDead) {
-      interrupted = true;
-      unusable ??= judgeDead;
-      return;
-    }
+    // A judge's endpoint found unusable stops the run the same way (a loop, as for judgeStop).
+    for (const m of judgeMeters) unusable ??= m.unusable();
+    if (unusable) return void (interrupted = true);
     if (judgeStop) {
       interrupted = true;
       rateLimited ??= judgeStop;
