@@ -2,7 +2,7 @@
 // hashes) when run.json is gone, restoring the skill byte for byte. Without events.jsonl as well, nothing
 // vouches for the backups: refused, exit 2, nothing changed.
 import { describe, expect, it } from 'vitest';
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exampleLoopProject, snapshotTree, whet } from '../support/cli.js';
 
@@ -52,5 +52,23 @@ describe('whet rollback without run.json', () => {
     const r = await whet(['rollback', '2020-01-01T00-00-00Z-nothing'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('no run "2020-01-01T00-00-00Z-nothing"');
+  }, 60_000);
+});
+
+describe('a gate.json cut in half over a kept change', () => {
+  it('does not hide the keep from status, show and report (the backup says what was applied), and rollback still restores', async () => {
+    const { dir, runDir, runId, skill, original } = await keptRun();
+    const gate = join(runDir, 'iter-001/gate.json');
+    const text = readFileSync(gate, 'utf8');
+    writeFileSync(gate, text.slice(0, Math.floor(text.length / 2)));
+    const status = await whet(['status'], { cwd: dir });
+    expect(status.stdout).toMatch(/1:keep/);
+    const show = await whet(['show', runId], { cwd: dir });
+    expect(show.stdout).toMatch(/gate: KEEP {2}— gate\.json cannot be read, but backups\/\S+\/iter-001 shows a candidate was applied \(SKILL\.md\)/);
+    const report = await whet(['report', runId], { cwd: dir });
+    expect(report.stdout).toContain('gate.json cannot be read');
+    const r = await whet(['rollback', runId], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(skill).equals(original)).toBe(true);
   }, 60_000);
 });
