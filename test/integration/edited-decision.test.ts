@@ -58,6 +58,16 @@ describe('an edited decision is never acted on', () => {
     expect(sha(skill)).toBe(skillBefore);
   }, 60_000);
 
+  it('the gate refuses an earlier gate.json edited after it was written (its p-value joins the Holm family)', async () => {
+    const { dir, iter } = await twoIterations();
+    const first = join(iter(1), 'gate.json');
+    const g = readJson(first);
+    writeFileSync(first, `${JSON.stringify({ ...g, holdout: { ...g.holdout, p_value: 0.0001 } }, null, 2)}\n`);
+    const r = await whet(['gate'], { cwd: dir });
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/iter-001\/gate\.json: cannot gate iteration 2: an earlier gate\.json was edited after whetstone wrote it/);
+  }, 60_000);
+
   it('rollback refuses a backup manifest edited to point elsewhere, restoring nothing', async () => {
     const { dir, runId, skill } = await twoIterations();
     const manifest = join(dir, 'state/backups', runId, 'iter-001/manifest.json');
