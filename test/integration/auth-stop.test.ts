@@ -91,4 +91,20 @@ describe('an unusable endpoint stops the run at once (exit 3, what to fix)', () 
     const run = join(dir, 'state/runs', readdirSync(join(dir, 'state/runs'))[0]!);
     expect(readFileSync(join(run, 'events.jsonl'), 'utf8')).not.toContain('INURLSECRET99');
   }, 60_000);
+
+  it('a generator engine that refuses the key stops the generate stage the same way', async () => {
+    server = await startLoopbackServer(() => refused(401, 'Incorrect API key provided', 'invalid_api_key'));
+    const dir = project(`${server.url}/v1`);
+    const cfg = join(dir, 'pipeline.yaml');
+    write(
+      cfg,
+      readFileSync(cfg, 'utf8')
+        .replace(/^engine: .*$/m, 'engine: {type: mock}')
+        .replace('proposers: [feedback, structural]', `proposers: [llm], generator_engine: {type: openai, model: gpt-test, base_url: "${server.url}/v1", api_key_env: TEST_KEY}`),
+    );
+    const r = await whet(['run'], { cwd: dir, env });
+    expect(r.code, r.stdout + r.stderr).toBe(3);
+    expect(r.stderr).toMatch(/HTTP 401\b.*refused the API key: check the key in the environment variable TEST_KEY/);
+    expect(server.requests.length).toBe(1);
+  }, 60_000);
 });
