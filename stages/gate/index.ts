@@ -5,8 +5,7 @@
 import { envelopeOf, HANDOFF } from '../../src/artifacts/envelope.js';
 import { existsSync } from 'node:fs';
 import { readArtifact, sha256File } from '../../src/state/artifact-io.js';
-import { checkRecorded, writeRecordedArtifact } from '../../src/state/recorded.js';
-import { readLenient } from '../../src/state/read-lenient.js';
+import { writeRecordedArtifact } from '../../src/state/recorded.js';
 import type { Thresholds } from '../../src/config/thresholds.js';
 import type { LoopContext, StageOutcome } from '../../src/loop/context.js';
 import { iterationPaths } from '../../src/loop/paths.js';
@@ -14,7 +13,7 @@ import { readSkill } from '../../src/skill/read.js';
 import { appendEvent } from '../../src/state/events.js';
 import { applyVariant, readBackup } from '../../src/state/promote.js';
 import { decide } from './decide.js';
-import { gatherIntegrity } from '../../src/loop/integrity.js';
+import { gatherIntegrity, refuseEditedGateInputs } from '../../src/loop/integrity.js';
 import { gateArtifact, type GateArtifact } from '../../src/artifacts/gate.js';
 
 /**
@@ -44,11 +43,8 @@ function registeredMaxErrorShare(ctx: LoopContext): number {
 
 export async function run(ctx: LoopContext): Promise<StageOutcome> {
   const paths = iterationPaths(ctx.runDir, ctx.iteration);
-  // The evaluation decided on must be the bytes its stage wrote (ranking and candidates are held to it by
-  // hash), and so must the earlier gates whose p-values the significance check corrects for (one that no
-  // longer reads at all is left out of that family, as before).
-  const earlier = Array.from({ length: ctx.iteration - 1 }, (_, i) => iterationPaths(ctx.runDir, i + 1).gate).filter((f) => readLenient(f) !== undefined);
-  checkRecorded(ctx.runDir, [{ file: paths.evaluation, what: 'evaluation.json' }, ...earlier.map((file) => ({ file, what: 'an earlier gate.json' }))], `gate iteration ${ctx.iteration}`);
+  // Also checked by the runner's preflight; here too for a gate driven any other way.
+  refuseEditedGateInputs(ctx.runDir, ctx.iteration);
   const { evaluation, cand, variantDir, alreadyApplied, checks: integrity } = gatherIntegrity(ctx, ctx.iteration);
   const registered = ctx.manifest.thresholds as unknown as Thresholds;
   const d = decide({ evaluation, thresholds: registered, category: cand?.category ?? 'other', risk: cand?.risk ?? 'high', integrity, earlierPValues: earlierHoldoutPValues(ctx.runDir, ctx.iteration), maxErrorShare: registeredMaxErrorShare(ctx) });

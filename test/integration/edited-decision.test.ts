@@ -46,16 +46,19 @@ describe('an edited decision is never acted on', () => {
     expect(snapshotTree(join(dir, 'state'))).toEqual(before);
   }, 60_000);
 
-  it('the gate refuses an evaluation.json edited after it was written, before applying anything', async () => {
+  it('the gate refuses an evaluation.json edited after it was written, before moving or applying anything', async () => {
     const { dir, iter, skill } = await twoIterations();
     const evaluation = join(iter(2), 'evaluation.json');
     const e = readJson(evaluation);
     writeFileSync(evaluation, `${JSON.stringify({ ...e, verdict: e.verdict === 'pass' ? 'fail' : 'pass' }, null, 2)}\n`);
     const skillBefore = sha(skill);
+    const before = snapshotTree(join(dir, 'state'));
     const r = await whet(['gate'], { cwd: dir });
     expect(r.code, r.stdout + r.stderr).toBe(2);
     expect(r.stderr).toMatch(/iter-002\/evaluation\.json: cannot gate iteration 2: evaluation\.json was edited after whetstone wrote it/);
     expect(sha(skill)).toBe(skillBefore);
+    // Refused before the old decision was moved away: the state directory is as it was.
+    expect(snapshotTree(join(dir, 'state'))).toEqual(before);
   }, 60_000);
 
   it('the gate refuses an earlier gate.json edited after it was written (its p-value joins the Holm family)', async () => {
