@@ -7,6 +7,8 @@ import { openRun, type LoopEnv } from '../loop/open.js';
 import { appendEvent } from '../state/events.js';
 import { acquireStateLock } from '../state/lock.js';
 import { writeRunManifest } from '../state/runs.js';
+import { keepReserve, releaseReserve } from '../state/space-reserve.js';
+import { stateLayout } from '../state/layout.js';
 import { InternalError, NoSpaceError, StateError, isNoSpace } from '../core/errors.js';
 import { nextStep, type Step } from '../loop/next-step.js';
 import { planCall, statusAfter } from './preflight.js';
@@ -85,6 +87,7 @@ export async function driveRun(e: LoopEnv, o: DriveOptions, stages: Stages): Pro
           await writeRunManifest(ctx.runDir, manifest);
           ctx = { ...ctx, manifest };
           marked = true;
+          keepReserve(ctx.runDir);
         }
         const stageCtx = { ...ctx, iteration: next.iteration };
         const started = performance.now();
@@ -120,6 +123,8 @@ export async function driveRun(e: LoopEnv, o: DriveOptions, stages: Stages): Pro
     }
   } finally {
     unwatch();
+    // The reserve is there only while this process runs stages (src/state/space-reserve.ts).
+    releaseReserve(stateLayout.runDir(o.stateDir, o.runId));
     await lock?.release();
   }
 }
@@ -131,6 +136,7 @@ export async function driveRun(e: LoopEnv, o: DriveOptions, stages: Stages): Pro
  */
 async function outOfSpace(ctx: LoopContext, e: LoopEnv, err: NodeJS.ErrnoException): Promise<NoSpaceError> {
   const path = err instanceof NoSpaceError ? err.path : (err.path ?? ctx.runDir);
+  releaseReserve(ctx.runDir);
   await writeRunManifest(ctx.runDir, { ...ctx.manifest, status: 'interrupted', updated_at: e.now().toISOString() }).catch(() => undefined);
   try {
     appendEvent(ctx.runDir, { event: 'interrupted', reason: `no space left on device at ${path}` }, e.now());
