@@ -7,7 +7,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, Help } from 'commander';
 import type { CliDeps, SetCode } from './commands/deps.js';
-import { WhetError } from './core/errors.js';
+import { WhetError, isNoSpace } from './core/errors.js';
 import { METHOD_GUIDE, VERSION } from './core/package-info.js';
 import { COMMAND_TABLE, commandName } from './commands/help-table.js';
 import { enableCompileCache } from './core/compile-cache.js';
@@ -111,6 +111,12 @@ export async function runCli(argv: string[], raw: CliDeps, build: ProgramBuilder
     if (err instanceof WhetError) {
       deps.stderr(`whet: ${err.message}\n`);
       return err.exitCode;
+    }
+    // A write that bypassed src/core/atomic.ts (a folder made, a file moved) on a full disk is still a full
+    // disk, not a bug: said plainly, without a stack trace.
+    if (isNoSpace(err)) {
+      deps.stderr(`whet: no space left on device at ${err.path ?? 'the state directory'}; free some space, then run the command again\n`);
+      return 3;
     }
     deps.stderr(`whet: internal error: ${(err as Error).stack ?? String(err)}\n`);
     return 3;

@@ -1,7 +1,8 @@
 // `whet init [DIR]`: a commented pipeline.yaml, an example skill with its task suite, and .gitignore
 // entries for the state directory. It writes the engine it finds installed (claude, then codex) into the
 // config; nothing ever switches engines at run time — what the config says is what runs.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendAtomically, writeFileAtomicallySync } from '../core/atomic.js';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../core/errors.js';
@@ -67,7 +68,7 @@ export function init(deps: CliDeps, dir: string): string[] {
   const put = (rel: string, text: string) => {
     const p = join(root, rel);
     if (existsSync(p)) return;
-    writeFileSync(p, text);
+    writeFileAtomicallySync(p, text);
     written.push(rel);
   };
   put(
@@ -79,7 +80,7 @@ export function init(deps: CliDeps, dir: string): string[] {
   const gi = join(root, '.gitignore');
   const have = existsSync(gi) ? readFileSync(gi, 'utf8') : '';
   if (!/^state\/$/m.test(have)) {
-    appendFileSync(gi, `${have && !have.endsWith('\n') ? '\n' : ''}# whetstone state (runs, cache, backups)\nstate/\n`);
+    appendAtomically(gi, `${have && !have.endsWith('\n') ? '\n' : ''}# whetstone state (runs, cache, backups)\nstate/\n`);
     written.push('.gitignore');
   }
   return written;

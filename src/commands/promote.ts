@@ -1,4 +1,5 @@
 // Commands that change the target outside the loop: `whet rollback RUN` and `whet review`.
+import { existsSync } from 'node:fs';
 import { hostname, userInfo } from 'node:os';
 import type { Command } from 'commander';
 import { findPending, review } from '../../stages/gate/review.js';
@@ -18,6 +19,20 @@ interface Opts {
   json?: boolean;
   iteration?: number;
   force?: boolean;
+  replaceLinks?: boolean;
+}
+
+/**
+ * The run a rollback names. Its run.json is not needed (issue 33): the backups and the run's events.jsonl,
+ * which holds their hashes, are what a rollback works from, and a lost run.json must not leave a kept
+ * change that cannot be undone.
+ */
+function rollbackTarget(stateDir: string, run: string, warn: (s: string) => void): string {
+  checkIdFlag(run, 'run');
+  if (existsSync(stateLayout.runManifest(stateLayout.runDir(stateDir, run)))) return run;
+  if (!existsSync(stateLayout.backups(stateDir, run))) return resolveRun(stateDir, run);
+  warn(`whet: run ${run} has no run.json; rolling back from its backups and events.jsonl\n`);
+  return run;
 }
 
 const iterationArg = (v: string): number => checkIterationFlag(v);
@@ -38,12 +53,13 @@ export function registerPromoteCommands(program: Command, deps: CliDeps, _setCod
     .option('-c, --config <file>', 'pipeline config')
     .option('--state-root <dir>', 'state directory')
     .option('--force', 'restore even over files edited after the keep (their edited bytes are copied aside first)')
+    .option('--replace-links', 'where a file to restore is now a symbolic link, replace the link by the restored file (the file it points to is left unchanged); refused otherwise')
     .action(async (run: string, o: Opts) => {
       const stateDir = await stateDirOf(deps, o);
-      const runId = resolveRun(stateDir, run);
+      const runId = rollbackTarget(stateDir, run, deps.stderr);
       const lock = await acquireStateLock(stateDir, `whet rollback ${runId}`);
       try {
-        const r = await rollbackRun(stateDir, runId, { force: o.force === true, now: deps.now() });
+        const r = await rollbackRun(stateDir, runId, { force: o.force === true, now: deps.now(), links: o.replaceLinks ? 'replace' : 'refuse' });
         if (r.restored.length === 0) {
           deps.stdout(`run ${runId}: the target is already as before the run (${r.unchanged.join(', ')}); nothing to restore\n`);
           return;

@@ -2,14 +2,13 @@
 // (default: the newest run of any kind), built from its artifacts; `--nightly [DATE]`: a night over all
 // its targets (nightly-report.ts). A reading command: it never changes the
 // state directory, and exits 0 whatever the run decided (`whet nightly` and the gate carry the CI exit codes).
-import { appendFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { CliDeps, SetCode } from './deps.js';
 import { stateDirOf } from './state-dir.js';
 import { checkIterationFlag } from '../config/safe-id.js';
 import { UsageError } from '../core/errors.js';
-import { writeFileAtomically } from '../core/atomic.js';
+import { appendAtomically, writeFileAtomically } from '../core/atomic.js';
 import { loadReportInputs, resolveReportRun } from '../report/load.js';
 import { buildReportModel } from '../report/model.js';
 import { nightlyReportOf, renderNightlyJson } from '../report/nightly-report.js';
@@ -78,7 +77,7 @@ function appendStepSummary(deps: CliDeps, text: string): void {
   const file = deps.env.GITHUB_STEP_SUMMARY;
   if (!file) return;
   try {
-    appendFileSync(resolve(deps.cwd, file), text.endsWith('\n') ? text : `${text}\n`);
+    appendAtomically(resolve(deps.cwd, file), text.endsWith('\n') ? text : `${text}\n`);
     deps.stderr(`whet: md report appended to the job summary (GITHUB_STEP_SUMMARY=${file})\n`);
   } catch (err) {
     deps.stderr(`whet: warning: could not append the report to GITHUB_STEP_SUMMARY=${file}: ${(err as Error).message}\n`);

@@ -82,6 +82,8 @@ export const pipelineSchema = z.strictObject({
       holdout_ratio: z.number().min(0).max(0.9).optional(),
       /** Run the candidate and the baseline on this many train tasks before a full evaluation (0: off). */
       minibatch: z.number().int().min(0).optional(),
+      /** A symbolic link where a keep writes into the skill: refused (default), or replaced by a file. */
+      skill_links: z.enum(['refuse', 'replace']).optional(),
       discriminate: z
         .strictObject({
           /** Ask an engine to rate each candidate (stages/discriminate/judge.ts); off by default. */
@@ -151,6 +153,8 @@ export interface PipelineConfig {
     minibatch: number;
     llmJudge: boolean;
     llmJudgeEngine?: EngineConfig;
+    /** loop.skill_links (src/state/skill-links.ts). */
+    skillLinks: 'refuse' | 'replace';
   };
   budgets: { maxEngineCalls?: number; maxCostUsd?: number; maxWallTimeMs?: number };
   /** `stages:`: stages run by an external program instead of the built-in one. */
@@ -204,6 +208,7 @@ function fromInput(v: PipelineInput, path: string | undefined, hash: string, dir
       minibatch: v.loop?.minibatch ?? 0,
       llmJudge: v.loop?.discriminate?.llm_judge ?? false,
       llmJudgeEngine: v.loop?.discriminate?.judge_engine,
+      skillLinks: v.loop?.skill_links ?? 'refuse',
     },
     budgets: { maxEngineCalls: v.budgets?.max_engine_calls, maxCostUsd: v.budgets?.max_cost_usd, maxWallTimeMs: v.budgets?.max_wall_time },
     externalStages: resolveExternalStages(v.stages, dir),

@@ -1,55 +1,120 @@
-// Whole-file writes are atomic (temp file, fsync, rename), so a killed process leaves the old file or the
-// new one, never half of one. Large JSON is written in pieces: building one string of a 10,000-task
-// artifact (and its encoded copy) was the biggest transient allocation of an evaluation.
-import { closeSync, copyFileSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+// Every file whetstone writes goes through this module (issue 33). Whole-file writes are atomic (temp file,
+// fsync, rename), so a killed process or a full disk leaves the old file or the new one, never half of one;
+// appends to a log are cut back to where they started when they fail. Large JSON is written in pieces:
+// building one string of a 10,000-task artifact (and its encoded copy) was the biggest transient
+// allocation of an evaluation. A full disk is a NoSpaceError naming the file, never a raw ENOSPC.
+//
+// The rename replaces the file name itself: a symbolic link there is replaced, never written through
+// (write-file-atomic, used before, resolved links and wrote into their targets). Whoever writes into a
+// folder the user owns checks for links first (src/state/skill-links.ts).
+import { createHash } from 'node:crypto';
+import { closeSync, copyFileSync, fchmodSync, fstatSync, fsyncSync, ftruncateSync, linkSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { createRequire } from 'node:module';
+import { NoSpaceError, isNoSpace } from './errors.js';
 
-// Loaded on the first whole-file write: `whet status` and `show` only read, and start faster without it.
-const require = createRequire(import.meta.url);
-let writeFileAtomic: typeof import('write-file-atomic') | undefined;
+export interface AtomicOptions {
+  /** Fail with EEXIST when the file already exists (never replace it). */
+  exclusive?: boolean;
+  /** Called with the `sha256:…` of the bytes written, after they are on disk and before the file appears. */
+  beforeRename?: (sha256: string) => void;
+  /** The new file's permissions (scratch files for a judge program: 0o600); else a replaced file's own. */
+  mode?: number;
+}
 
-export async function writeFileAtomically(file: string, data: string | Buffer): Promise<void> {
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileAtomic ??= require('write-file-atomic') as typeof import('write-file-atomic');
-  await writeFileAtomic(file, data, { fsync: true });
+export async function writeFileAtomically(file: string, data: string | Buffer, o: AtomicOptions = {}): Promise<void> {
+  writeFileAtomicallySync(file, data, o);
+}
+
+/** The same guarantee for callers that cannot wait (a budget's clock, a lock's owner file). */
+export function writeFileAtomicallySync(file: string, data: string | Buffer, o: AtomicOptions = {}): void {
+  replaceAtomically(file, (out) => out(data), o);
 }
 
 /**
  * Writes exactly the bytes of `JSON.stringify(value, null, indent)` plus a newline. Each top-level value,
  * and each element of a top-level array, is serialised on its own, so no string of the whole file exists.
  */
-export async function writeJsonAtomically(file: string, value: unknown, indent: 0 | 2 = 2): Promise<void> {
-  const whole = () => writeFileAtomically(file, `${JSON.stringify(value, null, indent)}\n`);
-  if (!isPlainObject(value)) return whole();
-  await replaceAtomically(file, (out) => writeJsonPieces(out, value, indent));
+export async function writeJsonAtomically(file: string, value: unknown, indent: 0 | 2 = 2, o: AtomicOptions = {}): Promise<void> {
+  if (!isPlainObject(value)) return writeFileAtomically(file, `${JSON.stringify(value, null, indent)}\n`, o);
+  replaceAtomically(file, (out) => writeJsonPieces(out, value, indent), o);
 }
 
 /** Copies `from` to `file` with the same guarantee (the bytes go through the kernel, not this heap). */
 export async function copyFileAtomically(from: string, file: string): Promise<void> {
-  await replaceAtomically(file, (_out, tmp) => copyFileSync(from, tmp));
+  replaceAtomically(file, (_out, tmp) => copyFileSync(from, tmp));
 }
 
 /** Writes the strings `fill` hands to `out`, in order, with the same guarantee and no string of the whole file. */
 export async function writeTextPiecesAtomically(file: string, fill: (out: (s: string) => void) => void): Promise<void> {
-  await replaceAtomically(file, (out) => fill(out));
+  replaceAtomically(file, (out) => fill(out));
+}
+
+/**
+ * Appends `text` to a log (events.jsonl, history.jsonl, a summary file): written whole or, when the write
+ * fails (a full disk), cut back to the length it had, so the log never ends in half a line.
+ */
+export function appendAtomically(file: string, text: string | Buffer): void {
+  const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+  let fd = -1;
+  let size = -1;
+  try {
+    // No folder is made: a log's folder is its owner's (a GitHub summary file's folder must already exist).
+    fd = openSync(file, 'a');
+    size = fstatSync(fd).size;
+    writeAll(fd, bytes);
+  } catch (err) {
+    if (fd >= 0 && size >= 0) {
+      try {
+        ftruncateSync(fd, size);
+      } catch {
+        // Cutting back frees space and needs none; if even that fails, the reader skips a torn last line.
+      }
+    }
+    throw mapped(err, file);
+  } finally {
+    if (fd >= 0) closeSync(fd);
+  }
+}
+
+/** A full disk as the error that names the file; anything else unchanged. */
+export function mapped(err: unknown, file: string): unknown {
+  return isNoSpace(err) && !(err instanceof NoSpaceError) ? new NoSpaceError(file) : err;
+}
+
+/** write(2) may take part of a buffer (a disk filling up): the rest is written, or the error thrown. */
+function writeAll(fd: number, bytes: Buffer): void {
+  for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
 }
 
 let tmpCounter = 0;
 
-async function replaceAtomically(file: string, fill: (out: (s: string) => void, tmp: string) => void): Promise<void> {
-  mkdirSync(dirname(file), { recursive: true });
+function replaceAtomically(file: string, fill: (out: (s: string | Buffer) => void, tmp: string) => void, o: AtomicOptions = {}): void {
   const tmp = `${file}.${process.pid}.${++tmpCounter}.tmp`;
-  let fd = openSync(tmp, 'w');
+  let fd = -1;
+  let created = false;
   try {
+    mkdirSync(dirname(file), { recursive: true });
+    fd = openSync(tmp, 'w');
+    created = true;
+    if (o.mode !== undefined) fchmodSync(fd, o.mode);
+    else keepMode(file, fd);
+    const hash = o.beforeRename ? createHash('sha256') : undefined;
     let pending: string[] = [];
     let size = 0;
     const flush = () => {
-      if (pending.length) writeSync(fd, pending.join(''));
+      if (!pending.length) return;
+      const bytes = Buffer.from(pending.join(''), 'utf8');
       pending = [];
       size = 0;
+      hash?.update(bytes);
+      writeAll(fd, bytes);
     };
     fill((s) => {
+      if (typeof s !== 'string') {
+        flush();
+        hash?.update(s);
+        return writeAll(fd, s);
+      }
       pending.push(s);
       size += s.length;
       if (size >= 1 << 20) flush();
@@ -58,11 +123,26 @@ async function replaceAtomically(file: string, fill: (out: (s: string) => void, 
     fsyncSync(fd);
     closeSync(fd);
     fd = -1;
-    renameSync(tmp, file);
+    // (copyFileAtomically, whose bytes bypass `out`, takes no options: every hashed write went through `out`.)
+    if (hash) o.beforeRename?.(`sha256:${hash.digest('hex')}`);
+    if (o.exclusive) {
+      linkSync(tmp, file);
+      rmSync(tmp, { force: true });
+    } else renameSync(tmp, file);
   } catch (err) {
     if (fd >= 0) closeSync(fd);
-    rmSync(tmp, { force: true });
-    throw err;
+    if (created) rmSync(tmp, { force: true });
+    throw mapped(err, file);
+  }
+}
+
+/** A replaced file keeps its permissions (an executable script stays executable); a link is not looked through. */
+function keepMode(file: string, fd: number): void {
+  try {
+    const st = lstatSync(file);
+    if (st.isFile()) fchmodSync(fd, st.mode & 0o7777);
+  } catch {
+    // A new file: the default mode under the umask, as any other file.
   }
 }
 

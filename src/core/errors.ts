@@ -36,6 +36,28 @@ export class StateError extends WhetError {
   override name = 'StateError';
 }
 
+/**
+ * The disk (or the user's quota) is full: what whetstone was writing is named, and nothing was left half
+ * written (every write goes through atomic.ts). A loop run is marked interrupted and resumes once there is room.
+ */
+export class NoSpaceError extends StateError {
+  override name = 'NoSpaceError';
+  constructor(
+    readonly path: string,
+    /** What to do next, said after the path (a loop run names its resume command). */
+    readonly then = 'free some space, then run the command again',
+  ) {
+    super(`no space left on device at ${path}; ${then}`);
+  }
+}
+
+/** ENOSPC (disk full) or EDQUOT (quota reached): the two ways a write finds no room. */
+export function isNoSpace(err: unknown): err is NodeJS.ErrnoException {
+  if (err instanceof NoSpaceError) return true;
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}
+
 /** A bug in whetstone. */
 export class InternalError extends WhetError {
   readonly exitCode = 3;

@@ -24,7 +24,8 @@
 // The time limit is request.timeoutMs. `timeout_seconds` in the config is the default the evaluator turns
 // into request.timeoutMs; the engine itself does not read it.
 import { createHash } from 'node:crypto';
-import { stat, writeFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { writeFileAtomically } from '../core/atomic.js';
 import { basename, join } from 'node:path';
 
 import type { CommandEngineConfig } from '../config/engine-schema.js';
@@ -198,7 +199,7 @@ export function createCommandEngine(cfg: CommandEngineConfig, opts: { suiteDir?:
           if (delivery === 'env' && request.skill) {
             const skillCopyDir = await ws.tempDir('whet-skill-');
             const skillFile = join(skillCopyDir, 'SKILL.md');
-            await writeFile(skillFile, request.skill.text, 'utf8');
+            await writeFileAtomically(skillFile, request.skill.text);
             env['WHET_SKILL_FILE'] = skillFile;
             env['WHET_SKILL_DIR'] = request.skill.dir ?? skillCopyDir;
             env['WHET_SKILL_NAME'] = request.skill.name;

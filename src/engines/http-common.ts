@@ -67,6 +67,8 @@ export function redact(text: string, secrets: readonly string[]): string {
 
 export interface HttpRuntime {
   key: string;
+  /** The environment variable the key came from, for "what to fix" messages. */
+  keyEnv: string;
   policy: RetryPolicy;
   concurrency: AdaptiveConcurrencyController;
   /** The engine's environment: its proxy variables route every request (http-proxy-env.ts). */
@@ -80,7 +82,8 @@ export const DEFAULT_MAX_RESPONSE_MIB = 32;
 
 export function httpRuntime(cfg: OpenAIEngineConfig | AnthropicEngineConfig, defaultKeyEnv: string, opts: HttpEngineOptions): HttpRuntime {
   const env = opts.env ?? process.env;
-  const key = readApiKey(cfg.api_key_env ?? defaultKeyEnv, env, cfg.type);
+  const keyEnv = cfg.api_key_env ?? defaultKeyEnv;
+  const key = readApiKey(keyEnv, env, cfg.type);
   const policy: RetryPolicy = {
     ...DEFAULT_RETRY_POLICY,
     maxRetries: cfg.max_retries ?? DEFAULT_RETRY_POLICY.maxRetries,
@@ -88,7 +91,7 @@ export function httpRuntime(cfg: OpenAIEngineConfig | AnthropicEngineConfig, def
   };
   const concurrency = opts.concurrency ?? createAdaptiveConcurrency({ max: defaultCeiling(cfg.max_concurrency, opts.maxConcurrency) });
   const maxResponseBytes = Math.floor((cfg.max_response_mib ?? DEFAULT_MAX_RESPONSE_MIB) * 1024 * 1024);
-  return { key, policy, concurrency, env, maxResponseBytes };
+  return { key, keyEnv, policy, concurrency, env, maxResponseBytes };
 }
 
 /**

@@ -24,6 +24,7 @@ import type { ApiHeaders } from './http-response.js';
 import type { AttemptFailure } from './retry.js';
 import type { EngineRequest, EngineResult } from './types.js';
 import { isRecord } from './values.js';
+import { unusableAnswer, unusableUrl } from './unusable.js';
 
 /** A non-2xx answer, as `send` reports it to callWithRetries' classify. */
 export class HttpStatusError extends Error {
@@ -115,6 +116,9 @@ export function jsonEndpoint(engine: string, baseURL: string, path: string, auth
   const proxy = checkedProxy(engine, url, rt.env);
   // A proxy's password is a secret too: a proxy that echoes its Proxy-Authorization must not put it in a log.
   const secrets = [rt.key, ...(proxy?.password ? [proxy.password, decodeURIComponent(proxy.password)] : [])];
+  const facts = { engine, url, keyEnv: rt.keyEnv };
+  // A URL that can never be sent fails every call at once, with no request made (src/engines/unusable.ts).
+  const unusable = unusableUrl(facts);
   return {
     prepare: async () => {
       try {
@@ -124,6 +128,7 @@ export function jsonEndpoint(engine: string, baseURL: string, path: string, auth
       }
     },
     async call(body, read, request, signal) {
+      if (unusable) return { ok: false, output: '', usage: {}, duration_ms: 0, attempts: 0, error: { kind: 'http', message: unusable, stop: unusable } };
       const started = performance.now();
       const outcome = await callWithRetries({
         engine,
@@ -138,7 +143,10 @@ export function jsonEndpoint(engine: string, baseURL: string, path: string, auth
         ...(opts.random ? { random: opts.random } : {}),
         ...(opts.now ? { now: opts.now } : {}),
       });
-      return finishHttpCall(engine, outcome, read, price, started, (s) => redact(s, secrets));
+      const res = finishHttpCall(engine, outcome, read, price, started, (s) => redact(s, secrets));
+      const stop = unusableAnswer(res.error, facts);
+      if (stop && res.error) res.error.stop = redact(stop, secrets);
+      return res;
     },
   };
 }

@@ -8,7 +8,8 @@
 // The skill folder's other files (references/, scripts/, assets) are copied along, so relative links in
 // SKILL.md resolve exactly as they do for a user. SKILL.md itself is always written from the text under
 // test, not copied: the evaluator may be measuring an edited SKILL.md that is not on disk.
-import { cp, mkdir, writeFile } from 'node:fs/promises';
+import { cp, mkdir } from 'node:fs/promises';
+import { writeFileAtomically } from '../core/atomic.js';
 import { join, relative, sep } from 'node:path';
 
 import { SAFE_ID } from '../config/safe-id.js';
@@ -49,7 +50,7 @@ export async function installClaudeSkill(workdir: string, skill: SkillInput): Pr
   const dir = join(workdir, '.claude', 'skills', skill.name);
   await mkdir(dir, { recursive: true });
   if (skill.dir) await copyFolder(skill.dir, dir, () => false);
-  await writeFile(join(dir, 'SKILL.md'), skill.text, 'utf8');
+  await writeFileAtomically(join(dir, 'SKILL.md'), skill.text);
   return dir;
 }
 
@@ -70,7 +71,7 @@ export async function installCodexSkill(workdir: string, skill: SkillInput): Pro
   const dir = join(workdir, '.agents', 'skills', skill.name);
   await mkdir(dir, { recursive: true });
   if (skill.dir) await copyFolder(skill.dir, dir, () => false);
-  await writeFile(join(dir, 'SKILL.md'), skill.text, 'utf8');
+  await writeFileAtomically(join(dir, 'SKILL.md'), skill.text);
   return dir;
 }
 
@@ -81,6 +82,6 @@ export async function installCodexSkill(workdir: string, skill: SkillInput): Pro
 export async function installAgentsMd(workdir: string, skill: SkillInput): Promise<string> {
   if (skill.dir) await copyFolder(skill.dir, workdir, (name) => name === 'SKILL.md' || name === 'AGENTS.md' || name === 'AGENTS.override.md');
   const file = join(workdir, 'AGENTS.md');
-  await writeFile(file, skill.text, 'utf8');
+  await writeFileAtomically(file, skill.text);
   return file;
 }

@@ -106,6 +106,11 @@ export interface EngineError {
   /** The provider's error type/code from the response body (`rate_limit_error`, `invalid_api_key`, …). */
   provider_type?: string;
   provider_code?: string;
+  /**
+   * Set when the endpoint cannot work as configured (a refused key, a wrong URL: src/engines/unusable.ts):
+   * what to fix. The run stops at once instead of counting it as one more task error.
+   */
+  stop?: string;
 }
 
 /** One failed HTTP attempt, kept even when a later retry succeeded. */

@@ -2,7 +2,8 @@
 // boundary when one is reached — an attempt is only started while the budget allows it, so a budget of N
 // calls makes exactly N — and is resumable once the budget is raised (what it used is read back from its
 // results files, so a resume counts what was spent before).
-import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { writeFileAtomicallySync } from '../core/atomic.js';
 import { join } from 'node:path';
 import { log as logger } from '../core/log.js';
 
@@ -59,8 +60,7 @@ export class Budget {
     if (!this.timeFile || this.limits.maxWallTimeMs === undefined) return;
     const sessions = readSessions(this.timeFile);
     sessions[this.sessionKey] = Math.max(0, this.now() - this.sessionStart);
-    writeFileSync(`${this.timeFile}.tmp`, `${JSON.stringify({ sessions })}\n`);
-    renameSync(`${this.timeFile}.tmp`, this.timeFile);
+    writeFileAtomicallySync(this.timeFile, `${JSON.stringify({ sessions })}\n`);
   }
 
   /** Reserves one engine call; false (and `exhausted` says why) when a limit is reached. */

@@ -19,7 +19,16 @@ export interface MeteredEngine extends Engine {
   usage(): Usage;
   /** Why a subscription rate limit stopped one of its calls, if one did (the attempt is then no result). */
   rateLimited(): string | undefined;
+  /** What to fix when one of its calls found the endpoint unusable (EngineError.stop): the run stops. */
+  unusable(): string | undefined;
 }
+
+/**
+ * Engines whose endpoint turned out unusable in this run (a refused key, a wrong URL: src/engines/
+ * unusable.ts): every further call to them is refused here without a request, so a run with 64 calls in
+ * flight stops after those, not after every task has met the same 401.
+ */
+const deadEngines = new WeakMap<Engine, string>();
 
 const refusals = new WeakSet<EngineResult>();
 
@@ -46,7 +55,13 @@ export function meterEngine(engine: Engine, m: MeterOptions = {}): MeteredEngine
   let prepaid = m.prepaid ?? 0;
   let usage: Usage = {};
   let limited: string | undefined;
+  let dead: string | undefined;
   const run = async (req: EngineRequest, opts?: { signal?: AbortSignal }): Promise<EngineResult> => {
+    const known = deadEngines.get(engine);
+    if (known) {
+      dead ??= known;
+      return { ok: false, output: '', usage: {}, duration_ms: 0, error: { kind: 'http', message: known, stop: known } };
+    }
     const reserved = prepaid > 0;
     if (reserved) prepaid--;
     else if (m.budget && !m.budget.tryStart()) {
@@ -74,6 +89,10 @@ export function meterEngine(engine: Engine, m: MeterOptions = {}): MeteredEngine
     try {
       const res = await engine.run(req, opts);
       if (stoppedByRateLimit(res)) limited ??= res.error?.message;
+      if (res.error?.stop) {
+        deadEngines.set(engine, res.error.stop);
+        dead ??= res.error.stop;
+      }
       usage = addUsage(usage, res.usage);
       m.budget?.record(res.usage.cost_usd, res.ok ? engine.type : undefined);
       return res;
@@ -83,7 +102,7 @@ export function meterEngine(engine: Engine, m: MeterOptions = {}): MeteredEngine
   };
   // The slot is taken (and the rate-limit gate waited on) here; exposing `concurrency` or `rateLimitGate`
   // would invite a caller to do it a second time.
-  return { type: engine.type, identity: () => engine.identity(), run, calls: () => calls, usage: () => usage, rateLimited: () => limited };
+  return { type: engine.type, identity: () => engine.identity(), run, calls: () => calls, usage: () => usage, rateLimited: () => limited, unusable: () => dead };
 }
 
 /** The concurrency a variant ran at, as its summary and artifact state it. */

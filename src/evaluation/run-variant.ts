@@ -11,6 +11,7 @@ import { addUsage, attemptFacts, foldResult, newTally, newUsage, type AttemptFac
 import { forEachConcurrent } from './pool.js';
 import { addLineUsage, type Budget, type RunUsage } from './budget.js';
 import { log as logger } from '../core/log.js';
+import { EngineError } from '../core/errors.js';
 import { StringPool } from '../core/strings.js';
 import { metricSet } from '../intents/metrics.js';
 import { scoreCase } from '../intents/score-case.js';
@@ -99,9 +100,11 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
   let judgeCalls = 0;
   let interrupted = false;
   let rateLimited: string | undefined;
+  /** What to fix: an engine's endpoint cannot work as configured (src/engines/unusable.ts). */
+  let unusable: string | undefined;
 
   const runAttempt = async (task: Task, attempt: number): Promise<void> => {
-    if (input.signal?.aborted) {
+    if (input.signal?.aborted || unusable) {
       interrupted = true;
       return;
     }
@@ -134,6 +137,9 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
       interrupted = true;
       return;
     }
+    // An unusable endpoint: no result, nothing about the skill was measured; the run stops below with what to fix.
+    unusable ??= res.error?.stop ?? engine.unusable();
+    if (unusable) return void (interrupted = true);
     if (stoppedByRateLimit(res)) {
       // Not a result: the attempt is left for `whet resume` once the limit resets.
       interrupted = true;
@@ -176,6 +182,9 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
     // which threw away this function's optimised code once per run (a second ~25 ms TurboFan compile).
     let judgeStop = engine.rateLimited();
     for (const m of judgeMeters) judgeStop ??= m.rateLimited();
+    // A judge's endpoint found unusable stops the run the same way (a loop, as for judgeStop).
+    for (const m of judgeMeters) unusable ??= m.unusable();
+    if (unusable) return void (interrupted = true);
     if (judgeStop) {
       interrupted = true;
       rateLimited ??= judgeStop;
@@ -227,6 +236,7 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
   } finally {
     log.close();
   }
+  if (unusable) throw new EngineError(`${unusable}; the run stopped at the first such answer (nothing was recorded for it)`);
   const all = [...tallies.values()];
   const unjudged = all.filter((t) => t.unjudged);
   return {

@@ -5,7 +5,7 @@ import { iterationPaths } from '../loop/paths.js';
 import { rolledBackAt } from '../state/events-read.js';
 import { stateLayout } from '../state/layout.js';
 import { iterations, newestArtifact } from '../loop/iterations.js';
-import { readLenient, type Json } from '../state/read-lenient.js';
+import { gateStandIn, readLenient, type Json } from '../state/read-lenient.js';
 
 export interface IterationView {
   iteration: number;
@@ -24,7 +24,7 @@ export function iterationView(runDir: string, n: number): IterationView {
   const cands = readLenient(p.candidates);
   const rank = readLenient(p.ranking);
   const ev = readLenient(p.evaluation);
-  const gate = readLenient(p.gate);
+  const gate = readLenient(p.gate) ?? gateStandIn(runDir, n, p.gate);
   const learn = readLenient(p.learning);
   return {
     iteration: n,

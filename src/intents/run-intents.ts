@@ -4,7 +4,8 @@
 // 1 a threshold of the primary engine was missed; 3 every case errored on an engine (nothing was
 // measured). Bad input throws ConfigError / UsageError (exit 2) before anything runs.
 import { redactDeep } from '../core/redact.js';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { writeFileAtomicallySync } from '../core/atomic.js';
 import { join, resolve } from 'node:path';
 import { StateError, UsageError } from '../core/errors.js';
 import { displayPath } from '../config/load-yaml.js';
@@ -155,7 +156,7 @@ function writeReport(dir: string, date: string, text: string, cwd: string): stri
   for (let n = 1; ; n++) {
     const path = join(dir, n === 1 ? `report-${date}.md` : `report-${date}-${n}.md`);
     try {
-      writeFileSync(path, text, { flag: 'wx' });
+      writeFileAtomicallySync(path, text, { exclusive: true });
       return displayPath(path, cwd);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new StateError(`cannot write ${displayPath(path, cwd)}: ${(err as Error).message}`);

@@ -6,7 +6,8 @@
 // Stdin comes from the output file through a bash redirect rather than runProcess's `input`: piping
 // input to a program that never reads it raises an uncaught EPIPE that kills whet, and an empty
 // `input` leaves the pipe open so a program that does read stdin waits until the timeout.
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { writeFileAtomically } from '../core/atomic.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describeOutcome, runProcess, type RunOutcome } from '../core/proc.js';
@@ -53,8 +54,8 @@ export async function runOnOutput(
     dir = await mkdtemp(path.join(tmpdir(), 'whet-judge-'));
     const outputFile = path.join(dir, 'output.txt');
     const promptFile = path.join(dir, 'prompt.txt');
-    await writeFile(outputFile, ctx.output, { encoding: 'utf8', mode: 0o600 });
-    await writeFile(promptFile, ctx.task.prompt, { encoding: 'utf8', mode: 0o600 });
+    await writeFileAtomically(outputFile, ctx.output, { mode: 0o600 });
+    await writeFileAtomically(promptFile, ctx.task.prompt, { mode: 0o600 });
     const outcome = await runProcess({
       argv: ['bash', '-c', 'exec "$@" < "$AI_OUTPUT_FILE"', 'whet-judge', ...argv],
       cwd,

@@ -10,6 +10,8 @@ import type { LoopContext } from './context.js';
 import { iterationPaths } from './paths.js';
 import { readSkill } from '../skill/read.js';
 import { readBackup } from '../state/promote.js';
+import { checkRecorded } from '../state/recorded.js';
+import { readLenient } from '../state/read-lenient.js';
 import { rankingArtifact, type RankingArtifact } from '../artifacts/ranking.js';
 import { pipelineEvaluation, type PipelineEvaluation } from '../artifacts/evaluation.js';
 import { candidatesArtifact, type CandidatesArtifact } from '../artifacts/candidates.js';
@@ -69,6 +71,19 @@ export interface Gathered {
   variantDir: string | undefined;
   alreadyApplied: boolean;
   checks: Check[];
+}
+
+/**
+ * Refuses (exit 2) a gate on artifacts edited since they were written (src/state/recorded.ts): the
+ * evaluation decided on (ranking and candidates are held to it by hash), and the earlier gates whose
+ * p-values the significance check corrects for — one that no longer reads at all is left out of that
+ * family, as before. Run by the runner's preflight, before anything is moved, and by the gate itself.
+ */
+export function refuseEditedGateInputs(runDir: string, iteration: number): void {
+  const evaluation = iterationPaths(runDir, iteration).evaluation;
+  if (!existsSync(evaluation)) return;
+  const earlier = Array.from({ length: iteration - 1 }, (_, i) => iterationPaths(runDir, i + 1).gate).filter((f) => readLenient(f) !== undefined);
+  checkRecorded(runDir, [{ file: evaluation, what: 'evaluation.json' }, ...earlier.map((file) => ({ file, what: 'an earlier gate.json' }))], `gate iteration ${iteration}`);
 }
 
 /** Reads iteration `iteration`'s artifacts and the files on disk, and runs the checks on them. */

@@ -11,6 +11,7 @@ import { displayPath } from '../config/load-yaml.js';
 import { UsageError } from '../core/errors.js';
 import { readSkill, skillFileOf } from '../skill/read.js';
 import { appendEvent } from '../state/events.js';
+import { RECORDS } from '../state/recorded.js';
 import { stateLayout } from '../state/layout.js';
 import { newRunId, runManifest, writeRunManifest } from '../state/runs.js';
 import type { RunEnv } from '../core/run-env.js';
@@ -83,7 +84,7 @@ export async function planRun(e: LoopEnv, o: StartOptions): Promise<RunPlan> {
 /** Writes the run's manifest: from here on its thresholds are registered. */
 export async function createRun(plan: RunPlan, now: Date): Promise<void> {
   await writeRunManifest(plan.runDir, plan.manifest);
-  appendEvent(plan.runDir, { event: 'run_started', target: plan.manifest.target.skill_path, thresholds_sha256: plan.manifest.thresholds_sha256, settings_sha256: plan.manifest.settings_sha256 }, now);
+  appendEvent(plan.runDir, { event: 'run_started', target: plan.manifest.target.skill_path, thresholds_sha256: plan.manifest.thresholds_sha256, settings_sha256: plan.manifest.settings_sha256, ...RECORDS }, now);
 }
 
 /** planRun + createRun, for callers that already hold the state lock (tests, stage programs). */

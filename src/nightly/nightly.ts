@@ -3,12 +3,12 @@
 // A drift alert — a significant drop or a critical failure — makes the command exit 1, so a scheduler or
 // CI notices; an engine that failed (judged nothing, or errored on more than evaluate.max_error_share of
 // a suite) makes it exit 3, like an evaluation whose verdict is error.
-import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { canonicalJson, sha256, writeArtifact } from '../state/artifact-io.js';
 import { InternalError } from '../core/errors.js';
 import { localDate } from '../intents/run-intents.js';
-import { writeFileAtomically } from '../core/atomic.js';
+import { appendAtomically, writeFileAtomically } from '../core/atomic.js';
 import { baselineAll, type BaselineEnv, type TargetBaseline } from './baseline.js';
 import { compareNights } from './drift.js';
 import { driftRounds, type TargetRounds } from './drift-rounds.js';
@@ -126,7 +126,7 @@ export async function runNightly(
     const line: HistoryLine = { date, file: `${name}.json`, ...t.summary, drift: { alert: t.drift.alert, reason: t.drift.reasons.join('; ') } };
     const checked = historyLine.safeParse(line);
     if (!checked.success) throw new InternalError(`refusing to append an invalid nightly history line for ${t.label}: ${checked.error.issues[0]?.message}`);
-    appendFileSync(join(dir, 'history.jsonl'), `${JSON.stringify(checked.data)}\n`);
+    appendAtomically(join(dir, 'history.jsonl'), `${JSON.stringify(checked.data)}\n`);
   }
   return { date, file, markdown, targets, alert, engineFailed: targets.some((t) => t.drift.engine_failed), engineCalls };
 }

@@ -10,6 +10,7 @@ import { loadSuiteWith } from '../config/suite-overrides.js';
 import { UsageError } from '../core/errors.js';
 import { iterationPaths } from '../loop/paths.js';
 import { rolledBackAt } from '../state/events-read.js';
+import { gateStandIn } from '../state/read-lenient.js';
 import { iterations as iterationNumbers } from '../loop/next-step.js';
 import { checkIdFlag, isSafeId } from '../config/safe-id.js';
 import { stateLayout } from '../state/layout.js';
@@ -116,6 +117,9 @@ function iterationInputs(runDir: string, n: number): IterationInputs {
     const v = readJson(p[k]);
     if (v) it[k] = v;
   }
+  // A damaged gate.json over an applied keep: the report says the keep, as status does.
+  const standIn = it.gate ? undefined : gateStandIn(runDir, n, p.gate);
+  if (standIn) it.gate = standIn;
   const pc = readYaml(p.proposedCases);
   if (pc) it.proposedCases = pc;
   return it;

@@ -2,7 +2,8 @@
 // and the iteration are, which artifacts it reads (path and sha256 of each), and where to write its one
 // artifact. Everything goes in environment variables, so a program in any language reads them without
 // parsing an argv convention; its own argv stays exactly what pipeline.yaml says.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { writeFileAtomicallySync } from '../core/atomic.js';
 import { join } from 'node:path';
 import type { ExternalStageName } from '../config/external-stages.js';
 import type { LoopContext } from '../loop/context.js';
@@ -81,7 +82,7 @@ export async function stageInputs(ctx: LoopContext, stage: ExternalStageName, wo
     // With their requests, as the built-in llm proposer sees them; held-out tasks are dropped before any prompt is read.
     const rows = trainFailuresWithPrompts(tasks, baseline.task_results).map((r) => ({ task_id: r.task_id, category: r.category, reason: r.reason, prompt: r.prompt }));
     const file = join(work, 'train-failures.json');
-    writeFileSync(file, `${JSON.stringify(rows, null, 2)}\n`);
+    writeFileAtomicallySync(file, `${JSON.stringify(rows, null, 2)}\n`);
     inputs['train-failures.json'] = { path: file, sha256: sha256File(file), required: false };
   }
   if (RECORDS_TARGET.includes(stage)) inputs.target = { path: target.file, sha256: target.contentHash, required: true };

@@ -15,6 +15,7 @@ import { iterationPaths } from '../loop/paths.js';
 import { describeOutcome, runProcess } from '../core/proc.js';
 import { writeFileAtomically } from '../core/atomic.js';
 import { appendEvent } from '../state/events.js';
+import { recordedWrite } from '../state/recorded.js';
 import { stateLayout } from '../state/layout.js';
 import { writeRunManifest, type RunManifest } from '../state/runs.js';
 import { materialise, supersedeVariants } from '../state/variant.js';
@@ -94,7 +95,7 @@ async function place(ctx: LoopContext, stage: ExternalStageName, text: string, c
     }
   }
   const dest = join(p.dir, STAGE_OUTPUT[stage].file);
-  await writeFileAtomically(dest, text.endsWith('\n') ? text : `${text}\n`);
+  await writeFileAtomically(dest, text.endsWith('\n') ? text : `${text}\n`, recordedWrite(ctx.runDir, dest, ctx.now()));
   return dest;
 }
 

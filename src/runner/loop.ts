@@ -7,7 +7,9 @@ import { openRun, type LoopEnv } from '../loop/open.js';
 import { appendEvent } from '../state/events.js';
 import { acquireStateLock } from '../state/lock.js';
 import { writeRunManifest } from '../state/runs.js';
-import { InternalError, StateError } from '../core/errors.js';
+import { keepReserve, releaseReserve } from '../state/space-reserve.js';
+import { stateLayout } from '../state/layout.js';
+import { InternalError, NoSpaceError, StateError, isNoSpace } from '../core/errors.js';
 import { nextStep, type Step } from '../loop/next-step.js';
 import { planCall, statusAfter } from './preflight.js';
 import { quarantine, supersedeFrom } from './supersede.js';
@@ -70,54 +72,80 @@ export async function driveRun(e: LoopEnv, o: DriveOptions, stages: Stages): Pro
       appendEvent(ctx.runDir, { event: 'invalid_artifacts_superseded', iteration: plan.next.iteration, superseded: moved }, e.now());
     }
     let marked = false;
-    for (;;) {
-      const next = nextStep(ctx.runDir);
-      if (next.kind === 'end') {
-        await writeRunManifest(ctx.runDir, { ...ctx.manifest, status: statusAfter(next), updated_at: e.now().toISOString() });
-        appendEvent(ctx.runDir, { event: 'run_ended', status: next.status, reason: next.reason }, e.now());
-        return { status: next.status, reason: next.reason, outcomes };
-      }
-      // preflight.ts made sure the redone stage is what runs next; anything else is a bug, not a redo.
-      if (o.only && next.step !== o.only) throw new StateError(`${o.only} is not what runs next (next: ${next.step}, iteration ${next.iteration})`);
-      if (e.signal?.aborted) return interrupted(ctx, e, outcomes);
-      const mark = markStep(ctx.runDir);
-      if (!marked || next.iteration !== ctx.manifest.iteration) {
-        const manifest = { ...ctx.manifest, status: 'running' as const, iteration: next.iteration, updated_at: e.now().toISOString() };
-        await writeRunManifest(ctx.runDir, manifest);
-        ctx = { ...ctx, manifest };
-        marked = true;
-      }
-      const stageCtx = { ...ctx, iteration: next.iteration };
-      const started = performance.now();
-      appendEvent(ctx.runDir, { event: 'stage_started', stage: next.step, iteration: next.iteration }, e.now());
-      let outcome: StageOutcome | 'interrupted';
-      try {
-        outcome = await runStep(stages, stageCtx, next.step, next.kind === 'step' ? next.candidate : undefined);
-      } catch (err) {
-        // A stage program's invalid artifact is bad input: the run is left as it was before the step.
-        if (err instanceof ExternalStageRefusal) {
-          await undoRefusedStep(ctx.runDir, mark, err, next.step, next.iteration, e.now());
+    try {
+      for (;;) {
+        const next = nextStep(ctx.runDir);
+        if (next.kind === 'end') {
+          await writeRunManifest(ctx.runDir, { ...ctx.manifest, status: statusAfter(next), updated_at: e.now().toISOString() });
+          appendEvent(ctx.runDir, { event: 'run_ended', status: next.status, reason: next.reason }, e.now());
+          return { status: next.status, reason: next.reason, outcomes };
+        }
+        // preflight.ts made sure the redone stage is what runs next; anything else is a bug, not a redo.
+        if (o.only && next.step !== o.only) throw new StateError(`${o.only} is not what runs next (next: ${next.step}, iteration ${next.iteration})`);
+        if (e.signal?.aborted) return interrupted(ctx, e, outcomes);
+        const mark = markStep(ctx.runDir);
+        if (!marked || next.iteration !== ctx.manifest.iteration) {
+          const manifest = { ...ctx.manifest, status: 'running' as const, iteration: next.iteration, updated_at: e.now().toISOString() };
+          await writeRunManifest(ctx.runDir, manifest);
+          ctx = { ...ctx, manifest };
+          marked = true;
+          keepReserve(ctx.runDir);
+        }
+        const stageCtx = { ...ctx, iteration: next.iteration };
+        const started = performance.now();
+        appendEvent(ctx.runDir, { event: 'stage_started', stage: next.step, iteration: next.iteration }, e.now());
+        let outcome: StageOutcome | 'interrupted';
+        try {
+          outcome = await runStep(stages, stageCtx, next.step, next.kind === 'step' ? next.candidate : undefined);
+        } catch (err) {
+          if (isNoSpace(err)) throw err;
+          // A stage program's invalid artifact is bad input: the run is left as it was before the step.
+          if (err instanceof ExternalStageRefusal) {
+            await undoRefusedStep(ctx.runDir, mark, err, next.step, next.iteration, e.now());
+            throw err;
+          }
+          appendEvent(ctx.runDir, { event: 'stage_failed', stage: next.step, iteration: next.iteration, error: (err as Error).message }, e.now());
+          // No process carries the run on: resume picks it up from its artifacts.
+          await writeRunManifest(ctx.runDir, { ...ctx.manifest, status: 'incomplete', updated_at: e.now().toISOString() }).catch(() => undefined);
           throw err;
         }
-        appendEvent(ctx.runDir, { event: 'stage_failed', stage: next.step, iteration: next.iteration, error: (err as Error).message }, e.now());
-        // No process carries the run on: resume picks it up from its artifacts.
-        await writeRunManifest(ctx.runDir, { ...ctx.manifest, status: 'incomplete', updated_at: e.now().toISOString() }).catch(() => undefined);
-        throw err;
+        if (outcome === 'interrupted') return interrupted(ctx, e, outcomes, stageCtx.budget?.exhausted);
+        appendEvent(ctx.runDir, { event: 'stage_finished', stage: next.step, iteration: next.iteration, verdict: outcome.verdict, ms: Math.round(performance.now() - started) }, e.now());
+        e.log(`[iter ${next.iteration}] ${outcome.summary}`);
+        outcomes.push({ step: next.step, iteration: next.iteration, outcome });
+        if (o.only) {
+          // A stage run on a finished run must leave it finished (or say what is left), never "running".
+          await writeRunManifest(ctx.runDir, { ...ctx.manifest, status: statusAfter(nextStep(ctx.runDir)), updated_at: e.now().toISOString() });
+          return { status: 'stepped', reason: outcome.summary, outcomes };
+        }
       }
-      if (outcome === 'interrupted') return interrupted(ctx, e, outcomes, stageCtx.budget?.exhausted);
-      appendEvent(ctx.runDir, { event: 'stage_finished', stage: next.step, iteration: next.iteration, verdict: outcome.verdict, ms: Math.round(performance.now() - started) }, e.now());
-      e.log(`[iter ${next.iteration}] ${outcome.summary}`);
-      outcomes.push({ step: next.step, iteration: next.iteration, outcome });
-      if (o.only) {
-        // A stage run on a finished run must leave it finished (or say what is left), never "running".
-        await writeRunManifest(ctx.runDir, { ...ctx.manifest, status: statusAfter(nextStep(ctx.runDir)), updated_at: e.now().toISOString() });
-        return { status: 'stepped', reason: outcome.summary, outcomes };
-      }
+    } catch (err) {
+      if (isNoSpace(err)) throw await outOfSpace(ctx, e, err);
+      throw err;
     }
   } finally {
     unwatch();
+    // The reserve is there only while this process runs stages (src/state/space-reserve.ts).
+    releaseReserve(stateLayout.runDir(o.stateDir, o.runId));
     await lock?.release();
   }
+}
+
+/**
+ * A full disk stops the run as an interruption, not a failure: nothing was left half written (src/core/
+ * atomic.ts), so `whet resume` finishes it once there is room. Marking it is best effort — these small
+ * writes may find no room either; the artifacts say where the run stopped all the same.
+ */
+async function outOfSpace(ctx: LoopContext, e: LoopEnv, err: NodeJS.ErrnoException): Promise<NoSpaceError> {
+  const path = err instanceof NoSpaceError ? err.path : (err.path ?? ctx.runDir);
+  releaseReserve(ctx.runDir);
+  await writeRunManifest(ctx.runDir, { ...ctx.manifest, status: 'interrupted', updated_at: e.now().toISOString() }).catch(() => undefined);
+  try {
+    appendEvent(ctx.runDir, { event: 'interrupted', reason: `no space left on device at ${path}` }, e.now());
+  } catch {
+    // As above: the disk is full.
+  }
+  return new NoSpaceError(path, `run ${ctx.runId} is marked interrupted; free some space, then continue with: whet resume ${ctx.runId}`);
 }
 
 async function interrupted(ctx: LoopContext, e: LoopEnv, outcomes: LoopResult['outcomes'], budget?: string): Promise<LoopResult> {

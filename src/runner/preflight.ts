@@ -7,6 +7,7 @@ import { UsageError } from '../core/errors.js';
 import type { LoopContext } from '../loop/context.js';
 import { iterations, nextStep, type Next, type Step } from '../loop/next-step.js';
 import { refuseStaleRedoInputs } from './redo-inputs.js';
+import { refuseEditedGateInputs } from '../loop/integrity.js';
 import { refuseRedoAfterPromotion, stepAfterSuperseding, wouldSupersede } from './supersede.js';
 
 export type Plan =
@@ -23,6 +24,7 @@ export function planCall(ctx: LoopContext, redo: Step | undefined): Plan {
     const next = nextStep(ctx.runDir);
     // A finished run that is only looked at runs no stage, so nothing needs to match.
     if (next.kind === 'step') refuseChangedRegistrations(ctx);
+    if (next.kind === 'step' && next.step === 'gate') refuseEditedGateInputs(ctx.runDir, next.iteration);
     return { kind: 'continue', next };
   }
   const its = iterations(ctx.runDir);
@@ -34,6 +36,8 @@ export function planCall(ctx: LoopContext, redo: Step | undefined): Plan {
   }
   refuseChangedRegistrations(ctx);
   refuseRedoAfterPromotion({ stateDir: ctx.stateDir, runId: ctx.runId, runDir: ctx.runDir, iteration, from: redo });
+  // An edited evaluation (or earlier gate) is refused before the gate's old decision is moved away.
+  if (redo === 'gate') refuseEditedGateInputs(ctx.runDir, iteration);
   // With nothing to move, the stage runs and records its own refusal (a gate's `refused` decision).
   if (wouldSupersede(ctx.runDir, iteration, redo)) refuseStaleRedoInputs(ctx, iteration, redo);
   return { kind: 'redo', step: redo, iteration };

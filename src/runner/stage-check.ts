@@ -2,7 +2,8 @@
 // the runner would run it, on a sample project in a temporary folder (mock engine): the built-in stages
 // run up to the one being checked, then the program runs with the protocol's environment, its artifact
 // goes through the runner's checks (external-check.ts), and the next built-in stage must read it.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { writeFileAtomicallySync } from '../core/atomic.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXTERNAL_STAGE_NAMES, programName, type ExternalStageName, type ExternalStageProgram } from '../config/external-stages.js';
@@ -34,9 +35,9 @@ export async function checkStageProgram(e: LoopEnv, o: { program: ExternalStageP
   let ok = false;
   try {
     mkdirSync(join(dir, 'sample-release-notes'));
-    writeFileSync(join(dir, 'sample-release-notes', 'SKILL.md'), SAMPLE_SKILL);
-    writeFileSync(join(dir, 'sample-release-notes', 'tasks.yaml'), SAMPLE_SUITE);
-    writeFileSync(join(dir, 'pipeline.yaml'), SAMPLE_PIPELINE);
+    writeFileAtomicallySync(join(dir, 'sample-release-notes', 'SKILL.md'), SAMPLE_SKILL);
+    writeFileAtomicallySync(join(dir, 'sample-release-notes', 'tasks.yaml'), SAMPLE_SUITE);
+    writeFileAtomicallySync(join(dir, 'pipeline.yaml'), SAMPLE_PIPELINE);
     const quiet: LoopEnv = { ...e, cwd: dir, log: () => undefined };
     delete quiet.progressOut;
     const plan = await startRun(quiet, { configPath: join(dir, 'pipeline.yaml') });

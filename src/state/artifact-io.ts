@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { ConfigError, InternalError } from '../core/errors.js';
 import { displayPath, formatPath, locate, yaml } from '../config/locate.js';
-import { ArrayPieces, writeJsonAtomically } from '../core/atomic.js';
+import { ArrayPieces, writeJsonAtomically, type AtomicOptions } from '../core/atomic.js';
 import { flatCheckOf } from './flat-check.js';
 import { ONCE } from '../core/parse-once.js';
 
@@ -36,14 +36,14 @@ const STREAMED_ARRAY = 1000;
  * write, so the file on disk is the old one or a valid new one. A plain row is checked by the schema-derived
  * quick check (flat-check.ts), which answers the schema's own output or leaves the row to the schema.
  */
-export async function writeArtifact<S extends z.ZodType>(file: string, schema: S, value: z.input<S>): Promise<void> {
+export async function writeArtifact<S extends z.ZodType>(file: string, schema: S, value: z.input<S>, o: AtomicOptions = {}): Promise<void> {
   const refuse = (issue: z.core.$ZodIssue, prefix: (string | number)[] = []) =>
     new InternalError(`refusing to write an invalid artifact ${displayPath(file)}: ${formatPath([...prefix, ...(issue.path as (string | number)[])])}: ${issue.message}`);
   const streamed = streamedArrays(schema, value);
   // With its long arrays empty, the object is checked by the same schema (they carry no length checks).
   const parsed = schema.safeParse(streamed ? { ...(value as object), ...Object.fromEntries(streamed.map(([k]) => [k, []])) } : value, ONCE);
   if (!parsed.success) throw refuse(parsed.error.issues[0]!);
-  if (!streamed) return writeJsonAtomically(file, parsed.data);
+  if (!streamed) return writeJsonAtomically(file, parsed.data, 2, o);
   const out = parsed.data as Record<string, unknown>;
   for (const [key, element] of streamed) {
     const items = (value as Record<string, unknown[]>)[key]!;
@@ -56,7 +56,7 @@ export async function writeArtifact<S extends z.ZodType>(file: string, schema: S
       return el.data;
     });
   }
-  await writeJsonAtomically(file, out);
+  await writeJsonAtomically(file, out, 2, o);
 }
 
 /**

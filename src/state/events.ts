@@ -2,7 +2,8 @@
 // `whet status` and for people reading a run after the fact. Each line is checked against a schema on
 // write, like every other artifact: the fields readers rely on (`at`, `event`, and `stage` / `iteration`
 // when present) always have their types; anything else a stage wants to say rides along.
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { appendAtomically } from '../core/atomic.js';
 import { z } from 'zod';
 import { InternalError } from '../core/errors.js';
 import { stateLayout } from './layout.js';
@@ -27,5 +28,5 @@ export function appendEvent(runDir: string, ev: RunEvent, now: Date = new Date()
   const checked = runEventSchema.safeParse(line, ONCE);
   if (!checked.success) throw new InternalError(`event ${JSON.stringify(ev.event)} does not match its schema: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   mkdirSync(runDir, { recursive: true });
-  appendFileSync(stateLayout.events(runDir), `${JSON.stringify(line)}\n`);
+  appendAtomically(stateLayout.events(runDir), `${JSON.stringify(line)}\n`);
 }

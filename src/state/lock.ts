@@ -6,7 +6,8 @@
 // taken over at once by the next process. proper-lockfile did this with mtime staleness only and lost a
 // lock whose folder we had written the owner into after ten seconds of every run.
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { writeFileAtomicallySync } from '../core/atomic.js';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { StateError, UsageError } from '../core/errors.js';
@@ -76,7 +77,7 @@ function tryCreate(lockPath: string, me: Owner): boolean {
   const fresh = `${lockPath}.${me.token}.new`;
   mkdirSync(fresh);
   try {
-    writeFileSync(ownerFile(fresh), JSON.stringify(me));
+    writeFileAtomicallySync(ownerFile(fresh), JSON.stringify(me));
     renameSync(fresh, lockPath);
     return true;
   } catch (err) {

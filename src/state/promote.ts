@@ -3,15 +3,17 @@
 // Rollback restores the earliest backup of every file the run touched, byte for byte, and removes files
 // the run created — but only over what the run itself left there (see rollbackRun).
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { fastGlob } from '../core/lazy.js';
 import { z } from 'zod';
 import { readArtifact } from './artifact-io.js';
 import { MAX_ITERATION } from '../config/safe-id.js';
 import { relativeInside } from '../config/safe-id-schema.js';
 import { StateError, UsageError } from '../core/errors.js';
-import { writeFileAtomically, writeJsonAtomically } from '../core/atomic.js';
+import { copyFileAtomically, writeFileAtomically } from '../core/atomic.js';
+import { checkRecorded, writeRecordedJson } from './recorded.js';
+import { checkSkillLinks, type LinkPolicy } from './skill-links.js';
 import { iterName, stateLayout } from './layout.js';
 
 const sha = (b: Buffer) => `sha256:${createHash('sha256').update(b).digest('hex')}`;
@@ -35,24 +37,24 @@ export function backupDir(stateDir: string, runId: string, iteration: number): s
   return join(stateLayout.backups(stateDir, runId), iterName(iteration));
 }
 
-export async function applyVariant(a: { stateDir: string; runId: string; iteration: number; targetDir: string; variantDir: string; now: Date }): Promise<BackupManifest> {
+export async function applyVariant(a: { stateDir: string; runId: string; iteration: number; targetDir: string; variantDir: string; now: Date; links?: LinkPolicy }): Promise<BackupManifest> {
   const dir = backupDir(a.stateDir, a.runId, a.iteration);
   const changed = skillFiles(a.variantDir).filter((rel) => {
     const t = join(a.targetDir, rel);
     return !existsSync(t) || !readFileSync(t).equals(readFileSync(join(a.variantDir, rel)));
   });
+  // Before the backup and before any write: a link on the way would carry the write out of the skill folder.
+  checkSkillLinks(a.targetDir, changed, a.links ?? 'refuse', 'set loop.skill_links: replace in pipeline.yaml');
   const manifest: BackupManifest = { run_id: a.runId, iteration: a.iteration, target_dir: a.targetDir, created_at: a.now.toISOString(), files: [] };
   for (const rel of changed) {
     const t = join(a.targetDir, rel);
     const existed = existsSync(t);
-    if (existed) {
-      mkdirSync(dirname(join(dir, 'files', rel)), { recursive: true });
-      copyFileSync(t, join(dir, 'files', rel));
-    }
+    if (existed) await copyFileAtomically(t, join(dir, 'files', rel));
     manifest.files.push({ path: rel, existed, sha256_before: existed ? sha(readFileSync(t)) : null, sha256_after: sha(readFileSync(join(a.variantDir, rel))) });
   }
-  // The manifest is written before the first replacement, so a crash mid-way still has its undo.
-  await writeJsonAtomically(join(dir, 'manifest.json'), manifest);
+  // The manifest is written before the first replacement, so a crash mid-way still has its undo; its hash
+  // goes into the run's events.jsonl, which rollback holds it to (src/state/recorded.ts).
+  await writeRecordedJson(stateLayout.runDir(a.stateDir, a.runId), join(dir, 'manifest.json'), manifest, a.now);
   for (const rel of changed) await writeFileAtomically(join(a.targetDir, rel), readFileSync(join(a.variantDir, rel)));
   return manifest;
 }
@@ -86,7 +88,7 @@ const short = (h: string | null) => (h ? `${h.slice(0, 19)}…` : 'absent');
  * no longer what the run's last change left (a hand edit after the keep) is refused unless `force`,
  * since restoring would silently destroy that edit; forced, the edited bytes are copied aside first.
  */
-export async function rollbackRun(stateDir: string, runId: string, opts: { force?: boolean; now?: Date } = {}): Promise<RollbackResult> {
+export async function rollbackRun(stateDir: string, runId: string, opts: { force?: boolean; now?: Date; links?: LinkPolicy } = {}): Promise<RollbackResult> {
   const root = stateLayout.backups(stateDir, runId);
   // Naming a run that kept nothing is a wrong argument (exit 2), not an infrastructure failure (3).
   if (!existsSync(root)) throw new UsageError(`run ${runId} promoted nothing (no gate kept a candidate), so there is nothing to roll back; nothing was changed`);
@@ -95,6 +97,9 @@ export async function rollbackRun(stateDir: string, runId: string, opts: { force
     .map((d) => Number(d.slice(5)))
     .filter((n) => n <= MAX_ITERATION)
     .sort((x, y) => x - y);
+  // Only backups as the keep wrote them: an edited manifest could name another folder or other bytes.
+  const manifests = iterations.map((it) => join(backupDir(stateDir, runId, it), 'manifest.json')).filter((f) => existsSync(f));
+  checkRecorded(stateLayout.runDir(stateDir, runId), manifests.map((file) => ({ file, what: 'the backup manifest' })), `roll back run ${runId}`);
   const original = new Map<string, { iteration: number; existed: boolean; sha: string | null; targetDir: string }>();
   const left = new Map<string, { iteration: number; sha: string }>();
   for (const it of iterations) {
@@ -123,6 +128,10 @@ export async function rollbackRun(stateDir: string, runId: string, opts: { force
     if (sha(bytes) !== o.sha) throw new StateError(`backup of ${rel} in ${relative(stateDir, root)} is damaged (hash mismatch); nothing was restored`);
     bytesOf.set(rel, bytes);
   }
+  // Every file about to be restored or removed, checked for links before anything is touched.
+  const byTarget = new Map<string, string[]>();
+  for (const [rel, o] of original) if (!unchanged.includes(rel)) byTarget.set(o.targetDir, [...(byTarget.get(o.targetDir) ?? []), rel]);
+  for (const [dir, rels] of byTarget) checkSkillLinks(dir, rels, opts.links ?? 'refuse', 'pass --replace-links');
   if (drift.length && !opts.force) {
     const what = drift.map((d) => `${d.path} ${d.now ? 'changed' : 'was removed'} after the keep of iteration ${d.iteration} (now ${short(d.now)}, the run left ${short(d.left)})`);
     throw new UsageError(`not rolling back run ${runId}: ${what.join('; ')}. Restoring would overwrite that edit; nothing was changed. Pass --force to restore anyway (the edited file is copied into ${relative(stateDir, join(root, 'overwritten'))}/ first)`);
@@ -135,8 +144,7 @@ export async function rollbackRun(stateDir: string, runId: string, opts: { force
       overwritten.push({ path: d.path, saved_to: null });
       continue;
     }
-    mkdirSync(dirname(join(aside, d.path)), { recursive: true });
-    copyFileSync(target, join(aside, d.path));
+    await copyFileAtomically(target, join(aside, d.path));
     overwritten.push({ path: d.path, saved_to: join(aside, d.path) });
   }
   const restored: RollbackResult['restored'] = [];

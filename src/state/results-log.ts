@@ -10,6 +10,7 @@ import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { InternalError } from '../core/errors.js';
+import { mapped } from '../core/atomic.js';
 import { intentMetricSetSchema } from '../evaluation/intent-metrics.js';
 
 export const judgeOutcomeSchema = z.object({
@@ -126,16 +127,31 @@ export class ResultsLog {
     const bytes = Buffer.from(this.pending.join(''), 'utf8');
     this.pending = [];
     this.pendingChars = 0;
-    // A short write (a full disk) must not drop the lines after it silently: write the rest, or throw.
-    for (let at = 0; at < bytes.length; ) at += writeSync(this.fd, bytes, at, bytes.length - at);
+    // A short write (a full disk) must not drop the lines after it silently: write the rest, or throw —
+    // and then cut the log back to its last whole line, so it still parses line by line (issue 33).
+    let at = 0;
+    try {
+      for (; at < bytes.length; ) at += writeSync(this.fd, bytes, at, bytes.length - at);
+    } catch (err) {
+      try {
+        if (at > 0) ftruncateSync(this.fd, fstatSync(this.fd).size - at);
+      } catch {
+        // The torn line is cut when the log is opened again.
+      }
+      throw mapped(err, this.file);
+    }
   }
 
   close(): void {
-    if (this.fd >= 0) {
+    if (this.fd < 0) return;
+    const fd = this.fd;
+    // Closed even when the last lines cannot be written (a full disk): a leaked descriptor keeps the disk busy.
+    try {
       this.flush();
-      closeSync(this.fd);
+    } finally {
+      this.fd = -1;
+      closeSync(fd);
     }
-    this.fd = -1;
   }
 }
 

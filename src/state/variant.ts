@@ -5,10 +5,10 @@
 // skill's instructions must not carry its own test cases), node_modules, and the state directory when it
 // lives inside the skill folder (copying it into itself would never end). The generate stage writes its
 // candidates this way, and pipeline-mode evaluate a ranking's inline candidates and seed edit plans.
-import { copyFileSync, existsSync, mkdirSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fastGlob } from '../core/lazy.js';
-import { writeFileAtomically } from '../core/atomic.js';
+import { copyFileAtomically, writeFileAtomically } from '../core/atomic.js';
 import { stateLayout } from './layout.js';
 
 export const SUITE_FILE_NAMES = ['tasks.yaml', 'task_suite.yaml'];
@@ -36,8 +36,7 @@ export async function materialise(o: { targetDir: string; variantDir: string; sk
   for (const rel of files) {
     if (rel === 'SKILL.md') continue;
     const to = join(o.variantDir, rel);
-    mkdirSync(dirname(to), { recursive: true });
-    copyFileSync(join(o.targetDir, rel), to);
+    await copyFileAtomically(join(o.targetDir, rel), to);
   }
   await writeFileAtomically(join(o.variantDir, 'SKILL.md'), o.skillText);
   return files.includes('SKILL.md') ? files : [...files, 'SKILL.md'].sort();

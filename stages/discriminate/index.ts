@@ -6,7 +6,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { envelopeOf, HANDOFF } from '../../src/artifacts/envelope.js';
-import { readArtifact, sha256, sha256File, writeArtifact } from '../../src/state/artifact-io.js';
+import { readArtifact, sha256, sha256File } from '../../src/state/artifact-io.js';
+import { writeRecordedArtifact } from '../../src/state/recorded.js';
 import { describeEvalThresholds, evalThresholdFor, singleThresholdFrom } from '../../src/config/eval-thresholds.js';
 import { StateError } from '../../src/core/errors.js';
 import type { LoopContext, StageOutcome } from '../../src/loop/context.js';
@@ -161,7 +162,7 @@ export async function run(ctx: LoopContext, deps: DiscriminateDeps = {}): Promis
     engine_calls: engineCalls,
     cost_usd: costUsd,
   };
-  await writeArtifact(paths.ranking, rankingArtifact, artifact);
+  await writeRecordedArtifact(ctx.runDir, paths.ranking, rankingArtifact, artifact, ctx.now());
   const judgeErrors = artifact.llm_judge?.errors ?? [];
   for (const e of judgeErrors) ctx.log(`warning: llm judge gave no rating for ${e.candidate} (${e.error}); its cheap score stands`);
   appendEvent(ctx.runDir, { event: 'finished', stage: 'discriminate', iteration: ctx.iteration, verdict, selected, engine_calls: engineCalls }, ctx.now());

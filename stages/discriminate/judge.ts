@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { Engine } from '../../src/engines/types.js';
 import type { Candidate } from '../../src/artifacts/candidates.js';
+import { EngineError } from '../../src/core/errors.js';
 
 export interface JudgeFailure {
   task_id: string;
@@ -86,6 +87,8 @@ export async function judgeCandidate(engine: Engine, c: Candidate, failures: rea
       opts.signal ? { signal: opts.signal } : undefined,
     );
     costUsd += res.usage.cost_usd ?? 0;
+    // A refused key or a wrong URL stops the run rather than failing every judgement (src/engines/unusable.ts).
+    if (res.error?.stop) throw new EngineError(res.error.stop);
     if (!res.ok) return { ok: false, error: `engine ${res.error?.kind ?? 'error'}: ${res.error?.message ?? 'no cause given'}`, calls, costUsd };
     const parsed = parseJudgeReply(res.output);
     if (parsed.ok) return { ok: true, rating: parsed.reply.rating, reason: parsed.reply.reason.replace(/\s+/g, ' ').slice(0, 300), calls, costUsd };

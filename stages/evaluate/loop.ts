@@ -3,7 +3,7 @@
 // train-split failures feed the generator; later the selected candidate is measured against it
 // (evaluation.json). Both reuse the standalone and pipeline machinery unchanged.
 import { HANDOFF_END } from '../../src/artifacts/envelope.js';
-import { writeArtifact } from '../../src/state/artifact-io.js';
+import { writeRecordedArtifact } from '../../src/state/recorded.js';
 import type { LoopContext, StageOutcome } from '../../src/loop/context.js';
 import { iterationPaths } from '../../src/loop/paths.js';
 import { singleThresholdFrom } from '../../src/config/eval-thresholds.js';
@@ -27,7 +27,7 @@ export async function evaluateLoopBaseline(ctx: LoopContext): Promise<StageOutco
   const summary = base.evaluation;
   const usable = base.verdict !== 'error';
   const artifact = { ...base, ...(usable ? { next_step: 'generate', next_owner: 'generator' } : HANDOFF_END.abort) };
-  await writeArtifact(paths.baseline, standaloneEvaluation, artifact);
+  await writeRecordedArtifact(ctx.runDir, paths.baseline, standaloneEvaluation, artifact, ctx.now());
   appendEvent(ctx.runDir, { event: 'finished', stage: 'baseline', iteration: ctx.iteration, verdict: artifact.verdict, engine_calls: p.engine.calls() }, ctx.now());
   return {
     artifactPath: paths.baseline,

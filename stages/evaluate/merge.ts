@@ -4,7 +4,8 @@
 // rates, intervals, McNemar and pass@k come from the same artifact builders. Every refusal comes before
 // anything is written. `--partial` combines some shards into one shard directory (no verdict), which a
 // later merge takes like any other shard.
-import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { mapped } from '../../src/core/atomic.js';
 import { dirname, join, relative, resolve } from 'node:path';
 import { loadPipeline } from '../../src/config/pipeline.js';
 import { expandTargets } from '../../src/config/targets.js';
@@ -142,18 +143,28 @@ async function writeShardDir(ctx: EvaluateContext, src: Sources, first: ShardMan
     mkdirSync(dirname(out), { recursive: true });
     // Raw bytes in shard order: no (task, attempt) is in two shards (checked), so the latest line per
     // attempt is the same in the union as in its shard, and a resume or a further merge reads it alike.
-    const sink = createWriteStream(out, { flags: 'w' });
-    for (const s of src.shards) {
-      const sv = s.manifest.variants.find((x) => x.name === v.name)!;
-      let last = 0x0a;
-      for await (const chunk of createReadStream(join(s.dir, sv.results)) as AsyncIterable<Buffer>) {
-        if (chunk.length) last = chunk[chunk.length - 1]!;
-        if (!sink.write(chunk)) await once(sink, 'drain');
+    // Streamed into a temp file renamed into place (src/core/atomic.ts's guarantee for a stream): a full
+    // disk leaves no half-merged log.
+    const tmp = `${out}.${process.pid}.merge.tmp`;
+    const sink = createWriteStream(tmp, { flags: 'w' });
+    try {
+      for (const s of src.shards) {
+        const sv = s.manifest.variants.find((x) => x.name === v.name)!;
+        let last = 0x0a;
+        for await (const chunk of createReadStream(join(s.dir, sv.results)) as AsyncIterable<Buffer>) {
+          if (chunk.length) last = chunk[chunk.length - 1]!;
+          if (!sink.write(chunk)) await once(sink, 'drain');
+        }
+        // A torn last line (a killed shard) must not swallow the next shard's first line.
+        if (last !== 0x0a) sink.write('\n');
       }
-      // A torn last line (a killed shard) must not swallow the next shard's first line.
-      if (last !== 0x0a) sink.write('\n');
+      await new Promise<void>((r, j) => sink.end((err?: Error | null) => (err ? j(err) : r())));
+      renameSync(tmp, out);
+    } catch (err) {
+      sink.destroy();
+      rmSync(tmp, { force: true });
+      throw mapped(err, out);
     }
-    await new Promise<void>((r, j) => sink.end((err?: Error | null) => (err ? j(err) : r())));
     const o = outcomes.get(v.name)!;
     variants.push({ name: v.name, results: `results/${v.name}.jsonl`, engine_calls: o.engineCalls, judge_calls: o.judgeCalls, attempts: o.tallies.reduce((n, t) => n + t.judged + t.errors, 0) });
   }

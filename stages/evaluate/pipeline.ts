@@ -5,7 +5,8 @@
 import { writeFileAtomically } from '../../src/core/atomic.js';
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { sha256File, writeArtifact } from '../../src/state/artifact-io.js';
+import { sha256File } from '../../src/state/artifact-io.js';
+import { writeRecordedArtifact } from '../../src/state/recorded.js';
 import { loadYaml } from '../../src/config/load-yaml.js';
 import { checkIdFlag } from '../../src/config/safe-id.js';
 import { UsageError } from '../../src/core/errors.js';
@@ -133,7 +134,7 @@ export async function writePipelineEvaluation(ctx: EvaluateContext, p: Prepared,
   // first one's verdict: it goes to superseded/ like the results it was computed from.
   const moved = supersedeFile(iterDir, inIter, ctx.now());
   if (moved) ctx.log(`previous evaluation.json moved to ${moved}`);
-  await writeArtifact(inIter, pipelineEvaluation, artifact);
+  await writeRecordedArtifact(dirname(iterDir), inIter, pipelineEvaluation, artifact, ctx.now());
   const output = ctx.options.output;
   // The same validated bytes, not a second validation and serialisation of a possibly large artifact.
   if (output) await writeFileAtomically(resolve(ctx.cwd, output), readFileSync(inIter));

@@ -4,7 +4,8 @@
 // on the next run (the target already equals the candidate and the backup exists) and not refused.
 import { envelopeOf, HANDOFF } from '../../src/artifacts/envelope.js';
 import { existsSync } from 'node:fs';
-import { readArtifact, sha256File, writeArtifact } from '../../src/state/artifact-io.js';
+import { readArtifact, sha256File } from '../../src/state/artifact-io.js';
+import { writeRecordedArtifact } from '../../src/state/recorded.js';
 import { registeredThresholds } from '../../src/config/thresholds.js';
 import type { LoopContext, StageOutcome } from '../../src/loop/context.js';
 import { iterationPaths } from '../../src/loop/paths.js';
@@ -12,7 +13,7 @@ import { readSkill } from '../../src/skill/read.js';
 import { appendEvent } from '../../src/state/events.js';
 import { applyVariant, readBackup } from '../../src/state/promote.js';
 import { decide } from './decide.js';
-import { gatherIntegrity } from '../../src/loop/integrity.js';
+import { gatherIntegrity, refuseEditedGateInputs } from '../../src/loop/integrity.js';
 import { gateArtifact, type GateArtifact } from '../../src/artifacts/gate.js';
 
 /**
@@ -42,12 +43,14 @@ function registeredMaxErrorShare(ctx: LoopContext): number {
 
 export async function run(ctx: LoopContext): Promise<StageOutcome> {
   const paths = iterationPaths(ctx.runDir, ctx.iteration);
+  // Also checked by the runner's preflight; here too for a gate driven any other way.
+  refuseEditedGateInputs(ctx.runDir, ctx.iteration);
   const { evaluation, cand, variantDir, alreadyApplied, checks: integrity } = gatherIntegrity(ctx, ctx.iteration);
   const registered = registeredThresholds(ctx.manifest.thresholds as Record<string, unknown>);
   const d = decide({ evaluation, thresholds: registered, category: cand?.category ?? 'other', risk: cand?.risk ?? 'high', integrity, earlierPValues: earlierHoldoutPValues(ctx.runDir, ctx.iteration), maxErrorShare: registeredMaxErrorShare(ctx) });
   let applied: GateArtifact['applied'];
   if (d.decision === 'keep' && variantDir) {
-    const manifest = alreadyApplied ? readBackup(ctx.stateDir, ctx.runId, ctx.iteration)! : await applyVariant({ stateDir: ctx.stateDir, runId: ctx.runId, iteration: ctx.iteration, targetDir: ctx.manifest.target.skill_dir, variantDir, now: ctx.now() });
+    const manifest = alreadyApplied ? readBackup(ctx.stateDir, ctx.runId, ctx.iteration)! : await applyVariant({ stateDir: ctx.stateDir, runId: ctx.runId, iteration: ctx.iteration, targetDir: ctx.manifest.target.skill_dir, variantDir, now: ctx.now(), links: ctx.config.loop.skillLinks });
     applied = {
       target: ctx.manifest.target.skill_dir,
       backup: `backups/${ctx.runId}/iter-${String(ctx.iteration).padStart(3, '0')}`,
@@ -68,7 +71,7 @@ export async function run(ctx: LoopContext): Promise<StageOutcome> {
     ...(d.sequential ? { sequential: d.sequential } : {}),
     ...(applied ? { applied } : {}),
   };
-  await writeArtifact(paths.gate, gateArtifact, artifact);
+  await writeRecordedArtifact(ctx.runDir, paths.gate, gateArtifact, artifact, ctx.now());
   appendEvent(ctx.runDir, { event: 'finished', stage: 'gate', iteration: ctx.iteration, decision: d.decision }, ctx.now());
   return { artifactPath: paths.gate, verdict: d.decision, ...handoff, summary: `gate ${evaluation.candidate_id}: ${d.decision} — ${d.reason}`, engineCalls: 0 };
 }

@@ -5,7 +5,8 @@
 // memory/lessons.jsonl: a rejection left as "pending_review" there would be proposed again next run.
 import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { readArtifact, writeArtifact } from '../../src/state/artifact-io.js';
+import { readArtifact } from '../../src/state/artifact-io.js';
+import { checkRecorded, writeRecordedArtifact } from '../../src/state/recorded.js';
 import { UsageError } from '../../src/core/errors.js';
 import type { LoopContext } from '../../src/loop/context.js';
 import { iterationPaths } from '../../src/loop/paths.js';
@@ -67,7 +68,7 @@ async function approved(ctx: LoopContext, found: Pending, who: string, at: strin
   // A crash after applying and before the new gate.json: the backup is there and the target is the variant.
   const m = g.alreadyApplied
     ? readBackup(ctx.stateDir, ctx.runId, found.iteration)!
-    : await applyVariant({ stateDir: ctx.stateDir, runId: ctx.runId, iteration: found.iteration, targetDir: ctx.manifest.target.skill_dir, variantDir: g.variantDir, now: ctx.now() });
+    : await applyVariant({ stateDir: ctx.stateDir, runId: ctx.runId, iteration: found.iteration, targetDir: ctx.manifest.target.skill_dir, variantDir: g.variantDir, now: ctx.now(), links: ctx.config.loop.skillLinks });
   return {
     ...found.gate,
     created_at: at,
@@ -105,6 +106,16 @@ async function recordDecision(ctx: LoopContext, iteration: number, gate: GateArt
 export async function review(ctx: LoopContext, candidateId: string, verdict: 'approve' | 'reject', who: string, iteration?: number): Promise<{ gate: GateArtifact; iteration: number }> {
   const found = pickPending(ctx, candidateId, iteration);
   const paths = iterationPaths(ctx.runDir, found.iteration);
+  // The held decision and the evidence behind it as the gate wrote them: an edited gate.json ("reject" made
+  // "pending_review") or evaluation.json is refused here, before anything is applied or moved.
+  checkRecorded(
+    ctx.runDir,
+    [
+      { file: paths.gate, what: 'gate.json' },
+      { file: paths.evaluation, what: 'evaluation.json' },
+    ],
+    `${verdict} ${candidateId} (iteration ${found.iteration})`,
+  );
   const at = ctx.now().toISOString();
   const next: GateArtifact =
     verdict === 'reject'
@@ -113,7 +124,7 @@ export async function review(ctx: LoopContext, candidateId: string, verdict: 'ap
   const dest = join(paths.dir, 'superseded', at.replace(/[:.]/g, '-'));
   mkdirSync(dest, { recursive: true });
   renameSync(paths.gate, join(dest, 'gate.json'));
-  await writeArtifact(paths.gate, gateArtifact, next);
+  await writeRecordedArtifact(ctx.runDir, paths.gate, gateArtifact, next, ctx.now());
   await recordDecision(ctx, found.iteration, next, at);
   appendEvent(ctx.runDir, { event: 'review', iteration: found.iteration, candidate: candidateId, decision: next.decision, by: who }, ctx.now());
   return { gate: next, iteration: found.iteration };

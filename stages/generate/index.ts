@@ -3,7 +3,8 @@
 // candidate as a variant folder with its diff. Writes iter-NNN/candidates.json; the discriminator acts next.
 // The decisions live in the propose-*.ts and select.ts files; this file reads and writes.
 import { envelopeOf, HANDOFF } from '../../src/artifacts/envelope.js';
-import { readArtifact, sha256File, writeArtifact } from '../../src/state/artifact-io.js';
+import { readArtifact, sha256File } from '../../src/state/artifact-io.js';
+import { writeRecordedArtifact } from '../../src/state/recorded.js';
 import { StateError } from '../../src/core/errors.js';
 import type { LoopContext, StageOutcome } from '../../src/loop/context.js';
 import { iterationPaths } from '../../src/loop/paths.js';
@@ -110,7 +111,7 @@ export async function run(ctx: LoopContext, deps: GenerateDeps = {}): Promise<St
     engine_calls: llm.calls,
     cost_usd: llm.costUsd,
   };
-  await writeArtifact(paths.candidates, candidatesArtifact, artifact);
+  await writeRecordedArtifact(ctx.runDir, paths.candidates, candidatesArtifact, artifact, ctx.now());
   appendEvent(ctx.runDir, { event: 'finished', stage: 'generate', iteration: ctx.iteration, verdict, candidates: candidates.length, skipped: skipped.length, proposer_errors: errors.length, engine_calls: llm.calls }, ctx.now());
   const by = (name: string) => candidates.filter((c) => c.proposer === name).length;
   return {

@@ -11,6 +11,7 @@ import { EditActionSchema } from '../../src/skill/edits.js';
 import type { Lesson } from '../../src/artifacts/learning.js';
 import type { Proposal, ProposerError } from './proposal.js';
 import type { TrainFailure } from '../../src/loop/train-failures.js';
+import { EngineError } from '../../src/core/errors.js';
 
 /** A train failure with its request (src/loop/train-failures.ts). */
 export type LlmFailure = TrainFailure;
@@ -140,6 +141,8 @@ export async function proposeLlm(engine: Engine, input: LlmInput, opts: { timeou
     out.calls++;
     const res = await engine.run({ kind: 'task', prompt: ask, system, expectJson: true, timeoutMs: opts.timeoutMs }, { signal: opts.signal });
     out.costUsd += res.usage.cost_usd ?? 0;
+    // A refused key or a wrong URL is no proposer error to note and go on from: the run stops (src/engines/unusable.ts).
+    if (res.error?.stop) throw new EngineError(res.error.stop);
     if (!res.ok) {
       out.errors.push({ proposer: 'llm', message: `engine ${res.error?.kind ?? 'error'}: ${res.error?.message ?? 'no cause given'}` });
       return out;

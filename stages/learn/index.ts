@@ -4,7 +4,8 @@
 // on. Writes iter-NNN/learning.json; the generator acts next, or nobody (done).
 import { existsSync } from 'node:fs';
 import { envelopeOf, HANDOFF, HANDOFF_END } from '../../src/artifacts/envelope.js';
-import { readArtifact, sha256File, writeArtifact } from '../../src/state/artifact-io.js';
+import { readArtifact, sha256File } from '../../src/state/artifact-io.js';
+import { writeRecordedArtifact } from '../../src/state/recorded.js';
 import { StateError } from '../../src/core/errors.js';
 import type { LoopContext, StageOutcome } from '../../src/loop/context.js';
 import { iterationPaths } from '../../src/loop/paths.js';
@@ -86,7 +87,7 @@ export async function run(ctx: LoopContext): Promise<StageOutcome> {
     lesson_record: lessonRecord,
     reason: stop.stop ? `stopped by ${stop.rule}: ${stop.reason}` : stop.reason,
   };
-  await writeArtifact(paths.learning, learningArtifact, artifact);
+  await writeRecordedArtifact(ctx.runDir, paths.learning, learningArtifact, artifact, ctx.now());
   appendEvent(ctx.runDir, { event: 'finished', stage: 'learn', iteration: ctx.iteration, verdict, rule: stop.rule, decision: lesson.decision, lesson: lessonRecord }, now);
   return {
     artifactPath: paths.learning,

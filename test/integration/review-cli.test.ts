@@ -1,7 +1,7 @@
 // `whet review list | approve | reject` on a real loop run (mock engine): the gate holds every candidate
 // that passes (review_risks lists every risk), and a person's decision is applied, refused or recorded.
 import { describe, expect, it } from 'vitest';
-import { cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { exampleLoopProject, readJson, whet } from '../support/cli.js';
@@ -90,6 +90,11 @@ describe('whet review', () => {
     const { dir, runId, iter } = await heldRun();
     // Candidate ids restart in every iteration: a third iteration holding its own cand-01-… is the case.
     cpSync(iter(1), iter(3), { recursive: true });
+    // As if whetstone had written them: a review acts only on files whose hashes the run recorded (issue 33).
+    for (const f of ['gate.json', 'evaluation.json']) {
+      const line = { at: new Date().toISOString(), event: 'artifact_written', path: `iter-003/${f}`, sha256: sha(join(iter(3), f)) };
+      appendFileSync(join(dir, 'state/runs', runId, 'events.jsonl'), `${JSON.stringify(line)}\n`);
+    }
     const r = await whet(['review', 'reject', runId, CAND], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/waits for review in 2 iterations of run .*iteration 1: .*iteration 3: .*choose one with --iteration N/);

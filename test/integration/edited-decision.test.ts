@@ -1,0 +1,87 @@
+// Issue 33, item 1: commands that change the skill act only on artifacts whose bytes are the ones
+// whetstone recorded (events.jsonl) when it wrote them. A rejected candidate's gate.json edited to
+// "pending_review" is refused by `whet review approve` — exit 2, the file named, nothing written — and so
+// is an edited evaluation.json at the gate, and an edited backup manifest at rollback.
+import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { exampleLoopProject, readJson, snapshotTree, whet } from '../support/cli.js';
+
+const sha = (f: string) => createHash('sha256').update(readFileSync(f)).digest('hex');
+
+/** Two iterations: the first keeps, the second rejects (the example's mock engine, as in loop.test.ts). */
+async function twoIterations(): Promise<{ dir: string; runId: string; iter: (n: number) => string; skill: string }> {
+  const dir = exampleLoopProject({
+    prefix: 'whet-edited-',
+    loop: '{max_iterations: 2, plateau_window: 3, candidates_per_iteration: 3, proposers: [feedback, structural]}',
+    thresholds: '{min_delta: 0, max_new_failures: 0}',
+  });
+  const r = await whet(['run'], { cwd: dir });
+  expect(r.code, r.stderr).toBe(0);
+  const runId = readdirSync(join(dir, 'state/runs')).sort().pop()!;
+  const iter = (n: number) => join(dir, 'state/runs', runId, `iter-${String(n).padStart(3, '0')}`);
+  expect(readJson(join(iter(1), 'gate.json')).decision).toBe('keep');
+  expect(readJson(join(iter(2), 'gate.json')).decision).toBe('reject');
+  return { dir, runId, iter, skill: join(dir, 'release-notes/SKILL.md') };
+}
+
+describe('an edited decision is never acted on', () => {
+  it('review approve refuses a rejected gate.json edited to pending_review: exit 2, the file named, nothing written', async () => {
+    const { dir, runId, iter, skill } = await twoIterations();
+    const gate = join(iter(2), 'gate.json');
+    const g = readJson(gate);
+    writeFileSync(gate, `${JSON.stringify({ ...g, decision: 'pending_review', verdict: 'pending_review' }, null, 2)}\n`);
+    // The edit is a valid artifact: review list shows it, which is exactly why approve must check the bytes.
+    expect((await whet(['review', 'list'], { cwd: dir })).stdout).toContain(`${runId} iteration 2: ${g.candidate_id}`);
+    const skillBefore = sha(skill);
+    const before = snapshotTree(join(dir, 'state'));
+    const r = await whet(['review', 'approve', runId, g.candidate_id], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/state\/runs\/\S+\/iter-002\/gate\.json: cannot approve \S+ \(iteration 2\): gate\.json was edited after whetstone wrote it \(now sha256:[0-9a-f]{12}…, written sha256:[0-9a-f]{12}…\); an edited decision is never acted on; nothing was changed/);
+    expect(sha(skill)).toBe(skillBefore);
+    expect(snapshotTree(join(dir, 'state'))).toEqual(before);
+    // reject too: it would record a lesson from a decision nobody made.
+    expect((await whet(['review', 'reject', runId, g.candidate_id], { cwd: dir })).code).toBe(2);
+    expect(snapshotTree(join(dir, 'state'))).toEqual(before);
+  }, 60_000);
+
+  it('the gate refuses an evaluation.json edited after it was written, before moving or applying anything', async () => {
+    const { dir, iter, skill } = await twoIterations();
+    const evaluation = join(iter(2), 'evaluation.json');
+    const e = readJson(evaluation);
+    writeFileSync(evaluation, `${JSON.stringify({ ...e, verdict: e.verdict === 'pass' ? 'fail' : 'pass' }, null, 2)}\n`);
+    const skillBefore = sha(skill);
+    const before = snapshotTree(join(dir, 'state'));
+    const r = await whet(['gate'], { cwd: dir });
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/iter-002\/evaluation\.json: cannot gate iteration 2: evaluation\.json was edited after whetstone wrote it/);
+    expect(sha(skill)).toBe(skillBefore);
+    // Refused before the old decision was moved away: the state directory is as it was.
+    expect(snapshotTree(join(dir, 'state'))).toEqual(before);
+  }, 60_000);
+
+  it('the gate refuses an earlier gate.json edited after it was written (its p-value joins the Holm family)', async () => {
+    const { dir, iter } = await twoIterations();
+    const first = join(iter(1), 'gate.json');
+    const g = readJson(first);
+    writeFileSync(first, `${JSON.stringify({ ...g, holdout: { ...g.holdout, p_value: 0.0001 } }, null, 2)}\n`);
+    const r = await whet(['gate'], { cwd: dir });
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/iter-001\/gate\.json: cannot gate iteration 2: an earlier gate\.json was edited after whetstone wrote it/);
+  }, 60_000);
+
+  it('rollback refuses a backup manifest edited to point elsewhere, restoring nothing', async () => {
+    const { dir, runId, skill } = await twoIterations();
+    const manifest = join(dir, 'state/backups', runId, 'iter-001/manifest.json');
+    const m = readJson(manifest);
+    writeFileSync(manifest, `${JSON.stringify({ ...m, target_dir: join(dir, 'elsewhere') }, null, 2)}\n`);
+    const skillBefore = sha(skill);
+    const before = snapshotTree(join(dir, 'state'));
+    const r = await whet(['rollback', runId], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/backups\/\S+\/iter-001\/manifest\.json: cannot roll back run \S+: the backup manifest was edited after whetstone wrote it/);
+    expect(sha(skill)).toBe(skillBefore);
+    expect(snapshotTree(join(dir, 'state'))).toEqual(before);
+  }, 60_000);
+});
