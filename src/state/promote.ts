@@ -99,7 +99,6 @@ export async function rollbackRun(stateDir: string, runId: string, opts: { force
     .sort((x, y) => x - y);
   // Only backups as the keep wrote them: an edited manifest could name another folder or other bytes.
   const manifests = iterations.map((it) => join(backupDir(stateDir, runId, it), 'manifest.json')).filter((f) => existsSync(f));
-  checkRecorded(stateLayout.runDir(stateDir, runId), manifests.map((file) => ({ file, what: 'the backup manifest' })), `roll back run ${runId}`);
   const original = new Map<string, { iteration: number; existed: boolean; sha: string | null; targetDir: string }>();
   const left = new Map<string, { iteration: number; sha: string }>();
   for (const it of iterations) {
@@ -110,6 +109,8 @@ export async function rollbackRun(stateDir: string, runId: string, opts: { force
       left.set(f.path, { iteration: it, sha: f.sha256_after });
     }
   }
+  // Read first, so a manifest that does not parse is named at its line; then each must be the bytes the keep wrote.
+  checkRecorded(stateLayout.runDir(stateDir, runId), manifests.map((file) => ({ file, what: 'the backup manifest' })), `roll back run ${runId}`);
   // Verify every backup and the target before touching anything: a rollback either happens whole or not at all.
   const bytesOf = new Map<string, Buffer>();
   const unchanged: string[] = [];
