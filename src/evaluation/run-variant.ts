@@ -135,7 +135,7 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
       if (intentCase && input.suite.intents) {
         return decideIntent({ engine, intentCase, intents: input.suite.intents, skill: input.skill, timeoutMs: task.timeoutMs, signal: input.signal });
       }
-      return engine.run({ kind: 'task', prompt: task.prompt, skill: input.skill, taskId: task.id, timeoutMs: task.timeoutMs, ...(task.files ? { files: task.files } : {}) }, { signal: input.signal });
+      return engine.run({ kind: 'task', prompt: task.prompt, ...(task.system ? { system: task.system } : {}), skill: input.skill, taskId: task.id, timeoutMs: task.timeoutMs, ...(task.files ? { files: task.files } : {}) }, { signal: input.signal });
     };
     const res = await (input.limiter ? input.limiter(call) : call());
     engineCalls += Math.max(1, engine.calls());
