@@ -163,9 +163,16 @@ export function summarizeVariant(o: VariantOutcome, passK: number): VariantSumma
     ...(o.concurrency ? { concurrency: o.concurrency } : {}),
     ...triggerSummary(o.tallies),
     ...intentSummary(o.tallies),
-    ...(o.stoppedEarly ? { stopped_early: { reason: o.stoppedEarly, attempts_not_run: o.tallies.reduce((n, t) => n + Math.max(0, t.k - t.judged - t.errors), 0) } } : {}),
+    ...stoppedEarly(o),
     ...(o.unjudged?.length ? { unjudged: { tasks: o.unjudged.length, attempts: o.unjudged.reduce((n, t) => n + (t.ran ?? 0), 0), task_ids: o.unjudged.map((t) => t.task_id) } } : {}),
   };
+}
+
+/** A stop that left attempts unrun; one that came after every call was made changes nothing and says nothing. */
+function stoppedEarly(o: VariantOutcome): Pick<VariantSummary, 'stopped_early'> {
+  if (!o.stoppedEarly) return {};
+  const notRun = o.tallies.reduce((n, t) => n + Math.max(0, t.k - t.judged - t.errors), 0);
+  return notRun > 0 ? { stopped_early: { reason: o.stoppedEarly, attempts_not_run: notRun } } : {};
 }
 
 function intentSummary(tallies: TaskTally[]): { intent_metrics?: IntentMetrics } {
