@@ -73,6 +73,8 @@ export const variantSummary = rateSummary.extend({
     })
     .optional(),
   unjudged: z.object({ tasks: z.number().int(), attempts: z.number().int(), task_ids: z.array(z.string()) }).optional(),
+  /** Why the rest was not run: more calls could not change the verdict (src/evaluation/spend-guard.ts). */
+  stopped_early: z.object({ reason: z.string(), attempts_not_run: z.number().int() }).optional(),
 });
 
 export const taskResult = z.object({

@@ -101,6 +101,13 @@ export const taskSchema = z.strictObject({
   critical: z.boolean().optional(),
   /** The agent should (true) or should not (false) invoke the skill: trigger rate and false triggers. */
   should_trigger: z.boolean().optional(),
+  /**
+   * A chat prompt's system turn (an imported promptfoo chat prompt): sent as the system text before the
+   * skill's, so the app's instructions and the skill under test both reach the model as system text.
+   */
+  system: nonEmpty.optional(),
+  /** Run and reported but never graded (a promptfoo test without assertions): kept out of every rate. */
+  unjudged: z.literal(true).optional(),
 });
 export type TaskInput = z.infer<typeof taskSchema>;
 
@@ -131,6 +138,8 @@ export const lintSuiteSchema = suiteSchema.extend({
 export interface Task {
   id: string;
   prompt: string;
+  /** The system turn sent before the skill's text (taskSchema `system`). */
+  system?: string;
   description?: string;
   judges: JudgeSpec[];
   timeoutMs: number;

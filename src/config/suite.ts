@@ -108,7 +108,8 @@ function buildSuite(path: string, loaded: YamlSource, hash: Hash, head: Omit<Sui
 
     if (t.judge && t.judges) problems.push(new ConfigError('give either "judge" or "judges", not both', at(['tasks', i]), `tasks[${i}]`));
     const judges: JudgeSpec[] = intern(t.judges ?? (t.judge ? [t.judge] : []), t.judges ?? t.judge);
-    if (judges.length === 0) problems.push(new ConfigError('a task needs a "judge" (or a "judges" list)', at(['tasks', i]), `tasks[${i}].judge`));
+    if (judges.length === 0 && !t.unjudged) problems.push(new ConfigError('a task needs a "judge" (or a "judges" list), or "unjudged: true"', at(['tasks', i]), `tasks[${i}].judge`));
+    if (judges.length > 0 && t.unjudged) problems.push(new ConfigError('an unjudged task has no judge: drop "unjudged" or its judges', at(['tasks', i, 'unjudged']), `tasks[${i}].unjudged`));
 
     // A list shared with an earlier task that checked clean is clean here too (the same specs, folder and
     // intents) and names the same fixtures, each hashed again in its place; a list with problems is
@@ -146,6 +147,8 @@ function buildSuite(path: string, loaded: YamlSource, hash: Hash, head: Omit<Sui
     if (t.cell !== undefined) task.cell = t.cell;
     if (t.pass_k !== undefined) task.passK = t.pass_k;
     if (t.should_trigger !== undefined) task.shouldTrigger = t.should_trigger;
+    if (t.system !== undefined) task.system = detach(t.system);
+    if (t.unjudged) task.unjudged = true;
     tasks.push(task);
   }
   for (const t of intentTasks) {

@@ -43,9 +43,12 @@ interface Query {
 
 /** Which trigger shape `raw` is written in, if any (decided on keys alone; validation follows). */
 export function triggerShapeOf(raw: unknown): TriggerShape | undefined {
-  if (Array.isArray(raw)) return raw.some((x) => isObj(x) && 'query' in x) ? 'list' : undefined;
+  // Each shape needs its own keys, so a list of {query, expected} or a `trigger_evals` with neither side
+  // is refused once as another shape (json-suite.ts) rather than with one schema line per entry.
+  if (Array.isArray(raw)) return raw.some((x) => isObj(x) && 'query' in x && 'should_trigger' in x) ? 'list' : undefined;
   if (!isObj(raw)) return undefined;
-  if ('trigger_evals' in raw) return 'split';
+  const sides = raw['trigger_evals'];
+  if (isObj(sides) && ('should_trigger' in sides || 'should_not_trigger' in sides)) return 'split';
   const cases = raw['cases'];
   if (Array.isArray(cases) && cases.some((x) => isObj(x) && 'expected_trigger' in x)) return 'cases';
   return undefined;

@@ -17,6 +17,7 @@ import { metricSet } from '../intents/metrics.js';
 import { scoreCase } from '../intents/score-case.js';
 import { scoreToolCallOutput } from '../judges/tool-call.js';
 import { decideIntent } from './intent-decide.js';
+import { SpendGuard } from './spend-guard.js';
 import { addUsage as sumUsage, concurrencyUsed, meterEngine, refusedByBudget, stoppedByRateLimit, type ConcurrencyUsed, type MeteredEngine } from './metered.js';
 
 export interface VariantRunInput {
@@ -41,6 +42,8 @@ export interface VariantRunInput {
   limiter?: <T>(fn: () => Promise<T>) => Promise<T>;
   /** The run's budget: no attempt starts once it is spent. */
   budget?: Budget;
+  /** evaluate.max_error_share: once more tasks errored than it allows, the rest is not run (spend-guard.ts). */
+  maxErrorShare?: number;
 }
 
 export interface VariantOutcome {
@@ -60,6 +63,8 @@ export interface VariantOutcome {
   budgetExhausted?: string;
   /** Why a subscription rate limit stopped the run, when one did (resumable once it resets). */
   rateLimited?: string;
+  /** Why the remaining calls were not made, with what to fix (spend-guard.ts); resumable after the fix. */
+  stoppedEarly?: string;
   /** Wall time of this process's task phase (0 when nothing ran). */
   wallMs: number;
   /** CPU time (user + system) this process spent in its task phase: what each call costs beyond waiting. */
@@ -102,12 +107,16 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
   let rateLimited: string | undefined;
   /** What to fix: an engine's endpoint cannot work as configured (src/engines/unusable.ts). */
   let unusable: string | undefined;
+  const judgedOf = new Map<string, number>();
+  for (const key of done.keys()) judgedOf.set(taskOfKey(key), (judgedOf.get(taskOfKey(key)) ?? 0) + 1);
+  const guard = new SpendGuard(input.suite.tasks, kOf, input.maxErrorShare, (id) => judgedOf.get(id) ?? 0);
 
   const runAttempt = async (task: Task, attempt: number): Promise<void> => {
     if (input.signal?.aborted || unusable) {
       interrupted = true;
       return;
     }
+    if (guard.stopped) return;
     if (input.budget && !input.budget.tryStart()) {
       interrupted = true;
       return;
@@ -129,7 +138,7 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
       if (intentCase && input.suite.intents) {
         return decideIntent({ engine, intentCase, intents: input.suite.intents, skill: input.skill, timeoutMs: task.timeoutMs, signal: input.signal });
       }
-      return engine.run({ kind: 'task', prompt: task.prompt, skill: input.skill, taskId: task.id, timeoutMs: task.timeoutMs, ...(task.files ? { files: task.files } : {}) }, { signal: input.signal });
+      return engine.run({ kind: 'task', prompt: task.prompt, ...(task.system ? { system: task.system } : {}), skill: input.skill, taskId: task.id, timeoutMs: task.timeoutMs, ...(task.files ? { files: task.files } : {}) }, { signal: input.signal });
     };
     const res = await (input.limiter ? input.limiter(call) : call());
     engineCalls += Math.max(1, engine.calls());
@@ -147,6 +156,7 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
       return;
     }
     let line: ResultLine;
+    if (res.ok) guard.call('engine', undefined);
     if (!res.ok) {
       const error = res.error ?? { kind: 'exit', message: 'engine reported failure without a cause' };
       line = baseLine(task, attempt, res, now);
@@ -154,6 +164,7 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
       line.error = error;
       line.reason = `engine ${error.kind}: ${error.message}`;
       logger.info({ variant: input.variant, task: task.id, attempt, error }, 'engine call failed');
+      if (!input.signal?.aborted) guard.call('engine', `engine ${error.kind}: ${error.message}`);
     } else if (task.unjudged) {
       line = baseLine(task, attempt, res, now);
       line.status = 'unjudged';
@@ -163,6 +174,7 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
       for (const spec of task.judges) {
         const r = await runJudge(spec, { output: res.output, task, suiteDir: input.suite.dir, intents: input.suite.intents, judgeEngine, meter, timeoutMs: task.timeoutMs, signal: input.signal });
         results.push(r);
+        if (!input.signal?.aborted) guard.call('judge', r.error);
       }
       if (task.shouldTrigger !== undefined) results.push(triggerJudge(task.shouldTrigger, res.skill_triggered));
       const combined = combineJudgeResults(results);
@@ -212,6 +224,9 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
     // A judge refused by the budget leaves an error line: it records what the attempt spent, and the
     // resume redoes it. The run stops here either way.
     if (input.budget?.exhausted) interrupted = true;
+    // Not `interrupted`: the attempts left unrun are errors of an `error` verdict, written with its reason,
+    // and the run stays resumable (`incomplete`) like any run with errors.
+    if (line.status === 'error') guard.attemptErrored(task, res.ok ? 'judge' : 'engine', line.reason);
     log.append(line);
     addLineUsage(spent, line);
     foldResult(tallies.get(task.id)!, line, strings);
@@ -252,6 +267,7 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
     interrupted,
     ...(input.budget?.exhausted ? { budgetExhausted: input.budget.exhausted } : {}),
     ...(rateLimited ? { rateLimited } : {}),
+    ...(guard.stopped ? { stoppedEarly: guard.stopped } : {}),
     wallMs: engineCalls === 0 ? 0 : Math.round(performance.now() - started),
     cpuMs: engineCalls === 0 ? 0 : cpuMsSince(cpuStart),
     concurrency: concurrencyUsed(input.concurrency, [{ engine: input.engine, as: 'engine' }, ...(input.judgeEngine ? [{ engine: input.judgeEngine, as: 'judge_engine' }] : [])]),

@@ -46,6 +46,8 @@ export interface VariantSummary extends RateSummary {
   trigger?: TriggerSummary;
   /** Tasks run but not graded (skill-creator evals with nothing to judge by): in no rate, never a failure. */
   unjudged?: { tasks: number; attempts: number; task_ids: string[] };
+  /** Why the remaining attempts were not run (spend-guard.ts) and how many were left for a resume. */
+  stopped_early?: { reason: string; attempts_not_run: number };
 }
 
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
@@ -161,8 +163,16 @@ export function summarizeVariant(o: VariantOutcome, passK: number): VariantSumma
     ...(o.concurrency ? { concurrency: o.concurrency } : {}),
     ...triggerSummary(o.tallies),
     ...intentSummary(o.tallies),
+    ...stoppedEarly(o),
     ...(o.unjudged?.length ? { unjudged: { tasks: o.unjudged.length, attempts: o.unjudged.reduce((n, t) => n + (t.ran ?? 0), 0), task_ids: o.unjudged.map((t) => t.task_id) } } : {}),
   };
+}
+
+/** A stop that left attempts unrun; one that came after every call was made changes nothing and says nothing. */
+function stoppedEarly(o: VariantOutcome): Pick<VariantSummary, 'stopped_early'> {
+  if (!o.stoppedEarly) return {};
+  const notRun = o.tallies.reduce((n, t) => n + Math.max(0, t.k - t.judged - t.errors), 0);
+  return notRun > 0 ? { stopped_early: { reason: o.stoppedEarly, attempts_not_run: notRun } } : {};
 }
 
 function intentSummary(tallies: TaskTally[]): { intent_metrics?: IntentMetrics } {

@@ -4,9 +4,18 @@
 // has no faithful judge is listed with its `file:line:col`, and written into the suite as a comment above
 // the task, whose category becomes `promptfoo-partial`; a test none of whose assertions maps cannot be a
 // task (a task needs a judge), so it is written out commented, with the reasons, and listed as well.
+//
+// Prompts are read as promptfoo reads them (promptfoo.dev/docs/configuration/prompts: "Prompts from file",
+// "Multiple prompts in a single file", "Chat-style prompts"): a text file holds several prompts separated
+// by a line `---`, each its own prompt (one task per prompt per test); a `.json`/`.yaml` file holding a
+// list of {role, content} messages (or `{messages: [...]}`) is a chat prompt, whose system turn becomes
+// the task's `system` (sent before the skill's text, see suite-schema.ts) and whose user turn its prompt.
+// A test without assertions is still a test in promptfoo (it runs and shows the output): it becomes an
+// unjudged task, run and reported but kept out of every rate, as an evals.json eval with nothing to grade.
+// A defaultTest assertion not carried over is listed once, with every task it applies to.
 import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
-import { Document } from 'yaml';
+import { Document, parse as loadYamlText } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from '../core/errors.js';
 import { IdAllocator, slugify } from '../config/eval-ids.js';
@@ -42,6 +51,8 @@ export interface PromptfooImport {
   issues: ImportIssue[];
   /** Tests written out commented because none of their assertions maps. */
   unmapped: number;
+  /** Tasks from tests without assertions, run but not graded. */
+  unjudged: number;
 }
 
 /** `outDir`: where the suite will be written; places inside it name the config relative to that folder. */
@@ -55,18 +66,21 @@ export function importPromptfoo(file: string, opts: { skillId?: string; outDir?:
     throw new ConfigError('tests loaded from a file are not imported: list the tests inline in the config', src.at(['tests']), 'tests');
   }
   const cfg = src.validate(configSchema, raw);
-  const prompts = (typeof cfg.prompts === 'string' ? [cfg.prompts] : cfg.prompts).map((p, j) => promptText(p, dirname(path), src.at(['prompts', j])));
+  const prompts = (typeof cfg.prompts === 'string' ? [cfg.prompts] : cfg.prompts).flatMap((p, j) => promptsOf(p, dirname(path), src.at(['prompts', j])));
   const ids = new IdAllocator('test');
   const issues: ImportIssue[] = [];
   const tasks: Record<string, unknown>[] = [];
   const notes: { index: number; lines: string[] }[] = [];
   const trailing: string[] = [];
   let unmapped = 0;
+  // defaultTest's assertions not carried over: one issue each, naming every task it applies to.
+  const fromDefault = new Map<number, ImportIssue>();
   cfg.tests.forEach((t, i) => {
     const v = { ...(cfg.defaultTest?.vars ?? {}), ...(t.vars ?? {}) };
     const render = (s: string) => s.replace(/\{\{\s*([A-Za-z_][\w.]*)\s*\}\}/g, (whole, name: string) => (name in v ? valueText(v[name]) : whole));
     const judges: JudgeSpec[] = [];
     const lost: Omit<ImportIssue, 'tasks'>[] = [];
+    const lostDefaults: number[] = [];
     const asserts: [PromptfooAssertion, (string | number)[]][] = [
       ...(cfg.defaultTest?.assert ?? []).map((a, k): [PromptfooAssertion, (string | number)[]] => [a, ['defaultTest', 'assert', k]]),
       ...(t.assert ?? []).map((a, k): [PromptfooAssertion, (string | number)[]] => [a, ['tests', i, 'assert', k]]),
@@ -74,25 +88,32 @@ export function importPromptfoo(file: string, opts: { skillId?: string; outDir?:
     for (const [a, at] of asserts) {
       const m = mapAssertion(a, render);
       if ('judge' in m) judges.push(m.judge);
-      else lost.push({ where: src.at(at), field: formatPath(at), message: m.unsupported });
+      else {
+        if (at[0] === 'defaultTest' && !fromDefault.has(at[2] as number)) fromDefault.set(at[2] as number, { where: src.at(at), field: formatPath(at), message: m.unsupported, tasks: [] });
+        if (at[0] === 'defaultTest') lostDefaults.push(at[2] as number);
+        lost.push({ where: src.at(at), field: formatPath(at), message: m.unsupported });
+      }
     }
+    const unjudged = asserts.length === 0;
     const base = ids.take(t.description?.trim() || i);
-    const mine = prompts.map((p, j) => ({ id: prompts.length > 1 ? `${base}-p${j + 1}` : base, prompt: render(p) }));
+    const mine = prompts.map((p, j) => ({ id: prompts.length > 1 ? `${base}-p${j + 1}` : base, prompt: render(p.text), ...(p.system !== undefined ? { system: render(p.system) } : {}) }));
     for (const m of mine) {
       const left = /\{\{[^}]*\}\}/.exec(m.prompt);
       if (left) lost.push({ where: src.at(['tests', i, 'vars']), field: formatPath(['tests', i, 'vars']), message: `${m.id}: the prompt keeps ${left[0]} (no such var, or a template filter this import does not run)` });
     }
-    const taskIds = judges.length ? mine.map((m) => m.id) : [];
-    if (!judges.length) unmapped++;
-    issues.push(...lost.map((l) => ({ ...l, tasks: taskIds })));
+    const taskIds = judges.length || unjudged ? mine.map((m) => m.id) : [];
+    if (!judges.length && !unjudged) unmapped++;
+    for (const k of lostDefaults) fromDefault.get(k)!.tasks.push(...(taskIds.length ? taskIds : [`(test ${i}, not imported)`]));
+    issues.push(...lost.filter((l) => !l.field.startsWith('defaultTest')).map((l) => ({ ...l, tasks: taskIds })));
     const lines = lost.map((l) => `promptfoo ${l.field} at ${inSuite(l.where)}: ${l.message}`);
     for (const m of mine) {
-      const task: Record<string, unknown> = { id: m.id, prompt: m.prompt };
+      const task: Record<string, unknown> = { id: m.id, ...(m.system !== undefined ? { system: m.system } : {}), prompt: m.prompt };
       const description = [t.description, lost.length ? `imported from promptfoo with ${lost.length} check(s) not carried over` : undefined].filter(Boolean).join(' — ');
       if (description) task['description'] = description;
       if (lost.length) task['category'] = 'promptfoo-partial';
-      task['judges'] = judges;
-      if (!judges.length) {
+      if (unjudged) task['unjudged'] = true;
+      else task['judges'] = judges;
+      if (!judges.length && !unjudged) {
         trailing.push(`UNMAPPED test ${i} (${inSuite(src.at(['tests', i]))}): no assertion could be mapped, so it is not a task:`, ...lines.map((l) => `  ${l}`), ...new Document(task, { aliasDuplicateObjects: false }).toString().trimEnd().split('\n').map((l) => `  ${l}`));
         continue;
       }
@@ -100,6 +121,7 @@ export function importPromptfoo(file: string, opts: { skillId?: string; outDir?:
       tasks.push(task);
     }
   });
+  issues.unshift(...fromDefault.values());
   if (tasks.length === 0) {
     throw new ConfigError(`nothing to import: no test has an assertion whetstone can judge (${issues.length} not mapped; first: ${issues[0]?.message ?? 'no assertions'})`, src.at(['tests']), 'tests');
   }
@@ -112,23 +134,59 @@ export function importPromptfoo(file: string, opts: { skillId?: string; outDir?:
     if (node) node.commentBefore = n.lines.map((l) => ` ${l}`).join('\n');
   }
   if (trailing.length) doc.comment = trailing.map((l) => ` ${l}`).join('\n');
-  return { yaml: doc.toString({ lineWidth: 0 }), tasks: tasks.length, tests: cfg.tests.length, prompts: prompts.length, issues, unmapped };
+  const unjudged = tasks.filter((t) => t['unjudged']).length;
+  return { yaml: doc.toString({ lineWidth: 0 }), tasks: tasks.length, tests: cfg.tests.length, prompts: prompts.length, issues, unmapped, unjudged };
 }
 
-/** A prompt as text: inline, `file://` beside the config, or an object's `raw`. */
-function promptText(p: z.infer<typeof promptEntry>, dir: string, where: string): string {
+interface Prompt {
+  text: string;
+  /** A chat prompt's system turn. */
+  system?: string;
+}
+
+/** The prompts an entry holds: inline, an object's `raw`, or a `file://` beside the config (text or chat). */
+function promptsOf(p: z.infer<typeof promptEntry>, dir: string, where: string): Prompt[] {
   const ref = typeof p === 'string' ? p : (p.raw ?? p.id ?? '');
   if (!ref.startsWith('file://')) {
     if (!ref) throw new ConfigError('a prompt object needs "raw" (or an "id" naming a file://)', where);
-    return ref;
+    return [{ text: ref }];
   }
   const f = resolve(dir, ref.slice('file://'.length));
   if (/\.(js|cjs|mjs|ts|py)$/i.test(f)) throw new ConfigError(`prompt functions are not imported (${ref}); give the prompt as text or a text file`, where);
+  let text: string;
   try {
-    return readFileSync(f, 'utf8');
+    text = readFileSync(f, 'utf8');
   } catch {
     throw new ConfigError(`cannot read prompt file ${displayPath(f)}`, where);
   }
+  if (/\.(json|ya?ml)$/i.test(f)) return [chatPrompt(text, ref, where)];
+  // promptfoo splits a text file on its separator line, `---` (PROMPTFOO_PROMPT_SEPARATOR changes it there).
+  // A file with no separator is one prompt, kept byte for byte; split prompts are trimmed as promptfoo does.
+  const parts = text.split(/^---[ \t]*$/m);
+  if (parts.length === 1) return [{ text }];
+  return parts.map((s) => s.trim()).filter(Boolean).map((s) => ({ text: s }));
+}
+
+const message = z.looseObject({ role: z.enum(['system', 'user', 'assistant']), content: z.string() });
+const chat = z.union([z.array(message).min(1), z.looseObject({ messages: z.array(message).min(1) })]);
+
+/** A chat prompt file: system turn(s), then exactly one user turn; anything else has no faithful task. */
+function chatPrompt(text: string, ref: string, where: string): Prompt {
+  let raw: unknown;
+  try {
+    raw = loadYamlText(text);
+  } catch (e) {
+    throw new ConfigError(`chat prompt file ${ref} does not parse: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, where);
+  }
+  const parsed = chat.safeParse(raw);
+  if (!parsed.success) throw new ConfigError(`chat prompt file ${ref}: expected a list of {role: system|user|assistant, content} messages (or {messages: [...]})`, where);
+  const messages = Array.isArray(parsed.data) ? parsed.data : parsed.data.messages;
+  const system = messages.filter((m) => m.role === 'system').map((m) => m.content.trim());
+  const turns = messages.filter((m) => m.role !== 'system');
+  if (turns.length !== 1 || turns[0]!.role !== 'user') {
+    throw new ConfigError(`chat prompt file ${ref}: ${turns.length} user/assistant turns; a task is one system turn and one user turn, so a multi-turn conversation is not imported`, where);
+  }
+  return { text: turns[0]!.content, ...(system.length ? { system: system.join('\n\n') } : {}) };
 }
 
 function valueText(v: unknown): string {

@@ -69,6 +69,7 @@ export async function measure(
     now: ctx.now,
     limiter: ctx.limiter,
     budget: a.budget,
+    maxErrorShare: p.cfg.maxErrorShare,
     onAttempt: bar ? (line, persist) => bar.tick(line.status, persist) : undefined,
   });
   bar?.done();

@@ -38,6 +38,11 @@ export function taskResults(tallies: TaskTally[]): TaskResult[] {
   });
 }
 
+/** An evaluation stopped early: why, what to fix (in the guard's reason), and what is left to resume. */
+function stoppedReason(s: NonNullable<VariantSummary['stopped_early']>): string {
+  return `${s.reason}; ${s.attempts_not_run} attempt(s) not run`;
+}
+
 function firstError(tallies: TaskTally[]): string {
   return tallies.find((t) => t.errorMessage)?.errorMessage ?? 'unknown';
 }
@@ -55,7 +60,10 @@ export function standaloneArtifact(a: {
   let verdict: 'pass' | 'fail' | 'error';
   let reason: string;
   const partial = tooManyErrors(s, a.maxErrorShare);
-  if (s.passed + s.failed === 0) {
+  if (s.stopped_early) {
+    verdict = 'error';
+    reason = stoppedReason(s.stopped_early);
+  } else if (s.passed + s.failed === 0) {
     verdict = 'error';
     reason = s.unjudged && s.errors === 0 ? `no task could be judged: all ${s.unjudged.tasks} eval(s) are unjudged (no expectations, no expected_output)` : `no task could be judged: ${s.errors} error(s); first: ${firstError(a.tallies)}`;
   } else if (partial) {
@@ -130,7 +138,11 @@ export function pipelineArtifact(a: {
   let verdict: 'pass' | 'fail' | 'error';
   let reason: string;
   let handoff: { next_step: string; next_owner: string } = HANDOFF_END.abort;
-  if (baseJudged === 0) {
+  const stopped = base.stopped_early ?? m.candidate?.summary.stopped_early;
+  if (stopped) {
+    verdict = 'error';
+    reason = `${base.stopped_early ? 'baseline' : 'candidate'} ${stoppedReason(stopped)}`;
+  } else if (baseJudged === 0) {
     verdict = 'error';
     reason = `no baseline task could be judged; first error: ${firstError(m.baseline.tallies)}`;
   } else if (base.pass_rate < a.baselineMinPassRate) {

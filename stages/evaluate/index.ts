@@ -17,7 +17,7 @@ export function exitCodeOf(r: StageResult): number {
   const a = r.artifact;
   if (a.verdict === 'pass' || a.verdict === 'skipped') return 0;
   // Nothing judged, or too much of the suite errored (evaluate.max_error_share): the engine or judges failed.
-  if (a.verdict === 'error' && /could be judged|exceed the maximum error share/.test(a.reason ?? '')) return 3;
+  if (a.verdict === 'error' && /could be judged|exceed the maximum error share|stopped early/.test(a.reason ?? '')) return 3;
   return 1;
 }
 

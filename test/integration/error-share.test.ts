@@ -1,7 +1,8 @@
 // The maximum error share (evaluate.max_error_share, default 0.1): an evaluation where a third of the
 // tasks errored is `error` (exit 3) with how much of the suite was judged — standalone, pipeline (either
 // variant), the gate (never keeps it) and the nightly. The errors come from a real agent program that
-// fails on chosen tasks.
+// fails on chosen tasks, spread between successes: at one task at a time, the third errored task of 20
+// puts the share out of reach and the run stops there (issue 28, src/evaluation/spend-guard.ts).
 import { describe, expect, it } from 'vitest';
 import { chmodSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,13 +13,16 @@ import { fixturesBin, tempDir, whet, write } from '../support/cli.js';
 
 const echo = join(fixturesBin, 'echo-agent');
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `t${i}`);
+/** n failing tasks, each after a succeeding one: never the same failure on the engine's first calls. */
+const spread = (n: number) => Array.from({ length: n }, (_, i) => `t${2 * i + 1}`);
+const STOPPED = /stopped early: 3 of 20 tasks errored \(15%\), more than evaluate\.max_error_share 10% allows, so the verdict could only be error \(last error: engine exit: .*\); fix the engine/;
 
 function project(extra = ''): string {
   const dir = tempDir();
   write(join(dir, 'skill/SKILL.md'), '# Notes\nAlways cite the ticket number.\n');
   const tasks = ids(20).map((id) => `  - {id: ${id}, prompt: "note ${id}", judge: {type: contains, expected: ["ticket number"]}}`);
   write(join(dir, 'skill/tasks.yaml'), `skill_id: notes\nversion: "1.0"\ntasks:\n${tasks.join('\n')}\n`);
-  write(join(dir, 'pipeline.yaml'), `engine: {type: command, command: ["${echo}"]}\ntargets: [{skill: skill}]\n${extra}`);
+  write(join(dir, 'pipeline.yaml'), `engine: {type: command, command: ["${echo}"]}\ntargets: [{skill: skill}]\n${extra || 'evaluate: {concurrency: 1}\n'}`);
   return dir;
 }
 
@@ -26,23 +30,25 @@ const standalone = (dir: string, fail: string[], json = false) =>
   whet(['evaluate', '--standalone', '--task-suite', 'skill/tasks.yaml', '--skill-path', 'skill', '--force', ...(json ? ['--json'] : [])], { cwd: dir, env: { ...process.env, AGENT_FAIL: fail.join(',') } });
 
 describe('maximum error share', () => {
-  it('makes a standalone evaluation with 6 of 20 tasks errored an error (exit 3), recorded in the artifact', async () => {
+  it('makes a standalone evaluation with 6 of 20 tasks erroring an error (exit 3), stopped at the third, recorded in the artifact', async () => {
     const dir = project();
-    const r = await standalone(dir, ids(6));
+    const r = await standalone(dir, spread(6));
     expect(r.code, r.stderr).toBe(3);
-    expect(r.stdout).toMatch(/verdict: error — judged 14 of 20 tasks \(70%\); 6 errored task\(s\) \(engine or judge\) exceed the maximum error share 10% \(evaluate\.max_error_share\)/);
-    const a = JSON.parse((await standalone(dir, ids(6), true)).stdout);
+    expect(r.stdout).toMatch(new RegExp(`verdict: error — ${STOPPED.source}.*; 14 attempt\\(s\\) not run`));
+    const a = JSON.parse((await standalone(dir, spread(6), true)).stdout);
     expect(a.verdict).toBe('error');
-    expect(a.evaluation).toMatchObject({ passed: 14, errors: 6, error_share: 0.3, max_error_share: 0.1 });
+    // The 14 tasks not run count as errors: a verdict over the 3 judged would be no verdict.
+    expect(a.evaluation).toMatchObject({ passed: 3, errors: 17, max_error_share: 0.1, stopped_early: { attempts_not_run: 14 } });
     // At the limit (2 of 20 = 10%) the judged tasks still carry the verdict.
-    const within = await standalone(dir, ids(2), true);
+    // (A new project: the same command here would resume the stopped run, keeping its judged tasks.)
+    const within = await standalone(project(), ids(2), true);
     expect(within.code, within.stderr).toBe(0);
     expect(JSON.parse(within.stdout)).toMatchObject({ verdict: 'pass', evaluation: { error_share: 0.1 } });
   });
 
   it('takes its limit from pipeline.yaml and registers it in a loop run', async () => {
-    const dir = project('evaluate: {max_error_share: 0.4}\n');
-    const r = await standalone(dir, ids(6), true);
+    const dir = project('evaluate: {max_error_share: 0.4, concurrency: 1}\n');
+    const r = await standalone(dir, spread(6), true);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).evaluation).toMatchObject({ error_share: 0.3, max_error_share: 0.4 });
     const { registeredSettings } = await import('../../src/config/registered.js');
@@ -55,13 +61,13 @@ describe('maximum error share', () => {
     write(join(dir, 'variants/cand/SKILL.md'), '# Notes\nAlways cite the ticket number. CANDIDATE\n');
     write(join(dir, 'ranking.json'), JSON.stringify({ run_id: 'run-1', iteration: 1, target: { path: join(dir, 'skill') }, scored_candidates: [{ id: 'cand', score: 9 }] }));
     const evaluate = (env: NodeJS.ProcessEnv) => whet(['evaluate', '--input', 'ranking.json', '--candidate-id', 'cand', '--task-suite', 'skill/tasks.yaml', '--force', '--json'], { cwd: dir, env: { ...process.env, ...env } });
-    const base = await evaluate({ AGENT_FAIL: ids(6).join(','), AGENT_LOG: join(dir, 'calls-1.log') });
+    const base = await evaluate({ AGENT_FAIL: spread(6).join(','), AGENT_LOG: join(dir, 'calls-1.log') });
     expect(base.code).toBe(3);
     const a = JSON.parse(base.stdout);
-    expect(a.reason).toMatch(/^baseline judged 14 of 20 tasks \(70%\); 6 errored task\(s\) .* the candidate was not run/);
-    expect(a.evaluation).toMatchObject({ baseline_error_share: 0.3, max_error_share: 0.1 });
-    // Only the baseline's 14 judged calls were made: no candidate call was spent.
-    expect(readFileSync(join(dir, 'calls-1.log'), 'utf8').trim().split('\n')).toHaveLength(14);
+    expect(a.reason).toMatch(new RegExp(`^baseline ${STOPPED.source}`));
+    expect(a.evaluation).toMatchObject({ baseline_error_share: 0.85, max_error_share: 0.1 });
+    // Only the baseline's 3 judged calls before the stop were made: no candidate call was spent.
+    expect(readFileSync(join(dir, 'calls-1.log'), 'utf8').trim().split('\n')).toHaveLength(3);
     // A program that fails only when it is sent the candidate's text.
     const agent = write(join(dir, 'cand-fails.cjs'), `#!/usr/bin/env node
 let input = '';
@@ -73,13 +79,14 @@ process.stdin.on('end', () => {
 });
 `);
     chmodSync(agent, 0o755);
-    write(join(dir, 'pipeline.yaml'), `engine: {type: command, command: ["${agent}"]}\n`);
+    write(join(dir, 'pipeline.yaml'), `engine: {type: command, command: ["${agent}"]}\nevaluate: {concurrency: 1}\n`);
     const cand = await evaluate({});
     expect(cand.code, cand.stderr).toBe(3);
     const c = JSON.parse(cand.stdout);
     expect(c.verdict).toBe('error');
-    expect(c.reason).toMatch(/^candidate judged 12 of 20 tasks \(60%\); 8 errored task\(s\)/);
-    expect(c.evaluation).toMatchObject({ baseline_error_share: 0, candidate_error_share: 0.4 });
+    // Its first three calls failed alike ("overloaded"): the rest of the candidate was not spent.
+    expect(c.reason).toMatch(/^candidate stopped early: the engine failed the same way on its first 3 calls \(engine exit: .*overloaded\); fix the engine.*; 17 attempt\(s\) not run$/);
+    expect(c.evaluation).toMatchObject({ baseline_error_share: 0, candidate_error_share: 1 });
   });
 
   it('the gate never keeps a candidate judged on too little of the suite, whatever evaluation.json says', () => {
@@ -98,8 +105,8 @@ process.stdin.on('end', () => {
 
   it('makes a night with too many errors an engine failure (exit 3)', async () => {
     const dir = project();
-    const n = await whet(['nightly'], { cwd: dir, now: () => new Date(2026, 10, 1, 3), env: { ...process.env, AGENT_FAIL: ids(6).join(',') } });
+    const n = await whet(['nightly'], { cwd: dir, now: () => new Date(2026, 10, 1, 3), env: { ...process.env, AGENT_FAIL: spread(6).join(',') } });
     expect(n.code, n.stderr).toBe(3);
-    expect(n.stdout).toMatch(/## ⚠ Engine failed\n\n- \*\*.*skill\*\*: engine failed on part of the suite: judged 14 of 20 tasks \(70%\); 6 errored task\(s\)/);
+    expect(n.stdout).toMatch(/## ⚠ Engine failed\n\n- \*\*.*skill\*\*: engine failed on part of the suite: judged 3 of 20 tasks \(15%\); 17 errored task\(s\)/);
   });
 });

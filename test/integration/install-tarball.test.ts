@@ -1,19 +1,31 @@
-// A newcomer's first hour, from the packed tarball: `npm pack` ships only what runs, the tarball installs
-// offline into a temp prefix with its runtime dependencies only (no build step, no dev dependency), and
-// in an empty folder the installed `whet` inits a project, runs it on the mock, reports it, and every
-// command `whet init` prints works typed as printed.
+// A newcomer's first hour, from the packed tarball: `npm pack` ships only what runs, `npm install -g` of
+// the tarball — as the README types it — installs it with its runtime dependencies only (no build step, no
+// dev dependency) and prints no warning (issue 28: a `prepare` script in the tarball made npm 11 warn
+// "install scripts not yet covered by allowScripts", even with the --allow-scripts it suggested), and in
+// an empty folder the installed `whet` inits a project, runs it on the mock, reports it, and every command
+// `whet init` prints works typed as printed.
 //
-// Offline: `npm install -g <tarball>` resolves the tarball's dependency ranges against registry metadata,
-// which npm's cache does not hold after `npm ci` (that installs from the lockfile). So the install here
-// is the same tarball placed with the project's own lockfile — its non-dev entries, the versions the
-// project tests — from the npm cache `npm ci` has just filled, with `--offline`: no registry is reached.
-import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+// Offline: `npm install -g` resolves the dependency ranges against registry metadata, which npm's cache
+// does not hold after `npm ci`; test/support/loopback-registry.ts serves it from the project's lockfile
+// (its non-dev entries, the versions the project tests) and npm takes every tarball from the cache `npm ci`
+// has just filled: no outside registry is reached.
+import { execFile, spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot, tempDir } from '../support/cli.js';
+import { startLockfileRegistry } from '../support/loopback-registry.js';
 
-const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { name: string; version: string; dependencies: Record<string, string>; bin: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { name: string; version: string; dependencies: Record<string, string>; bin: Record<string, string>; scripts: Record<string, string> };
+
+/** An npm command while this process keeps serving the loopback registry (spawnSync would block it). */
+function npmAsync(args: string[], cwd: string): Promise<{ code: number; all: string }> {
+  return new Promise((ok) => {
+    execFile('npm', args, { cwd, env: npmEnv(), encoding: 'utf8', timeout: 240_000 }, (err, stdout, stderr) => {
+      ok({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, all: `${stdout}${stderr}` });
+    });
+  });
+}
 
 /** npm with the environment of a user's shell: none of the npm_* variables of the `npm test` around us. */
 function npmEnv(): NodeJS.ProcessEnv {
@@ -28,9 +40,9 @@ function sh(cmd: string, args: string[], opts: SpawnSyncOptions & { cwd: string 
 }
 
 describe('the packed tarball, installed offline', () => {
-  it('ships only what runs and gives a working whet in an empty folder', { timeout: 300_000 }, () => {
+  it('ships only what runs and gives a working whet in an empty folder', { timeout: 300_000 }, async () => {
     const tmp = tempDir('whet-tarball-');
-    // dist/ is built by the test command; --ignore-scripts keeps `prepare` from rebuilding it under other tests.
+    // dist/ is built by the test command; --ignore-scripts keeps `prepack` from rebuilding it under other tests.
     const pack = sh('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], { cwd: repoRoot, env: npmEnv() });
     expect(pack.code, pack.all).toBe(0);
     const packed = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
@@ -39,21 +51,26 @@ describe('the packed tarball, installed offline', () => {
     for (const f of files) expect(f, 'only built code, the README, the changelog and the docs').toMatch(/^(dist\/(src|stages|bin)\/.+\.js|package\.json|README\.md|CHANGELOG\.md|docs\/.+\.md)$/);
     const tarball = join(tmp, packed[0]!.filename);
 
-    // The install: the tarball plus its runtime dependencies at the versions of the project's lockfile.
+    // The install, as the README types it, with the registry metadata served from the lockfile.
     const prefix = join(tmp, 'prefix');
     mkdirSync(prefix);
-    const lock = JSON.parse(readFileSync(join(repoRoot, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
-    const packages: Record<string, unknown> = { '': { name: 'whet-prefix', dependencies: { [pkg.name]: `file:${tarball}` } } };
-    for (const [k, v] of Object.entries(lock.packages)) if (k.startsWith('node_modules/') && !v.dev) packages[k] = v;
-    packages[`node_modules/${pkg.name}`] = { version: pkg.version, resolved: `file:${tarball}`, dependencies: pkg.dependencies, bin: pkg.bin };
-    writeFileSync(join(prefix, 'package.json'), JSON.stringify({ name: 'whet-prefix', private: true, dependencies: { [pkg.name]: `file:${tarball}` } }));
-    writeFileSync(join(prefix, 'package-lock.json'), JSON.stringify({ name: 'whet-prefix', lockfileVersion: 3, requires: true, packages }));
-    const install = sh('npm', ['ci', '--offline', '--omit=dev'], { cwd: prefix, env: npmEnv() });
-    expect(install.code, install.all).toBe(0);
-    const installed = join(prefix, 'node_modules', pkg.name);
+    const lock = JSON.parse(readFileSync(join(repoRoot, 'package-lock.json'), 'utf8')) as Parameters<typeof startLockfileRegistry>[0];
+    const registry = await startLockfileRegistry(lock);
+    let install: { code: number; all: string };
+    try {
+      install = await npmAsync(['install', '-g', '--prefix', prefix, '--registry', registry.url, '--prefer-offline', tarball], tmp);
+    } finally {
+      await registry.close();
+    }
+    expect(install.code, `${install.all}\nnot in the lockfile: ${registry.missing.join(', ')}`).toBe(0);
+    // Nothing to allow or build: no install-time script ships, so npm has nothing to warn about.
+    expect(install.all, 'npm install -g prints no warning').not.toMatch(/npm warn|allowScripts|install-scripts/i);
+    const installed = join(prefix, 'lib', 'node_modules', pkg.name);
     // No build at install time and no dev dependency: the tarball's dist/ is what runs.
-    for (const dev of ['typescript', 'vitest', 'vite', 'playwright-core']) expect(existsSync(join(prefix, 'node_modules', dev)), dev).toBe(false);
+    for (const dev of ['typescript', 'vitest', 'vite', 'playwright-core']) expect(existsSync(join(installed, 'node_modules', dev)), dev).toBe(false);
     expect(existsSync(join(installed, 'src')) || existsSync(join(installed, 'test'))).toBe(false);
+    const shipped = (JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as typeof pkg).scripts;
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(shipped[hook], `the "${hook}" script`).toBeUndefined();
 
     // A user's shell: node and the installed whet on PATH, no agent CLI, an empty HOME and folder.
     const bin = join(tmp, 'bin');
@@ -63,7 +80,7 @@ describe('the packed tarball, installed offline', () => {
     const project = join(tmp, 'my-evals');
     mkdirSync(home);
     mkdirSync(project);
-    const env = { PATH: `${join(prefix, 'node_modules', '.bin')}:${bin}`, HOME: home, CI: 'true' };
+    const env = { PATH: `${join(prefix, 'bin')}:${bin}`, HOME: home, CI: 'true' };
     const whet = (...args: string[]) => sh('whet', args, { cwd: project, env });
 
     const version = whet('--version');
@@ -99,5 +116,22 @@ describe('the packed tarball, installed offline', () => {
 
     const status = whet('status');
     expect(status.stdout).toMatch(/-my-skill\s+loop\s+completed/);
+  });
+
+  it('builds when packed and in a clean clone\'s own `npm ci`, never as an installed package', { timeout: 120_000 }, async () => {
+    // `prepack` builds what `npm pack` ships; `postprepare` runs in a project's own `npm install`/`npm ci`
+    // (npm's root lifecycle: preinstall … prepare, postprepare) but is not among the scripts npm runs or
+    // flags for an installed package (preinstall, install, postinstall, and prepare for a non-registry
+    // one), so a clean clone still builds and the tarball installs silently. Checked on npm itself: the
+    // project's scripts block, its build replaced by a marker, in a clone with no dependencies.
+    expect(pkg.scripts['prepack']).toBe('npm run build');
+    expect(pkg.scripts['prepare']).toBeUndefined();
+    const clone = tempDir('whet-clone-');
+    const scripts = { ...pkg.scripts, build: 'node -e "require(\'fs\').writeFileSync(\'built\', \'\')"' };
+    writeFileSync(join(clone, 'package.json'), JSON.stringify({ name: 'clone', version: '1.0.0', scripts }));
+    writeFileSync(join(clone, 'package-lock.json'), JSON.stringify({ name: 'clone', version: '1.0.0', lockfileVersion: 3, requires: true, packages: { '': { name: 'clone', version: '1.0.0' } } }));
+    const ci = await npmAsync(['ci', '--offline'], clone);
+    expect(ci.code, ci.all).toBe(0);
+    expect(existsSync(join(clone, 'built')), `npm ci in a clean clone builds: ${ci.all}`).toBe(true);
   });
 });

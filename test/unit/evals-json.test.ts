@@ -133,8 +133,16 @@ describe('skill-creator evals.json as a task suite', () => {
     ['a cases list without triggers', '{"cases": [{"input": "i", "expected_behavior": "b"}]}', /evals\.json:1:11: not a suite .*found a "cases" list of \{"input", "expected_behavior"\}/],
     ['a list of strings', '["a", "b"]', /evals\.json:1:1: not a suite .*found a list of strings/],
     ['a number', '42', /evals\.json:1:1: not a suite .*found number values/],
+    // issue 28: `evals` lists that are not skill-creator's, once each, never zod's per-entry lines.
+    ['an evals list of {input, expected_behavior}', '{\n  "evals": [{"input": "i", "expected_behavior": "b"}, {"input": "j", "expected_behavior": "c"}]\n}', /evals\.json:2:12: not a suite whetstone can read: expected skill-creator's evals\.json .*; found a "evals" list of \{"input", "expected_behavior"\}$/],
+    ['an evals list of strings', '{"evals": ["write a poem"]}', /evals\.json:1:11: not a suite .*found a "evals" list of strings$/],
+    ['evals as an object', '{"evals": {"first": {"input": "i"}}}', /evals\.json:1:11: not a suite .*found "evals" holding an object \{"first"\}$/],
+    ['a list of {query, expected}', '[{"query": "q", "expected": "yes"}]', /evals\.json:1:1: not a suite .*found a list of \{"query", "expected"\}$/],
+    ['trigger_evals with neither side', '{"trigger_evals": {"positive": ["q"]}}', /evals\.json:1:19: not a suite .*found "trigger_evals" holding \{"positive"\}$/],
   ])('refuses an evals.json in another shape (%s) with where and what was expected', (_what, text, msg) => {
-    expect(errorOf(() => loadSuite(skill(text))).message).toMatch(msg);
+    const message = errorOf(() => loadSuite(skill(text))).message;
+    expect(message).toMatch(msg);
+    expect(message).not.toMatch(/expected string, received|invalid input/i);
   });
 });
 
