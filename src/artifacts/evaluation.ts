@@ -268,6 +268,9 @@ export const standaloneEvaluation = common.extend({
   evaluation: variantSummary.extend({
     verdict: z.string(),
     min_pass_rate: z.number(),
+    /** Trigger suites: the bars the verdict was decided by (absent from other suites and older artifacts). */
+    min_trigger_rate: z.number().optional(),
+    max_false_trigger_rate: z.number().optional(),
     /** Share of tasks that errored, and the registered limit above which the verdict is `error`. */
     error_share: z.number().optional(),
     max_error_share: z.number().optional(),

@@ -3,7 +3,7 @@
 import { HANDOFF, HANDOFF_END } from '../artifacts/envelope.js';
 import { derivedArray } from '../core/derived-array.js';
 import { taskStatus, type TaskTally } from '../evaluation/aggregate.js';
-import { pairedComparison, rateOf, type VariantSummary } from '../evaluation/summary.js';
+import { pairedComparison, rateOf, type TriggerSummary, type VariantSummary } from '../evaluation/summary.js';
 import { errorShareOf, tooManyErrors } from '../evaluation/summary.js';
 
 export { tooManyErrors } from '../evaluation/summary.js';
@@ -50,8 +50,11 @@ export function standaloneArtifact(a: {
   minPassRate: number;
   maxErrorShare: number;
   cache: CacheInfo;
+  /** evaluate.min_trigger_rate / max_false_trigger_rate: what decides a trigger suite in place of minPassRate. */
+  trigger?: TriggerBars;
 }): StandaloneEvaluation {
   const s = a.summary;
+  const bars = s.trigger && a.trigger ? a.trigger : undefined;
   let verdict: 'pass' | 'fail' | 'error';
   let reason: string;
   const partial = tooManyErrors(s, a.maxErrorShare);
@@ -61,6 +64,10 @@ export function standaloneArtifact(a: {
   } else if (partial) {
     verdict = 'error';
     reason = `${partial}; pass rate ${s.pass_rate.toFixed(4)} over the judged tasks is no verdict; first error: ${firstError(a.tallies)}`;
+  } else if (bars && s.trigger) {
+    const t = triggerVerdict(s.trigger, bars);
+    verdict = t.pass ? 'pass' : 'fail';
+    reason = t.reason;
   } else if (s.pass_rate >= a.minPassRate) {
     verdict = 'pass';
     reason = `pass rate ${s.pass_rate.toFixed(4)} ≥ ${a.minPassRate}`;
@@ -79,9 +86,37 @@ export function standaloneArtifact(a: {
     reason,
     ...HANDOFF_END.done,
     skill_path: a.skillPath,
-    evaluation: { ...s, verdict, min_pass_rate: a.minPassRate, error_share: errorShareOf(s), max_error_share: a.maxErrorShare, cache: a.cache },
+    evaluation: { ...s, verdict, min_pass_rate: a.minPassRate, ...(bars ? { min_trigger_rate: bars.minTriggerRate, max_false_trigger_rate: bars.maxFalseTriggerRate } : {}), error_share: errorShareOf(s), max_error_share: a.maxErrorShare, cache: a.cache },
     task_results: taskResults(a.tallies),
   };
+}
+
+export interface TriggerBars {
+  minTriggerRate: number;
+  maxFalseTriggerRate: number;
+}
+
+const ciWords = (c: { low: number; high: number } | null | undefined) => (c ? ` [${c.low.toFixed(2)}, ${c.high.toFixed(2)}]` : '');
+
+/**
+ * A trigger suite passes on its two rates, never on the pooled pass rate: pooling lets the negatives
+ * (which a skill that never triggers passes) carry a skill that misses every positive. A side with no
+ * queries is not measured and decides nothing; both sides unmeasured is no verdict the caller reaches.
+ */
+export function triggerVerdict(t: TriggerSummary, bars: TriggerBars): { pass: boolean; reason: string } {
+  const parts: string[] = [];
+  let pass = true;
+  if (t.trigger_rate !== null) {
+    const ok = t.trigger_rate >= bars.minTriggerRate;
+    pass &&= ok;
+    parts.push(`trigger rate ${t.trigger_rate.toFixed(4)}${ciWords(t.trigger_rate_ci95)} ${ok ? '≥' : '<'} ${bars.minTriggerRate} (${t.triggered}/${t.should} should-trigger runs)`);
+  } else parts.push('trigger rate — (no should-trigger query judged)');
+  if (t.false_trigger_rate !== null) {
+    const ok = t.false_trigger_rate <= bars.maxFalseTriggerRate;
+    pass &&= ok;
+    parts.push(`false-trigger rate ${t.false_trigger_rate.toFixed(4)}${ciWords(t.false_trigger_rate_ci95)} ${ok ? '≤' : '>'} ${bars.maxFalseTriggerRate} (${t.false_triggered}/${t.should_not} should-not-trigger runs)`);
+  } else parts.push('false-trigger rate — (no should-not-trigger query judged)');
+  return { pass, reason: parts.join('; ') };
 }
 
 export interface PipelineMeasured {

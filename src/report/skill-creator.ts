@@ -79,7 +79,8 @@ export async function skillCreatorReport(stateDir: string, runId?: string, itera
     const suite = suitePath ? loadSuiteWith({ suiteOverrides: suiteOverridesIn(str(at(inputs.manifest, 'config', 'path'))) }, suitePath) : undefined;
     if (suite) {
       tasks = new Map(suite.tasks.map((t) => [t.id, t]));
-      skillName = suite.skillId;
+      // A trigger set names no skill: the evaluation's skill_id is the measured skill's (config/trigger-engine.ts).
+      if (suite.format !== 'skill-creator-trigger') skillName = suite.skillId;
     }
   } catch (err) {
     notes.push(`whetstone: the suite could not be read (${(err as Error).message.split('\n')[0]}); eval ids are positions and expectations are named by judge type`);

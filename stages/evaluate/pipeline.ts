@@ -2,6 +2,7 @@
 // same tasks. The candidate's own files are what reach the engine — its materialised variant folder, or
 // the content carried in the ranking, or a seed edit plan applied to the target (candidate.ts) — and never
 // the original in its place (the seed's fatal bug), nor a plan's fragment as if it were the skill.
+import { measuredSkillId } from '../../src/config/trigger-engine.js';
 import { writeFileAtomically } from '../../src/core/atomic.js';
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -184,7 +185,7 @@ function envelopeBits(
     inputs: { 'ranking.json': sha256File(o.rankingPath), suite: p.suite.contentHash, target: o.target.contentHash, candidate: o.candSkill.contentHash },
     task_suite: p.suite.path,
     ...(p.suiteCopy ? { suite_copy: p.suiteCopy.info } : {}),
-    skill_id: p.suite.skillId,
+    skill_id: measuredSkillId(p.suite, o.target.name),
     pass_k: p.passK,
     engine: engineInfo(p.engine)!,
     judge_engine: engineInfo(p.judgeEngine),
