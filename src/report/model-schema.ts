@@ -4,6 +4,7 @@
 // system metrics (how well the skill does) are separate objects because METHOD.md §2 step 6 keeps them on
 // separate dashboards: a judge can agree perfectly with people about a system that is failing.
 import { z } from 'zod';
+import { triggerRow } from './model-trigger.js';
 
 export const REPORT_SCHEMA = 'whetstone.report/1';
 
@@ -217,6 +218,8 @@ export const reportModel = z.object({
     top_failure_category: z.object({ category: z.string(), failed: z.number().int(), judged: z.number().int(), role: variantRole }).nullable(),
   }),
   tasks: z.array(taskRow),
+  /** Trigger suites: trigger rate, false-trigger rate, precision and recall with intervals, per run and iteration. */
+  trigger: z.array(triggerRow).optional(),
   candidate: z
     .object({ id: z.string(), title: z.string(), category: z.string(), risk: z.string(), rationale: z.string(), diff: z.string(), added: z.number().int(), removed: z.number().int() })
     .nullable(),

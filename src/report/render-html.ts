@@ -7,6 +7,7 @@ import { f4, rateText, signed } from './format.js';
 import { categoryChart, esc, trendChart } from './html-charts.js';
 import { confusionMatrix, diffBlock, FILTER_SCRIPT, htmlDocument, modelGradedTable, pairedTable, splitTable, taskTable } from './html-parts.js';
 import type { ReportModel, Variant } from './model-schema.js';
+import { htmlTrigger } from './render-trigger.js';
 
 
 const section = (id: string, title: string, body: string) => `<section data-testid="${id}">\n<h2>${esc(title)}</h2>\n${body}\n</section>`;
@@ -103,6 +104,7 @@ export function renderHtml(m: ReportModel): string {
 ${r.target ? `<p>Target <code>${esc(r.target)}</code></p>` : ''}<p>${esc(facts.join(' · '))}</p>
 ${m.notes.map((n) => `<p class="note" data-testid="note">${esc(n)}</p>`).join('\n')}</header>
 ${section('trend', m.trend.source === 'nightly' ? 'Pass rate over nights' : m.trend.source === 'iterations' ? 'Baseline pass rate over iterations' : 'Pass rate', trendChart(m.trend))}
+${htmlTrigger(m)}
 ${systemSection(m)}
 ${section('tasks', 'Tasks', taskTable(m))}
 ${candidate}

@@ -5,6 +5,7 @@
 import { f4, mdCode, mdFence, mdTable, mdText, plural, pValue, rateText, signed } from './format.js';
 import type { ReportModel } from './model-schema.js';
 import { mdEvidence, mdJudges, mdSuite } from './render-md-evidence.js';
+import { mdTrigger } from './render-trigger.js';
 
 const DIFF_LINES = 80;
 
@@ -166,5 +167,5 @@ function proposed(m: ReportModel): string[] {
 }
 
 export function renderMarkdown(m: ReportModel): string {
-  return [...header(m), ...mdSuite(m), ...mdJudges(m), ...thresholds(m), ...planSection(m), ...gates(m), ...system(m), ...candidate(m), ...loop(m), ...trend(m), ...proposed(m), ...mdEvidence(m)].join('\n');
+  return [...header(m), ...mdSuite(m), ...mdJudges(m), ...thresholds(m), ...planSection(m), ...gates(m), ...mdTrigger(m), ...system(m), ...candidate(m), ...loop(m), ...trend(m), ...proposed(m), ...mdEvidence(m)].join('\n');
 }

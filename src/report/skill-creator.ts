@@ -18,6 +18,7 @@ import { wilson } from '../stats/index.js';
 import { at, num, obj, str, type Json } from './inputs.js';
 import { loadReportInputs, resolveReportRun } from './load.js';
 import { chooseIteration } from './model.js';
+import { triggerLine, triggerRowsOf } from './model-trigger.js';
 import { runOf, type Configuration, type ScGrading, type ScRun } from './skill-creator-runs.js';
 
 type Stats = { mean: number; stddev: number; min: number; max: number };
@@ -124,6 +125,9 @@ export async function skillCreatorReport(stateDir: string, runId?: string, itera
   notes.push(...expectationNotes(runs));
   const unjudged = [...new Set(runs.filter((r) => r.whetstone.status === 'unjudged').map((r) => r.whetstone.task_id))];
   if (unjudged.length) notes.push(`whetstone: ${unjudged.length} eval(s) unjudged (no expectations, no expected_output), left out of run_summary: ${unjudged.join(', ')}`);
+  // A trigger set's four metrics, for this run and each iteration of the description loop (model-trigger.ts).
+  const trigger = triggerRowsOf(ev, inputs.iterations, str(ev.mode) === 'standalone');
+  notes.push(...trigger.map((r) => `whetstone: ${triggerLine(r)}`));
   const evalsRun = [...new Set(runs.map((r) => r.eval_id))];
   return {
     benchmark: {
@@ -145,6 +149,7 @@ export async function skillCreatorReport(stateDir: string, runId?: string, itera
         verdict: str(ev.verdict) ?? null,
         configurations: Object.fromEntries(variants.map(([c, , what]) => [c, what])),
         paired: obj(at(ev, 'evaluation', 'paired')) ?? null,
+        ...(trigger.length ? { trigger } : {}),
       },
     },
     gradings,

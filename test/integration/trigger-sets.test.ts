@@ -3,7 +3,7 @@
 // shares a 5+-letter word with the skill's description). The fixture set has 4 queries that should trigger
 // (one of which shares no word: a miss) and 3 that should not (one near miss shares "release").
 import { describe, expect, it } from 'vitest';
-import { cpSync, existsSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSuite } from '../../src/config/suite.js';
 import { ConfigError } from '../../src/core/errors.js';
@@ -38,6 +38,30 @@ describe('trigger eval sets through claude installed mode', () => {
     expect(t.precision_ci95.low).toBeCloseTo(0.4677, 3);
     expect(a.evaluation).toMatchObject({ total_tasks: 7, passed: 5, failed: 2, errors: 0, engine_calls: 21 });
     expect(a.evaluation.per_category).toMatchObject({ 'should-trigger': { passed: 3, failed: 1 }, 'should-not-trigger': { passed: 2, failed: 1 } });
+  });
+
+  it('reports trigger rate, false-trigger rate, precision and recall with intervals in every report format', async () => {
+    const dir = project();
+    const r = await evaluate(dir, 'trigger_evals.json', ['--pass-k', '3']);
+    const runId = JSON.parse(r.stdout).run_id as string;
+    const report = (format: string, extra: string[] = []) => whet(['report', runId, '--state-root', 'state', '--format', format, ...extra], { cwd: dir, env });
+    const md = (await report('md')).stdout;
+    expect(md).toContain('## Triggering');
+    expect(md).toMatch(/\| skill notes \| 0\.7500 \(9\/12\) \| \[0\.47, 0\.91\] \| 0\.3333 \(3\/9\) \| \[0\.12, 0\.65\] \| 0\.7500 \(9\/12\) \| \[0\.47, 0\.91\] \| 0\.7500 \(9\/12\) \| \[0\.47, 0\.91\] \|/);
+    expect(md).toMatch(/\| trigger_rates \| passed \|/);
+    const html = (await report('html')).stdout;
+    expect(html).toMatch(/<tr data-testid="trigger-row"><td>skill notes<\/td><td>0\.7500 \(9\/12\)<\/td><td>\[0\.47, 0\.91\]<\/td><td>0\.3333 \(3\/9\)<\/td>/);
+    const junit = (await report('junit')).stdout;
+    expect(junit).toContain('<property name="whetstone.trigger.skill_notes.false_trigger_rate" value="0.3333 (3/9) [0.12, 0.65]"/>');
+    expect(junit).toMatch(/skill notes: trigger rate 0\.7500 \(9\/12\) \[0\.47, 0\.91\]; false-trigger rate 0\.3333 \(3\/9\) \[0\.12, 0\.65\]; precision 0\.7500 \(9\/12\) \[0\.47, 0\.91\]; recall/);
+    const json = JSON.parse((await report('json')).stdout);
+    expect(json.trigger[0]).toMatchObject({ label: 'skill notes', trigger_rate: 0.75, false_trigger_rate: 0.3333, precision: 0.75, recall: 0.75 });
+    const out = join(dir, 'sc');
+    expect((await report('skill-creator', ['-o', out])).code).toBe(0);
+    const bench = JSON.parse(readFileSync(join(out, 'benchmark.json'), 'utf8'));
+    expect(bench.metadata.skill_name).toBe('notes');
+    expect(bench.whetstone.trigger[0]).toMatchObject({ trigger_rate: 0.75, false_trigger_rate: 0.3333, precision: 0.75, recall: 0.75 });
+    expect(bench.notes.join('\n')).toMatch(/whetstone: skill notes: trigger rate 0\.7500 \(9\/12\) \[0\.47, 0\.91\]; false-trigger rate 0\.3333/);
   });
 
   it('keeps the author\'s ids and gives safe ones to queries without', () => {
