@@ -58,22 +58,24 @@ export function standaloneArtifact(a: {
   let verdict: 'pass' | 'fail' | 'error';
   let reason: string;
   const partial = tooManyErrors(s, a.maxErrorShare);
+  // Past the first check something was judged, so the rate was measured.
+  const rate = s.pass_rate ?? 0;
   if (s.passed + s.failed === 0) {
     verdict = 'error';
     reason = s.unjudged && s.errors === 0 ? `no task could be judged: all ${s.unjudged.tasks} eval(s) are unjudged (no expectations, no expected_output)` : `no task could be judged: ${s.errors} error(s); first: ${firstError(a.tallies)}`;
   } else if (partial) {
     verdict = 'error';
-    reason = `${partial}; pass rate ${s.pass_rate.toFixed(4)} over the judged tasks is no verdict; first error: ${firstError(a.tallies)}`;
+    reason = `${partial}; pass rate ${rate.toFixed(4)} over the judged tasks is no verdict; first error: ${firstError(a.tallies)}`;
   } else if (bars && s.trigger) {
     const t = triggerVerdict(s.trigger, bars);
     verdict = t.pass ? 'pass' : 'fail';
     reason = t.reason;
-  } else if (s.pass_rate >= a.minPassRate) {
+  } else if (rate >= a.minPassRate) {
     verdict = 'pass';
-    reason = `pass rate ${s.pass_rate.toFixed(4)} ≥ ${a.minPassRate}`;
+    reason = `pass rate ${rate.toFixed(4)} ≥ ${a.minPassRate}`;
   } else {
     verdict = 'fail';
-    reason = `pass rate ${s.pass_rate.toFixed(4)} < ${a.minPassRate}`;
+    reason = `pass rate ${rate.toFixed(4)} < ${a.minPassRate}`;
   }
   if (s.errors > 0 && verdict !== 'error') reason += `; ${s.errors} task(s) errored and are not counted`;
   if (s.unjudged && verdict !== 'error') reason += `; ${s.unjudged.tasks} eval(s) unjudged and not counted`;
@@ -89,6 +91,11 @@ export function standaloneArtifact(a: {
     evaluation: { ...s, verdict, min_pass_rate: a.minPassRate, ...(bars ? { min_trigger_rate: bars.minTriggerRate, max_false_trigger_rate: bars.maxFalseTriggerRate } : {}), error_share: errorShareOf(s), max_error_share: a.maxErrorShare, cache: a.cache },
     task_results: taskResults(a.tallies),
   };
+}
+
+/** A difference of two rates, null unless both were measured (a rate over nothing is not 0). */
+function diffOf(a: number | null | undefined, b: number | null | undefined): number | null {
+  return a === null || a === undefined || b === null || b === undefined ? null : Math.round((a - b) * 10_000) / 10_000;
 }
 
 export interface TriggerBars {
@@ -168,9 +175,9 @@ export function pipelineArtifact(a: {
   if (baseJudged === 0) {
     verdict = 'error';
     reason = `no baseline task could be judged; first error: ${firstError(m.baseline.tallies)}`;
-  } else if (base.pass_rate < a.baselineMinPassRate) {
+  } else if ((base.pass_rate ?? 0) < a.baselineMinPassRate) {
     verdict = 'error';
-    reason = `baseline pass rate ${base.pass_rate.toFixed(4)} < ${a.baselineMinPassRate}: the task suite is probably broken; the candidate was not run`;
+    reason = `baseline pass rate ${(base.pass_rate ?? 0).toFixed(4)} < ${a.baselineMinPassRate}: the task suite is probably broken; the candidate was not run`;
   } else if (tooManyErrors(base, a.maxErrorShare)) {
     verdict = 'error';
     reason = `baseline ${tooManyErrors(base, a.maxErrorShare)}: the comparison would rest on part of the suite; the candidate was not run; first error: ${firstError(m.baseline.tallies)}`;
@@ -181,21 +188,23 @@ export function pipelineArtifact(a: {
     verdict = 'error';
     reason = `candidate ${tooManyErrors(m.candidate.summary, a.maxErrorShare)}: not a verdict on the candidate; first error: ${firstError(m.candidate.tallies)}`;
   } else {
-    const d = m.candidate.summary.pass_rate - base.pass_rate;
+    const c = m.candidate.summary.pass_rate ?? 0;
+    const b = base.pass_rate ?? 0;
+    const d = c - b;
     verdict = d >= 0 ? 'pass' : 'fail';
-    reason = `candidate ${m.candidate.summary.pass_rate.toFixed(4)} vs baseline ${base.pass_rate.toFixed(4)} (delta ${d >= 0 ? '+' : ''}${d.toFixed(4)})`;
+    reason = `candidate ${c.toFixed(4)} vs baseline ${b.toFixed(4)} (delta ${d >= 0 ? '+' : ''}${d.toFixed(4)})`;
     handoff = HANDOFF.evaluated;
   }
   const candidate = m.candidate ?? { summary: undefined, tallies: [] };
   const cand = candidate.summary;
-  const delta = cand ? Math.round((cand.pass_rate - base.pass_rate) * 10_000) / 10_000 : null;
+  const delta = diffOf(cand?.pass_rate, base.pass_rate);
   const paired = cand ? pairedComparison(m.baseline.tallies, candidate.tallies) : undefined;
   const cats = new Set([...Object.keys(cand?.per_category ?? {}), ...Object.keys(base.per_category)]);
   const perCategory = Object.fromEntries(
     [...cats].sort().map((c) => {
       const cc = cand?.per_category[c] ?? rateOf([]);
       const bc = base.per_category[c] ?? rateOf([]);
-      return [c, { candidate: cc, baseline: bc, delta: Math.round((cc.pass_rate - bc.pass_rate) * 10_000) / 10_000 }];
+      return [c, { candidate: cc, baseline: bc, delta: diffOf(cc.pass_rate, bc.pass_rate) }];
     }),
   );
   return {

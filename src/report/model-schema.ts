@@ -156,7 +156,7 @@ export const reportModel = z.object({
       candidate_id: z.string().nullable(),
       reason: z.string(),
       checks: z.array(check),
-      holdout: z.object({ tasks: z.number().int(), candidate_pass_rate: z.number(), baseline_pass_rate: z.number(), delta: z.number(), p_value: z.number().nullable() }).nullable(),
+      holdout: z.object({ tasks: z.number().int(), candidate_pass_rate: z.number().nullable(), baseline_pass_rate: z.number().nullable(), delta: z.number().nullable(), p_value: z.number().nullable() }).nullable(),
       /** On a noisy engine: the rounds of attempts the decision took (gate.json `sequential`). */
       sequential: z
         .object({

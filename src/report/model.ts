@@ -71,7 +71,7 @@ function gateOf(it: IterationInputs | undefined): ReportModel['gate'] {
     candidate_id: str(g.candidate_id) ?? null,
     reason: str(g.reason) ?? '',
     checks: checks(g.checks),
-    holdout: h ? { tasks: int(h.tasks) ?? 0, candidate_pass_rate: num(h.candidate_pass_rate) ?? 0, baseline_pass_rate: num(h.baseline_pass_rate) ?? 0, delta: num(h.delta) ?? 0, p_value: num(h.p_value) ?? null } : null,
+    holdout: h ? { tasks: int(h.tasks) ?? 0, candidate_pass_rate: num(h.candidate_pass_rate) ?? null, baseline_pass_rate: num(h.baseline_pass_rate) ?? null, delta: num(h.delta) ?? null, p_value: num(h.p_value) ?? null } : null,
     sequential: roundsOf(g),
   };
 }

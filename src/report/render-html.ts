@@ -3,7 +3,7 @@
 // no network fetch of any kind, and a `<script>` smuggled into a task's reason could not run even if
 // escaping ever failed. Judge metrics and system metrics are separate sections; the page ends with the evidence.
 import { evidenceItems } from './evidence.js';
-import { f4, rateText, signed } from './format.js';
+import { ciText, f4, rateText, signed } from './format.js';
 import { categoryChart, esc, trendChart } from './html-charts.js';
 import { confusionMatrix, diffBlock, FILTER_SCRIPT, htmlDocument, modelGradedTable, pairedTable, splitTable, taskTable } from './html-parts.js';
 import type { ReportModel, Variant } from './model-schema.js';
@@ -15,7 +15,7 @@ const list = (items: string[]) => `<ul>${items.map((i) => `<li>${esc(i)}</li>`).
 
 function variantRow(v: Variant): string {
   const s = v.summary;
-  return `<tr data-testid="variant-row" data-role="${v.role}" data-rate="${f4(s.pass_rate)}"><td>${esc(v.label)}${v.cached ? ' <small>(cached)</small>' : ''}</td><td>${s.passed}</td><td>${s.failed}</td><td>${s.errors}</td><td>${f4(s.pass_rate)}</td><td>[${f4(s.ci95.low)}, ${f4(s.ci95.high)}]</td></tr>`;
+  return `<tr data-testid="variant-row" data-role="${v.role}" data-rate="${f4(s.pass_rate)}"><td>${esc(v.label)}${v.cached ? ' <small>(cached)</small>' : ''}</td><td>${s.passed}</td><td>${s.failed}</td><td>${s.errors}</td><td>${f4(s.pass_rate)}</td><td>${ciText(s)}</td></tr>`;
 }
 
 function systemSection(m: ReportModel): string {

@@ -2,7 +2,7 @@
 // people, the thresholds set before results, which gates passed, the system's numbers per category, and
 // what was fed back as new cases. Judge metrics and system metrics have their own sections (two dashboards),
 // and the report ends with the evidence, never with a lone verdict word.
-import { f4, mdCode, mdFence, mdTable, mdText, plural, pValue, rateText, signed } from './format.js';
+import { ciText, f4, mdCode, mdFence, mdTable, mdText, plural, pValue, rateText, signed } from './format.js';
 import type { ReportModel } from './model-schema.js';
 import { mdEvidence, mdJudges, mdSuite } from './render-md-evidence.js';
 import { mdTrigger } from './render-trigger.js';
@@ -80,7 +80,7 @@ function system(m: ReportModel): string[] {
   out.push(
     mdTable(
       ['variant', 'passed', 'failed', 'errors', 'pass rate', '95% CI'],
-      variants.map((v) => [`${mdText(v.label)}${v.cached ? ' (cached)' : ''}`, String(v.summary.passed), String(v.summary.failed), String(v.summary.errors), f4(v.summary.pass_rate), `[${f4(v.summary.ci95.low)}, ${f4(v.summary.ci95.high)}]`]),
+      variants.map((v) => [`${mdText(v.label)}${v.cached ? ' (cached)' : ''}`, String(v.summary.passed), String(v.summary.failed), String(v.summary.errors), f4(v.summary.pass_rate), ciText(v.summary)]),
     ),
     '',
   );

@@ -22,7 +22,7 @@ import { triggerLine, triggerRowsOf } from './model-trigger.js';
 import { runOf, type Configuration, type ScGrading, type ScRun } from './skill-creator-runs.js';
 
 type Stats = { mean: number; stddev: number; min: number; max: number };
-type ConfigSummary = { pass_rate: Stats; time_seconds: Stats; tokens: Stats; whetstone: { runs: number; tasks_passed: number; tasks_judged: number; task_pass_rate: number; task_pass_rate_ci95: { low: number; high: number } } };
+type ConfigSummary = { pass_rate: Stats; time_seconds: Stats; tokens: Stats; whetstone: { runs: number; tasks_passed: number; tasks_judged: number; task_pass_rate: number | null; task_pass_rate_ci95: { low: number; high: number } | null } };
 
 export interface SkillCreatorReport {
   benchmark: {
@@ -172,7 +172,7 @@ function configSummary(runs: ScRun[]): ConfigSummary {
     pass_rate: statsOf(judged.map((r) => r.result.pass_rate)),
     time_seconds: statsOf(judged.map((r) => r.result.time_seconds)),
     tokens: statsOf(judged.map((r) => r.result.tokens)),
-    whetstone: { runs: judged.length, tasks_passed: passedTasks, tasks_judged: byTask.size, task_pass_rate: byTask.size ? round4(passedTasks / byTask.size) : 0, task_pass_rate_ci95: { low: round4(ci.low), high: round4(ci.high) } },
+    whetstone: { runs: judged.length, tasks_passed: passedTasks, tasks_judged: byTask.size, task_pass_rate: byTask.size ? round4(passedTasks / byTask.size) : null, task_pass_rate_ci95: byTask.size ? { low: round4(ci.low), high: round4(ci.high) } : null },
   };
 }
 

@@ -35,7 +35,7 @@ export async function evaluateLoopBaseline(ctx: LoopContext): Promise<StageOutco
     verdict: artifact.verdict,
     next_step: artifact.next_step,
     next_owner: artifact.next_owner,
-    summary: `baseline: pass rate ${summary.pass_rate.toFixed(4)} (${summary.passed}/${summary.passed + summary.failed})${m.cache.hit ? ' from cache' : ''}`,
+    summary: `baseline: pass rate ${summary.pass_rate === null ? '—' : summary.pass_rate.toFixed(4)} (${summary.passed}/${summary.passed + summary.failed})${m.cache.hit ? ' from cache' : ''}`,
     engineCalls: p.engine.calls(),
   };
 }
@@ -47,7 +47,7 @@ export async function evaluateLoopBaseline(ctx: LoopContext): Promise<StageOutco
  */
 function tooWeak(base: StandaloneEvaluation, min: number): StandaloneEvaluation {
   const s = base.evaluation;
-  if (base.verdict === 'error' || s.passed + s.failed === 0 || s.pass_rate >= min) return base;
+  if (base.verdict === 'error' || s.pass_rate === null || s.pass_rate >= min) return base;
   const reason = `baseline pass rate ${s.pass_rate.toFixed(4)} < evaluate.baseline_min_pass_rate ${min}: the task suite (or the skill) is probably broken; nothing was generated — fix the suite or the skill, then start a new run`;
   return { ...base, verdict: 'error', reason, evaluation: { ...s, verdict: 'error' } };
 }
