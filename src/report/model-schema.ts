@@ -36,7 +36,14 @@ export const variant = z.object({
 });
 export type Variant = z.infer<typeof variant>;
 
-export const outcome = z.object({ status: z.enum(['pass', 'fail', 'error']), score: z.number().nullable(), reason: z.string(), duration_ms: z.number().nullable() });
+export const outcome = z.object({
+  status: z.enum(['pass', 'fail', 'error']),
+  score: z.number().nullable(),
+  reason: z.string(),
+  duration_ms: z.number().nullable(),
+  /** skill-creator evals: each expectation named, with its verdict and evidence (one attempt's). */
+  expectations: z.array(z.object({ expectation: z.string(), passed: z.boolean(), evidence: z.string() })).optional(),
+});
 export type Outcome = z.infer<typeof outcome>;
 
 export const taskRow = z.object({

@@ -131,6 +131,14 @@ export function buildReportModel(inp: ReportInputs): ReportModel {
     t.split ??= fromSuite.get(t.task_id)?.split ?? null;
   }
   system.per_split = splitsOf(tasks, system);
+  // Which results file holds each side's attempts: a candidate's own, else baseline.jsonl.
+  const fileOf = (v: Measured | undefined) => (v?.role === 'candidate' ? v.id : 'baseline');
+  for (const t of tasks) {
+    const pe = inp.expectations?.[fileOf(measured.primary)]?.[t.task_id];
+    if (pe && t.primary) t.primary.expectations = pe;
+    const re = inp.expectations?.[fileOf(measured.reference)]?.[t.task_id];
+    if (re && t.reference) t.reference.expectations = re;
+  }
 
   const engineType = str(at(ev, 'engine', 'type')) ?? str(at(m, 'engine', 'type'));
   const mock = bool(at(ev, 'engine', 'mock')) ?? (engineType === 'mock' || bool(m?.mock) === true);

@@ -92,6 +92,16 @@ function proposedSection(m: ReportModel): string {
   return section('proposed', 'Fed back as new cases', `<p>${p.total} case(s) proposed from observed failures, for a person to review.</p>${list(items)}`);
 }
 
+/** What was decided, first: the gate's decision and the run's verdict, before any evidence for them. */
+function decisionSection(m: ReportModel): string {
+  const items: string[] = [];
+  const g = m.gate;
+  if (g) items.push(`<p data-testid="decision-gate">Gate, iteration ${g.iteration}: <b class="${g.decision === 'keep' ? 'good' : 'bad'}">${esc(g.decision.toUpperCase())}</b>${g.candidate_id ? ` <code>${esc(g.candidate_id)}</code>` : ''} — ${esc(g.reason)}</p>`);
+  if (m.verdict) items.push(`<p data-testid="decision-verdict">Verdict: <b class="${m.verdict.verdict === 'pass' ? 'good' : 'bad'}">${esc(m.verdict.verdict)}</b> — ${esc(m.verdict.reason)}</p>`);
+  if (!items.length) items.push('<p>No decision yet in this run.</p>');
+  return section('decision', 'Decision', items.join('\n'));
+}
+
 export function renderHtml(m: ReportModel): string {
   const r = m.run;
   const facts = [`mode ${r.mode}`, r.status ? `status ${r.status}` : '', r.engine ? `engine ${r.engine.type}` : '', r.iteration !== null ? `iteration ${r.iteration} of ${r.iterations.length}` : '', r.created_at ? `started ${r.created_at}` : ''].filter(Boolean);
@@ -103,6 +113,7 @@ export function renderHtml(m: ReportModel): string {
     `<header data-testid="header"><h1>whetstone report — <code>${esc(r.run_id)}</code></h1>
 ${r.target ? `<p>Target <code>${esc(r.target)}</code></p>` : ''}<p>${esc(facts.join(' · '))}</p>
 ${m.notes.map((n) => `<p class="note" data-testid="note">${esc(n)}</p>`).join('\n')}</header>
+${decisionSection(m)}
 ${section('trend', m.trend.source === 'nightly' ? 'Pass rate over nights' : m.trend.source === 'iterations' ? 'Baseline pass rate over iterations' : 'Pass rate', trendChart(m.trend))}
 ${htmlTrigger(m)}
 ${systemSection(m)}

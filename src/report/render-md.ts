@@ -104,10 +104,18 @@ function system(m: ReportModel): string[] {
   out.push(s.errors.length ? s.errors.map((e) => `- \`${e.task_id}\` (${e.role}): ${mdText(e.reason)}`).join('\n') : 'None: every task was judged.', '');
   const failing = m.tasks.filter((t) => t.primary?.status === 'fail');
   out.push(`### Failures (${s.primary?.label ?? 'primary'})`, '');
-  out.push(failing.length ? failing.map((t) => `- \`${t.task_id}\` [${t.category}${t.split ? `, ${t.split}` : ''}]: ${mdText(t.primary!.reason)}`).join('\n') : 'None.', '');
+  out.push(failing.length ? failing.map((t) => `- \`${t.task_id}\` [${t.category}${t.split ? `, ${t.split}` : ''}]: ${expectationsMd(t.primary!)}`).join('\n') : 'None.', '');
   const top = s.top_failure_category;
   out.push(top ? `Top failure category: **${top.category}** — ${top.failed} of ${top.judged} judged tasks failed (${top.role}).` : 'Top failure category: none (no task failed).', '');
   return out;
+}
+
+/** skill-creator evals: each expectation on its own line with its verdict and evidence; else the reason. */
+function expectationsMd(o: NonNullable<ReportModel['tasks'][number]['primary']>): string {
+  const es = o.expectations ?? [];
+  if (!es.length) return mdText(o.reason);
+  const failed = es.filter((e) => !e.passed).length;
+  return [`${failed} of ${es.length} expectation(s) failed`, ...es.map((e) => `  - ${e.passed ? 'passed' : '**failed**'}: ${mdText(e.expectation)}${e.evidence ? ` — ${mdText(e.evidence)}` : ''}`)].join('\n');
 }
 
 /** A nightly run's comparison with the previous night of its target (the drift record of its night). */
