@@ -35,7 +35,8 @@ function usageLine(v: Variant, cached = false): string {
   if (cached) {
     return `engine calls 0 · tokens 0 in / 0 out this run (cached result; its measurement used tokens ${v.usage.input_tokens} in / ${v.usage.output_tokens} out${cost(v.usage)}, latency p50 ${v.latency_ms.p50}ms p95 ${v.latency_ms.p95}ms)`;
   }
-  return `engine calls ${v.engine_calls}${v.resumed_attempts ? ` (+${v.resumed_attempts} resumed)` : ''} · tokens ${v.usage.input_tokens} in / ${v.usage.output_tokens} out${cost(v.usage)} · latency p50 ${v.latency_ms.p50}ms p95 ${v.latency_ms.p95}ms${concurrencyText(v.concurrency)}`;
+  // Every call named and summed, so this line, evaluation.json and `whet status` ("… calls in all") agree.
+  return `engine calls ${v.engine_calls}${v.resumed_attempts ? ` (+${v.resumed_attempts} resumed)` : ''} · judge calls ${v.judge_calls} · ${v.engine_calls + v.judge_calls} calls in all · tokens ${v.usage.input_tokens} in / ${v.usage.output_tokens} out${cost(v.usage)} · latency p50 ${v.latency_ms.p50}ms p95 ${v.latency_ms.p95}ms${concurrencyText(v.concurrency)}`;
 }
 
 /** The concurrency actually used; a cap from config or a 429 backoff is said, never left to be guessed. */

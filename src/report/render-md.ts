@@ -6,6 +6,7 @@ import { ciText, f4, mdCode, mdFence, mdTable, mdText, plural, pValue, rateText,
 import type { ReportModel } from './model-schema.js';
 import { mdEvidence, mdJudges, mdSuite } from './render-md-evidence.js';
 import { mdTrigger } from './render-trigger.js';
+import { checkTally } from './evidence.js';
 
 const DIFF_LINES = 80;
 
@@ -54,9 +55,10 @@ function planSection(m: ReportModel): string[] {
 function gates(m: ReportModel): string[] {
   const out = ['## Gates', ''];
   const g = m.gate;
+  // One count of checks, the evidence list's (the gate's and the evaluation stage's together).
+  const tally = checkTally(m);
   if (g) {
-    const passed = g.checks.filter((c) => c.passed).length;
-    out.push(`Iteration ${g.iteration}: decision **${g.decision}**${g.candidate_id ? ` for \`${g.candidate_id}\`` : ''} — ${mdText(g.reason)}. ${passed} of ${g.checks.length} checks passed.`, '');
+    out.push(`Iteration ${g.iteration}: decision **${g.decision}**${g.candidate_id ? ` for \`${g.candidate_id}\`` : ''} — ${mdText(g.reason)}. ${tally.passed} of ${tally.total} checks passed.`, '');
     if (g.checks.length) out.push(mdTable(['check', 'result', 'evidence'], g.checks.map((c) => [c.id, c.passed ? 'passed' : '**failed**', mdText(c.detail)])), '');
     const r = g.sequential;
     if (g.holdout && r) out.push(`Held-out: ${g.holdout.tasks} tasks, share of passed attempts ${f4(g.holdout.candidate_pass_rate)} vs baseline ${f4(g.holdout.baseline_pass_rate)}, effect ${signed(g.holdout.delta)}${r.low !== null && r.high !== null ? ` (95% CI ${signed(r.low)} to ${signed(r.high)})` : ''}, sequential test stage-wise p = ${pValue(g.holdout.p_value)}.`, '');

@@ -31,6 +31,11 @@ describe('rates over nothing judged', () => {
     expect(ev.evaluation).toMatchObject({ pass_rate: null, pass_rate_ci95: null, passed: 0, failed: 0, errors: 2 });
     const manifest = JSON.parse(readFileSync(join(runs, runId, 'run.json'), 'utf8'));
     expect(manifest.summary.pass_rate ?? null).toBeNull();
+    // One count of calls: the summary names engine and judge calls and their sum, which status repeats.
+    const calls = /engine calls (\d+) · judge calls (\d+) · (\d+) calls in all/.exec(all);
+    expect(calls && Number(calls[1]) + Number(calls[2])).toBe(Number(calls?.[3]));
+    expect(ev.evaluation.engine_calls + ev.evaluation.judge_calls).toBe(Number(calls?.[3]));
+    expect((await whet(['status'], { cwd: dir })).stdout).toContain(`${calls?.[3]} calls in all (engine, judge and generator)`);
     for (const cmd of [['status'], ['show', runId]]) {
       const out = (await whet(cmd, { cwd: dir })).stdout;
       expect(out, cmd.join(' ')).not.toMatch(/0\.0000/);
