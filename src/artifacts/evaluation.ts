@@ -34,8 +34,9 @@ export const rateSummary = z.object({
   failed: z.number().int(),
   errors: z.number().int(),
   timeouts: z.number().int(),
-  pass_rate: z.number().min(0).max(1),
-  pass_rate_ci95: ci,
+  /** null: nothing judged, not measured (artifacts written before issue 28 hold 0 there). */
+  pass_rate: z.number().min(0).max(1).nullable(),
+  pass_rate_ci95: ci.nullable(),
 });
 export const variantSummary = rateSummary.extend({
   pass_k: z.number().int(),
@@ -247,7 +248,7 @@ export const pipelineEvaluation = common.extend({
         fixes: z.array(z.string()),
       })
       .optional(),
-    per_category: z.record(z.string(), z.object({ candidate: rateSummary, baseline: rateSummary, delta: z.number() })).optional(),
+    per_category: z.record(z.string(), z.object({ candidate: rateSummary, baseline: rateSummary, delta: z.number().nullable() })).optional(),
     baseline_cache: cacheInfo.optional(),
     candidate_cache: cacheInfo.optional(),
     /** Share of tasks that errored, and the registered limit above which the verdict is `error`. */
@@ -270,6 +271,9 @@ export const standaloneEvaluation = common.extend({
   evaluation: variantSummary.extend({
     verdict: z.string(),
     min_pass_rate: z.number(),
+    /** Trigger suites: the bars the verdict was decided by (absent from other suites and older artifacts). */
+    min_trigger_rate: z.number().optional(),
+    max_false_trigger_rate: z.number().optional(),
     /** Share of tasks that errored, and the registered limit above which the verdict is `error`. */
     error_share: z.number().optional(),
     max_error_share: z.number().optional(),

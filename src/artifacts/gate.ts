@@ -19,9 +19,10 @@ export const gateArtifact = envelope.extend({
   holdout: z
     .object({
       tasks: z.number().int(),
-      candidate_pass_rate: z.number(),
-      baseline_pass_rate: z.number(),
-      delta: z.number(),
+      /** null: no held-out task judged on both (not measured; gates before issue 28 wrote 0). */
+      candidate_pass_rate: z.number().nullable(),
+      baseline_pass_rate: z.number().nullable(),
+      delta: z.number().nullable(),
       fixes: z.array(z.string()),
       regressions: z.array(z.string()),
       p_value: z.number(),

@@ -15,47 +15,84 @@ function engineBlock(found: 'claude' | 'codex' | undefined): string {
   return '# No agent CLI found on PATH. The mock engine answers offline by quoting the skill (README: "The mock\n# engine"); replace it with claude, codex, command, openai or anthropic for real numbers.\nengine:\n  type: mock\n';
 }
 
+// A starter in a real domain, so the first run reads as it will on the author's own skill: the feedback
+// proposer names the skill and the failing category in its rules ("When a meeting notes request involves
+// action items, …"), which for a placeholder name and category read as nonsense.
 const SKILL = `---
-name: my-skill
-description: Describe what the skill does and when to use it, in one or two sentences.
+name: meeting-notes
+description: Turns a meeting transcript into short notes with the decisions taken and the open questions. Use when someone asks for meeting notes, minutes or a recap of a call.
 ---
 
-# My skill
+# Meeting notes
+
+Write notes a colleague who missed the meeting can read in one minute.
 
 ## When to use
 
-- Describe the requests this skill is for.
+- Notes, minutes or a recap from a meeting transcript, a call recording's text or chat log of a meeting.
 
 ## When not to use
 
-- Describe look-alike requests it should leave alone.
+- Scheduling a meeting or writing an agenda: this skill only records what a meeting already said.
 
 ## Steps
 
-1. First step.
-2. Second step.
+1. Open with one line naming the meeting, its date and who attended.
+2. List every decision the meeting took under a Decisions heading, one line each.
+3. List what is still undecided under an Open questions heading.
 
 ## Output format
 
-Describe the shape of a good answer.
+A Markdown heading with the meeting's name and date, then one section per list.
 `;
+
+/**
+ * Held-out tasks carry an explicit split, so a fresh project has some for the gate to decide on (the
+ * ratio alone holds out none of a category with one task). Enough for a first run to reach a decision,
+ * far from enough for a real one: \`whet plan\` says how many a suite needs on its engine.
+ */
+export const HELD_OUT = 3;
 
 const SUITE = `# Task suite (seed 001 format v1.0). Every task: an id, a prompt, and a judge. Optional: category,
 # split (train|holdout), negative (a negative control), judges (several, all must pass), pass_k.
-# Tasks without a split: 30% of each category is held out for the gate, so write several tasks per
-# category (with one, none is held out and \`whet run\` can keep nothing). docs/method.md explains why.
-skill_id: my-skill
+# The generator learns from train tasks only; the gate decides on held-out ones. This starter holds out
+# ${HELD_OUT} tasks: enough for a first run to reach a decision, not for a real one. On a model whose answers
+# vary, finding a +10-point gain with 80% power takes tens of held-out tasks (about 40 at these pass rates
+# and evaluate.max_attempts 10): \`whet plan\` computes it for your suite and engine.
+skill_id: meeting-notes
 version: "1.0"
 tasks:
-  - id: first-task
-    category: basics
-    prompt: "Replace with a real request."
-    judge: {type: contains, expected: ["a string a good answer contains"]}
-  - id: out-of-scope
+  - id: decisions-01
+    category: decisions
+    split: train
+    prompt: "Write up the decisions this meeting took. Ana: we ship on Friday. Ben: agreed, and we drop the beta banner."
+    judge: {type: contains, expected: ["Decisions"]}
+  - id: decisions-02
+    category: decisions
+    split: holdout
+    prompt: "List the decisions from today's meeting: the launch moves to May and the price stays."
+    judge: {type: contains, expected: ["Decisions"]}
+  - id: action-items-01
+    category: action-items
+    split: train
+    prompt: "Write meeting notes with the action items. Ana will send the contract by Monday; Ben books the venue."
+    judge: {type: contains, expected: ["Action items"]}
+  - id: action-items-02
+    category: action-items
+    split: holdout
+    prompt: "Recap the action items of this call: Chen fixes the login bug, Dana writes the announcement."
+    judge: {type: contains, expected: ["Action items"]}
+  - id: open-questions-01
+    category: open-questions
+    split: train
+    prompt: "Minutes of the meeting: nobody knew whether legal signed off, so that stays open."
+    judge: {type: contains, expected: ["Open questions"]}
+  - id: scheduling-01
     category: scope
+    split: holdout
     negative: true
-    prompt: "Replace with a request the skill should not handle."
-    judge: {type: not_contains, expected: ["a string only the skill's answer would contain"]}
+    prompt: "Help with scheduling a meeting with the design team next week."
+    judge: {type: contains, expected: ["only records what a meeting already said"]}
 `;
 
 export function init(deps: CliDeps, dir: string): string[] {
@@ -63,7 +100,7 @@ export function init(deps: CliDeps, dir: string): string[] {
   const cfg = join(root, 'pipeline.yaml');
   if (existsSync(cfg)) throw new UsageError(`${cfg} already exists; edit it, or init another folder`);
   const found = findProgram('claude', deps.env, deps.cwd) ? 'claude' : findProgram('codex', deps.env, deps.cwd) ? 'codex' : undefined;
-  mkdirSync(join(root, 'skills/my-skill'), { recursive: true });
+  mkdirSync(join(root, 'skills/meeting-notes'), { recursive: true });
   const written: string[] = [];
   const put = (rel: string, text: string) => {
     const p = join(root, rel);
@@ -73,10 +110,10 @@ export function init(deps: CliDeps, dir: string): string[] {
   };
   put(
     'pipeline.yaml',
-    `# whetstone configuration. Paths are relative to this file. README.md documents every key.\nversion: 1\nstate_dir: state\n\n${engineBlock(found)}\n# What is improved or watched: skill folders, SKILL.md files, or globs such as skills/*/SKILL.md.\ntargets:\n  - skill: skills/my-skill\n\n# Set before any result and copied into each run: a run refuses to continue if they change.\nthresholds:\n  min_delta: 0\n  max_new_failures: 0\n  significance: 0.05\n\ncache:\n  ttl: 7d\n`,
+    `# whetstone configuration. Paths are relative to this file. README.md documents every key.\nversion: 1\nstate_dir: state\n\n${engineBlock(found)}\n# What is improved or watched: skill folders, SKILL.md files, or globs such as skills/*/SKILL.md.\ntargets:\n  - skill: skills/meeting-notes\n\n# Set before any result and copied into each run: a run refuses to continue if they change.\nthresholds:\n  min_delta: 0\n  max_new_failures: 0\n  significance: 0.05\n\ncache:\n  ttl: 7d\n`,
   );
-  put('skills/my-skill/SKILL.md', SKILL);
-  put('skills/my-skill/tasks.yaml', SUITE);
+  put('skills/meeting-notes/SKILL.md', SKILL);
+  put('skills/meeting-notes/tasks.yaml', SUITE);
   const gi = join(root, '.gitignore');
   const have = existsSync(gi) ? readFileSync(gi, 'utf8') : '';
   if (!/^state\/$/m.test(have)) {
@@ -89,10 +126,12 @@ export function init(deps: CliDeps, dir: string): string[] {
 /** What to type next, in the order a first hour goes; from the folder init was run in. */
 function nextSteps(dir: string): string {
   const c = dir === '.' ? '' : ` -c ${/^[\w./-]+$/.test(dir) ? dir : `'${dir.replace(/'/g, `'\\''`)}'`}/pipeline.yaml`;
-  const suite = `${dir === '.' ? '' : `${dir}/`}skills/my-skill/tasks.yaml`;
+  const suite = `${dir === '.' ? '' : `${dir}/`}skills/meeting-notes/tasks.yaml`;
   return [
-    'next: edit skills/my-skill (SKILL.md and tasks.yaml), then:',
+    `the starter suite holds out ${HELD_OUT} of its tasks: enough for a first decision, far from enough for a real one (whet plan says how many held-out tasks your engine needs)`,
+    'next: edit skills/meeting-notes (SKILL.md and tasks.yaml), then:',
     `  whet lint ${suite}    # the suite's coverage, negative controls, leakage`,
+    `  whet plan --mock${c}   # the power to find a gain, and the held-out tasks or attempts it takes`,
     `  whet run --mock${c}    # the improvement loop, offline on the mock engine (drop --mock for the configured engine)`,
     `  whet report${c}        # the evidence report of the newest run`,
     `  whet schedule print --via github${c}    # a nightly GitHub Actions workflow`,

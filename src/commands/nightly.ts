@@ -50,7 +50,7 @@ export function registerNightlyCommands(program: Command, deps: CliDeps, setCode
       if (r.interrupted) return setCode(130);
       const repeated = (d: string) => r.results.filter((x) => x.target.skillDir === d).length > 1;
       const rows = r.results.map((t) => ({ target: t.target.skillDir, suite: t.target.suitePath, target_key: t.target.key, run_id: t.run_id, verdict: t.artifact.verdict, pass_rate: t.artifact.evaluation.pass_rate, engine_calls: t.artifact.evaluation.engine_calls, cache_hit: t.artifact.evaluation.cache.hit }));
-      deps.stdout(o.json ? `${JSON.stringify(rows, null, 2)}\n` : `${rows.map((x) => `${x.target}${repeated(x.target) ? ` [suite ${basename(x.suite)}]` : ''}: pass rate ${x.pass_rate.toFixed(4)}, verdict ${x.verdict}, ${x.engine_calls} engine calls${x.cache_hit ? ' (cached)' : ''}`).join('\n')}\n`);
+      deps.stdout(o.json ? `${JSON.stringify(rows, null, 2)}\n` : `${rows.map((x) => `${x.target}${repeated(x.target) ? ` [suite ${basename(x.suite)}]` : ''}: pass rate ${x.pass_rate === null ? '—' : x.pass_rate.toFixed(4)}, verdict ${x.verdict}, ${x.engine_calls} engine calls${x.cache_hit ? ' (cached)' : ''}`).join('\n')}\n`);
       setCode(r.results.every((t) => t.artifact.verdict === 'pass') ? 0 : 1);
     });
 

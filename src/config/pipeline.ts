@@ -17,6 +17,9 @@ export const DEFAULTS = {
   evalThreshold: 6.0,
   baselineMinPassRate: 0.2,
   standaloneMinPassRate: 0.5,
+  /** Trigger suites: skill-creator counts a query as triggering at a rate of 0.5 over its runs; the same bar, pooled. */
+  minTriggerRate: 0.5,
+  maxFalseTriggerRate: 0.5,
   /** More of the suite than this errored: the verdict is `error`, whatever the judged tasks say. */
   maxErrorShare: 0.1,
   taskTimeoutMs: 120_000,
@@ -51,6 +54,10 @@ export const pipelineSchema = z.strictObject({
       baseline_min_pass_rate: z.number().min(0).max(1).optional(),
       /** A standalone evaluation below this pass rate has verdict `fail` (seed: 0.5). */
       standalone_min_pass_rate: z.number().min(0).max(1).optional(),
+      /** A trigger suite (should_trigger queries) passes only when the skill triggers on at least this share of should-trigger runs. */
+      min_trigger_rate: z.number().min(0).max(1).optional(),
+      /** …and on at most this share of should-not-trigger runs (the pooled pass rate does not decide it). */
+      max_false_trigger_rate: z.number().min(0).max(1).optional(),
       /** Share of tasks that may error (engine or judge) before the verdict is `error` (default 0.1). */
       max_error_share: z.number().min(0).max(1).optional(),
       task_timeout: duration.optional(),
@@ -133,6 +140,8 @@ export interface PipelineConfig {
   evalThresholds: Record<string, number>;
   baselineMinPassRate: number;
   standaloneMinPassRate: number;
+  minTriggerRate: number;
+  maxFalseTriggerRate: number;
   maxErrorShare: number;
   /** evaluate.max_attempts: the rounds' bound on a noisy engine. */
   maxAttempts: number;
@@ -190,6 +199,8 @@ function fromInput(v: PipelineInput, path: string | undefined, hash: string, dir
     evalThresholds: { ...(e.eval_thresholds ?? {}) },
     baselineMinPassRate: e.baseline_min_pass_rate ?? DEFAULTS.baselineMinPassRate,
     standaloneMinPassRate: e.standalone_min_pass_rate ?? DEFAULTS.standaloneMinPassRate,
+    minTriggerRate: e.min_trigger_rate ?? DEFAULTS.minTriggerRate,
+    maxFalseTriggerRate: e.max_false_trigger_rate ?? DEFAULTS.maxFalseTriggerRate,
     maxErrorShare: e.max_error_share ?? DEFAULTS.maxErrorShare,
     maxAttempts: e.max_attempts ?? DEFAULTS.maxAttempts,
     deterministic: e.deterministic ?? 'auto',

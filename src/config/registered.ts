@@ -20,6 +20,9 @@ export interface RegisteredSettings {
   standalone_min_pass_rate: number;
   /** Absent from runs registered before it was; those keep the default (config/pipeline.ts). */
   max_error_share?: number;
+  /** A trigger suite's own bars; absent from runs registered before them. */
+  min_trigger_rate?: number;
+  max_false_trigger_rate?: number;
   /** Rounds' bound and whether the engines are taken as deterministic; absent from runs registered before them. */
   max_attempts?: number;
   deterministic?: 'auto' | boolean;
@@ -47,6 +50,8 @@ export function registeredSettings(cfg: PipelineConfig, tasks: readonly Task[]):
     baseline_min_pass_rate: cfg.baselineMinPassRate,
     standalone_min_pass_rate: cfg.standaloneMinPassRate,
     max_error_share: cfg.maxErrorShare,
+    min_trigger_rate: cfg.minTriggerRate,
+    max_false_trigger_rate: cfg.maxFalseTriggerRate,
     max_attempts: cfg.maxAttempts,
     deterministic: cfg.deterministic,
     holdout_ratio: cfg.loop.holdoutRatio,
@@ -74,6 +79,8 @@ const WHERE: Record<Exclude<keyof RegisteredSettings, 'splits'>, string> = {
   baseline_min_pass_rate: 'evaluate.baseline_min_pass_rate',
   standalone_min_pass_rate: 'evaluate.standalone_min_pass_rate',
   max_error_share: 'evaluate.max_error_share',
+  min_trigger_rate: 'evaluate.min_trigger_rate',
+  max_false_trigger_rate: 'evaluate.max_false_trigger_rate',
   max_attempts: 'evaluate.max_attempts',
   deterministic: 'evaluate.deterministic',
   holdout_ratio: 'loop.holdout_ratio',

@@ -16,9 +16,9 @@ export interface RateSummary {
   /** Tasks none of whose attempts could be judged (engine or judge failure); not in the rate. */
   errors: number;
   timeouts: number;
-  /** passed / (passed + failed): errors are kept out of both sides. */
-  pass_rate: number;
-  pass_rate_ci95: { low: number; high: number };
+  /** passed / (passed + failed): errors are kept out of both sides; null when nothing was judged (not measured). */
+  pass_rate: number | null;
+  pass_rate_ci95: { low: number; high: number } | null;
 }
 
 export interface VariantSummary extends RateSummary {
@@ -101,8 +101,8 @@ export function rateOf(tallies: TaskTally[]): RateSummary {
     failed,
     errors,
     timeouts,
-    pass_rate: judged === 0 ? 0 : round4(passed / judged),
-    pass_rate_ci95: { low: round4(ci.low), high: round4(ci.high) },
+    pass_rate: judged === 0 ? null : round4(passed / judged),
+    pass_rate_ci95: judged === 0 ? null : { low: round4(ci.low), high: round4(ci.high) },
   };
 }
 

@@ -10,7 +10,7 @@ import { gateStandIn, readLenient, type Json } from '../state/read-lenient.js';
 export interface IterationView {
   iteration: number;
   last_stage: string | null;
-  baseline?: { pass_rate: number; passed: number; judged: number; cached: boolean };
+  baseline?: { pass_rate: number | null; passed: number; judged: number; cached: boolean };
   candidates: { id: string; title: string; category: string; risk: string; proposer: string; diff: string }[];
   ranking?: { selected: string | null; scored: { id: string; score: number; recommendation: string; reasons: string[] }[] };
   evaluation?: { candidate: string; verdict: string; reason: string; execution_pass_rate: number | null; baseline_pass_rate: number | null; delta: number | null; p_value?: number };
@@ -29,7 +29,7 @@ export function iterationView(runDir: string, n: number): IterationView {
   return {
     iteration: n,
     last_stage: newestArtifact(runDir, n)?.step ?? null,
-    ...(base ? { baseline: { pass_rate: base.evaluation?.pass_rate ?? 0, passed: base.evaluation?.passed ?? 0, judged: (base.evaluation?.passed ?? 0) + (base.evaluation?.failed ?? 0), cached: !!base.evaluation?.cache?.hit } } : {}),
+    ...(base ? { baseline: { pass_rate: base.evaluation?.pass_rate ?? null, passed: base.evaluation?.passed ?? 0, judged: (base.evaluation?.passed ?? 0) + (base.evaluation?.failed ?? 0), cached: !!base.evaluation?.cache?.hit } } : {}),
     candidates: (cands?.candidates ?? []).map((c: Json) => ({ id: c.id, title: c.title, category: c.category, risk: c.risk, proposer: c.proposer, diff: c.diff })),
     ...(rank ? { ranking: { selected: rank.selected ?? null, scored: (rank.scored_candidates ?? []).map((s: Json) => ({ id: s.id, score: s.score, recommendation: s.recommendation, reasons: s.reasons ?? [] })) } } : {}),
     ...(ev
@@ -57,7 +57,8 @@ export function runView(runDir: string): { manifest: Json | undefined; iteration
   return { manifest, iterations: iterations(runDir).map((n) => iterationView(runDir, n)), rolled_back_at: rolledBackAt(runDir), ...(artifact ? { artifact } : {}) };
 }
 
-const f4 = (x: number) => x.toFixed(4);
+// Not measured (nothing judged): "—", as in the reports.
+const f4 = (x: number | null) => (x === null ? '—' : x.toFixed(4));
 const signed = (x: number) => `${x >= 0 ? '+' : ''}${f4(x)}`;
 
 /** The lines `whet run` ends with and `whet show RUN` prints: one block per iteration. */

@@ -105,7 +105,7 @@ export function formatStatus(runs: RunStatus[]): string {
         : '';
       const rolled = r.rolled_back_at ? `\n    rolled back ${r.rolled_back_at}: the target was restored to what it was before this run` : '';
       const tokens = `, tokens ${r.totals.input_tokens} in / ${r.totals.output_tokens} out`;
-      return `${r.run_id}  ${r.mode}  ${r.status}${r.rolled_back_at ? ' (rolled back)' : ''}  ${r.target}\n    ${what}; ${r.totals.engine_calls} engine calls in all${tokens}${cost}; ${formatDuration(r.age_ms)} ago${rolled}${limit}`;
+      return `${r.run_id}  ${r.mode}  ${r.status}${r.rolled_back_at ? ' (rolled back)' : ''}  ${r.target}\n    ${what}; ${r.totals.engine_calls} calls in all (engine, judge and generator)${tokens}${cost}; ${formatDuration(r.age_ms)} ago${rolled}${limit}`;
     })
     .join('\n');
 }

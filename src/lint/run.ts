@@ -15,7 +15,7 @@ import { UsageError } from '../core/errors.js';
 import { SKILL_RESOURCE_DIRS } from '../skill/read.js';
 import { duplicatesRule } from './duplicates.js';
 import { expectedRule } from './expected.js';
-import { gridRule, negativesRule, idsRule, unsafeIdsRule, cellKey } from './shape.js';
+import { gridRule, negativesRule, idsRule, unsafeIdsRule, cellKey, isNegativeControl } from './shape.js';
 import { loadSuiteJudgeSpecs } from './judge-specs.js';
 import { leakageRule } from './leakage.js';
 import { haystack, type Haystack } from './text.js';
@@ -80,7 +80,7 @@ export function lintSuite(o: LintRunOptions, cwd: string): LintResult {
     skill: skillDir ? (resolve(skillDir) === resolve(cwd) ? '.' : displayPath(skillDir, cwd)) : null,
     judge_specs: specs.specs.map((s) => s.shown),
     tasks: suite.tasks.length,
-    negatives: suite.tasks.filter((t) => t.negative).length,
+    negatives: suite.tasks.filter(isNegativeControl).length,
     grid: gridSummary(ctx),
     findings,
     errors,

@@ -36,7 +36,7 @@ export const gridRule: Rule = (ctx) => {
   for (const t of ctx.suite.tasks) {
     const place = taskPlace(ctx, t);
     if (!t.cell) {
-      if (!t.negative) {
+      if (!isNegativeControl(t)) {
         out.push({ ...place, severity: 'warning', rule: 'grid-no-cell', task: t.id, message: `task "${t.id}" has no cell on the declared grid`, hint: `add cell: {${dims.map((d) => `${d}: …`).join(', ')}}` });
       }
       continue;
@@ -93,8 +93,16 @@ function emptyCells(ctx: LintContext, grid: Record<string, string[]>, dims: stri
   return out;
 }
 
+/**
+ * A negative control: a task marked `negative: true`, or a trigger query that should not trigger — the
+ * very thing a negative control is for, written in skill-creator's words.
+ */
+export function isNegativeControl(t: { negative?: boolean; shouldTrigger?: boolean }): boolean {
+  return t.negative === true || t.shouldTrigger === false;
+}
+
 export const negativesRule: Rule = (ctx) => {
-  const count = ctx.suite.tasks.filter((t) => t.negative).length;
+  const count = ctx.suite.tasks.filter(isNegativeControl).length;
   if (count > 0) return [];
   return [
     {
@@ -102,7 +110,7 @@ export const negativesRule: Rule = (ctx) => {
       line: ctx.lineOf(['tasks']),
       severity: ctx.options.allowNoNegatives ? 'warning' : 'error',
       rule: 'negatives-none',
-      message: 'no negative controls: no task is marked `negative: true`',
+      message: 'no negative controls: no task is marked `negative: true` (nor is a should_trigger: false query)',
       hint: 'add requests that should NOT trigger the behaviour, and near-miss look-alikes (docs/method.md: Building a suite on a grid); or pass --allow-no-negatives',
     },
   ];

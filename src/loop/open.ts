@@ -17,6 +17,7 @@ import { newRunId, runManifest, writeRunManifest } from '../state/runs.js';
 import type { RunEnv } from '../core/run-env.js';
 import type { LoopContext } from './context.js';
 import { suiteFor } from '../config/targets.js';
+import { measuredSkillId, triggerEngineRefusal } from '../config/trigger-engine.js';
 export { resolveRun } from './resolve-run.js';
 import { loopManifest, type LoopManifest } from './manifest.js';
 import type { Opened } from '../measure/setup.js';
@@ -55,9 +56,12 @@ export async function planRun(e: LoopEnv, o: StartOptions): Promise<RunPlan> {
   const skill = readSkill(skillFile);
   const suitePath = suiteFor(skill.dir!, target.suite);
   const suite = loadSuiteWith(cfg, suitePath);
+  const engineCfg = o.mock ? ({ type: 'mock' } as const) : (target.engine ?? cfg.engine);
+  const refusal = engineCfg && triggerEngineRefusal(suite.tasks, engineCfg, o.mock ? 'pipeline.yaml (and drop --mock)' : (cfg.path ?? 'pipeline.yaml'));
+  if (refusal) throw new UsageError(refusal);
   const stateDir = resolve(e.cwd, o.stateRoot ?? cfg.stateDir);
   const now = e.now();
-  const runId = newRunId(stateDir, suite.skillId, now);
+  const runId = newRunId(stateDir, measuredSkillId(suite, skill.name), now);
   const runDir = stateLayout.runDir(stateDir, runId);
   const settings = registeredSettings(cfg, suite.tasks);
   const manifest: LoopManifest = {

@@ -11,6 +11,7 @@ import type { LoadedSkill } from '../skill/read.js';
 import type { Budget } from '../evaluation/budget.js';
 import type { StandaloneEvaluation } from '../artifacts/evaluation.js';
 import { standaloneArtifact } from './verdict.js';
+import { measuredSkillId } from '../config/trigger-engine.js';
 import { summarizeVariant } from '../evaluation/summary.js';
 import { judgeCalibrations, withCorrectedRates } from '../evaluation/judge-calibration.js';
 import { cacheKeyParts, engineInfo, evaluationKey, type EvaluateContext, type Prepared } from './setup.js';
@@ -105,7 +106,7 @@ export function standaloneFromMeasured(p: Prepared, skill: LoadedSkill, m: Measu
       inputs: { suite: p.suite.contentHash, target: skill.contentHash },
       task_suite: p.suite.path,
       ...(p.suiteCopy ? { suite_copy: p.suiteCopy.info } : {}),
-      skill_id: p.suite.skillId,
+      skill_id: measuredSkillId(p.suite, skill.name),
       pass_k: p.passK,
       engine: engineInfo(p.engine)!,
       judge_engine: engineInfo(p.judgeEngine),
@@ -115,6 +116,7 @@ export function standaloneFromMeasured(p: Prepared, skill: LoadedSkill, m: Measu
     tallies: m.outcome.tallies,
     minPassRate: p.cfg.standaloneMinPassRate,
     maxErrorShare: p.cfg.maxErrorShare,
+    trigger: { minTriggerRate: p.cfg.minTriggerRate, maxFalseTriggerRate: p.cfg.maxFalseTriggerRate },
     cache: m.cache,
   });
   const cals = judgeCalibrations(p.suite, p.stateDir, p.judgeEngine);

@@ -9,8 +9,9 @@ import { decisionWords, roundsText } from './sequential-words.js';
 type Rate = z.infer<typeof rateSummary>;
 type Variant = z.infer<typeof variantSummary>;
 
-const f4 = (x: number) => x.toFixed(4);
-const ci = (r: Rate) => `[${r.pass_rate_ci95.low.toFixed(2)}, ${r.pass_rate_ci95.high.toFixed(2)}]`;
+// A rate over nothing judged was not measured: "—", never 0.0000 with an interval of [0, 1].
+const f4 = (x: number | null) => (x === null ? '—' : x.toFixed(4));
+const ci = (r: Rate) => (r.pass_rate_ci95 ? `[${r.pass_rate_ci95.low.toFixed(2)}, ${r.pass_rate_ci95.high.toFixed(2)}]` : '—');
 const counts = (r: Rate) => `${r.passed}/${r.passed + r.failed}`;
 
 function rateLine(label: string, r: Rate): string {
@@ -34,7 +35,8 @@ function usageLine(v: Variant, cached = false): string {
   if (cached) {
     return `engine calls 0 · tokens 0 in / 0 out this run (cached result; its measurement used tokens ${v.usage.input_tokens} in / ${v.usage.output_tokens} out${cost(v.usage)}, latency p50 ${v.latency_ms.p50}ms p95 ${v.latency_ms.p95}ms)`;
   }
-  return `engine calls ${v.engine_calls}${v.resumed_attempts ? ` (+${v.resumed_attempts} resumed)` : ''} · tokens ${v.usage.input_tokens} in / ${v.usage.output_tokens} out${cost(v.usage)} · latency p50 ${v.latency_ms.p50}ms p95 ${v.latency_ms.p95}ms${concurrencyText(v.concurrency)}`;
+  // Every call named and summed, so this line, evaluation.json and `whet status` ("… calls in all") agree.
+  return `engine calls ${v.engine_calls}${v.resumed_attempts ? ` (+${v.resumed_attempts} resumed)` : ''} · judge calls ${v.judge_calls} · ${v.engine_calls + v.judge_calls} calls in all · tokens ${v.usage.input_tokens} in / ${v.usage.output_tokens} out${cost(v.usage)} · latency p50 ${v.latency_ms.p50}ms p95 ${v.latency_ms.p95}ms${concurrencyText(v.concurrency)}`;
 }
 
 /** The concurrency actually used; a cap from config or a 429 backoff is said, never left to be guessed. */
@@ -101,7 +103,7 @@ export function formatEvaluation(a: EvaluationArtifact, artifactPath: string): s
     for (const [s, r] of Object.entries(e.per_split)) out.push(rateLine(`split ${s.padEnd(8)} `, r));
     if (e.intent_metrics) out.push(intentLine(e.intent_metrics.overall));
     out.push(...judgeLines(a.judge_calibration));
-    if (e.trigger) out.push(`skill triggered: ${e.trigger.triggered}/${e.trigger.should} when it should (${e.trigger.trigger_rate ?? 'n/a'}${ciText(e.trigger.trigger_rate_ci95)}), ${e.trigger.false_triggered}/${e.trigger.should_not} when it should not (${e.trigger.false_trigger_rate ?? 'n/a'}${ciText(e.trigger.false_trigger_rate_ci95)}); precision ${e.trigger.precision ?? 'n/a'}${ciText(e.trigger.precision_ci95)}, recall ${e.trigger.recall ?? e.trigger.trigger_rate ?? 'n/a'}`);
+    if (e.trigger) out.push(`skill triggered: ${e.trigger.triggered}/${e.trigger.should} when it should (${e.trigger.trigger_rate ?? '—'}${ciText(e.trigger.trigger_rate_ci95)}), ${e.trigger.false_triggered}/${e.trigger.should_not} when it should not (${e.trigger.false_trigger_rate ?? '—'}${ciText(e.trigger.false_trigger_rate_ci95)}); precision ${e.trigger.precision ?? '—'}${ciText(e.trigger.precision_ci95)}, recall ${e.trigger.recall ?? e.trigger.trigger_rate ?? '—'}`);
     if (e.unjudged) out.push(`unjudged: ${e.unjudged.tasks} eval(s) ran with nothing to grade them by (no expectations, no expected_output), in no rate: ${e.unjudged.task_ids.join(', ')}`);
     out.push(...failures(a.task_results));
     out.push('', `verdict: ${a.verdict} — ${a.reason ?? ''}`, usageLine(e, e.cache?.hit === true), cacheLine(e.cache));
@@ -121,7 +123,7 @@ export function formatEvaluation(a: EvaluationArtifact, artifactPath: string): s
     const cats = Object.entries(e.per_category ?? {});
     if (cats.length > 1) {
       out.push('by category (candidate vs baseline):');
-      for (const [c, r] of cats) out.push(`  ${c.padEnd(20)} ${counts(r.candidate)} vs ${counts(r.baseline)} (${r.delta >= 0 ? '+' : ''}${f4(r.delta)})`);
+      for (const [c, r] of cats) out.push(`  ${c.padEnd(20)} ${counts(r.candidate)} vs ${counts(r.baseline)} (${r.delta !== null && r.delta >= 0 ? '+' : ''}${f4(r.delta)})`);
     }
     if (e.engine_noise && !e.engine_noise.deterministic && !e.sequential) out.push(`noisy engine (${e.engine_noise.why}); no rounds were run`);
     if (e.sequential) out.push(sequentialLine(e.sequential));

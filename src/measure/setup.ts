@@ -14,6 +14,7 @@ import { UsageError } from '../core/errors.js';
 import { collectBetweenPhases } from '../core/gc-hint.js';
 import type { EngineConfig } from '../config/engine-schema.js';
 import { engineWarnings } from '../config/engine-warnings.js';
+import { triggerEngineRefusal } from '../config/trigger-engine.js';
 import { baselineCacheKey, type CacheKeyParts } from '../evaluation/cache.js';
 import { stateLayout } from '../state/layout.js';
 import type { LoadedSkill } from '../skill/read.js';
@@ -121,6 +122,8 @@ export async function openMeasurement(ctx: EvaluateContext, loadedCfg?: Pipeline
   const read = loadSuiteRemembered(resolve(ctx.cwd, o.taskSuite), { defaultTimeoutMs: engineTimeoutMs(engineCfg) ?? cfg.taskTimeoutMs }, copies);
   const suite = applySuiteOverrides(read.suite, cfg.suiteOverrides ?? []);
   setFrozenSplits(suite.tasks, o.splits, cfg.loop.holdoutRatio);
+  const refusal = triggerEngineRefusal(suite.tasks, engineCfg, o.mock ? 'pipeline.yaml (and drop --mock)' : o.engine ? 'the target\'s engine' : (cfg.path ?? 'pipeline.yaml'));
+  if (refusal) throw new UsageError(refusal);
   // What parsing a large suite left behind is dead now: give it back before the run (src/core/gc-hint.ts).
   // A copy's reading leaves little: its text and the JSON it parsed to.
   if (!read.copy?.info.hit) collectBetweenPhases();

@@ -10,6 +10,7 @@ import { acquireStateLock } from '../state/lock.js';
 import { findResumableRun, newRunId, readRunManifest, writeRunManifest, type RunManifest } from '../state/runs.js';
 import { writeArtifact } from '../state/artifact-io.js';
 import { readSkill } from '../skill/read.js';
+import { measuredSkillId } from '../config/trigger-engine.js';
 import { UsageError } from '../core/errors.js';
 import { measure, standaloneFromMeasured } from './measure.js';
 import { standaloneEvaluation } from '../artifacts/evaluation.js';
@@ -43,7 +44,7 @@ export async function runStandalone(ctx: EvaluateContext, after?: AfterFirst): P
     const now = ctx.now();
     // A nightly resumes nothing: last night's unfinished run would lend it last night's answers.
     const resumed = o.fresh ? undefined : findResumableRun(p.stateDir, key);
-    const runId = resumed ?? newRunId(p.stateDir, `standalone-${p.suite.skillId}`, now);
+    const runId = resumed ?? newRunId(p.stateDir, `standalone-${measuredSkillId(p.suite, skill.name)}`, now);
     const runDir = stateLayout.runDir(p.stateDir, runId);
     const previous = resumed ? readRunManifest(runDir) : undefined;
     const manifest: RunManifest = { ...evaluationManifest('standalone', runId, p, skill, previous?.created_at, now), evaluation_key: key };

@@ -3,7 +3,7 @@
 import { HANDOFF, HANDOFF_END } from '../artifacts/envelope.js';
 import { derivedArray } from '../core/derived-array.js';
 import { taskStatus, type TaskTally } from '../evaluation/aggregate.js';
-import { pairedComparison, rateOf, type VariantSummary } from '../evaluation/summary.js';
+import { pairedComparison, rateOf, type TriggerSummary, type VariantSummary } from '../evaluation/summary.js';
 import { errorShareOf, tooManyErrors } from '../evaluation/summary.js';
 
 export { tooManyErrors } from '../evaluation/summary.js';
@@ -55,11 +55,16 @@ export function standaloneArtifact(a: {
   minPassRate: number;
   maxErrorShare: number;
   cache: CacheInfo;
+  /** evaluate.min_trigger_rate / max_false_trigger_rate: what decides a trigger suite in place of minPassRate. */
+  trigger?: TriggerBars;
 }): StandaloneEvaluation {
   const s = a.summary;
+  const bars = s.trigger && a.trigger ? a.trigger : undefined;
   let verdict: 'pass' | 'fail' | 'error';
   let reason: string;
   const partial = tooManyErrors(s, a.maxErrorShare);
+  // Past the first checks something was judged, so the rate was measured.
+  const rate = s.pass_rate ?? 0;
   if (s.stopped_early) {
     verdict = 'error';
     reason = stoppedReason(s.stopped_early);
@@ -68,13 +73,17 @@ export function standaloneArtifact(a: {
     reason = s.unjudged && s.errors === 0 ? `no task could be judged: all ${s.unjudged.tasks} eval(s) are unjudged (no expectations, no expected_output)` : `no task could be judged: ${s.errors} error(s); first: ${firstError(a.tallies)}`;
   } else if (partial) {
     verdict = 'error';
-    reason = `${partial}; pass rate ${s.pass_rate.toFixed(4)} over the judged tasks is no verdict; first error: ${firstError(a.tallies)}`;
-  } else if (s.pass_rate >= a.minPassRate) {
+    reason = `${partial}; pass rate ${rate.toFixed(4)} over the judged tasks is no verdict; first error: ${firstError(a.tallies)}`;
+  } else if (bars && s.trigger) {
+    const t = triggerVerdict(s.trigger, bars);
+    verdict = t.pass ? 'pass' : 'fail';
+    reason = t.reason;
+  } else if (rate >= a.minPassRate) {
     verdict = 'pass';
-    reason = `pass rate ${s.pass_rate.toFixed(4)} ≥ ${a.minPassRate}`;
+    reason = `pass rate ${rate.toFixed(4)} ≥ ${a.minPassRate}`;
   } else {
     verdict = 'fail';
-    reason = `pass rate ${s.pass_rate.toFixed(4)} < ${a.minPassRate}`;
+    reason = `pass rate ${rate.toFixed(4)} < ${a.minPassRate}`;
   }
   if (s.errors > 0 && verdict !== 'error') reason += `; ${s.errors} task(s) errored and are not counted`;
   if (s.unjudged && verdict !== 'error') reason += `; ${s.unjudged.tasks} eval(s) unjudged and not counted`;
@@ -87,9 +96,42 @@ export function standaloneArtifact(a: {
     reason,
     ...HANDOFF_END.done,
     skill_path: a.skillPath,
-    evaluation: { ...s, verdict, min_pass_rate: a.minPassRate, error_share: errorShareOf(s), max_error_share: a.maxErrorShare, cache: a.cache },
+    evaluation: { ...s, verdict, min_pass_rate: a.minPassRate, ...(bars ? { min_trigger_rate: bars.minTriggerRate, max_false_trigger_rate: bars.maxFalseTriggerRate } : {}), error_share: errorShareOf(s), max_error_share: a.maxErrorShare, cache: a.cache },
     task_results: taskResults(a.tallies),
   };
+}
+
+/** A difference of two rates, null unless both were measured (a rate over nothing is not 0). */
+function diffOf(a: number | null | undefined, b: number | null | undefined): number | null {
+  return a === null || a === undefined || b === null || b === undefined ? null : Math.round((a - b) * 10_000) / 10_000;
+}
+
+export interface TriggerBars {
+  minTriggerRate: number;
+  maxFalseTriggerRate: number;
+}
+
+const ciWords = (c: { low: number; high: number } | null | undefined) => (c ? ` [${c.low.toFixed(2)}, ${c.high.toFixed(2)}]` : '');
+
+/**
+ * A trigger suite passes on its two rates, never on the pooled pass rate: pooling lets the negatives
+ * (which a skill that never triggers passes) carry a skill that misses every positive. A side with no
+ * queries is not measured and decides nothing; both sides unmeasured is no verdict the caller reaches.
+ */
+export function triggerVerdict(t: TriggerSummary, bars: TriggerBars): { pass: boolean; reason: string } {
+  const parts: string[] = [];
+  let pass = true;
+  if (t.trigger_rate !== null) {
+    const ok = t.trigger_rate >= bars.minTriggerRate;
+    pass &&= ok;
+    parts.push(`trigger rate ${t.trigger_rate.toFixed(4)}${ciWords(t.trigger_rate_ci95)} ${ok ? '≥' : '<'} ${bars.minTriggerRate} (${t.triggered}/${t.should} should-trigger runs)`);
+  } else parts.push('trigger rate — (no should-trigger query judged)');
+  if (t.false_trigger_rate !== null) {
+    const ok = t.false_trigger_rate <= bars.maxFalseTriggerRate;
+    pass &&= ok;
+    parts.push(`false-trigger rate ${t.false_trigger_rate.toFixed(4)}${ciWords(t.false_trigger_rate_ci95)} ${ok ? '≤' : '>'} ${bars.maxFalseTriggerRate} (${t.false_triggered}/${t.should_not} should-not-trigger runs)`);
+  } else parts.push('false-trigger rate — (no should-not-trigger query judged)');
+  return { pass, reason: parts.join('; ') };
 }
 
 export interface PipelineMeasured {
@@ -145,9 +187,9 @@ export function pipelineArtifact(a: {
   } else if (baseJudged === 0) {
     verdict = 'error';
     reason = `no baseline task could be judged; first error: ${firstError(m.baseline.tallies)}`;
-  } else if (base.pass_rate < a.baselineMinPassRate) {
+  } else if ((base.pass_rate ?? 0) < a.baselineMinPassRate) {
     verdict = 'error';
-    reason = `baseline pass rate ${base.pass_rate.toFixed(4)} < ${a.baselineMinPassRate}: the task suite is probably broken; the candidate was not run`;
+    reason = `baseline pass rate ${(base.pass_rate ?? 0).toFixed(4)} < ${a.baselineMinPassRate}: the task suite is probably broken; the candidate was not run`;
   } else if (tooManyErrors(base, a.maxErrorShare)) {
     verdict = 'error';
     reason = `baseline ${tooManyErrors(base, a.maxErrorShare)}: the comparison would rest on part of the suite; the candidate was not run; first error: ${firstError(m.baseline.tallies)}`;
@@ -158,21 +200,23 @@ export function pipelineArtifact(a: {
     verdict = 'error';
     reason = `candidate ${tooManyErrors(m.candidate.summary, a.maxErrorShare)}: not a verdict on the candidate; first error: ${firstError(m.candidate.tallies)}`;
   } else {
-    const d = m.candidate.summary.pass_rate - base.pass_rate;
+    const c = m.candidate.summary.pass_rate ?? 0;
+    const b = base.pass_rate ?? 0;
+    const d = c - b;
     verdict = d >= 0 ? 'pass' : 'fail';
-    reason = `candidate ${m.candidate.summary.pass_rate.toFixed(4)} vs baseline ${base.pass_rate.toFixed(4)} (delta ${d >= 0 ? '+' : ''}${d.toFixed(4)})`;
+    reason = `candidate ${c.toFixed(4)} vs baseline ${b.toFixed(4)} (delta ${d >= 0 ? '+' : ''}${d.toFixed(4)})`;
     handoff = HANDOFF.evaluated;
   }
   const candidate = m.candidate ?? { summary: undefined, tallies: [] };
   const cand = candidate.summary;
-  const delta = cand ? Math.round((cand.pass_rate - base.pass_rate) * 10_000) / 10_000 : null;
+  const delta = diffOf(cand?.pass_rate, base.pass_rate);
   const paired = cand ? pairedComparison(m.baseline.tallies, candidate.tallies) : undefined;
   const cats = new Set([...Object.keys(cand?.per_category ?? {}), ...Object.keys(base.per_category)]);
   const perCategory = Object.fromEntries(
     [...cats].sort().map((c) => {
       const cc = cand?.per_category[c] ?? rateOf([]);
       const bc = base.per_category[c] ?? rateOf([]);
-      return [c, { candidate: cc, baseline: bc, delta: Math.round((cc.pass_rate - bc.pass_rate) * 10_000) / 10_000 }];
+      return [c, { candidate: cc, baseline: bc, delta: diffOf(cc.pass_rate, bc.pass_rate) }];
     }),
   );
   return {

@@ -68,13 +68,14 @@ function recordIn(dir: string, h: HistoryLineRead): (NightRecordRead & { label: 
 
 export interface TrendRow {
   night: string;
-  pass_rate: number;
+  /** null: nothing judged that night (not measured). */
+  pass_rate: number | null;
   passed: number;
   failed: number;
   errors: number;
 }
 
-export const toTrendRow = (file: string, s: { pass_rate: number; passed: number; failed: number; errors: number }): TrendRow => ({
+export const toTrendRow = (file: string, s: { pass_rate: number | null; passed: number; failed: number; errors: number }): TrendRow => ({
   night: file.replace(/\.json$/, ''),
   pass_rate: s.pass_rate,
   passed: s.passed,

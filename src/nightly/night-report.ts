@@ -5,10 +5,10 @@ import type { TrendRow } from './history.js';
 import type { NightTarget } from './schema.js';
 
 const pct = (x: number) => x.toFixed(4);
-const rate = (x: number | null) => (x === null ? 'n/a' : pct(x));
-const signed = (x: number | null) => (x === null ? 'n/a' : `${x >= 0 ? '+' : ''}${pct(x)}`);
+const rate = (x: number | null) => (x === null ? '—' : pct(x));
+const signed = (x: number | null) => (x === null ? '—' : `${x >= 0 ? '+' : ''}${pct(x)}`);
 /** A pass rate over no judged task is not 0%: it is unknown. */
-const judgedRate = (r: { pass_rate: number; passed: number; failed: number }) => (r.passed + r.failed === 0 ? 'n/a' : pct(r.pass_rate));
+const judgedRate = (r: { pass_rate: number | null; passed: number; failed: number }) => (r.passed + r.failed === 0 || r.pass_rate === null ? '—' : pct(r.pass_rate));
 
 function trendTable(rows: TrendRow[]): string[] {
   return [
@@ -54,7 +54,7 @@ export function formatNight(date: string, targets: NightTarget[], trends: Map<st
   for (const t of targets) {
     const s = t.summary;
     out.push(`## ${t.label}`, '');
-    out.push(`- pass rate ${judgedRate(s)} (${s.passed}/${s.passed + s.failed} judged), 95% CI [${s.ci95.low.toFixed(2)}, ${s.ci95.high.toFixed(2)}]; errors ${s.errors}`);
+    out.push(`- pass rate ${judgedRate(s)} (${s.passed}/${s.passed + s.failed} judged), 95% CI ${s.ci95 ? `[${s.ci95.low.toFixed(2)}, ${s.ci95.high.toFixed(2)}]` : '—'}; errors ${s.errors}`);
     out.push(`- engine calls tonight: ${s.engine_calls}; run ${t.run_id}`);
     const d = t.drift;
     if (d.compared_with) {

@@ -2,10 +2,10 @@
 // sentences every renderer can print: the eval set's shape, the answer key's size and each judge's four
 // figures with the positive class and the bias reading with counts, the thresholds set in advance, which
 // gate checks passed or failed, the system's rate, the top failure category, and what was fed back.
-import { f4, plural, rateText } from './format.js';
+import { ciText, f4, plural, rateText } from './format.js';
 import type { CalibrationView, ModelGraded, ReportModel } from './model-schema.js';
 
-const frac = (f: { count: number; of: number }) => `${f.count}/${f.of} (${f.of ? f4(f.count / f.of) : 'n/a'})`;
+const frac = (f: { count: number; of: number }) => `${f.count}/${f.of} (${f.of ? f4(f.count / f.of) : '—'})`;
 
 /** "harsh — wrongly failed 9/30 (0.3000) against wrongly passed 6/50 (0.1200)" */
 export const biasText = (c: CalibrationView) => `${c.bias.reading} — wrongly failed ${frac(c.bias.wrongly_failed)} against wrongly passed ${frac(c.bias.wrongly_passed)}`;
@@ -21,7 +21,7 @@ export function calibratedText(g: ModelGraded): string {
 }
 
 /** "0.5000 (2/4)", or n/a when the judge alone decided no judged task. */
-export const rawText = (g: ModelGraded) => (g.observed_pass_rate === null ? 'n/a' : `${f4(g.observed_pass_rate)}${g.observed ? ` (${g.observed.count}/${g.observed.of})` : ''}`);
+export const rawText = (g: ModelGraded) => (g.observed_pass_rate === null ? '—' : `${f4(g.observed_pass_rate)}${g.observed ? ` (${g.observed.count}/${g.observed.of})` : ''}`);
 
 /** Every check the run's gate and evaluation made, and which failed: the "which gates passed" of the evidence. */
 export function checkTally(m: ReportModel): { total: number; passed: number; failed: string[] } {
@@ -51,7 +51,7 @@ export function evidenceItems(m: ReportModel): string[] {
   const r = m.system.reference;
   if (p) {
     const base = r ? `; baseline ${f4(r.summary.pass_rate)} (${r.summary.passed}/${r.summary.judged})` : '';
-    out.push(`${p.label}: ${f4(p.summary.pass_rate)} (${p.summary.passed}/${p.summary.judged}) 95% CI [${f4(p.summary.ci95.low)}, ${f4(p.summary.ci95.high)}], ${p.summary.errors} error(s)${base}`);
+    out.push(`${p.label}: ${f4(p.summary.pass_rate)} (${p.summary.passed}/${p.summary.judged}) 95% CI ${ciText(p.summary)}, ${p.summary.errors} error(s)${base}`);
   }
   for (const sp of m.system.per_split) {
     out.push(`split ${sp.split}: ${p?.role ?? 'primary'} ${rateText(sp.primary)}${r ? `; ${r.role} ${rateText(sp.reference)}` : ''}`);

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { esc } from './html-charts.js';
 import { biasText, calibratedText, MOCK_CALIBRATION, rawText } from './evidence.js';
 import { f4, pValue, rateText, signed } from './format.js';
-import type { CalibrationView, ReportModel } from './model-schema.js';
+import type { CalibrationView, ReportModel, TaskRow } from './model-schema.js';
 
 export function pairedTable(m: ReportModel): string {
   const p = m.system.paired;
@@ -93,6 +93,12 @@ export function diffBlock(diff: string): string {
 
 const badge = (s: string | undefined) => (s ? `<span class="st ${esc(s)}">${esc(s)}</span>` : '—');
 
+/** One line per named expectation (verdict, expectation, evidence); else the combined reason. */
+function reasonCell(o: TaskRow['primary']): string {
+  if (!o?.expectations?.length) return esc(o?.reason ?? '');
+  return `<ul class="expectations">${o.expectations.map((e) => `<li data-testid="expectation" data-passed="${e.passed}"><b class="${e.passed ? 'good' : 'bad'}">${e.passed ? 'pass' : 'FAIL'}</b> ${esc(e.expectation)}${e.evidence ? ` — <small>${esc(e.evidence)}</small>` : ''}</li>`).join('')}</ul>`;
+}
+
 export function taskTable(m: ReportModel): string {
   const p = m.system.primary;
   const r = m.system.reference;
@@ -106,7 +112,7 @@ export function taskTable(m: ReportModel): string {
     const ms = o?.duration_ms;
     return `<tr data-testid="task-row" data-task="${esc(t.task_id)}" data-status="${status}">
 <td><code>${esc(t.task_id)}</code>${t.negative ? ' <small>(negative control)</small>' : ''}${prompt}</td><td>${esc(t.category)}</td><td>${esc(t.split ?? '—')}</td>
-<td data-testid="task-status">${badge(t.primary?.status)}</td><td class="reason">${esc(t.primary?.reason ?? '')}</td>${r ? `<td>${badge(t.reference?.status)}</td><td>${esc(t.change ?? '—')}</td>` : ''}<td>${ms == null ? '—' : `${ms} ms`}</td></tr>`;
+<td data-testid="task-status">${badge(t.primary?.status)}</td><td class="reason">${reasonCell(t.primary)}</td>${r ? `<td>${badge(t.reference?.status)}</td><td>${esc(t.change ?? '—')}</td>` : ''}<td>${ms == null ? '—' : `${ms} ms`}</td></tr>`;
   });
   const button = (f: string, label: string) => `<button type="button" data-filter="${f}" data-testid="filter-${f}" aria-pressed="${f === 'all'}">${label}</button>`;
   return `<div class="filters" role="group" aria-label="filter tasks by status">${button('all', `all (${m.tasks.length})`)}${button('pass', `pass (${counts.pass})`)}${button('fail', `fail (${counts.fail})`)}${button('error', `error (${counts.error})`)}</div>
@@ -136,7 +142,8 @@ h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #e5e
 table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #e5e7eb;padding:4px 8px;text-align:left;vertical-align:top}
 .matrix td{text-align:center;min-width:90px}.good{background:#ecfdf5}.bad{background:#fef2f2}
 .note{background:#fffbeb;border-left:4px solid #f59e0b;padding:6px 10px;margin:6px 0}
-pre.diff{background:#f9fafb;border:1px solid #e5e7eb;padding:8px;overflow:auto;font-size:12px}
+pre.diff{background:#f9fafb;border:1px solid #e5e7eb;padding:8px;overflow:auto;font-size:12px;white-space:pre-wrap;overflow-wrap:anywhere}
+ul.expectations{margin:0;padding-left:16px}
 .diff .add{background:#dcfce7;color:#166534;display:block}.diff .del{background:#fee2e2;color:#991b1b;display:block}
 .diff .hunk{color:#6d28d9;display:block}.diff .meta{color:#6b7280;display:block}.diff .ctx{display:block}
 .st{border-radius:4px;padding:1px 6px;font-size:12px}.st.pass{background:#dcfce7}.st.fail{background:#fee2e2}.st.error{background:#fef3c7}

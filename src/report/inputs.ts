@@ -52,6 +52,8 @@ export interface ReportInputs {
   nights?: NightDay[];
   /** Per results file name (baseline, a candidate id): task id → summed attempt durations. */
   durations: Record<string, Record<string, number>>;
+  /** Per results file name, task id → each expectation of one attempt with its verdict and evidence. */
+  expectations?: Record<string, Record<string, { expectation: string; passed: boolean; evidence: string }[]>>;
 }
 
 export const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);

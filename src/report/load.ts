@@ -110,6 +110,30 @@ function durationsIn(dir: string): ReportInputs['durations'] {
   return out;
 }
 
+/**
+ * Per results file, per task: each expectation of one attempt with its verdict and evidence (results lines'
+ * `judges[].expectation`, skill-creator evals). A failed attempt is shown when there is one: it says why.
+ */
+function expectationsIn(dir: string): NonNullable<ReportInputs['expectations']> {
+  const out: NonNullable<ReportInputs['expectations']> = {};
+  const results = stateLayout.resultsDir(dir);
+  if (!existsSync(results)) return out;
+  for (const f of readdirSync(results).filter((n) => n.endsWith('.jsonl'))) {
+    const per: Record<string, { expectation: string; passed: boolean; evidence: string }[]> = {};
+    const failedSeen = new Set<string>();
+    for (const line of readJsonLines(join(results, f))) {
+      const id = str(line.task_id);
+      if (!id || failedSeen.has(id) || !Array.isArray(line.judges)) continue;
+      const named = line.judges.flatMap((j) => (isObj(j) && typeof j.expectation === 'string' ? [{ expectation: j.expectation, passed: j.passed === true, evidence: str(j.reason) ?? '' }] : []));
+      if (!named.length) continue;
+      per[id] = named;
+      if (line.status === 'fail') failedSeen.add(id);
+    }
+    if (Object.keys(per).length) out[f.slice(0, -'.jsonl'.length)] = per;
+  }
+  return out;
+}
+
 function iterationInputs(runDir: string, n: number): IterationInputs {
   const p = iterationPaths(runDir, n);
   const it: IterationInputs = { n };
@@ -173,5 +197,6 @@ export function loadReportInputs(stateDir: string, runId: string, iteration?: nu
     history: readJsonLines(join(stateDir, 'nightly', 'history.jsonl')),
     nights: nightDays(stateDir),
     durations: evaluation ? durationsIn(runDir) : chosen ? durationsIn(iterationPaths(runDir, chosen.n).dir) : {},
+    expectations: evaluation ? expectationsIn(runDir) : chosen ? expectationsIn(iterationPaths(runDir, chosen.n).dir) : {},
   };
 }

@@ -4,6 +4,7 @@
 // system metrics (how well the skill does) are separate objects because METHOD.md §2 step 6 keeps them on
 // separate dashboards: a judge can agree perfectly with people about a system that is failing.
 import { z } from 'zod';
+import { triggerRow } from './model-trigger.js';
 
 export const REPORT_SCHEMA = 'whetstone.report/1';
 
@@ -35,7 +36,14 @@ export const variant = z.object({
 });
 export type Variant = z.infer<typeof variant>;
 
-export const outcome = z.object({ status: z.enum(['pass', 'fail', 'error']), score: z.number().nullable(), reason: z.string(), duration_ms: z.number().nullable() });
+export const outcome = z.object({
+  status: z.enum(['pass', 'fail', 'error']),
+  score: z.number().nullable(),
+  reason: z.string(),
+  duration_ms: z.number().nullable(),
+  /** skill-creator evals: each expectation named, with its verdict and evidence (one attempt's). */
+  expectations: z.array(z.object({ expectation: z.string(), passed: z.boolean(), evidence: z.string() })).optional(),
+});
 export type Outcome = z.infer<typeof outcome>;
 
 export const taskRow = z.object({
@@ -155,7 +163,7 @@ export const reportModel = z.object({
       candidate_id: z.string().nullable(),
       reason: z.string(),
       checks: z.array(check),
-      holdout: z.object({ tasks: z.number().int(), candidate_pass_rate: z.number(), baseline_pass_rate: z.number(), delta: z.number(), p_value: z.number().nullable() }).nullable(),
+      holdout: z.object({ tasks: z.number().int(), candidate_pass_rate: z.number().nullable(), baseline_pass_rate: z.number().nullable(), delta: z.number().nullable(), p_value: z.number().nullable() }).nullable(),
       /** On a noisy engine: the rounds of attempts the decision took (gate.json `sequential`). */
       sequential: z
         .object({
@@ -217,6 +225,8 @@ export const reportModel = z.object({
     top_failure_category: z.object({ category: z.string(), failed: z.number().int(), judged: z.number().int(), role: variantRole }).nullable(),
   }),
   tasks: z.array(taskRow),
+  /** Trigger suites: trigger rate, false-trigger rate, precision and recall with intervals, per run and iteration. */
+  trigger: z.array(triggerRow).optional(),
   candidate: z
     .object({ id: z.string(), title: z.string(), category: z.string(), risk: z.string(), rationale: z.string(), diff: z.string(), added: z.number().int(), removed: z.number().int() })
     .nullable(),

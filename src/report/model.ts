@@ -8,6 +8,7 @@ import { isPipeline, resultRows, splitsOf, systemOf, type Measured } from './mod
 import { nightlyOf, nightOfRun, runTargetKeys } from './model-night.js';
 import { loopRows, trendOf } from './model-trend.js';
 import { planOf, roundsOf } from './model-plan.js';
+import { triggerRowsOf } from './model-trigger.js';
 
 /**
  * The iteration a loop report is about: the one asked for; else the run's outcome — the newest iteration
@@ -47,6 +48,10 @@ function thresholdsOf(manifest: Json | undefined, ev: Json | undefined, gate: Js
   const values: Record<string, unknown> = {};
   const min = num(at(ev, 'evaluation', 'min_pass_rate'));
   if (min !== undefined) values.min_pass_rate = min;
+  for (const k of ['min_trigger_rate', 'max_false_trigger_rate']) {
+    const v = num(at(ev, 'evaluation', k));
+    if (v !== undefined) values[k] = v;
+  }
   const evalThreshold = num(ev?.eval_threshold);
   if (evalThreshold !== undefined) values.eval_threshold = evalThreshold;
   return { registered: false, sha256: null, values, source: Object.keys(values).length ? 'the evaluation artifact (taken from the config when it ran; not registered with a hash)' : 'none recorded' };
@@ -66,7 +71,7 @@ function gateOf(it: IterationInputs | undefined): ReportModel['gate'] {
     candidate_id: str(g.candidate_id) ?? null,
     reason: str(g.reason) ?? '',
     checks: checks(g.checks),
-    holdout: h ? { tasks: int(h.tasks) ?? 0, candidate_pass_rate: num(h.candidate_pass_rate) ?? 0, baseline_pass_rate: num(h.baseline_pass_rate) ?? 0, delta: num(h.delta) ?? 0, p_value: num(h.p_value) ?? null } : null,
+    holdout: h ? { tasks: int(h.tasks) ?? 0, candidate_pass_rate: num(h.candidate_pass_rate) ?? null, baseline_pass_rate: num(h.baseline_pass_rate) ?? null, delta: num(h.delta) ?? null, p_value: num(h.p_value) ?? null } : null,
     sequential: roundsOf(g),
   };
 }
@@ -75,7 +80,8 @@ function verdictOf(ev: Json | undefined): ReportModel['verdict'] {
   const v = str(ev?.verdict);
   if (!ev || !v) return null;
   const reason = str(ev.reason) ?? str(at(ev, 'evaluation', 'reason')) ?? '';
-  const id = isPipeline(ev) ? 'evaluation' : 'min_pass_rate';
+  // A trigger suite is decided on its two rates (src/measure/verdict.ts triggerVerdict), not min_pass_rate.
+  const id = isPipeline(ev) ? 'evaluation' : num(at(ev, 'evaluation', 'min_trigger_rate')) !== undefined ? 'trigger_rates' : 'min_pass_rate';
   return { verdict: v, reason, checks: v === 'pass' || v === 'fail' ? [{ id, passed: v === 'pass', detail: reason }] : [] };
 }
 
@@ -125,6 +131,14 @@ export function buildReportModel(inp: ReportInputs): ReportModel {
     t.split ??= fromSuite.get(t.task_id)?.split ?? null;
   }
   system.per_split = splitsOf(tasks, system);
+  // Which results file holds each side's attempts: a candidate's own, else baseline.jsonl.
+  const fileOf = (v: Measured | undefined) => (v?.role === 'candidate' ? v.id : 'baseline');
+  for (const t of tasks) {
+    const pe = inp.expectations?.[fileOf(measured.primary)]?.[t.task_id];
+    if (pe && t.primary) t.primary.expectations = pe;
+    const re = inp.expectations?.[fileOf(measured.reference)]?.[t.task_id];
+    if (re && t.reference) t.reference.expectations = re;
+  }
 
   const engineType = str(at(ev, 'engine', 'type')) ?? str(at(m, 'engine', 'type'));
   const mock = bool(at(ev, 'engine', 'mock')) ?? (engineType === 'mock' || bool(m?.mock) === true);
@@ -168,6 +182,7 @@ export function buildReportModel(inp: ReportInputs): ReportModel {
     verdict: verdictOf(ev),
     system,
     tasks,
+    trigger: triggerRowsOf(ev, inp.iterations, ev !== undefined && !isPipeline(ev)),
     candidate: candidateOf(chosen, candidateId),
     loop,
     proposed_cases: proposedOf(upTo),

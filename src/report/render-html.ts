@@ -3,10 +3,11 @@
 // no network fetch of any kind, and a `<script>` smuggled into a task's reason could not run even if
 // escaping ever failed. Judge metrics and system metrics are separate sections; the page ends with the evidence.
 import { evidenceItems } from './evidence.js';
-import { f4, rateText, signed } from './format.js';
+import { ciText, f4, rateText, signed } from './format.js';
 import { categoryChart, esc, trendChart } from './html-charts.js';
 import { confusionMatrix, diffBlock, FILTER_SCRIPT, htmlDocument, modelGradedTable, pairedTable, splitTable, taskTable } from './html-parts.js';
 import type { ReportModel, Variant } from './model-schema.js';
+import { htmlTrigger } from './render-trigger.js';
 
 
 const section = (id: string, title: string, body: string) => `<section data-testid="${id}">\n<h2>${esc(title)}</h2>\n${body}\n</section>`;
@@ -14,7 +15,7 @@ const list = (items: string[]) => `<ul>${items.map((i) => `<li>${esc(i)}</li>`).
 
 function variantRow(v: Variant): string {
   const s = v.summary;
-  return `<tr data-testid="variant-row" data-role="${v.role}" data-rate="${f4(s.pass_rate)}"><td>${esc(v.label)}${v.cached ? ' <small>(cached)</small>' : ''}</td><td>${s.passed}</td><td>${s.failed}</td><td>${s.errors}</td><td>${f4(s.pass_rate)}</td><td>[${f4(s.ci95.low)}, ${f4(s.ci95.high)}]</td></tr>`;
+  return `<tr data-testid="variant-row" data-role="${v.role}" data-rate="${f4(s.pass_rate)}"><td>${esc(v.label)}${v.cached ? ' <small>(cached)</small>' : ''}</td><td>${s.passed}</td><td>${s.failed}</td><td>${s.errors}</td><td>${f4(s.pass_rate)}</td><td>${ciText(s)}</td></tr>`;
 }
 
 function systemSection(m: ReportModel): string {
@@ -91,6 +92,16 @@ function proposedSection(m: ReportModel): string {
   return section('proposed', 'Fed back as new cases', `<p>${p.total} case(s) proposed from observed failures, for a person to review.</p>${list(items)}`);
 }
 
+/** What was decided, first: the gate's decision and the run's verdict, before any evidence for them. */
+function decisionSection(m: ReportModel): string {
+  const items: string[] = [];
+  const g = m.gate;
+  if (g) items.push(`<p data-testid="decision-gate">Gate, iteration ${g.iteration}: <b class="${g.decision === 'keep' ? 'good' : 'bad'}">${esc(g.decision.toUpperCase())}</b>${g.candidate_id ? ` <code>${esc(g.candidate_id)}</code>` : ''} — ${esc(g.reason)}</p>`);
+  if (m.verdict) items.push(`<p data-testid="decision-verdict">Verdict: <b class="${m.verdict.verdict === 'pass' ? 'good' : 'bad'}">${esc(m.verdict.verdict)}</b> — ${esc(m.verdict.reason)}</p>`);
+  if (!items.length) items.push('<p>No decision yet in this run.</p>');
+  return section('decision', 'Decision', items.join('\n'));
+}
+
 export function renderHtml(m: ReportModel): string {
   const r = m.run;
   const facts = [`mode ${r.mode}`, r.status ? `status ${r.status}` : '', r.engine ? `engine ${r.engine.type}` : '', r.iteration !== null ? `iteration ${r.iteration} of ${r.iterations.length}` : '', r.created_at ? `started ${r.created_at}` : ''].filter(Boolean);
@@ -102,7 +113,9 @@ export function renderHtml(m: ReportModel): string {
     `<header data-testid="header"><h1>whetstone report — <code>${esc(r.run_id)}</code></h1>
 ${r.target ? `<p>Target <code>${esc(r.target)}</code></p>` : ''}<p>${esc(facts.join(' · '))}</p>
 ${m.notes.map((n) => `<p class="note" data-testid="note">${esc(n)}</p>`).join('\n')}</header>
+${decisionSection(m)}
 ${section('trend', m.trend.source === 'nightly' ? 'Pass rate over nights' : m.trend.source === 'iterations' ? 'Baseline pass rate over iterations' : 'Pass rate', trendChart(m.trend))}
+${htmlTrigger(m)}
 ${systemSection(m)}
 ${section('tasks', 'Tasks', taskTable(m))}
 ${candidate}

@@ -7,7 +7,8 @@
 // A nightly run adds its comparison with the previous night: as properties (CI dashboards list them), and
 // as a suite of one test case that fails on a drift alert (an <error> when the engine failed all night),
 // so the dashboard shows the alert where people look rather than only in the exit code.
-import { f4, pValue } from './format.js';
+import { triggerCells, triggerLine } from './model-trigger.js';
+import { ciText, f4, pValue } from './format.js';
 import type { Outcome, ReportModel, TaskRow, Variant } from './model-schema.js';
 
 // Characters XML 1.0 cannot carry at all (even as references): C0 controls other than tab, newline and
@@ -46,7 +47,7 @@ function properties(m: ReportModel, v: Variant): string[] {
     ['whetstone.mode', m.run.mode],
     ['whetstone.variant', v.label],
     ['whetstone.pass_rate', f4(v.summary.pass_rate)],
-    ['whetstone.ci95', `${f4(v.summary.ci95.low)}..${f4(v.summary.ci95.high)}`],
+    ['whetstone.ci95', v.summary.judged === 0 ? '—' : `${f4(v.summary.ci95.low)}..${f4(v.summary.ci95.high)}`],
   ];
   if (m.run.engine) props.push(['whetstone.engine', `${m.run.engine.type}${m.run.engine.mock && m.run.engine.type !== 'mock' ? ' (mock)' : ''}`]);
   if (m.run.iteration !== null) props.push(['whetstone.iteration', String(m.run.iteration)]);
@@ -64,13 +65,23 @@ function properties(m: ReportModel, v: Variant): string[] {
     if (g.calibrated) props.push([`${k}.raw_pass_rate`, f4(g.observed_pass_rate)], [`${k}.corrected_pass_rate`, f4(g.corrected_pass_rate)]);
   }
   if (m.nightly) props.push(...nightProperties(m.nightly));
+  // A trigger suite's four metrics once, on the first testsuite (CI tools list suite properties).
+  if (v === (m.system.primary ?? m.system.reference)) props.push(...triggerProperties(m));
   return props.map(([k, val]) => `      <property name="${xmlAttr(k)}" value="${xmlAttr(val)}"/>`);
+}
+
+function triggerProperties(m: ReportModel): [string, string][] {
+  return (m.trigger ?? []).flatMap((r) => {
+    const k = `whetstone.trigger.${r.label.replace(/\s+/g, '_')}`;
+    const c = triggerCells(r);
+    return [[`${k}.trigger_rate`, `${c[0]} ${c[1]}`], [`${k}.false_trigger_rate`, `${c[2]} ${c[3]}`], [`${k}.precision`, `${c[4]} ${c[5]}`], [`${k}.recall`, `${c[6]} ${c[7]}`]] as [string, string][];
+  });
 }
 
 type Night = NonNullable<ReportModel['nightly']>;
 
-const rate = (x: number | null) => (x === null ? 'n/a' : f4(x));
-const signed = (x: number | null) => (x === null ? 'n/a' : `${x >= 0 ? '+' : ''}${f4(x)}`);
+const rate = (x: number | null) => (x === null ? '—' : f4(x));
+const signed = (x: number | null) => (x === null ? '—' : `${x >= 0 ? '+' : ''}${f4(x)}`);
 
 function nightProperties(n: Night): [string, string][] {
   const k = 'whetstone.nightly';
@@ -127,7 +138,9 @@ function suite(m: ReportModel, v: Variant, pick: (t: TaskRow) => Outcome | null,
   const timeMs = v.wall_ms ?? outcomes.reduce((s, o) => s + (o?.duration_ms ?? 0), 0);
   const pkg = `whetstone.${m.run.run_id}`;
   const attrs = `name="${xmlAttr(v.label)}" package="${xmlAttr(pkg)}" id="${id}" timestamp="${timestamp(m.run.created_at)}" hostname="localhost" tests="${m.tasks.length}" failures="${count('fail')}" errors="${count('error')}" skipped="${skipped}" time="${seconds(timeMs)}"`;
-  const out = `${v.label}: pass rate ${f4(v.summary.pass_rate)} (${v.summary.passed}/${v.summary.judged} judged, ${v.summary.errors} errors) 95% CI [${f4(v.summary.ci95.low)}, ${f4(v.summary.ci95.high)}]`;
+  const triggerLines = v === (m.system.primary ?? m.system.reference) ? (m.trigger ?? []).map((r) => `\n${triggerLine(r)}`).join('') : '';
+  const out0 = `${v.label}: pass rate ${f4(v.summary.pass_rate)} (${v.summary.passed}/${v.summary.judged} judged, ${v.summary.errors} errors) 95% CI ${ciText(v.summary)}`;
+  const out = out0 + triggerLines;
   return [
     `  <testsuite ${attrs}>`,
     '    <properties>',

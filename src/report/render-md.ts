@@ -2,9 +2,11 @@
 // people, the thresholds set before results, which gates passed, the system's numbers per category, and
 // what was fed back as new cases. Judge metrics and system metrics have their own sections (two dashboards),
 // and the report ends with the evidence, never with a lone verdict word.
-import { f4, mdCode, mdFence, mdTable, mdText, plural, pValue, rateText, signed } from './format.js';
+import { ciText, f4, mdCode, mdFence, mdTable, mdText, plural, pValue, rateText, signed } from './format.js';
 import type { ReportModel } from './model-schema.js';
 import { mdEvidence, mdJudges, mdSuite } from './render-md-evidence.js';
+import { mdTrigger } from './render-trigger.js';
+import { checkTally } from './evidence.js';
 
 const DIFF_LINES = 80;
 
@@ -53,9 +55,10 @@ function planSection(m: ReportModel): string[] {
 function gates(m: ReportModel): string[] {
   const out = ['## Gates', ''];
   const g = m.gate;
+  // One count of checks, the evidence list's (the gate's and the evaluation stage's together).
+  const tally = checkTally(m);
   if (g) {
-    const passed = g.checks.filter((c) => c.passed).length;
-    out.push(`Iteration ${g.iteration}: decision **${g.decision}**${g.candidate_id ? ` for \`${g.candidate_id}\`` : ''} — ${mdText(g.reason)}. ${passed} of ${g.checks.length} checks passed.`, '');
+    out.push(`Iteration ${g.iteration}: decision **${g.decision}**${g.candidate_id ? ` for \`${g.candidate_id}\`` : ''} — ${mdText(g.reason)}. ${tally.passed} of ${tally.total} checks passed.`, '');
     if (g.checks.length) out.push(mdTable(['check', 'result', 'evidence'], g.checks.map((c) => [c.id, c.passed ? 'passed' : '**failed**', mdText(c.detail)])), '');
     const r = g.sequential;
     if (g.holdout && r) out.push(`Held-out: ${g.holdout.tasks} tasks, share of passed attempts ${f4(g.holdout.candidate_pass_rate)} vs baseline ${f4(g.holdout.baseline_pass_rate)}, effect ${signed(g.holdout.delta)}${r.low !== null && r.high !== null ? ` (95% CI ${signed(r.low)} to ${signed(r.high)})` : ''}, sequential test stage-wise p = ${pValue(g.holdout.p_value)}.`, '');
@@ -79,7 +82,7 @@ function system(m: ReportModel): string[] {
   out.push(
     mdTable(
       ['variant', 'passed', 'failed', 'errors', 'pass rate', '95% CI'],
-      variants.map((v) => [`${mdText(v.label)}${v.cached ? ' (cached)' : ''}`, String(v.summary.passed), String(v.summary.failed), String(v.summary.errors), f4(v.summary.pass_rate), `[${f4(v.summary.ci95.low)}, ${f4(v.summary.ci95.high)}]`]),
+      variants.map((v) => [`${mdText(v.label)}${v.cached ? ' (cached)' : ''}`, String(v.summary.passed), String(v.summary.failed), String(v.summary.errors), f4(v.summary.pass_rate), ciText(v.summary)]),
     ),
     '',
   );
@@ -103,10 +106,18 @@ function system(m: ReportModel): string[] {
   out.push(s.errors.length ? s.errors.map((e) => `- \`${e.task_id}\` (${e.role}): ${mdText(e.reason)}`).join('\n') : 'None: every task was judged.', '');
   const failing = m.tasks.filter((t) => t.primary?.status === 'fail');
   out.push(`### Failures (${s.primary?.label ?? 'primary'})`, '');
-  out.push(failing.length ? failing.map((t) => `- \`${t.task_id}\` [${t.category}${t.split ? `, ${t.split}` : ''}]: ${mdText(t.primary!.reason)}`).join('\n') : 'None.', '');
+  out.push(failing.length ? failing.map((t) => `- \`${t.task_id}\` [${t.category}${t.split ? `, ${t.split}` : ''}]: ${expectationsMd(t.primary!)}`).join('\n') : 'None.', '');
   const top = s.top_failure_category;
   out.push(top ? `Top failure category: **${top.category}** — ${top.failed} of ${top.judged} judged tasks failed (${top.role}).` : 'Top failure category: none (no task failed).', '');
   return out;
+}
+
+/** skill-creator evals: each expectation on its own line with its verdict and evidence; else the reason. */
+function expectationsMd(o: NonNullable<ReportModel['tasks'][number]['primary']>): string {
+  const es = o.expectations ?? [];
+  if (!es.length) return mdText(o.reason);
+  const failed = es.filter((e) => !e.passed).length;
+  return [`${failed} of ${es.length} expectation(s) failed`, ...es.map((e) => `  - ${e.passed ? 'passed' : '**failed**'}: ${mdText(e.expectation)}${e.evidence ? ` — ${mdText(e.evidence)}` : ''}`)].join('\n');
 }
 
 /** A nightly run's comparison with the previous night of its target (the drift record of its night). */
@@ -167,5 +178,5 @@ function proposed(m: ReportModel): string[] {
 }
 
 export function renderMarkdown(m: ReportModel): string {
-  return [...header(m), ...mdSuite(m), ...mdJudges(m), ...thresholds(m), ...planSection(m), ...gates(m), ...system(m), ...candidate(m), ...loop(m), ...trend(m), ...proposed(m), ...mdEvidence(m)].join('\n');
+  return [...header(m), ...mdSuite(m), ...mdJudges(m), ...thresholds(m), ...planSection(m), ...gates(m), ...mdTrigger(m), ...system(m), ...candidate(m), ...loop(m), ...trend(m), ...proposed(m), ...mdEvidence(m)].join('\n');
 }

@@ -1,7 +1,7 @@
 // The night over all its targets, as markdown or one offline HTML page: alerts first (what someone opening
 // the CI artifact must see), then one section per target with its pass rate, its trend over nights and its
 // comparison with the previous night. The full per-run report stays one `whet report RUN` away.
-import { f4, mdText } from './format.js';
+import { ciText, f4, mdText } from './format.js';
 import { esc, trendChart } from './html-charts.js';
 import { htmlDocument, nightTable } from './html-parts.js';
 import type { ReportModel } from './model-schema.js';
@@ -13,7 +13,7 @@ import { nightMd, trend } from './render-md.js';
 function rateLine(m: ReportModel): string {
   const s = m.system.primary?.summary;
   if (!s) return 'nothing was measured';
-  return `pass rate ${f4(s.pass_rate)} (${s.passed}/${s.judged} judged), 95% CI [${f4(s.ci95.low)}, ${f4(s.ci95.high)}], errors ${s.errors}`;
+  return `pass rate ${f4(s.pass_rate)} (${s.passed}/${s.judged} judged), 95% CI ${ciText(s)}, errors ${s.errors}`;
 }
 
 function alerts(r: NightlyReport): string[] {

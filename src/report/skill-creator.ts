@@ -18,10 +18,11 @@ import { wilson } from '../stats/index.js';
 import { at, num, obj, str, type Json } from './inputs.js';
 import { loadReportInputs, resolveReportRun } from './load.js';
 import { chooseIteration } from './model.js';
+import { triggerLine, triggerRowsOf } from './model-trigger.js';
 import { runOf, type Configuration, type ScGrading, type ScRun } from './skill-creator-runs.js';
 
 type Stats = { mean: number; stddev: number; min: number; max: number };
-type ConfigSummary = { pass_rate: Stats; time_seconds: Stats; tokens: Stats; whetstone: { runs: number; tasks_passed: number; tasks_judged: number; task_pass_rate: number; task_pass_rate_ci95: { low: number; high: number } } };
+type ConfigSummary = { pass_rate: Stats; time_seconds: Stats; tokens: Stats; whetstone: { runs: number; tasks_passed: number; tasks_judged: number; task_pass_rate: number | null; task_pass_rate_ci95: { low: number; high: number } | null } };
 
 export interface SkillCreatorReport {
   benchmark: {
@@ -79,7 +80,8 @@ export async function skillCreatorReport(stateDir: string, runId?: string, itera
     const suite = suitePath ? loadSuiteWith({ suiteOverrides: suiteOverridesIn(str(at(inputs.manifest, 'config', 'path'))) }, suitePath) : undefined;
     if (suite) {
       tasks = new Map(suite.tasks.map((t) => [t.id, t]));
-      skillName = suite.skillId;
+      // A trigger set names no skill: the evaluation's skill_id is the measured skill's (config/trigger-engine.ts).
+      if (suite.format !== 'skill-creator-trigger') skillName = suite.skillId;
     }
   } catch (err) {
     notes.push(`whetstone: the suite could not be read (${(err as Error).message.split('\n')[0]}); eval ids are positions and expectations are named by judge type`);
@@ -123,6 +125,9 @@ export async function skillCreatorReport(stateDir: string, runId?: string, itera
   notes.push(...expectationNotes(runs));
   const unjudged = [...new Set(runs.filter((r) => r.whetstone.status === 'unjudged').map((r) => r.whetstone.task_id))];
   if (unjudged.length) notes.push(`whetstone: ${unjudged.length} eval(s) unjudged (no expectations, no expected_output), left out of run_summary: ${unjudged.join(', ')}`);
+  // A trigger set's four metrics, for this run and each iteration of the description loop (model-trigger.ts).
+  const trigger = triggerRowsOf(ev, inputs.iterations, str(ev.mode) === 'standalone');
+  notes.push(...trigger.map((r) => `whetstone: ${triggerLine(r)}`));
   const evalsRun = [...new Set(runs.map((r) => r.eval_id))];
   return {
     benchmark: {
@@ -144,6 +149,7 @@ export async function skillCreatorReport(stateDir: string, runId?: string, itera
         verdict: str(ev.verdict) ?? null,
         configurations: Object.fromEntries(variants.map(([c, , what]) => [c, what])),
         paired: obj(at(ev, 'evaluation', 'paired')) ?? null,
+        ...(trigger.length ? { trigger } : {}),
       },
     },
     gradings,
@@ -166,7 +172,7 @@ function configSummary(runs: ScRun[]): ConfigSummary {
     pass_rate: statsOf(judged.map((r) => r.result.pass_rate)),
     time_seconds: statsOf(judged.map((r) => r.result.time_seconds)),
     tokens: statsOf(judged.map((r) => r.result.tokens)),
-    whetstone: { runs: judged.length, tasks_passed: passedTasks, tasks_judged: byTask.size, task_pass_rate: byTask.size ? round4(passedTasks / byTask.size) : 0, task_pass_rate_ci95: { low: round4(ci.low), high: round4(ci.high) } },
+    whetstone: { runs: judged.length, tasks_passed: passedTasks, tasks_judged: byTask.size, task_pass_rate: byTask.size ? round4(passedTasks / byTask.size) : null, task_pass_rate_ci95: byTask.size ? { low: round4(ci.low), high: round4(ci.high) } : null },
   };
 }
 

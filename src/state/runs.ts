@@ -35,7 +35,7 @@ export const runManifest = z.looseObject({
       verdict: z.string(),
       engine_calls: z.number().nullable(),
       /** What `whet show RUN` says of the measurement (absent in runs written before it was kept). */
-      pass_rate: z.number().optional(),
+      pass_rate: z.number().nullable().optional(),
       passed: z.number().int().optional(),
       total_tasks: z.number().int().optional(),
       totals: z.object({ engine_calls: z.number(), cost_usd: z.number(), input_tokens: z.number(), output_tokens: z.number() }),

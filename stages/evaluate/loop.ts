@@ -11,7 +11,7 @@ import { readSkill } from '../../src/skill/read.js';
 import { appendEvent } from '../../src/state/events.js';
 import { measure, standaloneFromMeasured } from '../../src/measure/measure.js';
 import { runPipeline } from './pipeline.js';
-import { standaloneEvaluation } from '../../src/artifacts/evaluation.js';
+import { standaloneEvaluation, type StandaloneEvaluation } from '../../src/artifacts/evaluation.js';
 import { prepare } from '../../src/measure/setup.js';
 import { evaluateContext } from '../../src/loop/evaluate-context.js';
 import { evaluateThroughShards } from './loop-shards.js';
@@ -23,7 +23,8 @@ export async function evaluateLoopBaseline(ctx: LoopContext): Promise<StageOutco
   const skill = readSkill(ctx.manifest.target.skill_dir);
   const m = await measure(p, ectx, { skill, variant: 'baseline', dir: paths.dir, cacheable: true, budget: ctx.budget });
   if (m.outcome.interrupted) return 'interrupted';
-  const base = standaloneFromMeasured(p, skill, m, { runId: ctx.runId, iteration: ctx.iteration, now: ctx.now() });
+  const measured = standaloneFromMeasured(p, skill, m, { runId: ctx.runId, iteration: ctx.iteration, now: ctx.now() });
+  const base = tooWeak(measured, p.cfg.baselineMinPassRate);
   const summary = base.evaluation;
   const usable = base.verdict !== 'error';
   const artifact = { ...base, ...(usable ? { next_step: 'generate', next_owner: 'generator' } : HANDOFF_END.abort) };
@@ -34,9 +35,21 @@ export async function evaluateLoopBaseline(ctx: LoopContext): Promise<StageOutco
     verdict: artifact.verdict,
     next_step: artifact.next_step,
     next_owner: artifact.next_owner,
-    summary: `baseline: pass rate ${summary.pass_rate.toFixed(4)} (${summary.passed}/${summary.passed + summary.failed})${m.cache.hit ? ' from cache' : ''}`,
+    summary: `baseline: pass rate ${summary.pass_rate === null ? '—' : summary.pass_rate.toFixed(4)} (${summary.passed}/${summary.passed + summary.failed})${m.cache.hit ? ' from cache' : ''}`,
     engineCalls: p.engine.calls(),
   };
+}
+
+/**
+ * A baseline below evaluate.baseline_min_pass_rate means a broken suite (or skill): the candidate's
+ * evaluation would refuse it anyway, so the loop stops here rather than after paying for generate and
+ * discriminate.
+ */
+function tooWeak(base: StandaloneEvaluation, min: number): StandaloneEvaluation {
+  const s = base.evaluation;
+  if (base.verdict === 'error' || s.pass_rate === null || s.pass_rate >= min) return base;
+  const reason = `baseline pass rate ${s.pass_rate.toFixed(4)} < evaluate.baseline_min_pass_rate ${min}: the task suite (or the skill) is probably broken; nothing was generated — fix the suite or the skill, then start a new run`;
+  return { ...base, verdict: 'error', reason, evaluation: { ...s, verdict: 'error' } };
 }
 
 export async function evaluateLoopCandidate(ctx: LoopContext, candidateId: string): Promise<StageOutcome | 'interrupted'> {

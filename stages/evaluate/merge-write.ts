@@ -72,7 +72,7 @@ export async function writeMergedPipeline(ctx: EvaluateContext, b: MergeBundle, 
     // The unsharded stage's rule: an unusable baseline means the candidate is not run. The shards ran it
     // (none of them could know the baseline's rate), so its results are left out of the artifact.
     const baseBroken =
-      baseSummary.passed + baseSummary.failed === 0 || baseSummary.pass_rate < p.cfg.baselineMinPassRate || tooManyErrors(baseSummary, p.cfg.maxErrorShare) !== undefined;
+      baseSummary.passed + baseSummary.failed === 0 || (baseSummary.pass_rate ?? 0) < p.cfg.baselineMinPassRate || tooManyErrors(baseSummary, p.cfg.maxErrorShare) !== undefined;
     artifact = pipelineArtifact({
       ...head,
       cache: base.cache,

@@ -2,6 +2,7 @@
 // same tasks. The candidate's own files are what reach the engine — its materialised variant folder, or
 // the content carried in the ranking, or a seed edit plan applied to the target (candidate.ts) — and never
 // the original in its place (the seed's fatal bug), nor a plan's fragment as if it were the skill.
+import { measuredSkillId } from '../../src/config/trigger-engine.js';
 import { writeFileAtomically } from '../../src/core/atomic.js';
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -58,7 +59,7 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
       const budget = budgetFor(ctx, p, runDir);
       const base = await measure(p, ctx, { skill: target, variant: 'baseline', dir: iterDir, cacheable: true, budget });
       const baseSummary = summarizeVariant(base.outcome, p.passK);
-      const baseBroken = base.outcome.interrupted || baseSummary.passed + baseSummary.failed === 0 || baseSummary.pass_rate < p.cfg.baselineMinPassRate || tooManyErrors(baseSummary, p.cfg.maxErrorShare) !== undefined;
+      const baseBroken = base.outcome.interrupted || baseSummary.passed + baseSummary.failed === 0 || (baseSummary.pass_rate ?? 0) < p.cfg.baselineMinPassRate || tooManyErrors(baseSummary, p.cfg.maxErrorShare) !== undefined;
       const measured = baseBroken ? undefined : await measure(p, ctx, { skill: candSkill, variant: candidate.id, dir: iterDir, cacheable: true, budget });
       if (base.outcome.interrupted || measured?.outcome.interrupted) {
         const exhausted = base.outcome.budgetExhausted ?? measured?.outcome.budgetExhausted;
@@ -190,7 +191,7 @@ function envelopeBits(
     inputs: { 'ranking.json': sha256File(o.rankingPath), suite: p.suite.contentHash, target: o.target.contentHash, candidate: o.candSkill.contentHash },
     task_suite: p.suite.path,
     ...(p.suiteCopy ? { suite_copy: p.suiteCopy.info } : {}),
-    skill_id: p.suite.skillId,
+    skill_id: measuredSkillId(p.suite, o.target.name),
     pass_k: p.passK,
     engine: engineInfo(p.engine)!,
     judge_engine: engineInfo(p.judgeEngine),

@@ -32,9 +32,9 @@ export interface GateDecision {
 }
 
 const r4 = (x: number) => Math.round(x * 10_000) / 10_000;
-const rate = (rs: TaskResult[]) => {
+const rate = (rs: TaskResult[]): number | null => {
   const judged = rs.filter((r) => r.status !== 'error');
-  return judged.length === 0 ? 0 : judged.filter((r) => r.passed).length / judged.length;
+  return judged.length === 0 ? null : judged.filter((r) => r.passed).length / judged.length;
 };
 
 export function holdoutComparison(e: PipelineEvaluation): NonNullable<GateArtifact['holdout']> & { errors: number } {
@@ -56,9 +56,9 @@ export function holdoutComparison(e: PipelineEvaluation): NonNullable<GateArtifa
   const br = rate(cand.map((c) => base.get(c.task_id)!));
   return {
     tasks: cand.length,
-    candidate_pass_rate: r4(cr),
-    baseline_pass_rate: r4(br),
-    delta: r4(cr - br),
+    candidate_pass_rate: cr === null ? null : r4(cr),
+    baseline_pass_rate: br === null ? null : r4(br),
+    delta: cr === null || br === null ? null : r4(cr - br),
     fixes,
     regressions,
     p_value: Number(mcnemarExact(regressions.length, fixes.length).pValue.toPrecision(6)),
@@ -128,24 +128,36 @@ export function decide(f: GateFacts): GateDecision {
   return { decision: 'keep', reason: gain, checks, holdout, ...more };
 }
 
-const sign = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(4)}`;
+const sign = (x: number | null) => (x === null ? '—' : `${x >= 0 ? '+' : ''}${x.toFixed(4)}`);
 
 /** The checks on an engine that answers the same way every time: one attempt is the task's answer. */
 function exactChecks(e: PipelineEvaluation, t: Thresholds, h: ReturnType<typeof holdoutComparison>, holdout: NonNullable<GateArtifact['holdout']>, earlierPValues: number[]): Check[] {
   const checks: Check[] = [];
-  checks.push({
-    id: 'holdout_gain',
-    passed: h.delta > 0 && h.delta >= t.min_delta,
-    detail: `held-out delta ${sign(h.delta)} (${h.candidate_pass_rate.toFixed(4)} vs ${h.baseline_pass_rate.toFixed(4)}; fixed ${h.fixes.length}, regressed ${h.regressions.length}); needs > 0 and ≥ ${t.min_delta}`,
-  });
-  checks.push({ id: 'min_pass_rate', passed: h.candidate_pass_rate >= t.min_pass_rate, detail: `held-out pass rate ${h.candidate_pass_rate.toFixed(4)} ≥ ${t.min_pass_rate}` });
+  // A check over nothing judged is not passed: with no held-out rate there is no gain and no floor met.
+  const unmeasured = 'not measured: no held-out task judged on both';
+  const cr = h.candidate_pass_rate;
+  const br = h.baseline_pass_rate;
+  checks.push(
+    h.delta === null || cr === null || br === null
+      ? { id: 'holdout_gain', passed: false, detail: `held-out delta — (${unmeasured}); needs > 0 and ≥ ${t.min_delta}` }
+      : {
+          id: 'holdout_gain',
+          passed: h.delta > 0 && h.delta >= t.min_delta,
+          detail: `held-out delta ${sign(h.delta)} (${cr.toFixed(4)} vs ${br.toFixed(4)}; fixed ${h.fixes.length}, regressed ${h.regressions.length}); needs > 0 and ≥ ${t.min_delta}`,
+        },
+  );
+  checks.push(
+    cr === null
+      ? { id: 'min_pass_rate', passed: false, detail: `held-out pass rate — (${unmeasured}); needs ≥ ${t.min_pass_rate}` }
+      : { id: 'min_pass_rate', passed: cr >= t.min_pass_rate, detail: `held-out pass rate ${cr.toFixed(4)} ${cr >= t.min_pass_rate ? '≥' : '<'} ${t.min_pass_rate}` },
+  );
   const newFailures = e.evaluation.paired?.regressions ?? [];
   checks.push({
     id: 'new_failures',
     passed: newFailures.length <= t.max_new_failures,
     detail: `${newFailures.length} task(s) that passed on the baseline now fail${newFailures.length ? ` (${newFailures.slice(0, 5).join(', ')})` : ''}; at most ${t.max_new_failures}`,
   });
-  const drops = Object.entries(e.evaluation.per_category ?? {}).filter(([, c]) => c.delta < -t.category_tolerance);
+  const drops = Object.entries(e.evaluation.per_category ?? {}).filter(([, c]) => c.delta !== null && c.delta < -t.category_tolerance);
   checks.push({
     id: 'category_tolerance',
     passed: drops.length === 0,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
-import { chmodSync, readFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { fixturesBin, tempDir, whet, write } from '../support/cli.js';
@@ -20,8 +20,8 @@ describe('whet init', () => {
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/pipeline\.yaml already exists/);
     // What init wrote runs as it is.
-    const ev = await whet(['evaluate', '--standalone', '--task-suite', 'skills/my-skill/tasks.yaml', '--skill-path', 'skills/my-skill', '--json'], { cwd: bare });
-    expect(JSON.parse(ev.stdout).evaluation.total_tasks).toBe(2);
+    const ev = await whet(['evaluate', '--standalone', '--task-suite', 'skills/meeting-notes/tasks.yaml', '--skill-path', 'skills/meeting-notes', '--json'], { cwd: bare });
+    expect(JSON.parse(ev.stdout).evaluation.total_tasks).toBe(6);
   });
 
   it('into another folder, prints the next commands with that folder\'s config, and they run as printed', async () => {
@@ -30,7 +30,8 @@ describe('whet init', () => {
     expect(r.code, r.stderr).toBe(0);
     const typed = [...r.stdout.matchAll(/^ {2}whet (.+?)(?:\s+#.*)?$/gm)].map((m) => m[1]!.trim().split(/\s+/));
     expect(typed).toEqual([
-      ['lint', 'evals/skills/my-skill/tasks.yaml'],
+      ['lint', 'evals/skills/meeting-notes/tasks.yaml'],
+      ['plan', '--mock', '-c', 'evals/pipeline.yaml'],
       ['run', '--mock', '-c', 'evals/pipeline.yaml'],
       ['report', '-c', 'evals/pipeline.yaml'],
       ['schedule', 'print', '--via', 'github', '-c', 'evals/pipeline.yaml'],
@@ -39,6 +40,33 @@ describe('whet init', () => {
       const out = await whet(args, { cwd: dir });
       expect(out.code, `whet ${args.join(' ')}: ${out.stderr}`).toBe(0);
     }
+  }, 60_000);
+
+  it('the first init && run --mock in an empty folder reaches a gate decision on held-out tasks, with a rule a person would write', async () => {
+    const dir = tempDir();
+    const init = await whet(['init'], { cwd: dir, env: { ...process.env, PATH: '/nonexistent' } });
+    expect(init.stdout).toMatch(/the starter suite holds out 3 of its tasks: enough for a first decision, far from enough for a real one \(whet plan says how many/);
+    expect(readFileSync(join(dir, 'skills/meeting-notes/tasks.yaml'), 'utf8')).toMatch(/takes tens of held-out tasks \(about 40 at these pass rates/);
+    const r = await whet(['run', '--mock'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/\[ok\] holdout_present: 3 held-out task\(s\) measured on both/);
+    expect(r.stdout).toMatch(/gate: KEEP cand-01-guidance-for-action-items-requests — held-out gain \+0\.3333 with no new failures/);
+    const skill = readFileSync(join(dir, 'skills/meeting-notes/SKILL.md'), 'utf8');
+    expect(skill).toContain('- When a meeting notes request involves action items, give action items a section of its own, titled Action items,');
+    expect(skill).not.toMatch(/my skill|basics/);
+  }, 60_000);
+
+  it('stops the loop after a baseline below evaluate.baseline_min_pass_rate, before generate', async () => {
+    const dir = tempDir();
+    await whet(['init'], { cwd: dir, env: { ...process.env, PATH: '/nonexistent' } });
+    write(join(dir, 'pipeline.yaml'), `${readFileSync(join(dir, 'pipeline.yaml'), 'utf8')}evaluate:\n  baseline_min_pass_rate: 0.9\n`);
+    const r = await whet(['run', '--mock'], { cwd: dir });
+    expect(r.code).not.toBe(0);
+    expect(r.stdout + r.stderr).toMatch(/baseline pass rate 0\.5000 < evaluate\.baseline_min_pass_rate 0\.9: the task suite \(or the skill\) is probably broken; nothing was generated/);
+    const runs = join(dir, 'state/runs');
+    const iter = join(runs, readdirSync(runs)[0]!, 'iter-001');
+    expect(readdirSync(iter).filter((f) => f.endsWith('.json'))).toEqual(['baseline.json']);
+    expect(JSON.parse(readFileSync(join(iter, 'baseline.json'), 'utf8'))).toMatchObject({ verdict: 'error', next_step: 'abort' });
   }, 60_000);
 });
 

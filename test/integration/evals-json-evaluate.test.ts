@@ -45,6 +45,21 @@ describe('evaluate on skill-creator evals.json (mock engine)', () => {
     expect(byId['eval-2'].status).toBe('fail');
     expect(byId['eval-2'].judges[1].reason).toMatch(/rubric terms present/);
     expect(artifact.evaluation.judge_calls).toBe(4);
+    // One count of calls (issue 28 §4): the summary names both kinds and their sum, and status says that sum.
+    const text = await whet(['evaluate', '--standalone', '--task-suite', 'canonical/evals/evals.json', '--skill-path', 'canonical', '--state-root', 'state', '--mock', '--force'], { cwd: dir });
+    expect(text.stdout + text.stderr).toMatch(/engine calls 2 · judge calls 4 · 6 calls in all/);
+    expect((await whet(['status', '--state-root', 'state'], { cwd: dir })).stdout).toMatch(/verdict pass; 6 calls in all \(engine, judge and generator\)/);
+
+    // The reports name each expectation on its own line with its verdict and evidence, not one run-on reason.
+    const md = (await whet(['report', artifact.run_id, '--state-root', 'state'], { cwd: dir })).stdout;
+    expect(md).toMatch(/^- `eval-2` \[[^\]]+\]: 1 of 2 expectation\(s\) failed\n {2}- passed: Flag missing values with the column name and the row number — .+\n {2}- \*\*failed\*\*: Draw a histogram of the monthly revenue trend — .*rubric terms present/m);
+    const html = (await whet(['report', artifact.run_id, '--state-root', 'state', '--format', 'html'], { cwd: dir })).stdout;
+    expect(html).toMatch(/<li data-testid="expectation" data-passed="false"><b class="bad">FAIL<\/b> Draw a histogram of the monthly revenue trend — <small>[^<]*rubric terms present/);
+    // The decision comes first: the verdict section precedes every section of evidence.
+    expect(html.indexOf('data-testid="decision-verdict"')).toBeGreaterThan(0);
+    expect(html.indexOf('data-testid="decision-verdict"')).toBeLessThan(html.indexOf('data-testid="system"'));
+    expect(html.indexOf('data-testid="decision-verdict"')).toBeLessThan(html.indexOf('data-testid="trend"'));
+    expect(html).toMatch(/pre\.diff\{[^}]*white-space:pre-wrap/);
   });
 
   it('evaluates the variants: assertion objects, ids from 0 with gaps and text, extra keys', async () => {

@@ -98,7 +98,7 @@ describe('the packed tarball, installed offline', () => {
 
     // Every command init suggests, typed as printed (its comment left off), in order.
     const typed = [...init.stdout.matchAll(/^ {2}whet (.+?)(?:\s+#.*)?$/gm)].map((m) => m[1]!.trim().split(/\s+/));
-    expect(typed.map((a) => a[0])).toEqual(['lint', 'run', 'report', 'schedule']);
+    expect(typed.map((a) => a[0])).toEqual(['lint', 'plan', 'run', 'report', 'schedule']);
     const out: Record<string, ReturnType<typeof whet>> = {};
     for (const args of typed) {
       out[args[0]!] = whet(...args);
@@ -107,7 +107,7 @@ describe('the packed tarball, installed offline', () => {
     expect(out.run!.stdout).toMatch(/^run (completed|done): /m);
     const reportFile = /^evidence report: (\S+)$/m.exec(out.run!.stdout)?.[1];
     expect(reportFile && readFileSync(join(project, reportFile), 'utf8')).toMatch(/^# whetstone report — run `/);
-    expect(out.report!.stdout).toMatch(/^# whetstone report — run `[^`]+-my-skill`/);
+    expect(out.report!.stdout).toMatch(/^# whetstone report — run `[^`]+-meeting-notes`/);
     expect(out.report!.stdout).toContain('## Thresholds (set before results)');
     // The workflow of a project that installed whetstone this way installs it in the job too.
     expect(out.schedule!.stdout).toContain(`WHETSTONE_PACKAGE: ${pkg.name}@${pkg.version}`);
@@ -115,7 +115,7 @@ describe('the packed tarball, installed offline', () => {
     expect(out.schedule!.stdout).not.toMatch(/^ +npx whet/m);
 
     const status = whet('status');
-    expect(status.stdout).toMatch(/-my-skill\s+loop\s+completed/);
+    expect(status.stdout).toMatch(/-meeting-notes\s+loop\s+completed/);
   });
 
   it('builds when packed and in a clean clone\'s own `npm ci`, never as an installed package', { timeout: 120_000 }, async () => {

@@ -48,8 +48,8 @@ describe('whet nightly targets and history', () => {
     expect(dead.code).toBe(3);
     expect(dead.stdout).toMatch(/## ⚠ Engine failed\n\n- \*\*.*notes\*\*: engine failed: nothing was judged \(4 of 4 task\(s\) errored\)/);
     expect(dead.stdout).not.toMatch(/Drift alert|significant drop/);
-    expect(dead.stdout).toMatch(/pass rate n\/a \(0\/0 judged\)/);
-    expect(dead.stdout).toMatch(/on 0 task\(s\) judged both nights: .*; pass rate change n\/a/);
+    expect(dead.stdout).toMatch(/pass rate — \(0\/0 judged\), 95% CI —/);
+    expect(dead.stdout).toMatch(/on 0 task\(s\) judged both nights: .*; pass rate change —/);
     write(join(dir, 'pipeline.yaml'), `engine: {type: command, command: ["${echo}"]}\ntargets: [{skill: skills/notes}]\n`);
     const back = await nightly(dir, 3);
     expect(back.code).toBe(0);

@@ -18,7 +18,9 @@ function project(): string {
   write(
     join(dir, 'pipeline.yaml'),
     'state_dir: state\nengine: {type: claude, mode: installed}\ntargets: [{skill: notes, suite: notes/evals/trigger_evals.json}]\n' +
-      `loop: {max_iterations: 1, proposers: [llm], generator_engine: {type: command, command: ["${process.execPath}", "${gen}"]}}\n`,
+      `loop: {max_iterations: 1, proposers: [llm], generator_engine: {type: command, command: ["${process.execPath}", "${gen}"]}}\n` +
+      // The fake CLI answers the same way every time: one attempt per query decides (no noisy rounds, issue 27).
+      'evaluate: {deterministic: true}\n',
   );
   return dir;
 }
@@ -37,6 +39,11 @@ describe('description loop on a trigger eval set', () => {
     expect(r.stdout).toMatch(/baseline pass rate 0\.5000 \(4\/8\)/);
     expect(r.stdout).toMatch(/gate: KEEP cand-01-say-when-to-use-it — held-out gain \+0\.6667 with no new failures/);
     expect(descriptionOf(dir)).toBe(better);
+    // The report gives the four trigger metrics for each measurement of the loop: baseline and candidate.
+    const md = (await whet(['report'], { cwd: dir, env: process.env })).stdout;
+    expect(md).toContain('## Triggering');
+    expect(md).toMatch(/\| iter 1 baseline \| \d\.\d{4} \(\d+\/\d+\) \| \[/);
+    expect(md).toMatch(/\| iter 1 candidate cand-01-say-when-to-use-it \| \d\.\d{4} \(\d+\/\d+\) \| \[0\.\d\d, \d\.\d\d\] \| \d\.\d{4} \(\d+\/\d+\) \|/);
   });
 
   it('rejects a description that makes a held-out negative trigger, and leaves SKILL.md alone', async () => {

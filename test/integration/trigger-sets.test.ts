@@ -3,7 +3,7 @@
 // shares a 5+-letter word with the skill's description). The fixture set has 4 queries that should trigger
 // (one of which shares no word: a miss) and 3 that should not (one near miss shares "release").
 import { describe, expect, it } from 'vitest';
-import { cpSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSuite } from '../../src/config/suite.js';
 import { ConfigError } from '../../src/core/errors.js';
@@ -40,6 +40,30 @@ describe('trigger eval sets through claude installed mode', () => {
     expect(a.evaluation.per_category).toMatchObject({ 'should-trigger': { passed: 3, failed: 1 }, 'should-not-trigger': { passed: 2, failed: 1 } });
   });
 
+  it('reports trigger rate, false-trigger rate, precision and recall with intervals in every report format', async () => {
+    const dir = project();
+    const r = await evaluate(dir, 'trigger_evals.json', ['--pass-k', '3']);
+    const runId = JSON.parse(r.stdout).run_id as string;
+    const report = (format: string, extra: string[] = []) => whet(['report', runId, '--state-root', 'state', '--format', format, ...extra], { cwd: dir, env });
+    const md = (await report('md')).stdout;
+    expect(md).toContain('## Triggering');
+    expect(md).toMatch(/\| skill notes \| 0\.7500 \(9\/12\) \| \[0\.47, 0\.91\] \| 0\.3333 \(3\/9\) \| \[0\.12, 0\.65\] \| 0\.7500 \(9\/12\) \| \[0\.47, 0\.91\] \| 0\.7500 \(9\/12\) \| \[0\.47, 0\.91\] \|/);
+    expect(md).toMatch(/\| trigger_rates \| passed \|/);
+    const html = (await report('html')).stdout;
+    expect(html).toMatch(/<tr data-testid="trigger-row"><td>skill notes<\/td><td>0\.7500 \(9\/12\)<\/td><td>\[0\.47, 0\.91\]<\/td><td>0\.3333 \(3\/9\)<\/td>/);
+    const junit = (await report('junit')).stdout;
+    expect(junit).toContain('<property name="whetstone.trigger.skill_notes.false_trigger_rate" value="0.3333 (3/9) [0.12, 0.65]"/>');
+    expect(junit).toMatch(/skill notes: trigger rate 0\.7500 \(9\/12\) \[0\.47, 0\.91\]; false-trigger rate 0\.3333 \(3\/9\) \[0\.12, 0\.65\]; precision 0\.7500 \(9\/12\) \[0\.47, 0\.91\]; recall/);
+    const json = JSON.parse((await report('json')).stdout);
+    expect(json.trigger[0]).toMatchObject({ label: 'skill notes', trigger_rate: 0.75, false_trigger_rate: 0.3333, precision: 0.75, recall: 0.75 });
+    const out = join(dir, 'sc');
+    expect((await report('skill-creator', ['-o', out])).code).toBe(0);
+    const bench = JSON.parse(readFileSync(join(out, 'benchmark.json'), 'utf8'));
+    expect(bench.metadata.skill_name).toBe('notes');
+    expect(bench.whetstone.trigger[0]).toMatchObject({ trigger_rate: 0.75, false_trigger_rate: 0.3333, precision: 0.75, recall: 0.75 });
+    expect(bench.notes.join('\n')).toMatch(/whetstone: skill notes: trigger rate 0\.7500 \(9\/12\) \[0\.47, 0\.91\]; false-trigger rate 0\.3333/);
+  });
+
   it('keeps the author\'s ids and gives safe ones to queries without', () => {
     expect(loadSuite(join(fixture, 'evals/trigger_evals.json')).tasks.map((t) => [t.id, t.shouldTrigger, t.origin?.id])).toEqual([
       ['trigger-q1', true, 'q1'],
@@ -72,11 +96,54 @@ describe('trigger eval sets through claude installed mode', () => {
     expect(() => loadSuite(f)).toThrow(/t\.json:3:36 \[1\]\.should_trigger: expected true or false/);
   });
 
-  it('counts a trigger set run on an engine that cannot tell as errors, never as triggers or misses', async () => {
+  it('refuses an engine that cannot tell before its first call: exit 2, what to use instead, state untouched', async () => {
     const dir = project();
-    write(join(dir, 'pipeline.yaml'), `engine: {type: command, command: ["${join(fixturesBin, 'echo-agent')}"]}\n`);
-    const a = JSON.parse((await evaluate(dir, 'trigger_evals.json')).stdout);
-    expect(a.evaluation).toMatchObject({ errors: 7, passed: 0, failed: 0 });
+    const log = join(dir, 'calls.log');
+    // An agent that leaves a line per call: the refusal must come before any.
+    const agent = write(join(dir, 'agent.cjs'), `require('fs').appendFileSync(${JSON.stringify(log)}, 'x\\n');\nconsole.log('ok');\n`);
+    write(join(dir, 'pipeline.yaml'), `engine: {type: command, command: ["${process.execPath}", "${agent}"]}\n`);
+    const r = await evaluate(dir, 'trigger_evals.json');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/7 task\(s\) are trigger queries \(should_trigger\), but the command engine cannot tell whether the agent invoked the skill/);
+    expect(r.stderr).toMatch(/engine: \{type: claude, mode: installed\} or engine: \{type: codex, skill_delivery: installed\}/);
+    expect(existsSync(log)).toBe(false);
+    expect(existsSync(join(dir, 'state'))).toBe(false);
+    // The mock cannot trigger either, in a stand-alone evaluation and in the description loop alike.
+    const mock = await evaluate(dir, 'trigger_evals.json', ['--mock']);
+    expect(mock.code).toBe(2);
+    expect(mock.stderr).toMatch(/the mock engine \(--mock\) cannot tell/);
+    write(join(dir, 'pipeline.yaml'), 'state_dir: state\ntargets: [{skill: notes, suite: notes/evals/trigger_evals.json}]\nloop: {proposers: [llm]}\n');
+    const loop = await whet(['run', '--mock'], { cwd: dir, env });
+    expect(loop.code).toBe(2);
+    expect(loop.stderr).toMatch(/the mock engine \(--mock\) cannot tell whether the agent invoked the skill/);
+    expect(existsSync(join(dir, 'state'))).toBe(false);
+  });
+
+  it('fails a skill that never triggers, however many should-not-trigger queries it passes, and names the run after the skill', async () => {
+    const dir = project();
+    // No 5-letter word of these queries is in the description: the fake CLI never invokes the skill.
+    write(join(dir, 'notes/SKILL.md'), '---\nname: quiet-notes\ndescription: Zzz qqq.\n---\n# Quiet\n\nNothing.\n');
+    const queries = [
+      ...['Draft the release notes for v2.3', 'Summarise merged changes', 'release notes please'].map((q) => ({ query: q, should_trigger: true })),
+      ...['write a haiku about autumn', 'fix the flaky test in ci', 'book a table for two', 'translate this letter', 'sort these numbers', 'rename the branch', 'water the plants'].map((q) => ({ query: q, should_trigger: false })),
+    ];
+    write(join(dir, 'notes/evals/mostly-negative.json'), JSON.stringify(queries, null, 1));
+    const r = await evaluate(dir, 'mostly-negative.json');
+    expect(r.code).toBe(1);
+    const a = JSON.parse(r.stdout);
+    // Pooled, 7 of 10 queries "pass" (0.7 ≥ standalone_min_pass_rate 0.5); the trigger rate 0/3 decides.
+    expect(a.evaluation).toMatchObject({ passed: 7, failed: 3, pass_rate: 0.7, min_trigger_rate: 0.5, max_false_trigger_rate: 0.5 });
+    expect(a.evaluation.trigger).toMatchObject({ trigger_rate: 0, triggered: 0, should: 3, false_trigger_rate: 0 });
+    expect(a.verdict).toBe('fail');
+    expect(a.reason).toMatch(/^trigger rate 0\.0000 \[0\.00, 0\.56\] < 0\.5 \(0\/3 should-trigger runs\); false-trigger rate 0\.0000 \[0\.00, 0\.35\] ≤ 0\.5/);
+    expect(a.skill_id).toBe('quiet-notes');
+    expect(a.run_id).toMatch(/-standalone-quiet-notes$/);
+    // Its own bars, registered like the others: a stricter false-trigger bar fails the fixture set's 3/9.
+    write(join(dir, 'pipeline.yaml'), 'engine: {type: claude, mode: installed}\nevaluate: {max_false_trigger_rate: 0.2}\n');
+    cpSync(join(fixture, 'SKILL.md'), join(dir, 'notes/SKILL.md'));
+    const strict = JSON.parse((await evaluate(dir, 'trigger_evals.json', ['--pass-k', '3'])).stdout);
+    expect(strict.verdict).toBe('fail');
+    expect(strict.reason).toMatch(/trigger rate 0\.7500 .*≥ 0\.5.*; false-trigger rate 0\.3333 .*> 0\.2/);
   });
 });
 
@@ -98,10 +165,12 @@ describe('trigger eval sets through codex installed mode', () => {
     expect(a.evaluation.per_category).toMatchObject({ 'should-trigger': { passed: 3, failed: 1 }, 'should-not-trigger': { passed: 2, failed: 1 } });
   });
 
-  it('is no measurement when codex is not in installed mode: every query an error', async () => {
+  it('refuses codex outside installed mode before any call', async () => {
     const dir = project();
     write(join(dir, 'pipeline.yaml'), 'engine: {type: codex, skill_delivery: agents_md}\n');
     const r = await whet(['evaluate', '--standalone', '--task-suite', 'notes/evals/trigger_evals.json', '--skill-path', 'notes', '--state-root', 'state', '--json', '--force'], { cwd: dir, env: codexEnv });
-    expect(JSON.parse(r.stdout).evaluation).toMatchObject({ errors: 7, passed: 0, failed: 0 });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/the codex engine with skill_delivery: agents_md cannot tell/);
+    expect(existsSync(join(dir, 'state'))).toBe(false);
   });
 });

@@ -41,6 +41,21 @@ describe('gate decision', () => {
     expect(d.checks.every((c) => c.passed)).toBe(true);
   });
 
+  it('passes no check over nothing: with 0 held-out tasks the rates are null, shown as —, and min_pass_rate is not ok', () => {
+    const trainOnly = [res('a-1', true, 'train'), res('b-1', false, 'train')];
+    const d = decide(facts(evaluation([res('a-1', true, 'train'), res('b-1', true, 'train')], trainOnly)));
+    expect(d.decision).toBe('reject');
+    expect(d.holdout).toMatchObject({ tasks: 0, candidate_pass_rate: null, baseline_pass_rate: null, delta: null });
+    const by = Object.fromEntries(d.checks.map((c) => [c.id, c]));
+    expect(by.holdout_present).toMatchObject({ passed: false, detail: '0 held-out task(s) measured on both' });
+    expect(by.min_pass_rate).toEqual({ id: 'min_pass_rate', passed: false, detail: 'held-out pass rate — (not measured: no held-out task judged on both); needs ≥ 0' });
+    expect(by.holdout_gain).toMatchObject({ passed: false, detail: expect.stringMatching(/^held-out delta — \(not measured/) });
+    // Every held-out task errored on one side: judged on neither, so not measured either.
+    const errored = decide(facts(evaluation([res('c-1', false, 'holdout', 'error')], [res('c-1', true, 'holdout')])));
+    expect(errored.holdout).toMatchObject({ tasks: 1, candidate_pass_rate: null });
+    expect(errored.checks.find((c) => c.id === 'min_pass_rate')?.passed).toBe(false);
+  });
+
   it('rejects a train-only gain: the held-out split decides', () => {
     const cand = [res('a-1', true, 'train'), res('b-1', true, 'train'), res('b-2', false, 'holdout'), res('c-1', true, 'holdout'), res('d-1', false, 'holdout')];
     const d = decide(facts(evaluation(cand, base)));

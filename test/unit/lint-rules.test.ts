@@ -82,11 +82,20 @@ describe('grid coverage', () => {
 describe('negative controls', () => {
   const noNeg = GRID_SUITE.replace('    negative: true\n', '');
   it('a suite without any is an error, or a warning with --allow-no-negatives', async () => {
-    expect(brief(lint(noNeg).result.findings, 'negatives-none')).toEqual(['7 error no negative controls: no task is marked `negative: true`']);
+    expect(brief(lint(noNeg).result.findings, 'negatives-none')).toEqual(['7 error no negative controls: no task is marked `negative: true` (nor is a should_trigger: false query)']);
     expect(lint(noNeg, { allowNoNegatives: true }).result.findings.find((f) => f.rule === 'negatives-none')?.severity).toBe('warning');
     const { dir } = lint(noNeg.replace('refnud', 'refund').replace('mood: angry', 'persona: new').replace('{intent: exchange}', '{intent: exchange, persona: new}'));
     expect((await runWhet(['lint'], { cwd: dir })).code).toBe(1);
     expect((await runWhet(['lint', '--allow-no-negatives'], { cwd: dir })).code).toBe(0);
+  });
+
+  it('counts a trigger set\'s should-not-trigger queries as negative controls', async () => {
+    const set = join(repoRoot, 'test/fixtures/trigger-sets/notes/evals/trigger_evals.json');
+    const r = lintSuite({ suite: set, skill: join(repoRoot, 'test/fixtures/trigger-sets/notes') }, tempDir());
+    expect(r.negatives).toBe(3);
+    expect(r.findings.filter((f) => f.rule === 'negatives-none')).toEqual([]);
+    const positives = write(join(tempDir(), 'evals/only.json'), JSON.stringify([{ query: 'draft the release notes', should_trigger: true }]));
+    expect(lintSuite({ suite: positives }, tempDir()).findings.map((f) => f.rule)).toContain('negatives-none');
   });
 });
 

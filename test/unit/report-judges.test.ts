@@ -61,7 +61,7 @@ describe('report: judge metrics as the evaluation recorded them', () => {
     const m = buildReportModel(inputs({ evaluation: standalone(cand, { judge_calibration: [recorded(true), uncal] }) }));
     const md = renderMarkdown(m);
     expect(md).toContain('| judges/q.yaml | 4 | yes (mock engine: not agreement with people) | 0.5000 (2/4) | 0.7241 |');
-    expect(md).toContain('| inline rubric | 1 | no — inline rubrics cannot be calibrated | n/a | n/a |');
+    expect(md).toContain('| inline rubric | 1 | no — inline rubrics cannot be calibrated | — | — |');
     expect(md).toContain('judges/q.yaml (mock engine)');
     expect(md).toMatch(/offline mock engine: these figures demonstrate the tool, they are not agreement with people/);
     const html = renderHtml(m);

@@ -40,6 +40,10 @@ describe('markdown report', () => {
     expect(md).toContain(`hash \`sha256:${'c'.repeat(64)}\``);
     expect(md).toContain('| new_failures | **failed** | 1 task(s) that passed now fail; at most 0 |');
     expect(md).toContain('- gates: 2 of 3 checks passed; failed: new_failures (gate decision: reject)');
+    // One count of checks: the Gates section says what the evidence list says (issue 28 §4).
+    const counts = [...md.matchAll(/(\d+) of (\d+) checks passed/g)].map((x) => `${x[1]}/${x[2]}`);
+    expect(counts.length).toBeGreaterThan(1);
+    expect(new Set(counts)).toEqual(new Set(['2/3']));
   });
 
   it('gives per-category rates with counts and intervals, errors apart, the paired comparison and the top failure category', () => {

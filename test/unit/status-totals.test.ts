@@ -15,9 +15,9 @@ describe('status totals', () => {
     write(join(run, 'results', 'baseline.jsonl'), `${line({ judge_usage: { input_tokens: 7, output_tokens: 3, cost_usd: 0.25 } })}\n${line({ attempt: 1 })}\n`);
     const [r] = await listRuns(state, new Date(at));
     expect(r!.totals).toEqual({ engine_calls: 4, cost_usd: 1.25, input_tokens: 207, output_tokens: 83 });
-    expect(formatStatus([r!])).toMatch(/4 engine calls in all, tokens 207 in \/ 83 out, \$1\.2500/);
-    // One count of engine calls per run, not a second one beside the verdict.
-    expect(formatStatus([r!]).match(/engine calls/g)).toHaveLength(1);
+    expect(formatStatus([r!])).toMatch(/4 calls in all \(engine, judge and generator\), tokens 207 in \/ 83 out, \$1\.2500/);
+    // One count of calls per run, not a second one beside the verdict.
+    expect(formatStatus([r!]).match(/calls/g)).toHaveLength(1);
   });
 
   it('a finished evaluation is summarised from run.json: the same totals and verdict, without reading its artifact or results', async () => {
