@@ -2,6 +2,7 @@
 // measurement: each round is a variant of its own (`<variant>.round-N`, one attempt per held-out task),
 // with its results file and its baseline cache entry, so resume and reuse work as they do for any
 // measurement. What the rounds decided becomes evaluation.json's `sequential` record.
+import pLimit from 'p-limit';
 import type { TaskTally } from '../evaluation/aggregate.js';
 import { heldOutEffect } from '../evaluation/noisy-checks.js';
 import { plan, planFigures } from '../evaluation/plan.js';
@@ -37,6 +38,9 @@ export async function heldOutRounds(p: Prepared, ctx: EvaluateContext, i: HeldOu
   // One attempt per task per round, whatever a task's own pass_k: a round is one more look's worth.
   const heldOut = p.suite.tasks.filter((t) => t.split === 'holdout').map((t) => ({ ...t, passK: 1 }));
   const roundP: Prepared = { ...p, suite: { ...p.suite, tasks: heldOut }, passK: 1 };
+  // The two variants' rounds run side by side under one limit: evaluate.concurrency is the run's, not each variant's.
+  const shared = pLimit(p.concurrency);
+  const roundCtx: EvaluateContext = { ...ctx, limiter: ctx.limiter ?? ((fn) => shared(fn)) };
   // Why a round stopped, when a budget or a subscription limit did: said as for the first measurement.
   const why: { budgetExhausted?: string; rateLimited?: string } = {};
   const outcome = await runRounds({
@@ -48,8 +52,8 @@ export async function heldOutRounds(p: Prepared, ctx: EvaluateContext, i: HeldOu
     watchDeterminism: p.cfg.deterministic === 'auto',
     measure: async (round) => {
       const [b, c] = await Promise.all([
-        measure(roundP, ctx, { skill: i.target, variant: `baseline.round-${round}`, dir: i.dir, cacheable: true, budget: i.budget, round }),
-        measure(roundP, ctx, { skill: i.candidate, variant: `${i.candidateId}.round-${round}`, dir: i.dir, cacheable: true, budget: i.budget, round }),
+        measure(roundP, roundCtx, { skill: i.target, variant: `baseline.round-${round}`, dir: i.dir, cacheable: true, budget: i.budget, round }),
+        measure(roundP, roundCtx, { skill: i.candidate, variant: `${i.candidateId}.round-${round}`, dir: i.dir, cacheable: true, budget: i.budget, round }),
       ]);
       if (b.outcome.interrupted || c.outcome.interrupted) {
         const exhausted = b.outcome.budgetExhausted ?? c.outcome.budgetExhausted;

@@ -101,7 +101,9 @@ export async function runRounds(i: RoundsInput): Promise<RoundsOutcome> {
  */
 export function sameEveryTime(pairs: readonly TaskPair[]): string | undefined {
   const alike = (c: TaskPair['baseline']) => c.judged >= 2 && (c.passes === 0 || c.passes === c.judged);
-  if (pairs.length === 0 || !pairs.every((p) => alike(p.candidate) && alike(p.baseline))) return undefined;
-  const n = Math.min(...pairs.flatMap((p) => [p.candidate.judged, p.baseline.judged]));
+  // Tasks that errored on a side say nothing of how the engine answers; the others must all agree.
+  const seen = pairs.filter((p) => p.candidate.judged > 0 && p.baseline.judged > 0);
+  if (seen.length === 0 || !seen.every((p) => alike(p.candidate) && alike(p.baseline))) return undefined;
+  const n = Math.min(...seen.flatMap((p) => [p.candidate.judged, p.baseline.judged]));
   return `every held-out task gave the same verdict on all of its attempts (at least ${n} per variant): the engine answers the same way every time, so one attempt per task decides (set evaluate.deterministic: true to skip the second attempt)`;
 }

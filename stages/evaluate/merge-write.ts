@@ -18,7 +18,7 @@ import { standaloneFromMeasured } from '../../src/measure/measure.js';
 import { pipelineInputs, recordCandidateSource, writePipelineEvaluation } from './pipeline.js';
 import { evaluationManifest, openPipelineRun } from '../../src/measure/run-manifest.js';
 import { standaloneEvaluation, type EvaluationArtifact } from '../../src/artifacts/evaluation.js';
-import { evaluationKey, type EvaluateContext, type EvaluateOptions, type Prepared } from '../../src/measure/setup.js';
+import { engineNoise, evaluationKey, type EvaluateContext, type EvaluateOptions, type Prepared } from '../../src/measure/setup.js';
 import { pipelineArtifact, tooManyErrors } from '../../src/measure/verdict.js';
 
 /** Everything a merge has read and checked, handed to the writers below. */
@@ -82,6 +82,8 @@ export async function writeMergedPipeline(ctx: EvaluateContext, b: MergeBundle, 
         baseline: { summary: baseSummary, tallies: base.outcome.tallies },
       },
     });
+    // As the unsharded stage records it; shards run no rounds (the loop says so when the engine is noisy).
+    artifact.evaluation.engine_noise = engineNoise(p);
   }
   const run = await openPipelineRun(runDir, pi.ranking.run_id, p, pi.target, now);
   appendEvent(runDir, { event: 'started', stage: 'evaluate', iteration, candidate: candidate.id, merged_shards: b.src.total }, now);

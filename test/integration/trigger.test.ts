@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { fixturesBin, tempDir, whet, write } from '../support/cli.js';
 
 function project(engine: string): string {
@@ -42,10 +43,11 @@ describe('skill triggering (claude, installed mode)', () => {
     expect(never.evaluation).toMatchObject({ passed: 1, failed: 2 });
   });
 
-  it('makes should_trigger an error, not a guess, on an engine that cannot tell', async () => {
+  it('refuses should_trigger tasks on an engine that cannot tell, before its first call (issue 28)', async () => {
     const dir = project(`{type: command, command: ["${join(fixturesBin, 'echo-agent')}"]}`);
-    const a = JSON.parse((await whet(args, { cwd: dir })).stdout);
-    expect(a.evaluation).toMatchObject({ errors: 3, passed: 0, failed: 0 });
-    expect(a.task_results[0].reason).toMatch(/does not report whether the skill was triggered/);
+    const r = await whet(args, { cwd: dir });
+    expect(r.code, r.stdout).toBe(2);
+    expect(r.stderr).toMatch(/claude|codex/);
+    expect(existsSync(join(dir, 'state'))).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 // A project for the sharding tests: a suite of n tasks over four categories with llm-rubric, regex and
 // contains judges, a command engine (sed) that echoes skill + prompt and fails on ERRTASK prompts, a mock
-// judge engine, pass-k 2 and a held-out split.
+// judge engine, pass-k 2 and a held-out split. sed answers the same way every time, and the config says so
+// (evaluate.deterministic): the shards and the unsharded run decide on the same single measurement.
 import { join } from 'node:path';
 import { write } from './cli.js';
 
@@ -29,7 +30,7 @@ export function shardProject(dir: string, opts: { suiteTasks?: number; engine?: 
   const engine = JSON.stringify(opts.engine ?? ['sed', '/ERRTASK/q1']);
   write(
     join(dir, 'pipeline.yaml'),
-    `engine:\n  type: command\n  command: ${engine}\n  skill_delivery: prepend\njudge_engine:\n  type: mock\nevaluate:\n  pass_k: 2\n  concurrency: 4\nloop:\n  holdout_ratio: 0.25\n`,
+    `engine:\n  type: command\n  command: ${engine}\n  skill_delivery: prepend\njudge_engine:\n  type: mock\nevaluate:\n  pass_k: 2\n  concurrency: 4\n  deterministic: true\nloop:\n  holdout_ratio: 0.25\n`,
   );
 }
 
