@@ -6,13 +6,13 @@
 // taken over at once by the next process. proper-lockfile did this with mtime staleness only and lost a
 // lock whose folder we had written the owner into after ten seconds of every run.
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
-import { writeFileAtomicallySync } from '../core/atomic.js';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mapped } from '../core/atomic.js';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { StateError, UsageError } from '../core/errors.js';
 import { stateLayout } from './layout.js';
-import { describe, HEARTBEAT_MS, judge, ownerFile, processStart, readOwner, sameHolding, type Owner } from './lock-owner.js';
+import { describe, HEARTBEAT_MS, isAlive, judge, ownerFile, processStart, readOwner, sameHolding, type Owner } from './lock-owner.js';
 
 export interface StateLock {
   release(): Promise<void>;
@@ -48,15 +48,18 @@ export async function acquireStateLock(stateDir: string, command: string, opts: 
 
 /**
  * A process killed between preparing its lock folder and renaming it (or while moving one aside) leaves
- * `lock.<token>.new|stale|released` behind. Only old ones go: a young one may be another process's
- * lock being made right now.
+ * `lock.<token>.new|stale|released` behind. Old ones go; a young one may be another process's lock being
+ * made right now, so it goes only when the owner it names is a process of this host that is gone.
  */
 function sweepLeftovers(stateDir: string): void {
   for (const name of readdirSync(stateDir)) {
     if (!/^lock\.[0-9a-f-]{36}\.(new|stale|released)$/.test(name)) continue;
     const path = join(stateDir, name);
     try {
-      if (Date.now() - statSync(path).mtimeMs > LEFTOVER_MS) rmSync(path, { recursive: true, force: true });
+      const old = Date.now() - statSync(path).mtimeMs > LEFTOVER_MS;
+      const owner = old ? undefined : readOwner(path);
+      const dead = owner !== undefined && owner.host === hostname() && !isAlive(owner.pid, owner.start);
+      if (old || dead) rmSync(path, { recursive: true, force: true });
     } catch {
       // Gone meanwhile.
     }
@@ -77,11 +80,14 @@ function tryCreate(lockPath: string, me: Owner): boolean {
   const fresh = `${lockPath}.${me.token}.new`;
   mkdirSync(fresh);
   try {
-    writeFileAtomicallySync(ownerFile(fresh), JSON.stringify(me));
+    // The folder's rename is what makes the lock appear whole; its owner file is written in one call, so a
+    // kill leaves at most a young folder that the next process sweeps once its owner is gone.
+    writeFileSync(ownerFile(fresh), JSON.stringify(me));
     renameSync(fresh, lockPath);
     return true;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOSPC') throw mapped(err, ownerFile(fresh));
     if (code === 'EEXIST' || code === 'ENOTEMPTY' || code === 'ENOTDIR' || code === 'EISDIR') return false;
     throw new StateError(`cannot create the lock ${lockPath}: ${(err as Error).message}`);
   } finally {
