@@ -123,18 +123,21 @@ export const effectSchema = z.object({
   confidence: z.number(),
 });
 
+/** The registered settings and the design's constants a sequential test ran with: enough to replay its looks. */
+export const designSettingsSchema = z.object({
+  significance: z.number(),
+  min_effect: z.number(),
+  max_attempts: z.number().int(),
+  beta: z.number(),
+  gamma_alpha: z.number(),
+  gamma_beta: z.number(),
+  continuity: z.number(),
+});
+
 /** Rounds of held-out attempts on a noisy engine and what the sequential test decided (issue 27). */
 export const sequentialSchema = z.object({
   method: z.string(),
-  settings: z.object({
-    significance: z.number(),
-    min_effect: z.number(),
-    max_attempts: z.number().int(),
-    beta: z.number(),
-    gamma_alpha: z.number(),
-    gamma_beta: z.number(),
-    continuity: z.number(),
-  }),
+  settings: designSettingsSchema,
   looks: z.array(lookSchema).min(1),
   /** keep: the candidate is better at the registered significance; stop: no evidence of it. */
   decision: z.enum(['keep', 'stop']),

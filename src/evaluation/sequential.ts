@@ -30,6 +30,9 @@ export interface SequentialSettings {
  */
 export const DESIGN = { beta: 0.2, gammaAlpha: 2, gammaBeta: 0, continuity: 0.5 } as const;
 
+/** The settings record an artifact keeps beside its looks (evaluation.json and the night record alike). */
+export const designSettings = (s: SequentialSettings) => ({ significance: s.significance, min_effect: s.minEffect, max_attempts: s.maxAttempts, beta: DESIGN.beta, gamma_alpha: DESIGN.gammaAlpha, gamma_beta: DESIGN.gammaBeta, continuity: DESIGN.continuity });
+
 export const spendingDesign = (s: SequentialSettings): SpendingDesign => ({ alpha: s.significance, beta: DESIGN.beta, gammaAlpha: DESIGN.gammaAlpha, gammaBeta: DESIGN.gammaBeta });
 
 export interface Counts {

@@ -6,7 +6,7 @@ import pLimit from 'p-limit';
 import type { TaskTally } from '../evaluation/aggregate.js';
 import { heldOutEffect } from '../evaluation/noisy-checks.js';
 import { plan, planFigures } from '../evaluation/plan.js';
-import { DESIGN, sequentialPValue, type SequentialSettings, type TaskPair } from '../evaluation/sequential.js';
+import { designSettings, sequentialPValue, type SequentialSettings, type TaskPair } from '../evaluation/sequential.js';
 import type { SequentialRecord } from '../artifacts/evaluation.js';
 import type { LoadedSkill } from '../skill/read.js';
 import type { Budget } from '../evaluation/budget.js';
@@ -83,7 +83,7 @@ export function sequentialRecord(o: RoundsOutcome, s: SequentialSettings, firstA
   const every = spent + Math.round((s.maxAttempts - o.attempts) * o.pairs.length * 2 * callsPerAttempt);
   return {
     method: METHOD,
-    settings: { significance: s.significance, min_effect: s.minEffect, max_attempts: s.maxAttempts, beta: DESIGN.beta, gamma_alpha: DESIGN.gammaAlpha, gamma_beta: DESIGN.gammaBeta, continuity: DESIGN.continuity },
+    settings: designSettings(s),
     looks: o.looks,
     decision: last.decision === 'keep' ? 'keep' : 'stop',
     rounds: o.rounds,

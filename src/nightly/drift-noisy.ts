@@ -9,7 +9,7 @@
 // task's attempts are exchangeable between the nights whatever its own chance, so an alert is raised in
 // at most `significance` of such nights.
 import { heldOutEffect, supportedRegressions } from '../evaluation/noisy-checks.js';
-import { DESIGN, lookAt, sequentialPValue, type Counts, type Look, type SequentialSettings, type TaskPair } from '../evaluation/sequential.js';
+import { designSettings, lookAt, sequentialPValue, type Counts, type Look, type SequentialSettings, type TaskPair } from '../evaluation/sequential.js';
 import type { NightSequential, NightTask } from './schema.js';
 
 export const NIGHT_METHOD =
@@ -72,7 +72,7 @@ export function nightSequential(o: NoisyOutcome, pairs: readonly TaskPair[], s: 
   const last = o.looks.at(-1)!;
   return {
     method: NIGHT_METHOD,
-    settings: { significance: s.significance, min_effect: s.minEffect, max_attempts: s.maxAttempts, beta: DESIGN.beta, gamma_alpha: DESIGN.gammaAlpha, gamma_beta: DESIGN.gammaBeta, continuity: DESIGN.continuity },
+    settings: designSettings(s),
     looks: o.looks,
     decision: last.decision === 'keep' ? 'drift' : 'no drift',
     rounds: o.rounds,

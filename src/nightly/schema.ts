@@ -3,7 +3,7 @@
 // `whet schemas`, so a dashboard can read a state directory without whetstone. The *Read variants accept
 // files written before targets had a key and before the judge engine and settings were recorded.
 import { z } from 'zod';
-import { effectSchema, lookSchema } from '../artifacts/evaluation.js';
+import { designSettingsSchema, effectSchema, lookSchema } from '../artifacts/evaluation.js';
 
 export const NIGHTLY_SCHEMA = 'whetstone.nightly/1';
 
@@ -60,15 +60,7 @@ export const nightRecord = z.object({
  */
 export const nightSequential = z.object({
   method: z.string(),
-  settings: z.object({
-    significance: z.number(),
-    min_effect: z.number(),
-    max_attempts: z.number().int(),
-    beta: z.number(),
-    gamma_alpha: z.number(),
-    gamma_beta: z.number(),
-    continuity: z.number(),
-  }),
+  settings: designSettingsSchema,
   /** Each look of the test: the previous night is the side tested as better (a drop), tonight the other. */
   looks: z.array(lookSchema).min(1),
   decision: z.enum(['drift', 'no drift']),
