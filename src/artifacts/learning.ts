@@ -3,6 +3,7 @@
 // the loop goes on (next_step generate) or stops (done) and by which rule.
 import { z } from 'zod';
 import { envelope } from './envelope.js';
+import { callCount } from '../evaluation/call-count.js';
 
 export const lesson = z.object({
   run_id: z.string(),
@@ -34,7 +35,8 @@ export const learningArtifact = envelope.extend({
   structure: z.object({ total: z.number(), dimensions: z.array(z.object({ id: z.string(), score: z.number(), finding: z.string() })) }),
   proposed_cases: z.object({ file: z.string().nullable(), count: z.number().int() }),
   stop: z.object({ stop: z.boolean(), rule: z.string().nullable(), reason: z.string() }),
-  totals: z.object({ engine_calls: z.number().int(), cost_usd: z.number(), wall_ms: z.number() }),
+  /** engine_calls: every call of the run (the budget's count); calls: the same split by kind (absent in runs written before it). */
+  totals: z.object({ engine_calls: z.number().int(), calls: callCount.optional(), cost_usd: z.number(), wall_ms: z.number() }),
   /** What happened to memory/lessons.jsonl: a re-run of the same iteration never appends twice. */
   lesson_record: z.enum(['appended', 'unchanged', 'replaced']).optional(),
   /** One line on why the loop goes on or stops (the runner shows it when the run ends). */

@@ -80,7 +80,7 @@ export function registerInspectCommands(program: Command, deps: CliDeps, _setCod
       const newest = its[its.length - 1];
       const note = o.iteration === undefined && n !== newest ? `(iteration ${n}: the newest with a ${file}.json; the run has ${its.length})\n` : '';
       const view = file === 'candidates' ? undefined : runView(runDir);
-      const body = view ? formatRun({ manifest: undefined, iterations: [pick(view.iterations.find((v) => v.iteration === n)!, file)], rolled_back_at: view.rolled_back_at }) : formatCandidates(JSON.parse(text), n!);
+      const body = view ? formatRun({ manifest: undefined, iterations: [pick(view.iterations.find((v) => v.iteration === n)!, file)], rolled_back_at: view.rolled_back_at, totals: view.totals }) : formatCandidates(JSON.parse(text), n!);
       deps.stdout(`${note}${body}\n${path}\n`);
     });
 

@@ -2,7 +2,8 @@
 // boundary when one is reached — an attempt is only started while the budget allows it, so a budget of N
 // calls makes exactly N — and is resumable once the budget is raised (what it used is read back from its
 // results files, so a resume counts what was spent before).
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { usedInRun } from './run-usage.js';
 import { writeFileAtomicallySync } from '../core/atomic.js';
 import { join } from 'node:path';
 import { log as logger } from '../core/log.js';
@@ -105,89 +106,6 @@ export class Budget {
   }
 }
 
-export interface RunUsage {
-  calls: number;
-  cost: number;
-  input_tokens: number;
-  output_tokens: number;
-}
-
-/**
- * Engine calls, cost and tokens already spent by a run: every line of its results files (task and judge
- * calls; superseded lines too: they were paid for) and every generate artifact (the generator's calls).
- */
-/** A run's usage as `whet status` and run.json's summary show it (cost rounded to the micro-dollar). */
-export function runTotals(runDir: string): RunTotals {
-  return totalsOf(usedInRun(runDir));
-}
-
-export interface RunTotals {
-  engine_calls: number;
-  cost_usd: number;
-  input_tokens: number;
-  output_tokens: number;
-}
-
-export function totalsOf(u: RunUsage): RunTotals {
-  return { engine_calls: u.calls, cost_usd: Math.round(u.cost * 1e6) / 1e6, input_tokens: u.input_tokens, output_tokens: u.output_tokens };
-}
-
-/**
- * One results line's share of what a run spent: its engine calls (judges' included) and the usage of the
- * task and its judges. usedInRun sums it over a run's logs; runVariant as it reads and writes a log.
- */
-export function addLineUsage(u: RunUsage, line: { engine_calls?: number; usage?: Usage; judge_usage?: Usage }): void {
-  u.calls += line.engine_calls ?? 1;
-  for (const x of [line.usage, line.judge_usage]) {
-    u.cost += x?.cost_usd ?? 0;
-    u.input_tokens += x?.input_tokens ?? 0;
-    u.output_tokens += x?.output_tokens ?? 0;
-  }
-}
-
-export function usedInRun(runDir: string): RunUsage {
-  const u: RunUsage = { calls: 0, cost: 0, input_tokens: 0, output_tokens: 0 };
-  const walk = (dir: string) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.jsonl') && dir.endsWith('results')) {
-        for (const line of readFileSync(p, 'utf8').split('\n')) {
-          if (!line.trim()) continue;
-          try {
-            addLineUsage(u, JSON.parse(line) as { engine_calls?: number; usage?: Usage; judge_usage?: Usage });
-          } catch {
-            // a torn last line was not a finished call
-          }
-        }
-      } else if (e.name === 'events.jsonl' && dir === runDir) {
-        // A generate stage the budget interrupted wrote no candidates.json; its event keeps what it spent.
-        for (const line of readFileSync(p, 'utf8').split('\n')) {
-          if (!line.includes('"interrupted"') || !line.includes('"generate"')) continue;
-          try {
-            const ev = JSON.parse(line) as { event?: string; stage?: string; engine_calls?: number; cost_usd?: number };
-            if (ev.event !== 'interrupted' || ev.stage !== 'generate') continue;
-            u.calls += ev.engine_calls ?? 0;
-            u.cost += ev.cost_usd ?? 0;
-          } catch {
-            // a torn last line
-          }
-        }
-      } else if (e.name === 'candidates.json') {
-        try {
-          const c = JSON.parse(readFileSync(p, 'utf8')) as { engine_calls?: number; cost_usd?: number };
-          u.calls += c.engine_calls ?? 0;
-          u.cost += c.cost_usd ?? 0;
-        } catch {
-          // unreadable artifacts are reported by the stages that read them
-        }
-      }
-    }
-  };
-  if (existsSync(runDir)) walk(runDir);
-  return u;
-}
-
 /** Where a run keeps its sessions' running time (max_wall_time counts active time only). */
 export function activeTimeFile(runDir: string): string {
   return join(runDir, 'active-time.json');
@@ -207,4 +125,3 @@ export function readActiveMs(file: string): number {
   return Object.values(readSessions(file)).reduce((a, b) => a + (typeof b === 'number' ? b : 0), 0);
 }
 
-type Usage = { input_tokens?: number; output_tokens?: number; cost_usd?: number };

@@ -9,7 +9,8 @@ import type { JudgeResult } from '../judges/types.js';
 import { attemptKey, readResults, ResultsLog, type ResultLine } from '../state/results-log.js';
 import { addUsage, attemptFacts, foldResult, newTally, newUsage, type AttemptFacts, type TaskTally, type UsageTotals } from './aggregate.js';
 import { forEachConcurrent } from './pool.js';
-import { addLineUsage, type Budget, type RunUsage } from './budget.js';
+import type { Budget } from './budget.js';
+import { addLineUsage, emptyUsage, type RunUsage } from './run-usage.js';
 import { log as logger } from '../core/log.js';
 import { EngineError } from '../core/errors.js';
 import { StringPool } from '../core/strings.js';
@@ -90,7 +91,7 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
 
   // Resume: the latest judged line per (task, attempt) stands; error lines are retried. A later line may
   // replace an earlier one, so only the attempt's facts are kept until the file is read, never its output.
-  const spent: RunUsage = { calls: 0, cost: 0, input_tokens: 0, output_tokens: 0 };
+  const spent: RunUsage = emptyUsage();
   const done = await resumedAttempts(input.resultsFile, tallies, spent);
   for (const [key, facts] of done) {
     foldResult(tallies.get(taskOfKey(key))!, facts, strings);
@@ -205,6 +206,7 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
     // An intent retry is a second task call; the mock's intent path makes none but the attempt still counts one.
     const judged = judgeMeters.reduce((n, m) => n + m.calls(), 0);
     line.engine_calls = Math.max(1, engine.calls()) + judged;
+    if (judged) line.judge_calls = judged;
     if (judged) line.judge_usage = judgeMeters.reduce((u, m) => sumUsage(u, m.usage()), {});
     judgeCalls += judged;
     if (intentCase && input.suite.intents) {

@@ -6,6 +6,7 @@ import { rolledBackAt } from '../state/events-read.js';
 import { stateLayout } from '../state/layout.js';
 import { iterations, newestArtifact } from '../loop/iterations.js';
 import { gateStandIn, readLenient, type Json } from '../state/read-lenient.js';
+import { callsText, spentIn, type RunTotals } from '../evaluation/run-usage.js';
 
 export interface IterationView {
   iteration: number;
@@ -51,10 +52,16 @@ export function iterationView(runDir: string, n: number): IterationView {
   };
 }
 
-export function runView(runDir: string): { manifest: Json | undefined; iterations: IterationView[]; rolled_back_at: string | null; artifact?: string } {
+export function runView(runDir: string): { manifest: Json | undefined; iterations: IterationView[]; rolled_back_at: string | null; artifact?: string; totals: RunTotals } {
   const manifest = readLenient(stateLayout.runManifest(runDir));
   const artifact = manifest?.mode !== 'loop' && existsSync(`${runDir}/evaluation.json`) ? `${runDir}/evaluation.json` : undefined;
-  return { manifest, iterations: iterations(runDir).map((n) => iterationView(runDir, n)), rolled_back_at: rolledBackAt(runDir), ...(artifact ? { artifact } : {}) };
+  const totals = spentIn(runDir, manifest);
+  return { manifest, iterations: iterations(runDir).map((n) => iterationView(runDir, n)), rolled_back_at: rolledBackAt(runDir), ...(artifact ? { artifact } : {}), totals };
+}
+
+/** "spent: 18 call(s): engine 9 · judge 6 · generator 3; tokens 5553 in / 1944 out; $0.0123". */
+export function spentLine(t: RunTotals): string {
+  return `spent: ${callsText(t.calls, t.engine_calls)}; tokens ${t.input_tokens} in / ${t.output_tokens} out${t.cost_usd ? `; $${t.cost_usd.toFixed(4)}` : ''}`;
 }
 
 // Not measured (nothing judged): "—", as in the reports.
@@ -71,9 +78,7 @@ export function formatRun(view: ReturnType<typeof runView>): string {
   const s = m?.mode !== 'loop' ? m?.summary : undefined;
   if (s && typeof s.verdict === 'string') {
     const rate = typeof s.pass_rate === 'number' ? `pass rate ${f4(s.pass_rate)}${typeof s.passed === 'number' && typeof s.total_tasks === 'number' ? ` (${s.passed}/${s.total_tasks} tasks)` : ''}; ` : '';
-    const t = s.totals;
-    const tokens = t ? `; tokens ${t.input_tokens} in / ${t.output_tokens} out${t.cost_usd ? `, $${Number(t.cost_usd).toFixed(4)}` : ''}` : '';
-    out.push(`  verdict ${s.verdict}: ${rate}${s.engine_calls ?? t?.engine_calls ?? 0} engine calls${tokens}`);
+    out.push(`  verdict ${s.verdict}${rate ? `: ${rate.slice(0, -2)}` : ''}`);
   }
   if (view.artifact) out.push(`  evaluation: ${view.artifact} (every task's result; \`whet report\` renders it)`);
   for (const it of view.iterations) {
@@ -98,6 +103,7 @@ export function formatRun(view: ReturnType<typeof runView>): string {
     }
     if (it.learning) out.push(`  learn: ${it.learning.stop.stop ? `stop (${it.learning.stop.rule}): ${it.learning.stop.reason}` : 'continue'}; ${it.learning.proposed_cases} new case(s) proposed for review`);
   }
+  if (m) out.push(spentLine(view.totals));
   return out.join('\n');
 }
 

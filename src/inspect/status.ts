@@ -8,7 +8,7 @@ import { readLenient } from '../state/read-lenient.js';
 import { iterationView } from './run-view.js';
 import { rateLimitState, rolledBackAt, type RateLimitState } from '../state/events-read.js';
 import { iterations } from '../loop/iterations.js';
-import { runTotals } from '../evaluation/budget.js';
+import { callsText, spentIn, type RunTotals } from '../evaluation/run-usage.js';
 
 export interface RunStatus {
   run_id: string;
@@ -24,7 +24,7 @@ export interface RunStatus {
   age_ms: number;
   engine_calls: number | null;
   /** Totals over every results file of the run (what budgets count). */
-  totals: { engine_calls: number; cost_usd: number; input_tokens: number; output_tokens: number };
+  totals: RunTotals;
   /** When `whet rollback` last undid this run's promotions (its kept decisions no longer hold), else null. */
   rolled_back_at: string | null;
   /** A subscription rate limit the run is paused on (and when it resumes) or was stopped by, else null. */
@@ -57,8 +57,7 @@ export async function listRuns(stateDir: string, now: Date): Promise<RunStatus[]
       updated_at: updated,
       age_ms: Math.max(0, now.getTime() - Date.parse(updated)),
       engine_calls: null,
-      // A finished evaluation says how it ended in run.json; anything else is counted from its results.
-      totals: m.mode !== 'loop' && m.summary?.totals ? m.summary.totals : runTotals(runDir),
+      totals: spentIn(runDir, m),
       rolled_back_at: rolledBackAt(runDir),
       rate_limit: rateLimitState(runDir, now),
     };
@@ -105,7 +104,7 @@ export function formatStatus(runs: RunStatus[]): string {
         : '';
       const rolled = r.rolled_back_at ? `\n    rolled back ${r.rolled_back_at}: the target was restored to what it was before this run` : '';
       const tokens = `, tokens ${r.totals.input_tokens} in / ${r.totals.output_tokens} out`;
-      return `${r.run_id}  ${r.mode}  ${r.status}${r.rolled_back_at ? ' (rolled back)' : ''}  ${r.target}\n    ${what}; ${r.totals.engine_calls} calls in all (engine, judge and generator)${tokens}${cost}; ${formatDuration(r.age_ms)} ago${rolled}${limit}`;
+      return `${r.run_id}  ${r.mode}  ${r.status}${r.rolled_back_at ? ' (rolled back)' : ''}  ${r.target}\n    ${what}; ${callsText(r.totals.calls, r.totals.engine_calls)}${tokens}${cost}; ${formatDuration(r.age_ms)} ago${rolled}${limit}`;
     })
     .join('\n');
 }

@@ -5,6 +5,7 @@ import { formatDuration } from '../config/duration.js';
 import type { z } from 'zod';
 import type { EvaluationArtifact, rateSummary, SequentialRecord, StandaloneEvaluation, variantSummary } from '../artifacts/evaluation.js';
 import { decisionWords, roundsText } from './sequential-words.js';
+import { callsText } from '../evaluation/call-count.js';
 
 type Rate = z.infer<typeof rateSummary>;
 type Variant = z.infer<typeof variantSummary>;
@@ -33,10 +34,11 @@ function engineLine(a: EvaluationArtifact): string {
 function usageLine(v: Variant, cached = false): string {
   const cost = (u: Variant['usage']) => (u.cost_usd === null ? '' : ` · cost $${u.cost_usd.toFixed(4)}`);
   if (cached) {
-    return `engine calls 0 · tokens 0 in / 0 out this run (cached result; its measurement used tokens ${v.usage.input_tokens} in / ${v.usage.output_tokens} out${cost(v.usage)}, latency p50 ${v.latency_ms.p50}ms p95 ${v.latency_ms.p95}ms)`;
+    return `0 call(s) · tokens 0 in / 0 out this run (cached result; its measurement used tokens ${v.usage.input_tokens} in / ${v.usage.output_tokens} out${cost(v.usage)}, latency p50 ${v.latency_ms.p50}ms p95 ${v.latency_ms.p95}ms)`;
   }
-  // Every call named and summed, so this line, evaluation.json and `whet status` ("… calls in all") agree.
-  return `engine calls ${v.engine_calls}${v.resumed_attempts ? ` (+${v.resumed_attempts} resumed)` : ''} · judge calls ${v.judge_calls} · ${v.engine_calls + v.judge_calls} calls in all · tokens ${v.usage.input_tokens} in / ${v.usage.output_tokens} out${cost(v.usage)} · latency p50 ${v.latency_ms.p50}ms p95 ${v.latency_ms.p95}ms${concurrencyText(v.concurrency)}`;
+  // Every call named and summed in the one wording (call-count.ts), so this line, evaluation.json and `whet status` agree.
+  const calls = callsText({ engine: v.engine_calls, judge: v.judge_calls, generator: 0, total: v.engine_calls + v.judge_calls });
+  return `${calls}${v.resumed_attempts ? ` (+${v.resumed_attempts} attempt(s) resumed)` : ''} · tokens ${v.usage.input_tokens} in / ${v.usage.output_tokens} out${cost(v.usage)} · latency p50 ${v.latency_ms.p50}ms p95 ${v.latency_ms.p95}ms${concurrencyText(v.concurrency)}`;
 }
 
 /** The concurrency actually used; a cap from config or a 429 backoff is said, never left to be guessed. */

@@ -16,7 +16,7 @@ import { measure, standaloneFromMeasured } from './measure.js';
 import { standaloneEvaluation } from '../artifacts/evaluation.js';
 import { evaluationManifest } from './run-manifest.js';
 import { watchRateLimits } from '../evaluation/rate-limit-watch.js';
-import { runTotals, totalsOf } from '../evaluation/budget.js';
+import { runTotals, totalsOf } from '../evaluation/run-usage.js';
 import { budgetFor, evaluationKey, prepare, type EvaluateContext, type Prepared, type StageResult } from './setup.js';
 import type { TaskTally } from '../evaluation/aggregate.js';
 import type { VariantOutcome } from '../evaluation/run-variant.js';

@@ -1,6 +1,7 @@
 // Number and text formatting every renderer shares, so "0.7000 (7/10) [0.3968, 0.8922]" reads the same in
 // markdown, HTML and a JUnit property.
-import type { Rate } from './model-schema.js';
+import type { Rate, ReportModel } from './model-schema.js';
+import { callsText } from '../evaluation/call-count.js';
 
 // A rate that was not measured (nothing judged) is "—" in every format, never a number (issue 28).
 export const f4 = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(4));
@@ -56,3 +57,8 @@ export function mdTable(head: string[], rows: string[][]): string {
 export const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
 
 export const roleName = { candidate: 'candidate', baseline: 'baseline', skill: 'skill' } as const;
+
+/** "spent 18 call(s): engine 9 · judge 6 · generator 3; tokens 5553 in / 1944 out; $0.0123" (the run's one count). */
+export function spentText(s: NonNullable<ReportModel['run']['spent']>): string {
+  return `spent ${callsText(s.calls, s.total_calls)}; tokens ${s.input_tokens} in / ${s.output_tokens} out${s.cost_usd ? `; $${s.cost_usd.toFixed(4)}` : ''}`;
+}

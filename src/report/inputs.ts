@@ -33,6 +33,8 @@ export interface NightDay {
   json: Json;
 }
 
+import type { RunTotals } from '../evaluation/run-usage.js';
+
 export interface ReportInputs {
   runId: string;
   manifest?: Json;
@@ -54,6 +56,8 @@ export interface ReportInputs {
   durations: Record<string, Record<string, number>>;
   /** Per results file name, task id → each expectation of one attempt with its verdict and evidence. */
   expectations?: Record<string, Record<string, { expectation: string; passed: boolean; evidence: string }[]>>;
+  /** What the run spent (run-usage.ts's one count: what status and show say). */
+  spent?: RunTotals;
 }
 
 export const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);

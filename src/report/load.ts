@@ -16,6 +16,7 @@ import { checkIdFlag, isSafeId } from '../config/safe-id.js';
 import { stateLayout } from '../state/layout.js';
 import { at, isObj, str, type IterationInputs, type Json, type NightDay, type ReportInputs, type SuiteInput } from './inputs.js';
 import { chooseIteration } from './model.js';
+import { spentIn } from '../evaluation/run-usage.js';
 
 function readJson(file: string): Json | undefined {
   try {
@@ -198,5 +199,6 @@ export function loadReportInputs(stateDir: string, runId: string, iteration?: nu
     nights: nightDays(stateDir),
     durations: evaluation ? durationsIn(runDir) : chosen ? durationsIn(iterationPaths(runDir, chosen.n).dir) : {},
     expectations: evaluation ? expectationsIn(runDir) : chosen ? expectationsIn(iterationPaths(runDir, chosen.n).dir) : {},
+    spent: spentIn(runDir, manifest),
   };
 }

@@ -5,6 +5,7 @@
 // separate dashboards: a judge can agree perfectly with people about a system that is failing.
 import { z } from 'zod';
 import { triggerRow } from './model-trigger.js';
+import { callCount } from '../evaluation/call-count.js';
 
 export const REPORT_SCHEMA = 'whetstone.report/1';
 
@@ -138,6 +139,8 @@ export const reportModel = z.object({
     /** The iteration this report is about (loop runs), and every iteration the run has. */
     iteration: z.number().int().nullable(),
     iterations: z.array(z.number().int()),
+    /** What the whole run spent: calls split by kind (null: not split in an older run), tokens and cost. */
+    spent: z.object({ calls: callCount.nullable(), total_calls: z.number().int(), input_tokens: z.number(), output_tokens: z.number(), cost_usd: z.number() }).nullable(),
   }),
   suite: suiteShape,
   judges: z.object({

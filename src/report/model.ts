@@ -173,6 +173,7 @@ export function buildReportModel(inp: ReportInputs): ReportModel {
       engine: engineType ? { type: engineType, mock } : null,
       iteration: chosen?.n ?? null,
       iterations: inp.iterations.map((i) => i.n),
+      spent: inp.spent ? { calls: inp.spent.calls ?? null, total_calls: inp.spent.engine_calls, input_tokens: inp.spent.input_tokens, output_tokens: inp.spent.output_tokens, cost_usd: inp.spent.cost_usd } : null,
     },
     suite: suiteShapeOf(inp.suite, inp.suiteProblem, tasks, str(at(m, 'suite', 'path')) ?? str(ev?.task_suite) ?? null),
     judges: judgesOf(ev, inp.calibrations, inp.suite?.specHashes ?? []),

@@ -3,7 +3,7 @@
 // no network fetch of any kind, and a `<script>` smuggled into a task's reason could not run even if
 // escaping ever failed. Judge metrics and system metrics are separate sections; the page ends with the evidence.
 import { evidenceItems } from './evidence.js';
-import { ciText, f4, rateText, signed } from './format.js';
+import { ciText, f4, rateText, signed, spentText } from './format.js';
 import { categoryChart, esc, trendChart } from './html-charts.js';
 import { confusionMatrix, diffBlock, FILTER_SCRIPT, htmlDocument, modelGradedTable, pairedTable, splitTable, taskTable } from './html-parts.js';
 import type { ReportModel, Variant } from './model-schema.js';
@@ -104,7 +104,7 @@ function decisionSection(m: ReportModel): string {
 
 export function renderHtml(m: ReportModel): string {
   const r = m.run;
-  const facts = [`mode ${r.mode}`, r.status ? `status ${r.status}` : '', r.engine ? `engine ${r.engine.type}` : '', r.iteration !== null ? `iteration ${r.iteration} of ${r.iterations.length}` : '', r.created_at ? `started ${r.created_at}` : ''].filter(Boolean);
+  const facts = [`mode ${r.mode}`, r.status ? `status ${r.status}` : '', r.engine ? `engine ${r.engine.type}` : '', r.iteration !== null ? `iteration ${r.iteration} of ${r.iterations.length}` : '', r.created_at ? `started ${r.created_at}` : '', r.spent ? spentText(r.spent) : ''].filter(Boolean);
   const candidate = m.candidate
     ? section('candidate', 'The candidate', `<p><code>${esc(m.candidate.id)}</code> — ${esc(m.candidate.title)} (${esc(m.candidate.category)}, risk ${esc(m.candidate.risk)}, +${m.candidate.added} −${m.candidate.removed}). ${esc(m.candidate.rationale)}</p>${diffBlock(m.candidate.diff)}`)
     : '';

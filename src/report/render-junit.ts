@@ -67,6 +67,12 @@ function properties(m: ReportModel, v: Variant): string[] {
   if (m.nightly) props.push(...nightProperties(m.nightly));
   // A trigger suite's four metrics once, on the first testsuite (CI tools list suite properties).
   if (v === (m.system.primary ?? m.system.reference)) props.push(...triggerProperties(m));
+  // What the run spent, once, in the same count status and show give.
+  const spent = m.run.spent;
+  if (spent && v === (m.system.primary ?? m.system.reference)) {
+    props.push(['whetstone.calls', String(spent.total_calls)]);
+    if (spent.calls) props.push(['whetstone.calls.engine', String(spent.calls.engine)], ['whetstone.calls.judge', String(spent.calls.judge)], ['whetstone.calls.generator', String(spent.calls.generator)]);
+  }
   return props.map(([k, val]) => `      <property name="${xmlAttr(k)}" value="${xmlAttr(val)}"/>`);
 }
 

@@ -2,7 +2,7 @@
 // people, the thresholds set before results, which gates passed, the system's numbers per category, and
 // what was fed back as new cases. Judge metrics and system metrics have their own sections (two dashboards),
 // and the report ends with the evidence, never with a lone verdict word.
-import { ciText, f4, mdCode, mdFence, mdTable, mdText, plural, pValue, rateText, signed } from './format.js';
+import { ciText, f4, mdCode, mdFence, mdTable, mdText, plural, pValue, rateText, signed, spentText } from './format.js';
 import type { ReportModel } from './model-schema.js';
 import { mdEvidence, mdJudges, mdSuite } from './render-md-evidence.js';
 import { mdTrigger } from './render-trigger.js';
@@ -19,6 +19,7 @@ function header(m: ReportModel): string[] {
     r.engine ? `engine ${r.engine.type}${r.engine.mock && r.engine.type !== 'mock' ? ' (mock)' : ''}` : undefined,
     r.iteration !== null ? `iteration ${r.iteration} of ${r.iterations.length}` : undefined,
     r.created_at ? `started ${r.created_at}` : undefined,
+    r.spent ? spentText(r.spent) : undefined,
   ].filter(Boolean);
   if (r.target) out.push(`Target: \`${r.target}\``, '');
   out.push(facts.join(' · '), '');

@@ -36,7 +36,10 @@ export const resultLineSchema = z.object({
   output_truncated: z.boolean().optional(),
   usage: z.object({ input_tokens: z.number().optional(), output_tokens: z.number().optional(), cost_usd: z.number().optional() }),
   duration_ms: z.number(),
+  /** Every call of the attempt: the task's and its judges'. */
   engine_calls: z.number().int().min(0),
+  /** Of engine_calls, the judges' (absent: none, or a line written before the split was kept). */
+  judge_calls: z.number().int().min(0).optional(),
   finished_at: z.string(),
   /** Whether the agent invoked the skill (engines that load it as the agent does). */
   skill_triggered: z.boolean().optional(),
@@ -173,6 +176,7 @@ export function writeProblem(l: ResultLine): string | undefined {
   if (!finite(l.score)) return 'score: expected a finite number';
   if (!finite(l.duration_ms)) return 'duration_ms: expected a finite number';
   if (!count(l.engine_calls)) return 'engine_calls: expected a whole number ≥ 0';
+  if (l.judge_calls !== undefined && !count(l.judge_calls)) return 'judge_calls: expected a whole number ≥ 0';
   if (typeof l.output !== 'string' || typeof l.reason !== 'string' || typeof l.finished_at !== 'string') return 'output, reason, finished_at: expected strings';
   if (!Array.isArray(l.judges)) return 'judges: expected an array';
   for (let i = 0; i < l.judges.length; i++) {

@@ -10,6 +10,7 @@ import { safeId } from '../config/safe-id-schema.js';
 import { writeJsonAtomically } from '../core/atomic.js';
 import { ONCE } from '../core/parse-once.js';
 import { stateLayout } from './layout.js';
+import { callCount } from '../evaluation/call-count.js';
 
 export const runManifest = z.looseObject({
   schema: z.literal('whetstone.run/1'),
@@ -38,7 +39,7 @@ export const runManifest = z.looseObject({
       pass_rate: z.number().nullable().optional(),
       passed: z.number().int().optional(),
       total_tasks: z.number().int().optional(),
-      totals: z.object({ engine_calls: z.number(), cost_usd: z.number(), input_tokens: z.number(), output_tokens: z.number() }),
+      totals: z.object({ engine_calls: z.number(), calls: callCount.optional(), cost_usd: z.number(), input_tokens: z.number(), output_tokens: z.number() }),
     })
     .optional(),
 });

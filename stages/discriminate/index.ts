@@ -63,7 +63,7 @@ export async function run(ctx: LoopContext, deps: DiscriminateDeps = {}): Promis
     baselineSha = sha256File(paths.baseline);
     judge = await runLlmJudge(ctx, baseline, cheap.filter((x) => x.intact).map((x) => x.candidate), deps);
     if (judge.interrupted) {
-      appendEvent(ctx.runDir, { event: 'interrupted', stage: 'discriminate', iteration: ctx.iteration, engine_calls: judge.calls }, ctx.now());
+      appendEvent(ctx.runDir, { event: 'interrupted', stage: 'discriminate', iteration: ctx.iteration, engine_calls: judge.calls, llm_judge_calls: judge.calls, llm_judge_cost_usd: judge.costUsd }, ctx.now());
       return 'interrupted';
     }
   }
@@ -101,7 +101,8 @@ export async function run(ctx: LoopContext, deps: DiscriminateDeps = {}): Promis
       engineCalls += base.engineCalls + (cand?.engineCalls ?? 0);
       costUsd += base.costUsd + (cand?.costUsd ?? 0);
       if (!cand || cand.interrupted) {
-        appendEvent(ctx.runDir, { event: 'interrupted', stage: 'discriminate', iteration: ctx.iteration, engine_calls: engineCalls }, ctx.now());
+        // The minibatch's calls are in its results logs; the model judge's are counted from this event (run-usage.ts).
+        appendEvent(ctx.runDir, { event: 'interrupted', stage: 'discriminate', iteration: ctx.iteration, engine_calls: engineCalls, llm_judge_calls: judge?.calls ?? 0, llm_judge_cost_usd: judge?.costUsd ?? 0 }, ctx.now());
         return 'interrupted';
       }
       const v = minibatchVerdict(cand.tallies, base.tallies);

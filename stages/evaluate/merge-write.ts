@@ -5,7 +5,7 @@
 import { join, resolve } from 'node:path';
 import { writeArtifact } from '../../src/state/artifact-io.js';
 import { summarizeVariant } from '../../src/evaluation/summary.js';
-import { runTotals } from '../../src/evaluation/budget.js';
+import { runTotals } from '../../src/evaluation/run-usage.js';
 import type { LoadedSkill } from '../../src/skill/read.js';
 import { copyFileAtomically } from '../../src/core/atomic.js';
 import { appendEvent } from '../../src/state/events.js';

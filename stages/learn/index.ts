@@ -19,6 +19,7 @@ import { pipelineEvaluation, standaloneEvaluation } from '../../src/artifacts/ev
 import { gateArtifact } from '../../src/artifacts/gate.js';
 import { candidatesArtifact } from '../../src/artifacts/candidates.js';
 import { runHistory } from './history.js';
+import { runTotals } from '../../src/evaluation/run-usage.js';
 import { buildLesson } from '../../src/lessons/lesson.js';
 import { recordLesson } from '../../src/lessons/store.js';
 import { observedFailures, proposedCases } from './proposed-cases.js';
@@ -51,9 +52,11 @@ export async function run(ctx: LoopContext): Promise<StageOutcome> {
   // Under a budget, the totals are what the budget counts (judge calls, superseded work and active time
   // included), so the budget stop rule and the budget itself agree.
   const b = ctx.budget;
+  // The calls are the run's one count (run-usage.ts: what status, show and the reports say), split by kind.
+  const spent = runTotals(ctx.runDir);
   const totals = b
-    ? { engine_calls: b.used.calls, cost_usd: Math.round(b.used.cost * 1e6) / 1e6, wall_ms: b.activeMs }
-    : { engine_calls: history.engine_calls, cost_usd: history.cost_usd, wall_ms: Math.max(0, now.getTime() - Date.parse(ctx.manifest.created_at)) };
+    ? { engine_calls: b.used.calls, calls: spent.calls, cost_usd: Math.round(b.used.cost * 1e6) / 1e6, wall_ms: b.activeMs }
+    : { engine_calls: spent.engine_calls, calls: spent.calls, cost_usd: spent.cost_usd, wall_ms: Math.max(0, now.getTime() - Date.parse(ctx.manifest.created_at)) };
   const evaluated = gate && evaluation && evaluation.candidate_id === gate.candidate_id ? (evaluation.inputs.candidate ?? null) : null;
   const stop = decideStop({
     iteration: ctx.iteration,

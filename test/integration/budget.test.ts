@@ -29,7 +29,7 @@ describe('budgets', () => {
     expect(new Set(calls(log)).size).toBe(10);
     expect(JSON.parse(raised.stdout).evaluation).toMatchObject({ engine_calls: 6, resumed_attempts: 4, total_tasks: 10 });
     const status = await whet(['status'], { cwd: dir });
-    expect(status.stdout).toMatch(/10 calls in all \(engine, judge and generator\)/);
+    expect(status.stdout).toMatch(/10 call\(s\): engine 10 · judge 0 · generator 0/);
   });
 
   it('stops a loop run at the budget and continues it with whet resume after raising it', async () => {

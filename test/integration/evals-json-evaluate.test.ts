@@ -47,11 +47,16 @@ describe('evaluate on skill-creator evals.json (mock engine)', () => {
     expect(artifact.evaluation.judge_calls).toBe(4);
     // One count of calls (issue 28 §4): the summary names both kinds and their sum, and status says that sum.
     const text = await whet(['evaluate', '--standalone', '--task-suite', 'canonical/evals/evals.json', '--skill-path', 'canonical', '--state-root', 'state', '--mock', '--force'], { cwd: dir });
-    expect(text.stdout + text.stderr).toMatch(/engine calls 2 · judge calls 4 · 6 calls in all/);
-    expect((await whet(['status', '--state-root', 'state'], { cwd: dir })).stdout).toMatch(/verdict pass; 6 calls in all \(engine, judge and generator\)/);
+    expect(text.stdout + text.stderr).toMatch(/6 call\(s\): engine 2 · judge 4 · generator 0/);
+    expect((await whet(['status', '--state-root', 'state'], { cwd: dir })).stdout).toMatch(/verdict pass; 6 call\(s\): engine 2 · judge 4 · generator 0/);
+    // show and every report format say the same count.
+    expect((await whet(['show', artifact.run_id, '--state-root', 'state'], { cwd: dir })).stdout).toContain('spent: 6 call(s): engine 2 · judge 4 · generator 0');
 
     // The reports name each expectation on its own line with its verdict and evidence, not one run-on reason.
     const md = (await whet(['report', artifact.run_id, '--state-root', 'state'], { cwd: dir })).stdout;
+    expect(md).toContain('spent 6 call(s): engine 2 · judge 4 · generator 0');
+    const junit = (await whet(['report', artifact.run_id, '--state-root', 'state', '--format', 'junit'], { cwd: dir })).stdout;
+    expect(junit).toContain('<property name="whetstone.calls.judge" value="4"/>');
     expect(md).toMatch(/^- `eval-2` \[[^\]]+\]: 1 of 2 expectation\(s\) failed\n {2}- passed: Flag missing values with the column name and the row number — .+\n {2}- \*\*failed\*\*: Draw a histogram of the monthly revenue trend — .*rubric terms present/m);
     const html = (await whet(['report', artifact.run_id, '--state-root', 'state', '--format', 'html'], { cwd: dir })).stdout;
     expect(html).toMatch(/<li data-testid="expectation" data-passed="false"><b class="bad">FAIL<\/b> Draw a histogram of the monthly revenue trend — <small>[^<]*rubric terms present/);

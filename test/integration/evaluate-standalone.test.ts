@@ -47,10 +47,10 @@ describe('evaluate --standalone', () => {
     const text = await whet(standalone(dir, ['--mock']), { cwd: dir, now: () => now });
     const u = second.evaluation.usage;
     expect(u.input_tokens).toBeGreaterThan(0);
-    expect(text.stdout).toContain(`engine calls 0 · tokens 0 in / 0 out this run (cached result; its measurement used tokens ${u.input_tokens} in / ${u.output_tokens} out`);
+    expect(text.stdout).toContain(`0 call(s) · tokens 0 in / 0 out this run (cached result; its measurement used tokens ${u.input_tokens} in / ${u.output_tokens} out`);
     const status = await whet(['status', '--state-root', join(dir, 'state')], { cwd: dir, now: () => now });
     const newest = status.stdout.split(/\n(?=\S)/).sort().pop()!;
-    expect(newest).toContain('0 calls in all (engine, judge and generator), tokens 0 in / 0 out');
+    expect(newest).toContain('0 call(s): engine 0 · judge 0 · generator 0, tokens 0 in / 0 out');
     expect((await run(['--force'])).evaluation.engine_calls).toBe(10);
     now = new Date('2026-11-20T00:00:00Z');
     const expired = await run();

@@ -3,7 +3,8 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readArtifact } from '../../src/state/artifact-io.js';
-import { Budget, usedInRun } from '../../src/evaluation/budget.js';
+import { Budget } from '../../src/evaluation/budget.js';
+import { usedInRun } from '../../src/evaluation/run-usage.js';
 import { iterationPaths } from '../../src/loop/paths.js';
 import { evaluateLoopBaseline } from '../../stages/evaluate/loop.js';
 import { run as generate } from '../../stages/generate/index.js';
@@ -23,7 +24,8 @@ describe('generator calls under the run budget', () => {
     await generate({ ...p.ctx, budget }, { generatorEngine: engine });
     expect(budget.used).toEqual({ calls: before.calls + 1, cost: before.cost + 0.01 });
     expect(readArtifact(iterationPaths(p.ctx.runDir, 1).candidates, candidatesArtifact)).toMatchObject({ engine_calls: 1, cost_usd: 0.01 });
-    expect(usedInRun(p.ctx.runDir).calls).toBe(before.calls + 1);
+    // Counted as the generator's, apart from the engine's and judges' (one count, issue 28 §4).
+    expect(usedInRun(p.ctx.runDir)).toMatchObject({ calls: before.calls + 1, generator: before.generator + 1, engine: before.engine, judge: before.judge });
   });
 
   it('a spent budget refuses the call and interrupts the stage', async () => {
@@ -46,6 +48,6 @@ describe('generator calls under the run budget', () => {
     const { engine, requests } = scriptedEngine(['no json here', replyWith([proposal])]);
     expect(await generate({ ...p.ctx, budget }, { generatorEngine: engine })).toBe('interrupted');
     expect(requests).toHaveLength(1);
-    expect(usedInRun(p.ctx.runDir)).toMatchObject({ calls: used.calls + 1, cost: used.cost + 0.01 });
+    expect(usedInRun(p.ctx.runDir)).toMatchObject({ calls: used.calls + 1, generator: used.generator + 1, cost: used.cost + 0.01 });
   });
 });

@@ -12,12 +12,12 @@ describe('status totals', () => {
     const at = '2026-01-01T00:00:00.000Z';
     write(join(run, 'run.json'), JSON.stringify({ mode: 'standalone', status: 'completed', created_at: at, updated_at: at, target: { skill_path: 's' } }));
     const line = (extra: object) => JSON.stringify({ task_id: 't', attempt: 0, status: 'pass', engine_calls: 2, usage: { input_tokens: 100, output_tokens: 40, cost_usd: 0.5 }, ...extra });
-    write(join(run, 'results', 'baseline.jsonl'), `${line({ judge_usage: { input_tokens: 7, output_tokens: 3, cost_usd: 0.25 } })}\n${line({ attempt: 1 })}\n`);
+    write(join(run, 'results', 'baseline.jsonl'), `${line({ judge_calls: 1, judge_usage: { input_tokens: 7, output_tokens: 3, cost_usd: 0.25 } })}\n${line({ attempt: 1 })}\n`);
     const [r] = await listRuns(state, new Date(at));
-    expect(r!.totals).toEqual({ engine_calls: 4, cost_usd: 1.25, input_tokens: 207, output_tokens: 83 });
-    expect(formatStatus([r!])).toMatch(/4 calls in all \(engine, judge and generator\), tokens 207 in \/ 83 out, \$1\.2500/);
+    expect(r!.totals).toEqual({ engine_calls: 4, calls: { engine: 3, judge: 1, generator: 0, total: 4 }, cost_usd: 1.25, input_tokens: 207, output_tokens: 83 });
+    expect(formatStatus([r!])).toMatch(/4 call\(s\): engine 3 · judge 1 · generator 0, tokens 207 in \/ 83 out, \$1\.2500/);
     // One count of calls per run, not a second one beside the verdict.
-    expect(formatStatus([r!]).match(/calls/g)).toHaveLength(1);
+    expect(formatStatus([r!]).match(/call\(s\)/g)).toHaveLength(1);
   });
 
   it('a finished evaluation is summarised from run.json: the same totals and verdict, without reading its artifact or results', async () => {
@@ -36,7 +36,9 @@ describe('status totals', () => {
     const shown = await whet(['show', scanned!.run_id, '--state-root', 'state'], { cwd: dir });
     expect(shown.code, shown.stderr).toBe(0);
     const e = artifact.evaluation as { pass_rate: number; passed: number; total_tasks: number };
-    expect(shown.stdout).toContain(`verdict ${scanned!.verdict}: pass rate ${e.pass_rate.toFixed(4)} (${e.passed}/${e.total_tasks} tasks); ${scanned!.engine_calls} engine calls`);
+    expect(shown.stdout).toContain(`verdict ${scanned!.verdict}: pass rate ${e.pass_rate.toFixed(4)} (${e.passed}/${e.total_tasks} tasks)`);
+    // The same one count as status, from run.json's summary.
+    expect(shown.stdout).toContain(`spent: ${scanned!.totals.engine_calls} call(s): engine ${scanned!.totals.calls.engine} · judge 0 · generator 0`);
     expect(shown.stdout).toContain(`evaluation: ${join(runDir, 'evaluation.json')}`);
     // Gone or torn, the big files are not what status reads for a finished run.
     writeFileSync(join(runDir, 'evaluation.json'), '{"torn');
