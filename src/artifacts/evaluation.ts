@@ -38,6 +38,21 @@ export const rateSummary = z.object({
   pass_rate: z.number().min(0).max(1).nullable(),
   pass_rate_ci95: ci.nullable(),
 });
+/** should_trigger suites: the four trigger metrics over every judged attempt (src/evaluation/summary.ts). */
+export const triggerSummarySchema = z.object({
+  trigger_rate: z.number().nullable(),
+  triggered: z.number().int(),
+  should: z.number().int(),
+  false_trigger_rate: z.number().nullable(),
+  false_triggered: z.number().int(),
+  should_not: z.number().int(),
+  trigger_rate_ci95: ci.nullable().optional(),
+  false_trigger_rate_ci95: ci.nullable().optional(),
+  recall: z.number().nullable().optional(),
+  precision: z.number().nullable().optional(),
+  precision_ci95: ci.nullable().optional(),
+});
+
 export const variantSummary = rateSummary.extend({
   pass_k: z.number().int(),
   pass_at_1: z.number(),
@@ -58,21 +73,9 @@ export const variantSummary = rateSummary.extend({
     .optional(),
   /** Suites with `intents:`: selection, parameters, clarification, hallucination, overreach (n/d each). */
   intent_metrics: intentMetricsSchema.optional(),
-  trigger: z
-    .object({
-      trigger_rate: z.number().nullable(),
-      triggered: z.number().int(),
-      should: z.number().int(),
-      false_trigger_rate: z.number().nullable(),
-      false_triggered: z.number().int(),
-      should_not: z.number().int(),
-      trigger_rate_ci95: ci.nullable().optional(),
-      false_trigger_rate_ci95: ci.nullable().optional(),
-      recall: z.number().nullable().optional(),
-      precision: z.number().nullable().optional(),
-      precision_ci95: ci.nullable().optional(),
-    })
-    .optional(),
+  trigger: triggerSummarySchema.optional(),
+  /** The same over the held-out tasks alone: what the gate holds to evaluate.min_trigger_rate / max_false_trigger_rate. */
+  holdout_trigger: triggerSummarySchema.optional(),
   unjudged: z.object({ tasks: z.number().int(), attempts: z.number().int(), task_ids: z.array(z.string()) }).optional(),
   /** Why the rest was not run: more calls could not change the verdict (src/evaluation/spend-guard.ts). */
   stopped_early: z.object({ reason: z.string(), attempts_not_run: z.number().int() }).optional(),

@@ -39,6 +39,8 @@ export function loopEnv(deps: CliDeps): LoopEnv {
 export function exitCodeOf(r: LoopResult): number {
   if (r.status === 'interrupted') return 130;
   if (r.status === 'aborted' || r.status === 'budget_exhausted' || r.status === 'rate_limited') return 1;
+  // The engine or a judge failed alike on every call it was given: an engine error, not a result.
+  if (r.status === 'stopped_early') return 3;
   return 0;
 }
 

@@ -113,7 +113,8 @@ export function usedInRun(runDir: string): RunUsage {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const p = join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.jsonl') && dir.endsWith('results')) eachLine(p, (v) => addLineUsage(u, v));
+      // A results log measured on other content was moved to superseded/ (runs.ts supersedeFile): paid for all the same.
+      else if (e.name.endsWith('.jsonl') && e.name !== 'events.jsonl' && (dir.endsWith('results') || dir.endsWith('superseded'))) eachLine(p, (v) => addLineUsage(u, v));
       else if (e.name === 'events.jsonl' && dir === runDir) {
         // A stage the budget interrupted wrote no artifact; its event keeps what it spent outside the results logs.
         eachLine(

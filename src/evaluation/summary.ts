@@ -44,6 +44,8 @@ export interface VariantSummary extends RateSummary {
   /** Suites with `intents:`: the intent metrics (src/intents/metrics.ts) over the tool_call attempts. */
   intent_metrics?: IntentMetrics;
   trigger?: TriggerSummary;
+  /** The same over the held-out tasks alone (the gate's trigger checks). */
+  holdout_trigger?: TriggerSummary;
   /** Tasks run but not graded (skill-creator evals with nothing to judge by): in no rate, never a failure. */
   unjudged?: { tasks: number; attempts: number; task_ids: string[] };
   /** Why the remaining attempts were not run (spend-guard.ts) and how many were left for a resume. */
@@ -162,6 +164,7 @@ export function summarizeVariant(o: VariantOutcome, passK: number): VariantSumma
     ...(o.cpuMs !== undefined ? { cpu_ms: o.cpuMs } : {}),
     ...(o.concurrency ? { concurrency: o.concurrency } : {}),
     ...triggerSummary(o.tallies),
+    ...holdoutTrigger(o.tallies),
     ...intentSummary(o.tallies),
     ...stoppedEarly(o),
     ...(o.unjudged?.length ? { unjudged: { tasks: o.unjudged.length, attempts: o.unjudged.reduce((n, t) => n + (t.ran ?? 0), 0), task_ids: o.unjudged.map((t) => t.task_id) } } : {}),
@@ -178,6 +181,13 @@ function stoppedEarly(o: VariantOutcome): Pick<VariantSummary, 'stopped_early'> 
 function intentSummary(tallies: TaskTally[]): { intent_metrics?: IntentMetrics } {
   const m = intentMetricsOf(tallies);
   return m ? { intent_metrics: m } : {};
+}
+
+/** The trigger metrics of the held-out tasks: a loop's gate decides a trigger suite on these. */
+function holdoutTrigger(tallies: TaskTally[]): { holdout_trigger?: TriggerSummary } {
+  if (!tallies.some((t) => t.split === 'holdout' && t.shouldTrigger !== undefined)) return {};
+  const t = triggerSummary(tallies.filter((x) => x.split === 'holdout')).trigger;
+  return t ? { holdout_trigger: t } : {};
 }
 
 /** Attempt-level trigger rates: triggered / judged attempts of should_trigger true (and false) tasks. */

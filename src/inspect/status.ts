@@ -72,7 +72,8 @@ export async function listRuns(stateDir: string, now: Date): Promise<RunStatus[]
       try {
         const { nextStep } = await import('../loop/next-step.js');
         const n = nextStep(runDir);
-        base.next = n.kind === 'step' ? `${n.step} (iteration ${n.iteration})` : `${n.status}: ${n.reason}`;
+        // A measurement that stopped early waits for a fix; resume measures it again.
+        base.next = n.kind === 'step' ? `${n.step} (iteration ${n.iteration})${n.retry ? ` again on resume, after a fix — ${n.retry.reason}` : ''}` : `${n.status}: ${n.reason}`;
       } catch (err) {
         base.next = `unknown: ${(err as Error).message}`;
       }

@@ -11,7 +11,7 @@ import { iterations, WRITTEN_BY, type Step } from './iterations.js';
 export { iterations, newestArtifact, STEPS, type Step } from './iterations.js';
 
 export type Next =
-  | { kind: 'step'; step: Step; iteration: number; candidate?: string }
+  | { kind: 'step'; step: Step; iteration: number; candidate?: string; retry?: { path: string; reason: string } }
   | { kind: 'end'; status: 'done' | 'aborted' | 'review'; iteration: number; reason: string };
 
 const handoff = z.looseObject({ next_step: z.string(), next_owner: z.string(), verdict: z.string(), reason: z.string().optional(), selected: z.string().nullable().optional() });
@@ -35,8 +35,25 @@ export function readHandoff(file: string, step: Step): Handoff | Error {
   }
 }
 
+/**
+ * Why a measurement stopped its calls early (src/evaluation/spend-guard.ts: the answer could no longer
+ * change), if it did: such an evaluation is not a result but a pause for a fix, which resume retries.
+ */
+export function stoppedEarlyIn(h: Handoff): string | undefined {
+  const e = (h as { evaluation?: { stopped_early?: { reason?: unknown }; baseline?: { stopped_early?: { reason?: unknown } }; candidate?: { stopped_early?: { reason?: unknown } } } }).evaluation;
+  const r = e?.stopped_early?.reason ?? e?.baseline?.stopped_early?.reason ?? e?.candidate?.stopped_early?.reason;
+  return typeof r === 'string' ? r : undefined;
+}
+
 /** What runs after the artifact `step` wrote in iteration `n` with handoff `h`. */
-export function decideAfter(step: Step, h: Handoff, n: number): Next {
+export function decideAfter(step: Step, h: Handoff, n: number, path?: string): Next {
+  // A measurement that stopped early is measured again (its results log keeps what was judged): the step
+  // that wrote it runs next, once the runner has moved the artifact to superseded/.
+  const stopped = h.next_step === 'abort' && path && (step === 'baseline' || step === 'evaluate') ? stoppedEarlyIn(h) : undefined;
+  if (stopped) {
+    const candidate = (h as { candidate_id?: unknown }).candidate_id;
+    return { kind: 'step', step, iteration: n, ...(typeof candidate === 'string' ? { candidate } : {}), retry: { path: path!, reason: stopped } };
+  }
   if (step === 'learn' && h.next_step === 'generate') return { kind: 'step', step: 'baseline', iteration: n + 1 };
   if (h.next_step === 'done') return { kind: 'end', status: 'done', iteration: n, reason: h.reason ?? 'the learner stopped the loop' };
   if (h.next_step === 'abort') return { kind: 'end', status: 'aborted', iteration: n, reason: `${step}: ${h.reason ?? h.verdict}` };
@@ -67,7 +84,7 @@ export function nextStep(runDir: string): Next & { invalid: { path: string; erro
       continue;
     }
     if (w.file === 'shardPlan') return { ...afterShardPlan(p, h, n), invalid };
-    return { ...decideAfter(w.step, h, n), invalid };
+    return { ...decideAfter(w.step, h, n, p[w.file]), invalid };
   }
   return { kind: 'step', step: 'baseline', iteration: n, invalid };
 }

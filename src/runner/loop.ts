@@ -19,7 +19,7 @@ import { watchRateLimits } from '../evaluation/rate-limit-watch.js';
 import { rateLimitStopReason } from '../engines/subscription-limit.js';
 
 export interface LoopResult {
-  status: 'done' | 'aborted' | 'review' | 'interrupted' | 'budget_exhausted' | 'rate_limited' | 'stepped';
+  status: 'done' | 'aborted' | 'review' | 'interrupted' | 'budget_exhausted' | 'rate_limited' | 'stopped_early' | 'stepped';
   reason: string;
   outcomes: { step: Step; iteration: number; outcome: StageOutcome }[];
 }
@@ -66,6 +66,12 @@ export async function driveRun(e: LoopEnv, o: DriveOptions, stages: Stages): Pro
       const moved = supersedeFrom({ runDir: ctx.runDir, iteration: plan.iteration, from: plan.step, now: e.now() });
       if (moved.length) e.log(`moved ${moved.join(', ')} of iteration ${plan.iteration} to superseded/`);
       appendEvent(ctx.runDir, { event: 'redo', from: plan.step, iteration: plan.iteration, superseded: moved }, e.now());
+    } else if (plan.next.kind === 'step' && plan.next.retry) {
+      // A measurement that stopped its calls early (the answer could not change) is measured again now:
+      // its results log keeps every attempt judged before the stop; the errored ones run again.
+      const moved = quarantine(ctx.runDir, plan.next.iteration, [plan.next.retry.path], e.now());
+      e.log(`retrying the ${plan.next.step} of iteration ${plan.next.iteration}, which had stopped early (${plan.next.retry.reason.replace(/; fix the .*$/, '')}); the attempts it judged are kept`);
+      appendEvent(ctx.runDir, { event: 'retry_stopped_early', stage: plan.next.step, iteration: plan.next.iteration, superseded: moved }, e.now());
     } else if (plan.next.invalid.length) {
       const moved = quarantine(ctx.runDir, plan.next.iteration, plan.next.invalid.map((i) => i.path), e.now());
       for (const i of plan.next.invalid) e.log(`whet: warning: ${i.error}; moved it to superseded/ and continuing from the newest valid artifact`);
@@ -80,6 +86,8 @@ export async function driveRun(e: LoopEnv, o: DriveOptions, stages: Stages): Pro
           appendEvent(ctx.runDir, { event: 'run_ended', status: next.status, reason: next.reason }, e.now());
           return { status: next.status, reason: next.reason, outcomes };
         }
+        // The step just run stopped its calls early: the run waits for a fix, and resume retries it.
+        if (next.retry) return stoppedEarly(ctx, e, outcomes, next.step, next.iteration, next.retry.reason);
         // preflight.ts made sure the redone stage is what runs next; anything else is a bug, not a redo.
         if (o.only && next.step !== o.only) throw new StateError(`${o.only} is not what runs next (next: ${next.step}, iteration ${next.iteration})`);
         if (e.signal?.aborted) return interrupted(ctx, e, outcomes);
@@ -146,6 +154,12 @@ async function outOfSpace(ctx: LoopContext, e: LoopEnv, err: NodeJS.ErrnoExcepti
     // As above: the disk is full.
   }
   return new NoSpaceError(path, `run ${ctx.runId} is marked interrupted; free some space, then continue with: whet resume ${ctx.runId}`);
+}
+
+async function stoppedEarly(ctx: LoopContext, e: LoopEnv, outcomes: LoopResult['outcomes'], step: Step, iteration: number, why: string): Promise<LoopResult> {
+  await writeRunManifest(ctx.runDir, { ...ctx.manifest, status: 'incomplete', updated_at: e.now().toISOString() });
+  appendEvent(ctx.runDir, { event: 'stopped_early', stage: step, iteration, reason: why }, e.now());
+  return { status: 'stopped_early', reason: `${step}: ${why}; whet resume ${ctx.runId} measures it again after the fix`, outcomes };
 }
 
 async function interrupted(ctx: LoopContext, e: LoopEnv, outcomes: LoopResult['outcomes'], budget?: string): Promise<LoopResult> {

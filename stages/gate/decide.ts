@@ -7,6 +7,7 @@ import type { PipelineEvaluation } from '../../src/artifacts/evaluation.js';
 import type { Check, GateArtifact } from '../../src/artifacts/gate.js';
 import { tooManyErrors } from '../../src/evaluation/summary.js';
 import { noisyChecks } from './noisy.js';
+import type { TriggerBars } from '../../src/measure/verdict.js';
 
 type TaskResult = PipelineEvaluation['candidate_results'][number];
 
@@ -21,6 +22,8 @@ export interface GateFacts {
   earlierPValues?: number[];
   /** The registered evaluate.max_error_share: the gate re-checks it, whatever the evaluation's verdict says. */
   maxErrorShare?: number;
+  /** The registered evaluate.min_trigger_rate / max_false_trigger_rate: what a trigger suite's candidate must meet on held-out queries. */
+  trigger?: TriggerBars;
 }
 
 export interface GateDecision {
@@ -118,6 +121,7 @@ export function decide(f: GateFacts): GateDecision {
           : `${unfit.map((c) => `${c.judge}: ${c.detail}`).join('; ')}${mode === 'block' ? '' : ` (${mode}: require_calibrated_judges is not block)`}`,
   });
   checks.push(...intentChecks(e));
+  if (f.trigger) checks.push(...triggerChecks(e, f.trigger));
   const failed = checks.filter((c) => !c.passed);
   const more = sequential ? { sequential } : {};
   if (failed.length > 0) return { decision: 'reject', reason: failed.map((c) => c.detail).join('; '), checks, holdout, ...more };
@@ -185,6 +189,29 @@ function exactChecks(e: PipelineEvaluation, t: Thresholds, h: ReturnType<typeof 
  * same cases. Counts, not rates, for overreach and hallucination: one more executed must-refuse case or
  * one more stopped call is a regression whatever the totals. Only when both variants report them.
  */
+/**
+ * A trigger suite's candidate is kept only when its held-out queries meet the suite's own bars, as a
+ * standalone trigger evaluation is judged (src/measure/verdict.ts triggerVerdict): a gain in the pooled
+ * pass rate can come from the should-not-trigger half alone, by a description that triggers on nothing.
+ * A side with no held-out query judged shows "—" and does not pass: nothing there says the bar is met.
+ */
+export function triggerChecks(e: PipelineEvaluation, bars: TriggerBars): Check[] {
+  const c = e.evaluation.candidate;
+  if (!c?.trigger) return [];
+  const h = c.holdout_trigger;
+  const ci = (x: { low: number; high: number } | null | undefined) => (x ? ` [${x.low.toFixed(2)}, ${x.high.toFixed(2)}]` : '');
+  const rate = h?.trigger_rate ?? null;
+  const falseRate = h?.false_trigger_rate ?? null;
+  return [
+    rate === null
+      ? { id: 'min_trigger_rate', passed: false, detail: `held-out trigger rate — (no held-out should-trigger query judged); needs ≥ ${bars.minTriggerRate}` }
+      : { id: 'min_trigger_rate', passed: rate >= bars.minTriggerRate, detail: `held-out trigger rate ${rate.toFixed(4)}${ci(h?.trigger_rate_ci95)} ${rate >= bars.minTriggerRate ? '≥' : '<'} ${bars.minTriggerRate} (${h!.triggered}/${h!.should} should-trigger runs)` },
+    falseRate === null
+      ? { id: 'max_false_trigger_rate', passed: false, detail: `held-out false-trigger rate — (no held-out should-not-trigger query judged); needs ≤ ${bars.maxFalseTriggerRate}` }
+      : { id: 'max_false_trigger_rate', passed: falseRate <= bars.maxFalseTriggerRate, detail: `held-out false-trigger rate ${falseRate.toFixed(4)}${ci(h?.false_trigger_rate_ci95)} ${falseRate <= bars.maxFalseTriggerRate ? '≤' : '>'} ${bars.maxFalseTriggerRate} (${h!.false_triggered}/${h!.should_not} should-not-trigger runs)` },
+  ];
+}
+
 export function intentChecks(e: PipelineEvaluation): Check[] {
   const c = e.evaluation.candidate?.intent_metrics?.overall;
   const b = e.evaluation.baseline?.intent_metrics?.overall;

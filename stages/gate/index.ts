@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { readArtifact, sha256File } from '../../src/state/artifact-io.js';
 import { writeRecordedArtifact } from '../../src/state/recorded.js';
 import { registeredThresholds } from '../../src/config/thresholds.js';
+import type { TriggerBars } from '../../src/measure/verdict.js';
 import type { LoopContext, StageOutcome } from '../../src/loop/context.js';
 import { iterationPaths } from '../../src/loop/paths.js';
 import { readSkill } from '../../src/skill/read.js';
@@ -35,6 +36,12 @@ function earlierHoldoutPValues(runDir: string, iteration: number): number[] {
   return out;
 }
 
+/** A trigger suite's bars as registered at run start (pipeline.yaml's for a run registered before them). */
+function registeredTriggerBars(ctx: LoopContext): TriggerBars {
+  const s = ctx.manifest.settings as { min_trigger_rate?: number; max_false_trigger_rate?: number } | undefined;
+  return { minTriggerRate: s?.min_trigger_rate ?? ctx.config.minTriggerRate, maxFalseTriggerRate: s?.max_false_trigger_rate ?? ctx.config.maxFalseTriggerRate };
+}
+
 /** As registered at run start; a run registered before the setting existed has pipeline.yaml's. */
 function registeredMaxErrorShare(ctx: LoopContext): number {
   const s = ctx.manifest.settings as { max_error_share?: number } | undefined;
@@ -47,7 +54,7 @@ export async function run(ctx: LoopContext): Promise<StageOutcome> {
   refuseEditedGateInputs(ctx.runDir, ctx.iteration);
   const { evaluation, cand, variantDir, alreadyApplied, checks: integrity } = gatherIntegrity(ctx, ctx.iteration);
   const registered = registeredThresholds(ctx.manifest.thresholds as Record<string, unknown>);
-  const d = decide({ evaluation, thresholds: registered, category: cand?.category ?? 'other', risk: cand?.risk ?? 'high', integrity, earlierPValues: earlierHoldoutPValues(ctx.runDir, ctx.iteration), maxErrorShare: registeredMaxErrorShare(ctx) });
+  const d = decide({ evaluation, thresholds: registered, category: cand?.category ?? 'other', risk: cand?.risk ?? 'high', integrity, earlierPValues: earlierHoldoutPValues(ctx.runDir, ctx.iteration), maxErrorShare: registeredMaxErrorShare(ctx), trigger: registeredTriggerBars(ctx) });
   let applied: GateArtifact['applied'];
   if (d.decision === 'keep' && variantDir) {
     const manifest = alreadyApplied ? readBackup(ctx.stateDir, ctx.runId, ctx.iteration)! : await applyVariant({ stateDir: ctx.stateDir, runId: ctx.runId, iteration: ctx.iteration, targetDir: ctx.manifest.target.skill_dir, variantDir, now: ctx.now(), links: ctx.config.loop.skillLinks });

@@ -2,7 +2,7 @@
 // executables: a judge program whose replies are never JSON stops the run within its first judge calls,
 // not after all of them, says what to fix, and the same command finishes the run once the judge is fixed;
 // an engine failing on enough tasks that evaluate.max_error_share is out of reach stops there.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SAME_FAILURE_CALLS } from '../../src/evaluation/spend-guard.js';
@@ -66,6 +66,33 @@ describe('spending stops when the answer cannot change', () => {
     expect(artifact.evaluation).toMatchObject({ total_tasks: 20, passed: 20, errors: 0 });
     expect(artifact.evaluation.stopped_early).toBeUndefined();
     expect(readJson(manifestFile).status).toBe('completed');
+  }, 120_000);
+
+  it('inside `whet run`: stops the baseline within its first judge calls, status says so, and `whet resume` measures it again after the fix', async () => {
+    const dir = project(20, `engine: {type: command, command: ["${join(fixturesBin, 'echo-agent')}"]}\ntargets: [{skill: skill, suite: tasks.yaml}]\nevaluate: {concurrency: 1, max_error_share: 0.9}\nloop: {max_iterations: 1}\n`, '{type: llm-rubric, rubric: "greets"}');
+    write(join(dir, 'pipeline.yaml'), `${readFileSync(join(dir, 'pipeline.yaml'), 'utf8')}judge_engine: {type: command, command: ["${process.execPath}", "${join(dir, 'judge.mjs')}"]}\n`);
+    const env = { ...process.env, CALLS: join(dir, 'calls.log'), FIXED: join(dir, 'fixed') };
+    const r = await whet(['run'], { cwd: dir, env });
+    expect(r.code, r.stdout + r.stderr).toBe(3);
+    expect(r.stdout).toMatch(/^run stopped_early: baseline: stopped early: the judge failed the same way on its first 3 calls .*fix the judge.*whet resume \S+ measures it again after the fix$/m);
+    expect(lines(env.CALLS)).toHaveLength(2 * SAME_FAILURE_CALLS);
+    const status = await whet(['status'], { cwd: dir, env });
+    expect(status.stdout).toMatch(/ incomplete .*\n.*next baseline \(iteration 1\) again on resume, after a fix — stopped early: the judge failed the same way/);
+    // One count: 3 attempts, each judged by a reply and one retry.
+    expect(status.stdout).toContain('9 call(s): engine 3 · judge 6 · generator 0');
+    // The judge fixed, resume retries the stopped baseline (its 3 errored attempts and the 17 not run).
+    write(env.FIXED, '');
+    const again = await whet(['resume'], { cwd: dir, env });
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/retrying the baseline of iteration 1, which had stopped early \(stopped early: the judge failed/);
+    const runDir = join(dir, 'state/runs', readdirSync(join(dir, 'state/runs'))[0]!);
+    const baseline = readJson(join(runDir, 'iter-001', 'baseline.json'));
+    expect(baseline.evaluation).toMatchObject({ total_tasks: 20, errors: 0 });
+    // The stopped measurement is kept aside, not deleted; the events say what happened.
+    expect(findFiles(join(runDir, 'iter-001', 'superseded'), 'baseline.json')).toHaveLength(1);
+    const events = lines(join(runDir, 'events.jsonl')).map((l) => JSON.parse(l).event);
+    expect(events).toEqual(expect.arrayContaining(['stopped_early', 'retry_stopped_early']));
+    expect(readJson(join(runDir, 'run.json')).status).toBe('completed');
   }, 120_000);
 
   it('stops once the errors exceed evaluate.max_error_share, so the verdict could only be error', async () => {

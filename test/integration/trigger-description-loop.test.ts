@@ -39,6 +39,9 @@ describe('description loop on a trigger eval set', () => {
     expect(r.stdout).toMatch(/baseline pass rate 0\.5000 \(4\/8\)/);
     expect(r.stdout).toMatch(/gate: KEEP cand-01-say-when-to-use-it — held-out gain \+0\.6667 with no new failures/);
     expect(descriptionOf(dir)).toBe(better);
+    // Decided as a trigger suite too: the held-out rates against evaluate.min_trigger_rate / max_false_trigger_rate.
+    expect(r.stdout).toMatch(/\[ok\] min_trigger_rate: held-out trigger rate 1\.0000 \[[\d.]+, [\d.]+\] ≥ 0\.5 \(\d+\/\d+ should-trigger runs\)/);
+    expect(r.stdout).toMatch(/\[ok\] max_false_trigger_rate: held-out false-trigger rate 0\.0000 \[[\d.]+, [\d.]+\] ≤ 0\.5/);
     // The report gives the four trigger metrics for each measurement of the loop: baseline and candidate.
     const md = (await whet(['report'], { cwd: dir, env: process.env })).stdout;
     expect(md).toContain('## Triggering');
@@ -53,6 +56,7 @@ describe('description loop on a trigger eval set', () => {
     // Better on train (it takes "what shipped"), but the held-out negative "fix the flaky test" now triggers it.
     expect(r.stdout).toMatch(/evaluated cand-01-say-when-to-use-it: 0\.6250 vs baseline 0\.5000/);
     expect(r.stdout).toMatch(/gate: REJECT cand-01-say-when-to-use-it — held-out delta \+0\.0000 .*1 task\(s\) that passed on the baseline now fail \(trigger-h3\)/);
+    expect(r.stdout).toContain('[NO] max_false_trigger_rate: held-out false-trigger rate 1.0000 [0.21, 1.00] > 0.5 (1/1 should-not-trigger runs)');
     expect(readFileSync(join(dir, 'notes/SKILL.md'), 'utf8')).toBe(before);
   });
 });

@@ -41,6 +41,25 @@ describe('gate decision', () => {
     expect(d.checks.every((c) => c.passed)).toBe(true);
   });
 
+  it('holds a trigger suite’s candidate to its own bars on the held-out queries, whatever the pooled gain', () => {
+    const cand = [res('a-1', true, 'train'), res('b-1', true, 'train'), res('b-2', true, 'holdout'), res('c-1', true, 'holdout'), res('d-1', false, 'holdout')];
+    const trig = (t: number, s: number, f: number, n: number) => ({ trigger_rate: s ? t / s : null, triggered: t, should: s, false_trigger_rate: n ? f / n : null, false_triggered: f, should_not: n });
+    const bars = { minTriggerRate: 0.5, maxFalseTriggerRate: 0.2 };
+    const withTrigger = (h: ReturnType<typeof trig>) => evaluation(cand, base, { candidate: { trigger: trig(3, 4, 0, 4), holdout_trigger: h } } as never);
+    // The pooled held-out pass rate rose, but the held-out should-trigger queries mostly still miss.
+    const low = decide(facts(withTrigger(trig(1, 4, 0, 2)), { trigger: bars }));
+    expect(low.decision).toBe('reject');
+    const byLow = Object.fromEntries(low.checks.map((c) => [c.id, c]));
+    expect(byLow.min_trigger_rate).toMatchObject({ passed: false, detail: 'held-out trigger rate 0.2500 < 0.5 (1/4 should-trigger runs)' });
+    expect(byLow.max_false_trigger_rate).toMatchObject({ passed: true, detail: 'held-out false-trigger rate 0.0000 ≤ 0.2 (0/2 should-not-trigger runs)' });
+    // Both bars met: kept. No held-out negative at all: the false-trigger side is "—" and not ok.
+    expect(decide(facts(withTrigger(trig(3, 4, 0, 2)), { trigger: bars })).decision).toBe('keep');
+    const none = decide(facts(withTrigger(trig(3, 4, 0, 0)), { trigger: bars }));
+    expect(none.checks.find((c) => c.id === 'max_false_trigger_rate')).toMatchObject({ passed: false, detail: expect.stringMatching(/^held-out false-trigger rate — \(no held-out should-not-trigger query judged\)/) });
+    // A suite that is not a trigger suite gets no trigger check.
+    expect(decide(facts(evaluation(cand, base), { trigger: bars })).checks.some((c) => c.id.includes('trigger'))).toBe(false);
+  });
+
   it('passes no check over nothing: with 0 held-out tasks the rates are null, shown as —, and min_pass_rate is not ok', () => {
     const trainOnly = [res('a-1', true, 'train'), res('b-1', false, 'train')];
     const d = decide(facts(evaluation([res('a-1', true, 'train'), res('b-1', true, 'train')], trainOnly)));

@@ -14,6 +14,8 @@ describe('a run’s calls', () => {
     // The minibatch's results are counted like any log; the model judge only from ranking.json.
     write(join(run, 'iter-001', 'minibatch', 'results', 'cand-01.jsonl'), `${line({ judge_calls: undefined, engine_calls: 1 })}\n`);
     write(join(run, 'iter-001', 'ranking.json'), JSON.stringify({ llm_judge: { engine: 'x', engine_calls: 4, cost_usd: 0.4, errors: [] }, engine_calls: 5 }));
+    // A log moved aside (measured on other content) was paid for too.
+    write(join(run, 'iter-001', 'superseded', '2026-01-01T00-00-00-000Z-baseline.jsonl'), `${line({ judge_calls: 0, engine_calls: 2 })}\n`);
     write(join(run, 'iter-001', 'candidates.json'), JSON.stringify({ engine_calls: 2, cost_usd: 0.2 }));
     write(
       join(run, 'events.jsonl'),
@@ -26,13 +28,13 @@ describe('a run’s calls', () => {
         .join('\n'),
     );
     const u = usedInRun(run);
-    expect(u).toMatchObject({ engine: 2 + 1, judge: 4 + 4 + 3, generator: 2 + 1, calls: 17 });
+    expect(u).toMatchObject({ engine: 2 + 1 + 2, judge: 4 + 4 + 3, generator: 2 + 1, calls: 19 });
     expect(u.engine + u.judge + u.generator).toBe(u.calls);
     expect(u.cost).toBeCloseTo(1.0, 9);
     const t = runTotals(run);
-    expect(t.calls).toEqual({ engine: 3, judge: 11, generator: 3, total: 17 });
-    expect(t.engine_calls).toBe(17);
-    expect(callsText(t.calls)).toBe('17 call(s): engine 3 · judge 11 · generator 3');
+    expect(t.calls).toEqual({ engine: 5, judge: 11, generator: 3, total: 19 });
+    expect(t.engine_calls).toBe(19);
+    expect(callsText(t.calls)).toBe('19 call(s): engine 5 · judge 11 · generator 3');
   });
 
   it('an older run, whose lines did not keep the split, counts them whole as engine calls and says only the sum where no split was stored', () => {
