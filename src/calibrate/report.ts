@@ -19,9 +19,9 @@ import { checkThresholds, thresholdLabel, type ThresholdCheck, type ThresholdSou
 // 1/32 = 0.03125 prints 0.0313 and 44/53 prints 0.8302. Irrational figures (kappa, Wilson bounds) use
 // toFixed(4) on the double.
 
-/** count/of to 4 decimals, exactly rounded half-up; "n/a" when of is 0. */
+/** count/of to 4 decimals, exactly rounded half-up; "—" when of is 0 (not measured, as in every report). */
 export function ratio4(count: number, of: number): string {
-  if (of === 0) return 'n/a';
+  if (of === 0) return '—';
   if (!Number.isSafeInteger(count) || !Number.isSafeInteger(of) || count < 0 || of < 0 || count * 20_000 + of > Number.MAX_SAFE_INTEGER) {
     return (count / of).toFixed(4);
   }
@@ -35,7 +35,7 @@ export function rate4(f: Fraction): string {
 }
 
 export function num4(x: number | null | undefined): string {
-  return x === null || x === undefined || !Number.isFinite(x) ? 'n/a' : x.toFixed(4);
+  return x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(4);
 }
 
 /** `9/30 (0.3000)`, the form METHOD.md's bias line uses. */

@@ -75,7 +75,7 @@ export function judgeLines(cals: JudgeCal[] | undefined): string[] {
       if (!c.calibrated) return `${who}not calibrated — ${c.detail}`;
       const r = c.record;
       const on = r ? `calibrated on ${r.n} labelled outputs, ${r.created_at}${r.engine.mock ? ', judged by the offline mock engine: this demonstrates the tool, it is not agreement with people' : ''}` : 'calibrated';
-      const raw = c.observed_pass_rate === undefined ? 'no task judged by it alone' : `raw ${f4(c.observed_pass_rate)}${c.observed_judged ? ` (${c.observed_passed}/${c.observed_judged})` : ''} → corrected ${c.corrected_pass_rate == null ? 'n/a (the judge is no better than chance)' : f4(c.corrected_pass_rate)}`;
+      const raw = c.observed_pass_rate === undefined ? 'no task judged by it alone' : `raw ${f4(c.observed_pass_rate)}${c.observed_judged ? ` (${c.observed_passed}/${c.observed_judged})` : ''} → corrected ${c.corrected_pass_rate == null ? '— (the judge is no better than chance)' : f4(c.corrected_pass_rate)}`;
       return `${who}${on}; ${raw}`;
     }),
   ];

@@ -114,7 +114,7 @@ export function compareNights(tonight: NightRecord, previous: (NightRecordRead &
     if (b.status === 'fail' && t.status === 'pass') fixes.push(t.task_id);
   }
   const compared = [...cats.values()].reduce((n, c) => n + c.tasks, 0);
-  // Categories of either night that have no paired task are shown as n/a rather than as 0%.
+  // Categories of either night that have no paired task are shown as — (null) rather than as 0%.
   const allCats = new Set([...previous.tasks, ...tonight.tasks].map((t) => t.category));
   const per_category: DriftReport['per_category'] = {};
   for (const cat of [...allCats].sort()) {

@@ -58,7 +58,7 @@ export function formatNight(date: string, targets: NightTarget[], trends: Map<st
     out.push(`- engine calls tonight: ${s.engine_calls}; run ${t.run_id}`);
     const d = t.drift;
     if (d.compared_with) {
-      out.push(`- compared with ${d.compared_with} on ${d.tasks_compared} task(s) judged both nights: fixed ${d.fixes.length}, regressed ${d.regressions.length}, exact McNemar p = ${d.p_value ?? 'n/a'}; pass rate change ${signed(d.pass_rate_change)}`);
+      out.push(`- compared with ${d.compared_with} on ${d.tasks_compared} task(s) judged both nights: fixed ${d.fixes.length}, regressed ${d.regressions.length}, exact McNemar p = ${d.p_value ?? '—'}; pass rate change ${signed(d.pass_rate_change)}`);
       // On a noisy engine the line above is what the first attempts did; this is what decided the alert.
       if (d.sequential) out.push(`- drift test on a noisy engine${t.noise ? ` (${t.noise.why})` : ''}: ${d.sequential.method}; ${sequentialWords(d.sequential)}; ${d.sequential.calls.engine} engine call(s) in ${d.sequential.rounds - 1} later round(s)`);
       out.push(`- what changed: ${d.cause}`);

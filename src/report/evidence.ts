@@ -20,7 +20,7 @@ export function calibratedText(g: ModelGraded): string {
   return `yes${g.engine_mock ? ' (mock engine: not agreement with people)' : ''}${th}`;
 }
 
-/** "0.5000 (2/4)", or n/a when the judge alone decided no judged task. */
+/** "0.5000 (2/4)", or — when the judge alone decided no judged task. */
 export const rawText = (g: ModelGraded) => (g.observed_pass_rate === null ? '—' : `${f4(g.observed_pass_rate)}${g.observed ? ` (${g.observed.count}/${g.observed.of})` : ''}`);
 
 /** Every check the run's gate and evaluation made, and which failed: the "which gates passed" of the evidence. */

@@ -21,7 +21,7 @@ export function rateText(r: Rate | null | undefined): string {
 }
 
 /** p-values: 4 decimals, and "< 0.0001" rather than a misleading 0.0000. */
-export const pValue = (p: number | null | undefined) => (p === null || p === undefined ? 'n/a' : p < 0.0001 ? '< 0.0001' : p.toFixed(4));
+export const pValue = (p: number | null | undefined) => (p === null || p === undefined ? '—' : p < 0.0001 ? '< 0.0001' : p.toFixed(4));
 
 /**
  * Text from artifacts (task reasons, prompts, titles) inside markdown: one line, and no character that

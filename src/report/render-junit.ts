@@ -99,7 +99,7 @@ function nightProperties(n: Night): [string, string][] {
     [`${k}.both_fail`, String(n.both_fail)],
     [`${k}.fixed`, String(n.fixed)],
     [`${k}.regressed`, String(n.regressed)],
-    [`${k}.mcnemar_p`, n.p_value === null ? 'n/a' : pValue(n.p_value)],
+    [`${k}.mcnemar_p`, n.p_value === null ? '—' : pValue(n.p_value)],
     [`${k}.pass_rate_change`, signed(n.pass_rate_change)],
     [`${k}.alert`, n.engine_failed ? 'engine failed' : n.alert ? 'drift' : 'none'],
     [`${k}.cause`, n.cause],
@@ -108,7 +108,7 @@ function nightProperties(n: Night): [string, string][] {
   const q = n.noisy_test;
   if (q) {
     props.push([`${k}.test`, q.test], [`${k}.decision`, q.decision], [`${k}.attempts_per_task`, String(q.attempts)], [`${k}.previous_attempts_per_task`, String(q.previous_attempts)]);
-    props.push([`${k}.effect`, q.effect === null ? 'n/a' : `${signed(q.effect)} [${q.low === null ? 'n/a' : signed(q.low)}, ${q.high === null ? 'n/a' : signed(q.high)}]`], [`${k}.drift_p`, pValue(q.p_value)]);
+    props.push([`${k}.effect`, q.effect === null ? '—' : `${signed(q.effect)} [${q.low === null ? '—' : signed(q.low)}, ${q.high === null ? '—' : signed(q.high)}]`], [`${k}.drift_p`, pValue(q.p_value)]);
   }
   for (const c of n.per_category) props.push([`${k}.category.${c.category}`, `${rate(c.before)} → ${rate(c.after)} (${signed(c.change)}) on ${c.tasks} task(s)`]);
   return props;
@@ -116,7 +116,7 @@ function nightProperties(n: Night): [string, string][] {
 
 /** The night's verdict as one test case: passes without an alert, fails on drift, errors when the engine failed. */
 function nightSuite(m: ReportModel, n: Night, id: number): string {
-  const summary = `tonight ${n.date} vs ${n.compared_with ?? 'no earlier night'}: ${n.tasks_compared} task(s) judged both nights, fixed ${n.fixed}, regressed ${n.regressed}, exact McNemar p = ${n.p_value === null ? 'n/a' : pValue(n.p_value)}, pass rate change ${signed(n.pass_rate_change)}; ${n.cause}`;
+  const summary = `tonight ${n.date} vs ${n.compared_with ?? 'no earlier night'}: ${n.tasks_compared} task(s) judged both nights, fixed ${n.fixed}, regressed ${n.regressed}, exact McNemar p = ${n.p_value === null ? '—' : pValue(n.p_value)}, pass rate change ${signed(n.pass_rate_change)}; ${n.cause}`;
   const name = `drift vs ${n.compared_with ?? 'previous night'}`;
   const head = `    <testcase name="${xmlAttr(name)}" classname="whetstone.nightly" time="0.000"`;
   const why = n.reasons.join('; ') || summary;

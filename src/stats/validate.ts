@@ -4,7 +4,7 @@
 // fractional count, a probability outside [0, 1], NaN) throws a RangeError, because it is a bug in the
 // caller and a number computed from it would look like evidence. A quantity that is simply undefined for
 // valid inputs (a rate over zero runs, kappa when both raters never vary) is returned as NaN, so one
-// empty category does not abort a whole report; the reporting layer prints NaN as "n/a".
+// empty category does not abort a whole report; the reporting layer prints NaN as "—".
 
 /** A count of things: a finite, non-negative integer. */
 export function assertCount(name: string, value: number): void {

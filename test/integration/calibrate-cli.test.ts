@@ -153,7 +153,7 @@ describe('thresholds and bad input', () => {
     const r = await runWhet(['calibrate', 'c.jsonl'], { cwd: dir });
     expect(r.stdout).toContain('per category (each pair\'s category: JSONL "category", or a CSV\'s third column; positive class: FAIL):');
     expect(r.stdout).toContain('  billing: n=2 TP=1 TN=1 FP=0 FN=0 TPR 1.0000 TNR 1.0000 accuracy 1.0000 precision 1.0000 bias balanced: wrongly failed 0/1 (0.0000) vs wrongly passed 0/1 (0.0000)');
-    expect(r.stdout).toContain('  refunds: n=1 TP=0 TN=0 FP=1 FN=0 TPR n/a TNR 0.0000 accuracy 0.0000 precision 0.0000 bias undetermined: wrongly failed 1/1 (1.0000) vs wrongly passed 0/0 (n/a)');
+    expect(r.stdout).toContain('  refunds: n=1 TP=0 TN=0 FP=1 FN=0 TPR — TNR 0.0000 accuracy 0.0000 precision 0.0000 bias undetermined: wrongly failed 1/1 (1.0000) vs wrongly passed 0/0 (—)');
   });
 });
 

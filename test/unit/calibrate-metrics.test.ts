@@ -89,7 +89,7 @@ describe('bias reading', () => {
     expect(c.tnr).toEqual({ count: 0, of: 0, rate: null });
     expect(c.tnr_ci).toBeNull();
     expect(c.gap).toBeNull();
-    expect(ratio4(0, 0)).toBe('n/a');
+    expect(ratio4(0, 0)).toBe('—');
   });
 
   it('never depends on the positive class: random tallies read the same both ways round', () => {

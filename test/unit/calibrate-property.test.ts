@@ -31,7 +31,7 @@ function independent(pairs: { human: L; judge: L }[], positive: L) {
 
 function expectFigure(printed: string, [k, n]: number[]) {
   if (n === 0) {
-    expect(printed).toBe('n/a');
+    expect(printed).toBe('—');
     return;
   }
   const x = k! / n!;

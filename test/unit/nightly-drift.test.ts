@@ -35,7 +35,7 @@ describe('compareNights', () => {
     expect(d.alert).toBe(false);
   });
 
-  it('shows n/a (null), not 0%, for a category with no task judged on both nights', () => {
+  it('shows — (null), not 0%, for a category with no task judged on both nights', () => {
     const before = night([task('c1', 'cite', 'pass'), task('o1', 'own', 'error')]);
     const after = night([task('c1', 'cite', 'pass'), task('o1', 'own', 'pass')]);
     expect(compareNights(after, prev(before), 0.05).per_category.own).toEqual({ tasks: 0, before: null, after: null, change: null });
