@@ -3,12 +3,14 @@
 import { z } from 'zod';
 import { safeId, safeIteration } from '../config/safe-id-schema.js';
 
-export const STAGES = ['generated', 'ranked', 'evaluated', 'gated', 'learned'] as const;
-export type StageName = (typeof STAGES)[number];
+import { ARTIFACT_STAGES, STAGE_NAMES } from '../state/stage-names.js';
+
+/** An artifact's `stage` value (stage-names.ts spells each stage's names once). */
+export type StageName = (typeof ARTIFACT_STAGES)[number];
 
 export const envelope = z.object({
   schema: z.string().regex(/^whetstone\.[a-z_]+\/\d+$/),
-  stage: z.enum(STAGES),
+  stage: z.enum(ARTIFACT_STAGES),
   run_id: safeId,
   iteration: safeIteration,
   created_at: z.iso.datetime(),
@@ -21,12 +23,13 @@ export const envelope = z.object({
 export type Envelope = z.infer<typeof envelope>;
 
 /** The seed's handoff names, kept so its orchestrator could read our artifacts. */
+const to = <S extends keyof typeof STAGE_NAMES>(s: S) => ({ next_step: STAGE_NAMES[s].next_step, next_owner: STAGE_NAMES[s].owner });
 export const HANDOFF = {
-  generated: { next_step: 'discriminate', next_owner: 'discriminator' },
-  ranked: { next_step: 'evaluate', next_owner: 'evaluator' },
-  evaluated: { next_step: 'gate_decision', next_owner: 'gate' },
-  gated: { next_step: 'learn', next_owner: 'learner' },
-  learned: { next_step: 'generate', next_owner: 'generator' },
+  generated: to('discriminate'),
+  ranked: to('evaluate'),
+  evaluated: to('gate'),
+  gated: to('learn'),
+  learned: to('generate'),
 } as const satisfies Record<StageName, { next_step: string; next_owner: string }>;
 
 /** When an artifact ends the flow (an aborted evaluation, a finished standalone run). */
@@ -37,11 +40,11 @@ export const HANDOFF_END = {
 
 /** The schema id each stage's artifact carries. */
 export const SCHEMA_OF = {
-  generated: 'whetstone.candidates/1',
-  ranked: 'whetstone.ranking/1',
-  evaluated: 'whetstone.evaluation/1',
-  gated: 'whetstone.gate/1',
-  learned: 'whetstone.learning/1',
+  generated: STAGE_NAMES.generate.schema,
+  ranked: STAGE_NAMES.discriminate.schema,
+  evaluated: STAGE_NAMES.evaluate.schema,
+  gated: STAGE_NAMES.gate.schema,
+  learned: STAGE_NAMES.learn.schema,
 } as const satisfies Record<StageName, string>;
 
 /**

@@ -2,6 +2,7 @@
 // seed 001's field names (evaluation.execution_pass_rate, baseline_pass_rate, delta,
 // candidate_results[].task_id/passed/score, next_step "gate_decision") and adds what honesty needs.
 import { z } from 'zod';
+import { interval, pairedComparison, passRate, taskStatus } from '../evaluation/measures.js';
 import { envelope } from './envelope.js';
 import { calibrationRecordSchema } from '../judges/calibration-store.js';
 import { safeId, safeIteration } from '../config/safe-id-schema.js';
@@ -27,17 +28,9 @@ export const rankingInput = z.looseObject({
 });
 export type RankingInput = z.infer<typeof rankingInput>;
 
-const ci = z.object({ low: z.number(), high: z.number() });
-export const rateSummary = z.object({
-  total_tasks: z.number().int(),
-  passed: z.number().int(),
-  failed: z.number().int(),
-  errors: z.number().int(),
-  timeouts: z.number().int(),
-  /** null: nothing judged, not measured (artifacts written before issue 28 hold 0 there). */
-  pass_rate: z.number().min(0).max(1).nullable(),
-  pass_rate_ci95: ci.nullable(),
-});
+const ci = interval;
+/** A pass rate with its interval (src/evaluation/measures.ts: one schema for every artifact and report). */
+export const rateSummary = passRate;
 /** should_trigger suites: the four trigger metrics over every judged attempt (src/evaluation/summary.ts). */
 export const triggerSummarySchema = z.object({
   trigger_rate: z.number().nullable(),
@@ -85,7 +78,7 @@ export const taskResult = z.object({
   task_id: z.string(),
   passed: z.boolean(),
   score: z.number(),
-  status: z.enum(['pass', 'fail', 'error']),
+  status: taskStatus,
   category: z.string(),
   split: z.enum(['train', 'holdout']).optional(),
   negative: z.boolean().optional(),
@@ -240,20 +233,7 @@ export const pipelineEvaluation = common.extend({
     reason: z.string().optional(),
     candidate: variantSummary.optional(),
     baseline: variantSummary.optional(),
-    paired: z
-      .object({
-        tasks_compared: z.number().int(),
-        excluded_errors: z.number().int(),
-        both_pass: z.number().int(),
-        both_fail: z.number().int(),
-        baseline_only: z.number().int(),
-        candidate_only: z.number().int(),
-        p_value: z.number(),
-        method: z.string(),
-        regressions: z.array(z.string()),
-        fixes: z.array(z.string()),
-      })
-      .optional(),
+    paired: pairedComparison.optional(),
     per_category: z.record(z.string(), z.object({ candidate: rateSummary, baseline: rateSummary, delta: z.number().nullable() })).optional(),
     baseline_cache: cacheInfo.optional(),
     candidate_cache: cacheInfo.optional(),

@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../core/errors.js';
 import { createRun, planRun, resolveRun } from '../loop/open.js';
-import { driveLoop, STAGES } from '../runner/registry.js';
+import { driveLoop, BUILT_IN_STAGES } from '../runner/registry.js';
 import { common, EVAL_THRESHOLD_HELP, loopEnv, registerStageCommand, report, STAGE_COMMANDS, threshold, type LoopOpts } from './stage-command.js';
 import { STEPS, type Step } from '../loop/next-step.js';
 import { acquireStateLock } from '../state/lock.js';
@@ -49,5 +49,5 @@ export function registerLoopCommands(program: Command, deps: CliDeps, setCode: S
       await report(deps, stateDir, runId, await driveLoop(loopEnv(deps), { stateDir, runId }), o.json, setCode);
     });
 
-  for (const step of STAGE_COMMANDS) registerStageCommand(program, step, deps, setCode, STAGES);
+  for (const step of STAGE_COMMANDS) registerStageCommand(program, step, deps, setCode, BUILT_IN_STAGES);
 }

@@ -2,11 +2,13 @@
 // program is named as an argv array (never a shell string: nothing in it is interpreted by a shell) and
 // runs under a timeout that kills its whole process tree. The protocol it follows is
 // docs/external-stages.md; the runner side is src/runner/external-stage.ts.
+import { LOOP_STAGES } from '../state/stage-names.js';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { duration } from './duration-schema.js';
 
-export const EXTERNAL_STAGE_NAMES = ['generate', 'discriminate', 'evaluate', 'gate', 'learn'] as const;
+/** Every loop stage may be a program (the names: src/state/stage-names.ts). */
+export const EXTERNAL_STAGE_NAMES = LOOP_STAGES;
 export type ExternalStageName = (typeof EXTERNAL_STAGE_NAMES)[number];
 
 /** Ten minutes: a generator asking a model several times is slow, a hung one must still end. */

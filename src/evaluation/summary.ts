@@ -230,10 +230,10 @@ export interface PairedComparison {
   excluded_errors: number;
   both_pass: number;
   both_fail: number;
-  /** b: passed on the baseline, failed on the candidate (regressions). */
-  baseline_only: number;
-  /** c: failed on the baseline, passed on the candidate (fixes). */
-  candidate_only: number;
+  /** c: failed on the baseline, passed on the candidate (McNemar's discordant pair; measures.ts names). */
+  fixed: number;
+  /** b: passed on the baseline, failed on the candidate. */
+  regressed: number;
   p_value: number;
   method: 'exact McNemar (two-sided binomial on discordant pairs)';
   regressions: string[];
@@ -266,8 +266,8 @@ export function pairedComparison(baseline: TaskTally[], candidate: TaskTally[]):
     excluded_errors: excluded,
     both_pass,
     both_fail,
-    baseline_only: regressions.length,
-    candidate_only: fixes.length,
+    fixed: fixes.length,
+    regressed: regressions.length,
     p_value: Number(test.pValue.toPrecision(6)),
     method: 'exact McNemar (two-sided binomial on discordant pairs)',
     regressions,

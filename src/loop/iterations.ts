@@ -4,8 +4,10 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { MAX_ITERATION } from '../config/safe-id.js';
 import { iterationPaths } from './paths.js';
+import { LOOP_STAGES } from '../state/stage-names.js';
 
-export const STEPS = ['baseline', 'generate', 'discriminate', 'evaluate', 'gate', 'learn'] as const;
+/** A loop iteration's steps: its baseline, then the stages (src/state/stage-names.ts). */
+export const STEPS = ['baseline', ...LOOP_STAGES] as const;
 export type Step = (typeof STEPS)[number];
 
 /** Files in write order with the step that wrote them. */

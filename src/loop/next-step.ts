@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { readArtifact } from '../state/artifact-io.js';
 import { iterationPaths } from './paths.js';
+import { stageOfNextStep } from '../state/stage-names.js';
 import { shardsIn } from './shards.js';
 import { iterations, WRITTEN_BY, type Step } from './iterations.js';
 
@@ -16,13 +17,6 @@ export type Next =
 
 const handoff = z.looseObject({ next_step: z.string(), next_owner: z.string(), verdict: z.string(), reason: z.string().optional(), selected: z.string().nullable().optional() });
 
-const STEP_OF: Record<string, Step> = {
-  generate: 'generate',
-  discriminate: 'discriminate',
-  evaluate: 'evaluate',
-  gate_decision: 'gate',
-  learn: 'learn',
-};
 
 export type Handoff = z.infer<typeof handoff>;
 
@@ -57,7 +51,7 @@ export function decideAfter(step: Step, h: Handoff, n: number, path?: string): N
   if (step === 'learn' && h.next_step === 'generate') return { kind: 'step', step: 'baseline', iteration: n + 1 };
   if (h.next_step === 'done') return { kind: 'end', status: 'done', iteration: n, reason: h.reason ?? 'the learner stopped the loop' };
   if (h.next_step === 'abort') return { kind: 'end', status: 'aborted', iteration: n, reason: `${step}: ${h.reason ?? h.verdict}` };
-  const next = STEP_OF[h.next_step];
+  const next = stageOfNextStep(h.next_step);
   if (!next) return { kind: 'end', status: 'review', iteration: n, reason: `${step} handed over to ${h.next_owner} (${h.next_step})` };
   if (next === 'evaluate') {
     if (!h.selected) return { kind: 'step', step: 'learn', iteration: n };

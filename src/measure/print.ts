@@ -118,7 +118,7 @@ export function formatEvaluation(a: EvaluationArtifact, artifactPath: string): s
     if (e.paired) {
       const p = e.paired;
       out.push(
-        `paired on ${p.tasks_compared} tasks: both pass ${p.both_pass}, both fail ${p.both_fail}, fixed ${p.candidate_only}, regressed ${p.baseline_only}; exact McNemar p = ${p.p_value}${p.excluded_errors ? ` (${p.excluded_errors} task(s) with errors left out)` : ''}`,
+        `paired on ${p.tasks_compared} tasks: both pass ${p.both_pass}, both fail ${p.both_fail}, fixed ${p.fixed}, regressed ${p.regressed}; exact McNemar p = ${p.p_value}${p.excluded_errors ? ` (${p.excluded_errors} task(s) with errors left out)` : ''}`,
       );
       if (p.regressions.length) out.push(`  regressions: ${p.regressions.slice(0, 10).join(', ')}${p.regressions.length > 10 ? ', …' : ''}`);
     }

@@ -54,7 +54,7 @@ export function formatNight(date: string, targets: NightTarget[], trends: Map<st
   for (const t of targets) {
     const s = t.summary;
     out.push(`## ${t.label}`, '');
-    out.push(`- pass rate ${judgedRate(s)} (${s.passed}/${s.passed + s.failed} judged), 95% CI ${s.ci95 ? `[${s.ci95.low.toFixed(2)}, ${s.ci95.high.toFixed(2)}]` : '—'}; errors ${s.errors}`);
+    out.push(`- pass rate ${judgedRate(s)} (${s.passed}/${s.passed + s.failed} judged), 95% CI ${s.pass_rate_ci95 ? `[${s.pass_rate_ci95.low.toFixed(2)}, ${s.pass_rate_ci95.high.toFixed(2)}]` : '—'}; errors ${s.errors}`);
     out.push(`- engine calls tonight: ${s.engine_calls}; run ${t.run_id}`);
     const d = t.drift;
     if (d.compared_with) {

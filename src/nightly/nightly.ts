@@ -101,7 +101,7 @@ export async function runNightly(
       passed: ev.passed,
       failed: ev.failed,
       errors: ev.errors,
-      ci95: ev.pass_rate_ci95,
+      pass_rate_ci95: ev.pass_rate_ci95,
       per_category: Object.fromEntries(Object.entries(ev.per_category).map(([k, v]) => [k, { passed: v.passed, failed: v.failed, pass_rate: v.pass_rate }])),
       skill_sha256: record.skill_sha256,
       suite_sha256: record.suite_sha256,

@@ -3,13 +3,14 @@
 // `whet schemas`, so a dashboard can read a state directory without whetstone. The *Read variants accept
 // files written before targets had a key and before the judge engine and settings were recorded.
 import { z } from 'zod';
+import { interval, taskStatus } from '../evaluation/measures.js';
 import { designSettingsSchema, effectSchema, lookSchema } from '../artifacts/evaluation.js';
 
 export const NIGHTLY_SCHEMA = 'whetstone.nightly/1';
 
 export const nightTask = z.object({
   task_id: z.string(),
-  status: z.enum(['pass', 'fail', 'error']),
+  status: taskStatus,
   category: z.string(),
   critical: z.boolean().optional(),
   /**
@@ -120,7 +121,8 @@ export const historySummary = z.object({
   passed: z.number(),
   failed: z.number(),
   errors: z.number(),
-  ci95: z.object({ low: z.number(), high: z.number() }).nullable(),
+  /** The pass rate's interval, named as everywhere (measures.ts); lines written before hold it as `ci95`. */
+  pass_rate_ci95: interval.nullable(),
   per_category: z.record(z.string(), z.object({ passed: z.number(), failed: z.number(), pass_rate: z.number().nullable() })),
   skill_sha256: z.string(),
   suite_sha256: z.string(),
@@ -152,7 +154,7 @@ export const nightlyDay = z.object({
 });
 
 const legacy = { target_key: z.string().optional(), suite: z.string().optional(), judge_engine_sha256: z.string().optional(), settings: evalSettings.optional() };
-export const historyLineRead = historyLine.extend(legacy);
+export const historyLineRead = historyLine.extend({ ...legacy, pass_rate_ci95: interval.nullable().optional(), ci95: interval.nullable().optional() });
 export const nightRecordRead = nightRecord.extend({ ...legacy, label: z.string().optional() });
 
 export type NightTask = z.infer<typeof nightTask>;

@@ -9,15 +9,16 @@ export const signed = (x: number | null | undefined) => (x === null || x === und
 export const pct = (x: number | null | undefined) => (x === null || x === undefined ? '—' : `${(x * 100).toFixed(1)}%`);
 
 /** "[0.3968, 0.8922]", or "—" when nothing was judged (Wilson's [0, 1] over no trial says nothing). */
-export function ciText(r: { judged: number; ci95: { low: number; high: number } }, sep = ', '): string {
-  return r.judged === 0 ? '—' : `[${f4(r.ci95.low)}${sep}${f4(r.ci95.high)}]`;
+export function ciText(r: { pass_rate_ci95: { low: number; high: number } | null }, sep = ', '): string {
+  const c = r.pass_rate_ci95;
+  return c ? `[${f4(c.low)}${sep}${f4(c.high)}]` : '—';
 }
 
 /** "0.7000 (7/10) [0.3968, 0.8922]" — the rate, its counts, its 95% Wilson interval; errors named apart. */
 export function rateText(r: Rate | null | undefined): string {
   if (!r) return '—';
   const errs = r.errors ? `, ${r.errors} error${r.errors === 1 ? '' : 's'}` : '';
-  return `${f4(r.pass_rate)} (${r.passed}/${r.judged}${errs})${r.judged === 0 ? '' : ` [${f4(r.ci95.low)}, ${f4(r.ci95.high)}]`}`;
+  return `${f4(r.pass_rate)} (${r.passed}/${r.judged}${errs})${r.pass_rate_ci95 ? ` [${f4(r.pass_rate_ci95.low)}, ${f4(r.pass_rate_ci95.high)}]` : ''}`;
 }
 
 /** p-values: 4 decimals, and "< 0.0001" rather than a misleading 0.0000. */

@@ -2,8 +2,11 @@
 // rate over nights or iterations with its 95% interval as a band, and per-category bars with interval
 // whiskers. Every mark carries data-* attributes with the numbers it draws, so a test (or a reader's
 // devtools) can check a chart against the artifact without measuring pixels.
-import { f4 } from './format.js';
+import { ciText, f4 } from './format.js';
 import type { ReportModel } from './model-schema.js';
+
+/** Where an interval is drawn: a rate over nothing (null) spans the whole scale, as Wilson's does. */
+const band = (r: { pass_rate_ci95: { low: number; high: number } | null }) => r.pass_rate_ci95 ?? { low: 0, high: 1 };
 
 export function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -30,8 +33,8 @@ export function trendChart(trend: ReportModel['trend']): string {
     out.push(`<text x="${L - 6}" y="${num(y(g) + 4)}" text-anchor="end" font-size="11" fill="${COLORS.text}">${g.toFixed(2)}</text>`);
   }
   if (pts.length > 1) {
-    const upper = pts.map((p, i) => `${num(x(i))},${num(y(p.ci95.high))}`);
-    const lower = pts.map((p, i) => `${num(x(i))},${num(y(p.ci95.low))}`).reverse();
+    const upper = pts.map((p, i) => `${num(x(i))},${num(y(band(p).high))}`);
+    const lower = pts.map((p, i) => `${num(x(i))},${num(y(band(p).low))}`).reverse();
     out.push(`<polygon data-testid="trend-band" points="${[...upper, ...lower].join(' ')}" fill="${COLORS.band}" fill-opacity="0.35" stroke="none"/>`);
     out.push(`<polyline data-testid="trend-line" points="${pts.map((p, i) => `${num(x(i))},${num(y(p.pass_rate!))}`).join(' ')}" fill="none" stroke="${COLORS.primary}" stroke-width="2"/>`);
   }
@@ -39,10 +42,10 @@ export function trendChart(trend: ReportModel['trend']): string {
   pts.forEach((p, i) => {
     const cx = num(x(i));
     // With one point there is no band to draw: show its interval as a whisker instead.
-    if (pts.length === 1) out.push(`<line x1="${cx}" x2="${cx}" y1="${num(y(p.ci95.low))}" y2="${num(y(p.ci95.high))}" stroke="${COLORS.band}" stroke-width="8" stroke-linecap="round"/>`);
-    const tip = `${p.label}: ${f4(p.pass_rate)} (${p.passed}/${p.judged}) 95% CI [${f4(p.ci95.low)}, ${f4(p.ci95.high)}]${p.note ? ` — ${p.note}` : ''}`;
+    if (pts.length === 1) out.push(`<line x1="${cx}" x2="${cx}" y1="${num(y(band(p).low))}" y2="${num(y(band(p).high))}" stroke="${COLORS.band}" stroke-width="8" stroke-linecap="round"/>`);
+    const tip = `${p.label}: ${f4(p.pass_rate)} (${p.passed}/${p.judged}) 95% CI ${ciText(p)}${p.note ? ` — ${p.note}` : ''}`;
     out.push(
-      `<circle data-testid="trend-point" data-label="${esc(p.label)}" data-rate="${f4(p.pass_rate)}" data-low="${f4(p.ci95.low)}" data-high="${f4(p.ci95.high)}" data-alert="${p.alert}" cx="${cx}" cy="${num(y(p.pass_rate!))}" r="4.5" fill="${p.alert ? COLORS.alert : COLORS.primary}"><title>${esc(tip)}</title></circle>`,
+      `<circle data-testid="trend-point" data-label="${esc(p.label)}" data-rate="${f4(p.pass_rate)}" data-low="${f4(band(p).low)}" data-high="${f4(band(p).high)}" data-alert="${p.alert}" cx="${cx}" cy="${num(y(p.pass_rate!))}" r="4.5" fill="${p.alert ? COLORS.alert : COLORS.primary}"><title>${esc(tip)}</title></circle>`,
     );
     // The end labels hang inward so they stay inside the drawing.
     const anchor = pts.length > 1 && i === 0 ? 'start' : pts.length > 1 && i === pts.length - 1 ? 'end' : 'middle';
@@ -80,10 +83,10 @@ export function categoryChart(m: ReportModel): string {
       if (!rate) return;
       const w = (rate.pass_rate ?? 0) * area;
       out.push(
-        `<rect data-testid="category-bar" data-category="${esc(c.category)}" data-role="${r.v!.role}" data-rate="${f4(rate.pass_rate)}" data-passed="${rate.passed}" data-judged="${rate.judged}" x="${labelW}" y="${y0}" width="${num(w)}" height="${barH}" fill="${r.color}"><title>${esc(`${c.category}, ${r.v!.label}: ${f4(rate.pass_rate)} (${rate.passed}/${rate.judged}) 95% CI [${f4(rate.ci95.low)}, ${f4(rate.ci95.high)}]`)}</title></rect>`,
+        `<rect data-testid="category-bar" data-category="${esc(c.category)}" data-role="${r.v!.role}" data-rate="${f4(rate.pass_rate)}" data-passed="${rate.passed}" data-judged="${rate.judged}" x="${labelW}" y="${y0}" width="${num(w)}" height="${barH}" fill="${r.color}"><title>${esc(`${c.category}, ${r.v!.label}: ${f4(rate.pass_rate)} (${rate.passed}/${rate.judged}) 95% CI ${ciText(rate)}`)}</title></rect>`,
       );
-      const lo = labelW + rate.ci95.low * area;
-      const hi = labelW + rate.ci95.high * area;
+      const lo = labelW + band(rate).low * area;
+      const hi = labelW + band(rate).high * area;
       const mid = y0 + barH / 2;
       out.push(`<path d="M${num(lo)} ${mid}H${num(hi)}M${num(lo)} ${y0 + 3}V${y0 + barH - 3}M${num(hi)} ${y0 + 3}V${y0 + barH - 3}" stroke="#111827" stroke-width="1.2" fill="none"/>`);
       out.push(`<text x="${labelW + area + 8}" y="${y0 + barH - 3}" font-size="11" fill="${COLORS.text}">${f4(rate.pass_rate)} (${rate.passed}/${rate.judged})${rate.errors ? ` +${rate.errors} err` : ''}</text>`);

@@ -4,23 +4,17 @@
 // system metrics (how well the skill does) are separate objects because METHOD.md §2 step 6 keeps them on
 // separate dashboards: a judge can agree perfectly with people about a system that is failing.
 import { z } from 'zod';
+import { interval, pairedCounts, passRate, taskStatus } from '../evaluation/measures.js';
 import { triggerRow } from './model-trigger.js';
 import { callCount } from '../evaluation/call-count.js';
 
-export const REPORT_SCHEMA = 'whetstone.report/1';
+// 2: a pass rate, its interval and the paired comparison carry the artifacts' names (src/evaluation/measures.ts).
+export const REPORT_SCHEMA = 'whetstone.report/2';
 
-const ci = z.object({ low: z.number(), high: z.number() });
+const ci = interval;
 
-/** Counts first, then the rate they give; pass_rate is null when nothing was judged. */
-export const rate = z.object({
-  total: z.number().int(),
-  judged: z.number().int(),
-  passed: z.number().int(),
-  failed: z.number().int(),
-  errors: z.number().int(),
-  pass_rate: z.number().nullable(),
-  ci95: ci,
-});
+/** The artifacts' pass rate (measures.ts) with the judged count the renderers show; rate and interval null when nothing was judged. */
+export const rate = passRate.omit({ timeouts: true }).extend({ judged: z.number().int() });
 export type Rate = z.infer<typeof rate>;
 
 /** primary: what the report is about (the candidate, or the skill of a standalone run); reference: the baseline it is compared with. */
@@ -38,7 +32,7 @@ export const variant = z.object({
 export type Variant = z.infer<typeof variant>;
 
 export const outcome = z.object({
-  status: z.enum(['pass', 'fail', 'error']),
+  status: taskStatus,
   score: z.number().nullable(),
   reason: z.string(),
   duration_ms: z.number().nullable(),
@@ -210,20 +204,7 @@ export const reportModel = z.object({
     per_category: z.array(z.object({ category: z.string(), primary: rate.nullable(), reference: rate.nullable(), delta: z.number().nullable() })),
     /** train and held out side by side: the generator sees train failures only, the gate decides on held out. */
     per_split: z.array(z.object({ split: z.string(), primary: rate.nullable(), reference: rate.nullable(), delta: z.number().nullable() })),
-    paired: z
-      .object({
-        tasks_compared: z.number().int(),
-        excluded_errors: z.number().int(),
-        both_pass: z.number().int(),
-        both_fail: z.number().int(),
-        fixed: z.number().int(),
-        regressed: z.number().int(),
-        p_value: z.number(),
-        method: z.string(),
-        fixes: z.array(z.string()),
-        regressions: z.array(z.string()),
-      })
-      .nullable(),
+    paired: pairedCounts.nullable(),
     errors: z.array(z.object({ task_id: z.string(), role: variantRole, reason: z.string() })),
     top_failure_category: z.object({ category: z.string(), failed: z.number().int(), judged: z.number().int(), role: variantRole }).nullable(),
   }),
@@ -307,7 +288,7 @@ export const reportModel = z.object({
     .nullable(),
   trend: z.object({
     source: z.enum(['nightly', 'iterations', 'run', 'none']),
-    points: z.array(z.object({ label: z.string(), passed: z.number().int(), judged: z.number().int(), pass_rate: z.number().nullable(), ci95: ci, alert: z.boolean(), note: z.string().nullable() })),
+    points: z.array(z.object({ label: z.string(), passed: z.number().int(), judged: z.number().int(), pass_rate: z.number().nullable(), pass_rate_ci95: ci.nullable(), alert: z.boolean(), note: z.string().nullable() })),
   }),
   notes: z.array(z.string()),
 });

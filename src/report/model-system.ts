@@ -18,7 +18,7 @@ interface ResultRow {
 export function rateOf(passed: number, failed: number, errors: number, total = passed + failed + errors): Rate {
   const judged = passed + failed;
   const ci = wilson(passed, judged);
-  return { total, judged, passed, failed, errors, pass_rate: judged === 0 ? null : round4(passed / judged), ci95: { low: round4(ci.low), high: round4(ci.high) } };
+  return { total_tasks: total, judged, passed, failed, errors, pass_rate: judged === 0 ? null : round4(passed / judged), pass_rate_ci95: judged === 0 ? null : { low: round4(ci.low), high: round4(ci.high) } };
 }
 
 export function resultRows(list: unknown, durations: Record<string, number> = {}): ResultRow[] {
@@ -78,8 +78,9 @@ function pairedOf(evaluationPaired: unknown, tasks: TaskRow[]): System['paired']
       excluded_errors: int(a.excluded_errors) ?? 0,
       both_pass: int(a.both_pass) ?? 0,
       both_fail: int(a.both_fail) ?? 0,
-      fixed: int(a.candidate_only) ?? 0,
-      regressed: int(a.baseline_only) ?? 0,
+      // Today's names, or those of an artifact written before they were one (measures.ts).
+      fixed: int(a.fixed) ?? int(a.candidate_only) ?? 0,
+      regressed: int(a.regressed) ?? int(a.baseline_only) ?? 0,
       p_value: num(a.p_value) ?? 1,
       method: str(a.method) ?? 'exact McNemar',
       fixes: arr(a.fixes).filter((x): x is string => typeof x === 'string'),

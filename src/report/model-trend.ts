@@ -48,8 +48,8 @@ function historyPoints(history: Json[], paths: string[], match: TrendMatch): Tre
     const failed = int(h.failed);
     if (passed === undefined || failed === undefined) return [];
     const r = rateOf(passed, failed, int(h.errors) ?? 0);
-    const low = num(at(h, 'ci95', 'low'));
-    const high = num(at(h, 'ci95', 'high'));
+    const low = num(at(h, 'pass_rate_ci95', 'low')) ?? num(at(h, 'ci95', 'low'));
+    const high = num(at(h, 'pass_rate_ci95', 'high')) ?? num(at(h, 'ci95', 'high'));
     const alert = bool(at(h, 'drift', 'alert')) ?? false;
     return [
       {
@@ -57,7 +57,7 @@ function historyPoints(history: Json[], paths: string[], match: TrendMatch): Tre
         passed,
         judged: r.judged,
         pass_rate: r.pass_rate,
-        ci95: low !== undefined && high !== undefined ? { low: round4(low), high: round4(high) } : r.ci95,
+        pass_rate_ci95: low !== undefined && high !== undefined ? { low: round4(low), high: round4(high) } : r.pass_rate_ci95,
         alert,
         note: str(at(h, 'drift', 'reason')) ?? null,
       },
@@ -86,11 +86,11 @@ export function trendOf(history: Json[], manifest: Json | undefined, loop: LoopR
   if (its.length > 0) {
     return {
       source: 'iterations',
-      points: its.map((r) => ({ label: `iter ${r.iteration}`, passed: r.baseline!.passed, judged: r.baseline!.judged, pass_rate: r.baseline!.pass_rate, ci95: r.baseline!.ci95, alert: false, note: r.decision ? `gate: ${r.decision}` : null })),
+      points: its.map((r) => ({ label: `iter ${r.iteration}`, passed: r.baseline!.passed, judged: r.baseline!.judged, pass_rate: r.baseline!.pass_rate, pass_rate_ci95: r.baseline!.pass_rate_ci95, alert: false, note: r.decision ? `gate: ${r.decision}` : null })),
     };
   }
   if (primary && primary.judged > 0) {
-    return { source: 'run', points: [{ label: runId, passed: primary.passed, judged: primary.judged, pass_rate: primary.pass_rate, ci95: primary.ci95, alert: false, note: null }] };
+    return { source: 'run', points: [{ label: runId, passed: primary.passed, judged: primary.judged, pass_rate: primary.pass_rate, pass_rate_ci95: primary.pass_rate_ci95, alert: false, note: null }] };
   }
   return { source: 'none', points: [] };
 }

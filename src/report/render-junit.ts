@@ -47,7 +47,7 @@ function properties(m: ReportModel, v: Variant): string[] {
     ['whetstone.mode', m.run.mode],
     ['whetstone.variant', v.label],
     ['whetstone.pass_rate', f4(v.summary.pass_rate)],
-    ['whetstone.ci95', v.summary.judged === 0 ? '—' : `${f4(v.summary.ci95.low)}..${f4(v.summary.ci95.high)}`],
+    ['whetstone.ci95', ciText(v.summary, '..')],
   ];
   if (m.run.engine) props.push(['whetstone.engine', `${m.run.engine.type}${m.run.engine.mock && m.run.engine.type !== 'mock' ? ' (mock)' : ''}`]);
   if (m.run.iteration !== null) props.push(['whetstone.iteration', String(m.run.iteration)]);
@@ -56,7 +56,7 @@ function properties(m: ReportModel, v: Variant): string[] {
   if (m.system.paired) props.push(['whetstone.mcnemar_p', pValue(m.system.paired.p_value)]);
   for (const sp of m.system.per_split) {
     const r = v.role === m.system.reference?.role ? sp.reference : sp.primary;
-    if (r) props.push([`whetstone.split.${sp.split}.pass_rate`, `${f4(r.pass_rate)} (${r.passed}/${r.judged}) ${f4(r.ci95.low)}..${f4(r.ci95.high)}`]);
+    if (r) props.push([`whetstone.split.${sp.split}.pass_rate`, `${f4(r.pass_rate)} (${r.passed}/${r.judged}) ${ciText(r, '..').replace(/^\[|\]$/g, '')}`]);
   }
   // Judge calibration belongs to the evaluation, not to one variant, but CI tools show only suite properties.
   for (const g of m.judges.model_graded) {

@@ -163,7 +163,7 @@ function loop(m: ReportModel): string[] {
 
 export function trend(m: ReportModel): string[] {
   if (m.trend.source !== 'nightly') return [];
-  return ['## Nightly trend', '', mdTable(['night', 'pass rate', '95% CI', 'drift'], m.trend.points.map((p) => [p.label, `${f4(p.pass_rate)} (${p.passed}/${p.judged})`, `[${f4(p.ci95.low)}, ${f4(p.ci95.high)}]`, p.alert ? `**alert**: ${mdText(p.note ?? '')}` : '—'])), ''];
+  return ['## Nightly trend', '', mdTable(['night', 'pass rate', '95% CI', 'drift'], m.trend.points.map((p) => [p.label, `${f4(p.pass_rate)} (${p.passed}/${p.judged})`, ciText(p), p.alert ? `**alert**: ${mdText(p.note ?? '')}` : '—'])), ''];
 }
 
 function proposed(m: ReportModel): string[] {

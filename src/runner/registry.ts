@@ -8,7 +8,7 @@ import { run as learn } from '../../stages/learn/index.js';
 import type { LoopEnv } from '../loop/open.js';
 import { driveRun, type DriveOptions, type LoopResult, type Stages } from './loop.js';
 
-export const STAGES: Required<Stages> = {
+export const BUILT_IN_STAGES: Required<Stages> = {
   baseline: (ctx) => evaluateLoopBaseline(ctx),
   generate: (ctx) => generate(ctx),
   discriminate: (ctx) => discriminate(ctx),
@@ -19,5 +19,5 @@ export const STAGES: Required<Stages> = {
 
 /** Drives a run with every stage of the loop. */
 export function driveLoop(e: LoopEnv, o: DriveOptions): Promise<LoopResult> {
-  return driveRun(e, o, STAGES);
+  return driveRun(e, o, BUILT_IN_STAGES);
 }

@@ -12,7 +12,7 @@ import type { LoopContext, StageOutcome } from '../loop/context.js';
 import { openRun, startRun, type LoopEnv } from '../loop/open.js';
 import { ExternalStageRefusal, runExternalStage } from './external-stage.js';
 import { runStep } from './loop.js';
-import { STAGES } from './registry.js';
+import { BUILT_IN_STAGES } from './registry.js';
 import { nextStep } from '../loop/next-step.js';
 import { SAMPLE_PIPELINE, SAMPLE_SKILL, SAMPLE_SUITE } from './stage-check-sample.js';
 
@@ -48,7 +48,7 @@ export async function checkStageProgram(e: LoopEnv, o: { program: ExternalStageP
       const stepCtx: LoopContext = { ...ctx, iteration: next.iteration };
       const candidate = next.kind === 'step' ? next.candidate : undefined;
       if (next.step !== stage) {
-        const done = await runStep(STAGES, stepCtx, next.step, candidate);
+        const done = await runStep(BUILT_IN_STAGES, stepCtx, next.step, candidate);
         if (done === 'interrupted') throw new StateError('interrupted');
         lines.push(`  built-in ${next.step}: ${done.summary}`);
         continue;
@@ -68,7 +68,7 @@ export async function checkStageProgram(e: LoopEnv, o: { program: ExternalStageP
       const after = nextStep(ctx.runDir);
       if (after.kind === 'step') {
         try {
-          const read = await runStep(STAGES, { ...ctx, iteration: after.iteration }, after.step, after.candidate);
+          const read = await runStep(BUILT_IN_STAGES, { ...ctx, iteration: after.iteration }, after.step, after.candidate);
           if (read !== 'interrupted') lines.push(`  built-in ${after.step} read it: ${read.summary}`);
         } catch (err) {
           if (!(err instanceof WhetError)) throw err;

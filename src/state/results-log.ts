@@ -9,6 +9,7 @@ import { closeSync, createReadStream, existsSync, fstatSync, ftruncateSync, mkdi
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
+import { attemptStatus } from '../evaluation/measures.js';
 import { InternalError } from '../core/errors.js';
 import { mapped } from '../core/atomic.js';
 import { intentMetricSetSchema } from '../evaluation/intent-metrics.js';
@@ -27,7 +28,7 @@ export const resultLineSchema = z.object({
   task_id: z.string(),
   attempt: z.number().int().min(0),
   /** pass / fail were judged; error means the engine or a judge could not do its job; unjudged: nothing to judge by. */
-  status: z.enum(['pass', 'fail', 'error', 'unjudged']),
+  status: attemptStatus,
   score: z.number(),
   reason: z.string(),
   judges: z.array(judgeOutcomeSchema),

@@ -150,8 +150,8 @@ describe('the HTML report in headless Chromium', () => {
     const paired = evaluation.evaluation.paired;
     const count = async (id: string) => Number(await page.getByTestId(id).first().getAttribute('data-count'));
     expect(await count('paired-both-pass')).toBe(paired.both_pass);
-    expect(await count('paired-fixed')).toBe(paired.candidate_only);
-    expect(await count('paired-regressed')).toBe(paired.baseline_only);
+    expect(await count('paired-fixed')).toBe(paired.fixed);
+    expect(await count('paired-regressed')).toBe(paired.regressed);
     expect(await page.getByTestId('paired-p').innerText()).toContain(`p = ${paired.p_value.toFixed(4)}`);
     expect([await count('cm-tp'), await count('cm-tn'), await count('cm-fp'), await count('cm-fn')]).toEqual([44, 21, 9, 6]);
     const added = page.locator('[data-testid="diff"] .add').first();

@@ -42,7 +42,7 @@ describe('evaluate (pipeline mode)', () => {
     const a = JSON.parse(r.stdout);
     expect(a).toMatchObject({ stage: 'evaluated', verdict: 'pass', next_step: 'gate_decision', next_owner: 'gate', candidate_id: 'cand-01', candidate_score: 7.5, iteration: 1, run_id: 'run-1' });
     expect(a.evaluation).toMatchObject({ execution_pass_rate: 0.8, baseline_pass_rate: 0.4, delta: 0.4, verdict: 'pass' });
-    expect(a.evaluation.paired).toMatchObject({ tasks_compared: 5, both_pass: 2, both_fail: 1, candidate_only: 2, baseline_only: 0, p_value: 0.5, fixes: ['breaking-1', 'breaking-2'] });
+    expect(a.evaluation.paired).toMatchObject({ tasks_compared: 5, both_pass: 2, both_fail: 1, fixed: 2, regressed: 0, p_value: 0.5, fixes: ['breaking-1', 'breaking-2'] });
     expect(a.evaluation.per_category.breaking).toMatchObject({ delta: 1, candidate: { passed: 2 }, baseline: { passed: 0 } });
     expect(a.candidate_results.map((t: any) => [t.task_id, t.passed, t.score])).toEqual([
       ['common-1', true, 1],

@@ -7,7 +7,7 @@ import { EXTERNAL_STAGE_NAMES, type ExternalStageName, type ExternalStageProgram
 import { checkStageArtifact } from '../../src/runner/external-check.js';
 import { STAGE_OUTPUT, stageInputs } from '../../src/runner/external-inputs.js';
 import { runStep } from '../../src/runner/loop.js';
-import { STAGES } from '../../src/runner/registry.js';
+import { BUILT_IN_STAGES } from '../../src/runner/registry.js';
 import { nextStep } from '../../src/loop/next-step.js';
 import { tempDir } from '../support/cli.js';
 import { loopProject } from '../fixtures/stages/loop-project.js';
@@ -28,7 +28,7 @@ describe('the external stage contract, held against the built-in stages', () => 
       const candidate = next.kind === 'step' ? next.candidate : undefined;
       // The inputs as an external program would have been given them, just before the stage runs.
       const io = isStage(next.step) ? await stageInputs(ctx, next.step, tempDir(), candidate) : undefined;
-      const out = await runStep(STAGES, ctx, next.step, candidate);
+      const out = await runStep(BUILT_IN_STAGES, ctx, next.step, candidate);
       if (out === 'interrupted' || !io || !isStage(next.step)) continue;
       const stage = next.step;
       const text = readFileSync(out.artifactPath, 'utf8');

@@ -40,8 +40,8 @@ describe('whet report on a loop run', () => {
     const ev = iter(m.run.iteration!, 'evaluation.json');
     expect(m.system.primary?.summary.pass_rate).toBe(ev.evaluation.execution_pass_rate);
     expect(m.system.reference?.summary.pass_rate).toBe(ev.evaluation.baseline_pass_rate);
-    expect(m.system.primary?.summary.ci95).toEqual({ low: ev.evaluation.candidate.pass_rate_ci95.low, high: ev.evaluation.candidate.pass_rate_ci95.high });
-    expect(m.system.paired).toMatchObject({ both_pass: ev.evaluation.paired.both_pass, fixed: ev.evaluation.paired.candidate_only, p_value: ev.evaluation.paired.p_value });
+    expect(m.system.primary?.summary.pass_rate_ci95).toEqual({ low: ev.evaluation.candidate.pass_rate_ci95.low, high: ev.evaluation.candidate.pass_rate_ci95.high });
+    expect(m.system.paired).toMatchObject({ both_pass: ev.evaluation.paired.both_pass, fixed: ev.evaluation.paired.fixed, regressed: ev.evaluation.paired.regressed, p_value: ev.evaluation.paired.p_value });
     for (const c of m.system.per_category) expect(c.primary?.pass_rate).toBe(ev.evaluation.per_category[c.category].candidate.pass_rate);
     expect(m.gate?.decision).toBe(iter(m.run.iteration!, 'gate.json').decision);
     expect(m.candidate?.diff).toBe(iter(m.run.iteration!, 'candidates.json').candidates.find((c: { id: string }) => c.id === ev.candidate_id).diff);

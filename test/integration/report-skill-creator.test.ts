@@ -73,7 +73,7 @@ describe('whet report --format skill-creator', () => {
     // whetstone's own additions, where the viewer does not look.
     expect(bench.run_summary.with_skill.whetstone).toMatchObject({ tasks_passed: 2, tasks_judged: 2, task_pass_rate: 1 });
     expect(bench.run_summary.with_skill.whetstone.task_pass_rate_ci95.low).toBeCloseTo(0.3424, 3);
-    expect(bench.whetstone.paired).toMatchObject({ tasks_compared: 2, candidate_only: 1, method: expect.stringMatching(/McNemar/) });
+    expect(bench.whetstone.paired).toMatchObject({ tasks_compared: 2, fixed: 1, method: expect.stringMatching(/McNemar/) });
     expect(bench.notes).toContain('whetstone: without_skill fails "Draw a histogram of the monthly revenue trend" in 2/2 runs');
 
     const gradings = findFiles(join(dir, 'viewer'), 'grading.json');

@@ -17,9 +17,9 @@ describe('whet evaluate --shard in pipeline mode + whet merge', () => {
     const args = ['evaluate', '--input', 'in/ranking.json', '--candidate-id', 'c1', '--task-suite', 'tasks.yaml'];
     const plain = await whet([...args, '--state-root', 'plain'], { cwd: dir });
     expect(plain.stderr).not.toMatch(/internal error/);
-    const want = measuredFields(join(dir, 'plain/runs/r1/iter-001/evaluation.json')) as { evaluation: { paired: { baseline_only: number; candidate_only: number } } };
-    expect(want.evaluation.paired.baseline_only).toBeGreaterThan(0);
-    expect(want.evaluation.paired.candidate_only).toBeGreaterThan(0);
+    const want = measuredFields(join(dir, 'plain/runs/r1/iter-001/evaluation.json')) as { evaluation: { paired: { regressed: number; fixed: number } } };
+    expect(want.evaluation.paired.regressed).toBeGreaterThan(0);
+    expect(want.evaluation.paired.fixed).toBeGreaterThan(0);
     for (const i of [1, 2, 3]) {
       const r = await whet([...args, '--shard', `${i}/3`, '--state-root', `s${i}`], { cwd: dir });
       expect(r.code, r.stderr).toBe(0);

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { loadSuite } from '../../src/config/suite.js';
 import { createAdaptiveConcurrency } from '../../src/engines/adaptive.js';
 import type { Engine, EngineRequest, EngineResult } from '../../src/engines/types.js';
-import { Budget, usedInRun } from '../../src/evaluation/budget.js';
+import { Budget } from '../../src/evaluation/budget.js';
+import { usedInRun } from '../../src/evaluation/run-usage.js';
 import { configureEngine, meterEngine } from '../../src/evaluation/metered.js';
 import { runVariant } from '../../src/evaluation/run-variant.js';
 import { tempDir, write } from '../support/cli.js';
@@ -53,7 +54,7 @@ describe('judge calls under the run budget', () => {
     expect(first).toMatchObject({ status: 'pass', engine_calls: 2, judge_usage: { cost_usd: 0.02, input_tokens: 100 } });
     // The refused judge leaves an error line: it records the task call, and a resume redoes the attempt.
     expect(second).toMatchObject({ status: 'error', engine_calls: 1 });
-    expect(usedInRun(s.runDir)).toEqual({ calls: 3, cost: 0.04, input_tokens: 120, output_tokens: 30 });
+    expect(usedInRun(s.runDir)).toEqual({ calls: 3, engine: 2, judge: 1, generator: 0, cost: 0.04, input_tokens: 120, output_tokens: 30 });
   });
 
   it('max_cost_usd sees judge cost: the second attempt never starts', async () => {

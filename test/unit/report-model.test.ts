@@ -21,9 +21,9 @@ describe('report model: system metrics', () => {
   const m = buildReportModel(inputs({ evaluation: standalone(rows), durations: { baseline: { a1: 120, a2: 80 } } }));
 
   it('counts errors apart from failures and gives Wilson intervals over judged tasks', () => {
-    expect(m.system.primary).toMatchObject({ role: 'skill', id: 'demo-skill', summary: { total: 6, judged: 5, passed: 3, failed: 2, errors: 1, pass_rate: 0.6 } });
+    expect(m.system.primary).toMatchObject({ role: 'skill', id: 'demo-skill', summary: { total_tasks: 6, judged: 5, passed: 3, failed: 2, errors: 1, pass_rate: 0.6 } });
     // wilson(3, 5) = [0.2307, 0.8824] (the evaluate stage's own figure for 3/5)
-    expect(m.system.primary!.summary.ci95).toEqual({ low: 0.2307, high: 0.8824 });
+    expect(m.system.primary!.summary.pass_rate_ci95).toEqual({ low: 0.2307, high: 0.8824 });
     expect(m.system.errors).toEqual([{ task_id: 'b2', role: 'skill', reason: 'engine timed out after 60000 ms' }]);
     expect(m.system.reference).toBeNull();
     expect(m.system.paired).toBeNull();
@@ -147,7 +147,7 @@ describe('report model: eval set, thresholds, loop, trend', () => {
   it('charts the baseline over iterations without nightly history, and the target’s nights when there are some', () => {
     const m = buildReportModel(inputs({ manifest, iterations: its }));
     expect(m.trend.source).toBe('iterations');
-    expect(m.trend.points.map((p) => [p.label, p.pass_rate, p.ci95.low])).toEqual([['iter 1', 0.6, 0.2307], ['iter 2', 0.8, 0.3755]]);
+    expect(m.trend.points.map((p) => [p.label, p.pass_rate, p.pass_rate_ci95?.low])).toEqual([['iter 1', 0.6, 0.2307], ['iter 2', 0.8, 0.3755]]);
     const history = [historyLine('2026-11-02', '/skills/demo', 7, 3, true, 'pass rate fell'), historyLine('2026-11-01', '/skills/demo/SKILL.md', 8, 2), historyLine('2026-11-01', '/skills/other', 1, 9)];
     const n = buildReportModel(inputs({ manifest, iterations: its, history }));
     expect(n.trend.source).toBe('nightly');

@@ -22,7 +22,7 @@ describe('report: train and held out side by side', () => {
     expect(train!.primary).toMatchObject({ passed: 2, judged: 3, pass_rate: 0.6667 });
     expect(train!.reference).toMatchObject({ passed: 1, judged: 3, pass_rate: 0.3333 });
     // wilson(1, 2) = [0.0945, 0.9055] (Wilson 1927, z = 1.96)
-    expect(holdout!.primary).toMatchObject({ passed: 1, judged: 2, ci95: { low: 0.0945, high: 0.9055 } });
+    expect(holdout!.primary).toMatchObject({ passed: 1, judged: 2, pass_rate_ci95: { low: 0.0945, high: 0.9055 } });
     expect(holdout!.reference).toMatchObject({ passed: 0, judged: 2, pass_rate: 0 });
     expect(holdout!.delta).toBe(0.5);
     expect(() => reportModel.parse(m)).not.toThrow();
