@@ -2,7 +2,7 @@
 // imports, bundled into dist/bin/ (scripts/bundle-options.ts). Why: a command of ~240 ES modules spent
 // ~100 ms of its start resolving, reading and linking them (zod alone is 94 files); an entry chunk plus a
 // chunk per lazily imported command family loads the same code from far fewer files, so every command
-// starts sooner (README "Benchmark"). Dynamic imports stay dynamic, so `--version` still loads no command
+// starts sooner (docs/benchmark.md). Dynamic imports stay dynamic, so `--version` still loads no command
 // family. dist/src stays the unbundled tsc output the unit tests import and the stage programs run from.
 import { build } from 'rolldown';
 import { fileURLToPath } from 'node:url';

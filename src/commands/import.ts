@@ -40,7 +40,7 @@ export function registerImportCommand(program: Command, deps: CliDeps, _setCode:
       if (r.unmapped) lines.push(`${r.unmapped} test(s) had no assertion whetstone can judge: written commented out at the end of the suite`);
       if (r.unjudged) lines.push(`${r.unjudged} task(s) from tests without assertions are unjudged: run and reported, kept out of every rate`);
       // promptfoo compares prompts and models; whetstone measures a skill given with each prompt, which the
-      // config does not have: say what the suite is run against and how to get one (README "Importing").
+      // config does not have: say what the suite is run against and how to get one (docs/guides/coming-from-promptfoo.md).
       const suite = displayPath(out, deps.cwd);
       lines.push(
         'the suite measures a skill: a folder whose SKILL.md the agent is given with every prompt (after a chat prompt\'s system turn); promptfoo has none, so',

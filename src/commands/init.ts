@@ -12,7 +12,7 @@ import { findProgram } from './find-program.js';
 function engineBlock(found: 'claude' | 'codex' | undefined): string {
   if (found === 'claude') return '# Found `claude` on PATH: Claude Code headless answers the tasks.\nengine:\n  type: claude\n  # model: sonnet\n  # max_turns: 4\n';
   if (found === 'codex') return '# Found `codex` on PATH: Codex answers the tasks.\nengine:\n  type: codex\n';
-  return '# No agent CLI found on PATH. The mock engine answers offline by quoting the skill (README: "The mock\n# engine"); replace it with claude, codex, command, openai or anthropic for real numbers.\nengine:\n  type: mock\n';
+  return '# No agent CLI found on PATH. The mock engine answers offline by quoting the skill (docs/reference/engines.md:\n# "The mock engine"); replace it with claude, codex, command, openai or anthropic for real numbers.\nengine:\n  type: mock\n';
 }
 
 // A starter in a real domain, so the first run reads as it will on the author's own skill: the feedback
@@ -110,7 +110,7 @@ export function init(deps: CliDeps, dir: string): string[] {
   };
   put(
     'pipeline.yaml',
-    `# whetstone configuration. Paths are relative to this file. README.md documents every key.\nversion: 1\nstate_dir: state\n\n${engineBlock(found)}\n# What is improved or watched: skill folders, SKILL.md files, or globs such as skills/*/SKILL.md.\ntargets:\n  - skill: skills/meeting-notes\n\n# Set before any result and copied into each run: a run refuses to continue if they change.\nthresholds:\n  min_delta: 0\n  max_new_failures: 0\n  significance: 0.05\n\ncache:\n  ttl: 7d\n`,
+    `# whetstone configuration. Paths are relative to this file. Every key:\n# docs/reference/configuration.md in the whetstone package.\nversion: 1\nstate_dir: state\n\n${engineBlock(found)}\n# What is improved or watched: skill folders, SKILL.md files, or globs such as skills/*/SKILL.md.\ntargets:\n  - skill: skills/meeting-notes\n\n# Set before any result and copied into each run: a run refuses to continue if they change.\nthresholds:\n  min_delta: 0\n  max_new_failures: 0\n  significance: 0.05\n\ncache:\n  ttl: 7d\n`,
   );
   put('skills/meeting-notes/SKILL.md', SKILL);
   put('skills/meeting-notes/tasks.yaml', SUITE);

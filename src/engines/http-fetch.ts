@@ -4,7 +4,7 @@
 //
 // Why not the global fetch: at 64 requests in flight, Node's built-in fetch (undici through web streams)
 // cost ≈ 1.7 ms of CPU per call against a loopback server — most of the evaluator's per-call CPU, more than
-// judging, the results line and accounting together (`npm run bench`, README "Benchmark"). A JSON API
+// judging, the results line and accounting together (`npm run bench`, docs/benchmark.md). A JSON API
 // answer is small and read whole anyway, so the streaming machinery buys nothing here.
 //
 // fetch's contract is kept, so a caller cannot tell the two apart where it matters: an abort rejects with

@@ -4,7 +4,7 @@
 // Why no SDK: the engines already do what an SDK would (retries and their waits in http-call.ts, reading
 // the answer in readChatCompletion / readMessage, their own error kinds), so the official SDKs only built
 // each request and wrapped each answer — at 64 requests in flight ≈ 0.25 ms of CPU per call, 40 % of the
-// call's whole cost against a loopback server (`npm run bench`, README "Benchmark") — and took ≈ 70 ms
+// call's whole cost against a loopback server (`npm run bench`, docs/benchmark.md) — and took ≈ 70 ms
 // (openai) and ≈ 140 ms (@anthropic-ai/sdk) to import at the start of every HTTP run.
 //
 // The failures read as the SDKs' did: a status outside 2xx is an `http` failure with the provider's own

@@ -1,7 +1,7 @@
 // Text handling for the mock engine, kept apart so the rules are easy to read and to test.
 import { splitSkillMd } from '../skill/skill-md.js';
 
-/** Common English words that carry no topic; README "The mock engine" lists them all. */
+/** Common English words that carry no topic; docs/reference/engines.md "The mock engine" lists them all. */
 export const STOPWORDS: ReadonlySet<string> = new Set(
   ('the and for are but not you your with this that from have has had was were will would should could ' +
     'can its into about than then them they their there what when where which while who whom why how ' +

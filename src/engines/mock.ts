@@ -2,7 +2,7 @@
 // task, it answers with the skill's lines that share the most words with the prompt. So the answer is
 // a pure function of (skill text, prompt): editing the skill changes the answer exactly where the edit
 // is relevant, which is what lets the whole loop be demonstrated and tested with no model.
-// The rules are documented in README.md ("The mock engine"); keep the two in step.
+// The rules are documented in docs/reference/engines.md ("The mock engine"); keep the two in step.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { MockEngineConfig } from '../config/engine-schema.js';
 import type { Engine, EngineRequest, EngineResult } from './types.js';

@@ -1,9 +1,9 @@
-// The floor planner, taught by a skill: what the mock engine does with an intent task (README "The mock
-// engine"). Rule: a quotable skill line (mock rule 1) that names a capability id — e.g.
-// "- `deploy.release`: ship, prod, production" — adds that line's other words to that capability's
-// `keywords`, which the floor scores at weight 3 (floor.ts rule 2). The id itself is taken out of the line
-// first, so naming a capability never re-weights its own id words. A line naming several ids teaches
-// each of them. So a skill changes mock decisions predictably: a synonym the skill lists for a
+// The floor planner, taught by a skill: what the mock engine does with an intent task
+// (docs/reference/engines.md "The mock engine"). Rule: a quotable skill line (mock rule 1) that names a
+// capability id — e.g. "- `deploy.release`: ship, prod, production" — adds that line's other words to that
+// capability's `keywords`, which the floor scores at weight 3 (floor.ts rule 2). The id itself is taken out
+// of the line first, so naming a capability never re-weights its own id words. A line naming several ids
+// teaches each of them. So a skill changes mock decisions predictably: a synonym the skill lists for a
 // capability now selects it, and a word listed for the wrong capability can make the floor misselect.
 import { contentLines } from '../engines/mock-text.js';
 import { phraseIndex } from './floor-text.js';

@@ -112,7 +112,7 @@ export async function openMeasurement(ctx: EvaluateContext, loadedCfg?: Pipeline
   const configured = o.engine ?? cfg.engine;
   const engineCfg = o.mock ? { type: 'mock' as const, ...(configured?.type === 'mock' ? configured : {}) } : configured;
   if (!engineCfg) {
-    throw new UsageError(`no engine configured: set "engine:" in ${cfg.path ?? 'pipeline.yaml'} (see README "Engines"), or pass --mock to use the offline mock engine`);
+    throw new UsageError(`no engine configured: set "engine:" in ${cfg.path ?? 'pipeline.yaml'} (see docs/reference/engines.md), or pass --mock to use the offline mock engine`);
   }
   // The engine's own timeout_seconds is its tasks' default limit; a task's timeout_seconds still wins.
   // A large suite unchanged since it was last loaded is read from its checked copy. Only the bundled whet

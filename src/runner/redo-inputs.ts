@@ -1,7 +1,7 @@
 // What a redone stage would refuse on, checked before its artifacts move to superseded/. A redo that
 // moves the gate's decision away and then records `refused` (the target was edited since the
 // evaluation), or that moves the candidates away and then stops because the baseline measured other
-// content, leaves the iteration half-redone; the README promises a refusal moves nothing.
+// content, leaves the iteration half-redone; docs/guides/running-the-loop.md promises a refusal moves nothing.
 import { existsSync } from 'node:fs';
 import { standaloneEvaluation } from '../artifacts/evaluation.js';
 import { gatherIntegrity } from '../loop/integrity.js';

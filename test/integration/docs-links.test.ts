@@ -1,12 +1,20 @@
-// Every reference a reader can follow leads somewhere: relative links in README.md, AGENTS.md and docs/*.md
-// point at files that exist (and at headings that exist, for a #fragment into markdown), the CLI's help
-// names files that exist, and every "(docs/method.md: Heading)" the code prints names a real heading.
+// Every reference a reader can follow leads somewhere: relative links in README.md, AGENTS.md and every
+// markdown page under docs/ point at files that exist (and at headings that exist, for a #fragment into
+// markdown), every docs page can be reached from the README, the CLI's help names files that exist, and
+// every "(docs/method.md: Heading)" the code prints names a real heading.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot, whet } from '../support/cli.js';
 
-const docs = ['README.md', 'AGENTS.md', ...readdirSync(join(repoRoot, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+/** Every markdown page under docs/, at any depth, as a path from the repository root. */
+function docsPages(dir = 'docs'): string[] {
+  return readdirSync(join(repoRoot, dir), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? docsPages(`${dir}/${e.name}`) : e.name.endsWith('.md') ? [`${dir}/${e.name}`] : [],
+  );
+}
+const pages = docsPages();
+const docs = ['README.md', 'AGENTS.md', ...pages];
 
 /** GitHub's heading anchors: lower-cased, punctuation dropped, spaces to hyphens. */
 function anchors(markdown: string): Set<string> {
@@ -29,6 +37,33 @@ describe('documentation links', () => {
   it('finds the method guide and links from the README to it', () => {
     expect(docs).toContain('docs/method.md');
     expect(links(readFileSync(join(repoRoot, 'README.md'), 'utf8'))).toContain('docs/method.md');
+  });
+
+  it('reaches every page under docs/ from the README, following links', () => {
+    expect(pages.length).toBeGreaterThan(15);
+    const seen = new Set<string>(['README.md']);
+    const queue = ['README.md'];
+    while (queue.length > 0) {
+      const doc = queue.shift()!;
+      for (const target of links(readFileSync(join(repoRoot, doc), 'utf8'))) {
+        const path = target.split('#')[0]!;
+        if (path === '' || !path.endsWith('.md')) continue;
+        const next = relative(repoRoot, join(repoRoot, dirname(doc), decodeURIComponent(path)));
+        if (!seen.has(next) && existsSync(join(repoRoot, next))) {
+          seen.add(next);
+          queue.push(next);
+        }
+      }
+    }
+    for (const page of pages) expect(seen.has(page), `${page} is not reachable from README.md`).toBe(true);
+  });
+
+  it('keeps the README short: what whetstone is, the two commands, a first run and links', () => {
+    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+    expect(readme.split('\n').length).toBeLessThanOrEqual(210);
+    // The README's direct links name every getting-started, guide, reference and concepts page.
+    const direct = new Set(links(readme).map((l) => l.split('#')[0]));
+    for (const page of pages.filter((p) => /^docs\/(getting-started|guides|reference|concepts)\//.test(p))) expect(direct.has(page), page).toBe(true);
   });
 
   for (const doc of docs) {

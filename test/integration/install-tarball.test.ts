@@ -1,5 +1,5 @@
 // A newcomer's first hour, from the packed tarball: `npm pack` ships only what runs, `npm install -g` of
-// the tarball — as the README types it — installs it with its runtime dependencies only (no build step, no
+// the tarball — as docs/getting-started/first-run.md types it — installs it with its runtime dependencies only (no build step, no
 // dev dependency) and prints no warning (issue 28: a `prepare` script in the tarball made npm 11 warn
 // "install scripts not yet covered by allowScripts", even with the --allow-scripts it suggested), and in
 // an empty folder the installed `whet` inits a project, runs it on the mock, reports it, and every command
@@ -51,7 +51,7 @@ describe('the packed tarball, installed offline', () => {
     for (const f of files) expect(f, 'only built code, the README, the changelog and the docs').toMatch(/^(dist\/(src|stages|bin)\/.+\.js|package\.json|README\.md|CHANGELOG\.md|docs\/.+\.md)$/);
     const tarball = join(tmp, packed[0]!.filename);
 
-    // The install, as the README types it, with the registry metadata served from the lockfile.
+    // The install, as docs/getting-started/first-run.md types it, with the registry metadata served from the lockfile.
     const prefix = join(tmp, 'prefix');
     mkdirSync(prefix);
     const lock = JSON.parse(readFileSync(join(repoRoot, 'package-lock.json'), 'utf8')) as Parameters<typeof startLockfileRegistry>[0];

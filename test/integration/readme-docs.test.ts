@@ -1,6 +1,8 @@
 // What the README promises and the code holds: `npm run demo` (the README's first command, after the
-// install) runs the loop with the documented outcome, and the loop settings and structure dimensions the
-// README lists are exactly the ones the code has, so the documentation cannot silently fall behind.
+// install) runs the loop with the documented outcome, and the settings tables of the configuration
+// reference and the structure dimensions of the loop guide are exactly the ones the code has, so the
+// documentation cannot silently fall behind. (Every pipeline.yaml key, command and flag:
+// reference-docs.test.ts.)
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,8 +13,27 @@ import { DIMENSION_RULES } from '../../src/skill/structure.js';
 import { repoRoot } from '../support/cli.js';
 
 const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+const configuration = readFileSync(join(repoRoot, 'docs/reference/configuration.md'), 'utf8');
+const loopGuide = readFileSync(join(repoRoot, 'docs/guides/running-the-loop.md'), 'utf8');
 
-describe('README', () => {
+/** The text of a page from a heading to the next heading of the same or a higher level. */
+function section(page: string, heading: string): string {
+  const start = page.indexOf(`\n${heading}\n`);
+  if (start < 0) return '';
+  const level = heading.indexOf(' ');
+  const rest = page.slice(start + heading.length + 2);
+  const end = rest.search(new RegExp(`^#{1,${level}} `, 'm'));
+  return end < 0 ? rest : rest.slice(0, end);
+}
+
+describe('README and the settings tables', () => {
+  it('starts with the two commands: install and run the demo offline, and the whole test suite', () => {
+    const first = /^```sh\n([\s\S]*?)```/m.exec(readme)?.[1] ?? '';
+    expect(first.split('\n')[0]).toMatch(/^npm install && npm run demo\s+#/);
+    expect(first.split('\n')[1]).toMatch(/^npm test\s+#/);
+    expect(readme.indexOf('```sh')).toBeLessThan(readme.indexOf('\n## '));
+  });
+
   it('npm run demo keeps one candidate on held-out evidence, rejects another, and stops on a plateau', () => {
     const r = spawnSync(process.execPath, [join(repoRoot, 'dist/scripts/demo.js')], { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 });
     expect(r.status).toBe(0);
@@ -45,20 +66,24 @@ describe('README', () => {
   it('lists every loop setting and every structure dimension the code has', () => {
     const loop = pipelineSchema.shape.loop.unwrap();
     const keys = Object.keys(loop.shape);
-    const table = readme.slice(readme.indexOf('### Loop settings'), readme.indexOf('## Measuring honestly'));
-    for (const key of keys) expect(table, `loop.${key}`).toContain(`| \`${key}\``);
-    for (const id of Object.keys(DIMENSION_RULES)) expect(table, id).toContain(`| \`${id}\``);
+    const table = section(configuration, '## `loop`');
+    expect(table.length).toBeGreaterThan(0);
+    for (const key of keys) expect(table, `loop.${key}`).toMatch(new RegExp(`\\| \`${key}[\`.]`));
+    const dimensions = section(loopGuide, "## Structure dimensions and the discriminator's score");
+    expect(dimensions.length).toBeGreaterThan(0);
+    for (const id of Object.keys(DIMENSION_RULES)) expect(dimensions, id).toContain(`| \`${id}\``);
   });
 
   it('lists every claude and codex engine setting the code has', () => {
-    const table = readme.slice(readme.indexOf('### Agent CLI settings'), readme.indexOf('### The mock engine'));
+    const table = section(configuration, '### Agent CLI settings (`claude`, `codex`)');
+    expect(table.length).toBeGreaterThan(0);
     for (const schema of [claudeEngineConfig, codexEngineConfig]) {
       for (const key of Object.keys(schema.shape).filter((k) => k !== 'type')) expect(table, key).toContain(`| \`${key}\``);
     }
   });
 
   it('lists every openai and anthropic engine setting the code has', () => {
-    const table = readme.slice(readme.indexOf('### HTTP engine settings'), readme.indexOf('### Isolation from your own setup'));
+    const table = section(configuration, '### HTTP engine settings (`openai`, `anthropic`)');
     expect(table.length).toBeGreaterThan(0);
     for (const schema of [openaiEngineConfig, anthropicEngineConfig]) {
       for (const key of Object.keys(schema.shape).filter((k) => k !== 'type')) expect(table, key).toContain(`| \`${key}\``);
@@ -69,7 +94,7 @@ describe('README', () => {
 
   it('lists every evaluate setting the code has', () => {
     const keys = Object.keys(pipelineSchema.shape.evaluate.unwrap().shape);
-    const table = readme.slice(readme.indexOf('### Evaluate settings'), readme.indexOf('**Structure dimensions**'));
+    const table = section(configuration, '## `evaluate`');
     expect(table.length).toBeGreaterThan(0);
     for (const key of keys) expect(table, `evaluate.${key}`).toContain(`| \`${key}\``);
   });

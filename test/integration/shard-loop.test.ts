@@ -34,7 +34,7 @@ function decided(dir: string) {
   const ev = json(join(iterOf(dir), 'evaluation.json'));
   const { cache: _c, baseline_cache: _b, candidate_cache: _cc, candidate, baseline, ...evaluation } = ev.evaluation;
   // engine_calls is cost, not a measurement: unsharded, the baseline is a cache hit from the iteration's
-  // start (0 calls); the shards measure their share of it again (README "Sharding across machines").
+  // start (0 calls); the shards measure their share of it again (docs/guides/ci-and-scale-out.md "Sharding across machines").
   const strip = ({ wall_ms: _w, latency_ms: _l, resumed_attempts: _r, engine_calls: _e, concurrency: _k, cpu_ms: _u, ...rest }: Record<string, unknown>) => rest;
   return {
     decision: gate.decision,

@@ -1,10 +1,11 @@
-// A loopback npm registry built from the project's lockfile, so `npm install -g <tarball>` — what the
-// README tells a user to type — runs offline in a test. `npm install -g` resolves the tarball's dependency
-// ranges against registry metadata (packuments), which npm's cache does not hold after `npm ci` (that
-// installs from the lockfile alone). This server answers those requests with the lockfile's runtime
-// entries only — the versions the project tests — and every tarball URL points back at it and is
-// answered 404: npm takes each tarball from its cache by the integrity the packument states (what
-// `npm ci` just filled), so a package missing from the cache fails the install instead of reaching out.
+// A loopback npm registry built from the project's lockfile, so `npm install -g <tarball>` — what
+// docs/getting-started/first-run.md tells a user to type — runs offline in a test. `npm install -g`
+// resolves the tarball's dependency ranges against registry metadata (packuments), which npm's cache does
+// not hold after `npm ci` (that installs from the lockfile alone). This server answers those requests with
+// the lockfile's runtime entries only — the versions the project tests — and every tarball URL points back
+// at it and is answered 404: npm takes each tarball from its cache by the integrity the packument states
+// (what `npm ci` just filled), so a package missing from the cache fails the install instead of reaching
+// out.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
