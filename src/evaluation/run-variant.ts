@@ -6,8 +6,8 @@ import type { Suite, Task } from '../config/suite-schema.js';
 import type { Engine, SkillInput } from '../engines/types.js';
 import { combineJudgeResults, runJudge } from '../judges/index.js';
 import type { JudgeResult } from '../judges/types.js';
-import { attemptKey, readResults, ResultsLog, type ResultLine } from '../state/results-log.js';
-import { addUsage, attemptFacts, foldResult, newTally, newUsage, type AttemptFacts, type TaskTally, type UsageTotals } from './aggregate.js';
+import { attemptKey, ResultsLog, type ResultLine } from '../state/results-log.js';
+import { addUsage, foldResult, newTally, newUsage, type TaskTally, type UsageTotals } from './aggregate.js';
 import { forEachConcurrent } from './pool.js';
 import type { Budget } from './budget.js';
 import { addLineUsage, emptyUsage, type RunUsage } from './run-usage.js';
@@ -18,6 +18,9 @@ import { metricSet } from '../intents/metrics.js';
 import { scoreCase } from '../intents/score-case.js';
 import { scoreToolCallOutput } from '../judges/tool-call.js';
 import { decideIntent } from './intent-decide.js';
+import { baseLine, cpuMsSince, resumedAttempts, taskOfKey, triggerJudge } from './attempt-line.js';
+
+export { resumedAttempts } from './attempt-line.js';
 import { SpendGuard } from './spend-guard.js';
 import { addUsage as sumUsage, concurrencyUsed, meterEngine, refusedByBudget, stoppedByRateLimit, type ConcurrencyUsed, type MeteredEngine } from './metered.js';
 
@@ -274,66 +277,4 @@ export async function runVariant(input: VariantRunInput): Promise<VariantOutcome
     cpuMs: engineCalls === 0 ? 0 : cpuMsSince(cpuStart),
     concurrency: concurrencyUsed(input.concurrency, [{ engine: input.engine, as: 'engine' }, ...(input.judgeEngine ? [{ engine: input.judgeEngine, as: 'judge_engine' }] : [])]),
   };
-}
-
-/** The judged attempts of a results file, as facts keyed by attemptKey (src/state/results-log.ts). */
-export async function resumedAttempts(file: string, tallies: Map<string, TaskTally>, spent?: RunUsage): Promise<Map<string, AttemptFacts>> {
-  const done = new Map<string, AttemptFacts>();
-  await readResults(file, (line) => {
-    if (spent) addLineUsage(spent, line);
-    const t = tallies.get(line.task_id);
-    if (!t || line.attempt >= t.k) return;
-    const key = attemptKey(line.task_id, line.attempt);
-    if (line.status === 'error') done.delete(key);
-    else done.set(key, attemptFacts(line));
-  });
-  return done;
-}
-
-const cpuMsSince = (start: NodeJS.CpuUsage) => {
-  const d = process.cpuUsage(start);
-  return Math.round((d.user + d.system) / 1000);
-};
-
-const taskOfKey = (key: string) => key.slice(0, key.lastIndexOf('#'));
-
-// An instant engine finishes many attempts within one millisecond, and formatting the time was ≈ 1 µs of
-// each: the text of the last millisecond is kept. (An invalid Date never equals it, and throws as before.)
-let isoMs = NaN;
-let isoText = '';
-const isoOf = (d: Date): string => {
-  const ms = d.getTime();
-  if (ms !== isoMs) {
-    isoText = d.toISOString();
-    isoMs = ms;
-  }
-  return isoText;
-};
-
-function baseLine(task: Task, attempt: number, res: { output: string; usage: ResultLine['usage']; duration_ms: number }, now: () => Date): ResultLine {
-  return {
-    task_id: task.id,
-    attempt,
-    status: 'fail',
-    score: 0,
-    reason: '',
-    judges: [],
-    output: res.output,
-    usage: res.usage,
-    duration_ms: res.duration_ms,
-    engine_calls: 1,
-    finished_at: isoOf(now()),
-  };
-}
-
-/**
- * `should_trigger` tasks: the agent must (or must not) invoke the skill. Only engines that load the skill
- * the way the agent does can tell (claude with mode: installed, codex with skill_delivery: installed); others make this an error, not a guess.
- */
-function triggerJudge(should: boolean, triggered: boolean | undefined): JudgeResult {
-  if (triggered === undefined) {
-    return { type: 'trigger' as JudgeResult['type'], passed: false, score: 0, reason: 'trigger unknown', error: 'this engine does not report whether the skill was triggered (use claude with mode: installed, or codex with skill_delivery: installed)' };
-  }
-  const passed = triggered === should;
-  return { type: 'trigger' as JudgeResult['type'], passed, score: passed ? 1 : 0, reason: `skill ${triggered ? 'triggered' : 'not triggered'}; should ${should ? '' : 'not '}trigger` };
 }

@@ -2,7 +2,7 @@
 // Wilson 95% intervals, errors and timeouts counted apart, pass@1 / pass@k / pass^k with the unbiased
 // estimator, per-category and per-split rates, latency, usage, and the paired comparison of two
 // variants on the same tasks (exact McNemar on discordant pairs). Pure functions only.
-import { mcnemarExact, passAtK, passHatK, wilson } from '../stats/index.js';
+import { passAtK, passHatK, wilson } from '../stats/index.js';
 import { taskStatus, type TaskTally } from './aggregate.js';
 import type { VariantOutcome } from './run-variant.js';
 import type { ConcurrencyUsed } from './metered.js';
@@ -224,61 +224,9 @@ function triggerSummary(tallies: TaskTally[]): { trigger?: VariantSummary['trigg
   };
 }
 
-export interface PairedComparison {
-  /** Tasks judged in both variants; a task that errored in either is left out and counted. */
-  tasks_compared: number;
-  excluded_errors: number;
-  both_pass: number;
-  both_fail: number;
-  /** c: failed on the baseline, passed on the candidate (McNemar's discordant pair; measures.ts names). */
-  fixed: number;
-  /** b: passed on the baseline, failed on the candidate. */
-  regressed: number;
-  p_value: number;
-  method: 'exact McNemar (two-sided binomial on discordant pairs)';
-  regressions: string[];
-  fixes: string[];
-}
-
-export function pairedComparison(baseline: TaskTally[], candidate: TaskTally[]): PairedComparison {
-  const base = new Map(baseline.map((t) => [t.task_id, taskStatus(t)]));
-  let both_pass = 0;
-  let both_fail = 0;
-  let excluded = 0;
-  const regressions: string[] = [];
-  const fixes: string[] = [];
-  for (const t of candidate) {
-    const b = base.get(t.task_id);
-    const c = taskStatus(t);
-    if (b === undefined) continue;
-    if (b === 'error' || c === 'error') {
-      excluded++;
-      continue;
-    }
-    if (b === 'pass' && c === 'pass') both_pass++;
-    else if (b === 'fail' && c === 'fail') both_fail++;
-    else if (b === 'pass') regressions.push(t.task_id);
-    else fixes.push(t.task_id);
-  }
-  const test = mcnemarExact(regressions.length, fixes.length);
-  return {
-    tasks_compared: both_pass + both_fail + regressions.length + fixes.length,
-    excluded_errors: excluded,
-    both_pass,
-    both_fail,
-    fixed: fixes.length,
-    regressed: regressions.length,
-    p_value: Number(test.pValue.toPrecision(6)),
-    method: 'exact McNemar (two-sided binomial on discordant pairs)',
-    regressions,
-    fixes,
-  };
-}
-
 // The maximum error share (evaluate.max_error_share, registered in run.json): errored tasks are kept
 // apart from failures, but a verdict resting on a fraction of the suite is no verdict. Used by the
 // evaluate stage's verdicts, the gate's re-check and the nightly's engine-failure check.
-
 type Counts = { passed: number; failed: number; errors: number };
 
 /**

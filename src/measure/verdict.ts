@@ -3,7 +3,8 @@
 import { HANDOFF, HANDOFF_END } from '../artifacts/envelope.js';
 import { derivedArray } from '../core/derived-array.js';
 import { taskStatus, type TaskTally } from '../evaluation/aggregate.js';
-import { pairedComparison, rateOf, type TriggerSummary, type VariantSummary } from '../evaluation/summary.js';
+import { rateOf, type TriggerSummary, type VariantSummary } from '../evaluation/summary.js';
+import { pairedComparison } from '../evaluation/paired.js';
 import { errorShareOf, tooManyErrors } from '../evaluation/summary.js';
 
 export { tooManyErrors } from '../evaluation/summary.js';
