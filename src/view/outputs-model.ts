@@ -1,0 +1,92 @@
+// The outputs page: one row per task of an iteration (baseline beside the candidate), and one task's every
+// attempt with its judges' verdicts and evidence. Rows come from the iteration's artifacts (evaluation.json,
+// else baseline.json), sent as compact arrays so a 10,000-task suite is one small answer; attempts come
+// from the results logs, read once per file change and indexed by task.
+import { readFileSync, statSync } from 'node:fs';
+import { iterationPaths } from '../loop/paths.js';
+import { stateLayout } from '../state/layout.js';
+import type { Json } from '../state/read-lenient.js';
+import { readSection } from './run-model.js';
+
+/** [task id, category, split, baseline status, candidate status]; a status is '' where that side has none. */
+export type OutputRow = [string, string, string, string, string];
+
+export interface OutputsTable {
+  iteration: number;
+  candidate: string | null;
+  rows: OutputRow[];
+  /** Why there are no rows, or what is wrong with the artifact they come from. */
+  error?: string;
+}
+
+export function outputsTable(stateDir: string, runId: string, n: number): OutputsTable {
+  const p = iterationPaths(stateLayout.runDir(stateDir, runId), n);
+  const ev = readSection(p.evaluation, `iter-${String(n).padStart(3, '0')}/evaluation.json`);
+  if (ev && 'data' in ev && Array.isArray(ev.data.candidate_results)) {
+    const base = new Map<string, Json>((Array.isArray(ev.data.baseline_results) ? ev.data.baseline_results : []).map((r: Json) => [String(r.task_id), r]));
+    const rows: OutputRow[] = (ev.data.candidate_results as Json[]).map((c) => {
+      const b = base.get(String(c.task_id));
+      return [String(c.task_id), String(c.category ?? b?.category ?? ''), String(c.split ?? b?.split ?? ''), String(b?.status ?? ''), String(c.status ?? '')];
+    });
+    return { iteration: n, candidate: typeof ev.data.candidate_id === 'string' ? ev.data.candidate_id : null, rows };
+  }
+  const bl = readSection(p.baseline, `iter-${String(n).padStart(3, '0')}/baseline.json`);
+  if (bl && 'data' in bl && Array.isArray(bl.data.task_results)) {
+    const rows: OutputRow[] = (bl.data.task_results as Json[]).map((b) => [String(b.task_id), String(b.category ?? ''), String(b.split ?? ''), String(b.status ?? ''), '']);
+    return { iteration: n, candidate: null, rows, ...(ev && 'error' in ev ? { error: ev.error } : {}) };
+  }
+  const err = (ev && 'error' in ev ? ev.error : undefined) ?? (bl && 'error' in bl ? bl.error : undefined);
+  return { iteration: n, candidate: null, rows: [], error: err ?? 'this iteration has no measured outputs yet' };
+}
+
+/** A results log indexed by task, kept while the file's size and time are unchanged. */
+const logs = new Map<string, { stamp: string; byTask: Map<string, Json[]>; skipped: number }>();
+
+function attemptsOf(file: string, taskId: string): { attempts: Json[]; skipped: number } | undefined {
+  let stamp: string;
+  try {
+    const s = statSync(file);
+    stamp = `${s.size}:${s.mtimeMs}`;
+  } catch {
+    return undefined;
+  }
+  let hit = logs.get(file);
+  if (!hit || hit.stamp !== stamp) {
+    const byTask = new Map<string, Json[]>();
+    let skipped = 0;
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      if (!line.trim()) continue;
+      try {
+        const l = JSON.parse(line) as Json;
+        const list = byTask.get(String(l.task_id)) ?? [];
+        list.push(l);
+        byTask.set(String(l.task_id), list);
+      } catch {
+        // A line being written as we read, or a torn one: counted, the rest still shown.
+        skipped++;
+      }
+    }
+    hit = { stamp, byTask, skipped };
+    if (logs.size > 16) logs.clear();
+    logs.set(file, hit);
+  }
+  const attempts = [...(hit.byTask.get(taskId) ?? [])].sort((a, b) => Number(a.attempt) - Number(b.attempt));
+  return { attempts, skipped: hit.skipped };
+}
+
+export interface VariantOutputs {
+  variant: string;
+  attempts: Json[];
+  /** Why no attempts are shown: not run in this iteration (a cached baseline), or the log is missing. */
+  note?: string;
+}
+
+export function taskOutputs(stateDir: string, runId: string, n: number, taskId: string, candidate: string | null): VariantOutputs[] {
+  const dir = iterationPaths(stateLayout.runDir(stateDir, runId), n).dir;
+  const variants = candidate ? ['baseline', candidate] : ['baseline'];
+  return variants.map((v) => {
+    const got = attemptsOf(stateLayout.resultsFile(dir, v), taskId);
+    if (!got) return { variant: v, attempts: [], note: v === 'baseline' ? 'the baseline was not run in this iteration (measured earlier and taken from the cache): its attempts are in the run that measured it' : 'no results log for this candidate' };
+    return { variant: v, attempts: got.attempts, ...(got.skipped ? { note: `${got.skipped} unreadable line(s) of the log skipped` } : {}) };
+  });
+}
