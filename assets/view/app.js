@@ -13,6 +13,8 @@ function h(tag, attrs, ...children) {
     if (v === undefined || v === null || v === false) continue;
     if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
     else if (k === 'class') el.className = v;
+    // Through the CSSOM: the page's CSP (style-src 'self') refuses style attributes, not style properties.
+    else if (k === 'style') el.style.cssText = v;
     else el.setAttribute(k, v === true ? '' : String(v));
   }
   for (const c of children.flat()) if (c !== undefined && c !== null && c !== false) el.append(c instanceof Node ? c : String(c));
