@@ -76,6 +76,9 @@
           ...section('Evaluation', s.evaluation, evaluation),
           s.learning ? section('Learn', s.learning, (d) => h('p', {}, d.stop && d.stop.stop ? `stop (${d.stop.rule}): ${d.stop.reason}` : `continue${d.stop ? `: ${d.stop.reason}` : ''}`)) : []);
       });
+      if (r.standalone) its.unshift(h('section', { class: 'iteration', 'aria-labelledby': 'it-0', 'data-iteration': 0 },
+        h('h2', { id: 'it-0' }, 'Evaluation', ' ', h('a', { href: `${hrefRun(run)}/outputs/0`, class: 'outputs-link' }, 'outputs')),
+        ...section('Result', r.standalone, (d) => h('div', {}, h('p', { class: 'decision' }, h('strong', {}, d.verdict), ` — ${d.reason || ''}`), d.candidate_id ? evaluation(d) : baseline(d)))));
       const events = h('details', {}, h('summary', {}, `Last ${r.events.length} events`), h('ol', { class: 'events' }, r.events.map((e) => h('li', {}, `${e.at || ''} ${e.event}${e.stage ? ` ${e.stage}` : ''}${e.iteration !== undefined ? ` iteration ${e.iteration}` : ''}${e.verdict ? ` → ${e.verdict}` : ''}`))));
       setMain(...head, ...its, h('h2', {}, 'Events'), events);
     };

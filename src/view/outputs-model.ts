@@ -3,6 +3,7 @@
 // else baseline.json), sent as compact arrays so a 10,000-task suite is one small answer; attempts come
 // from the results logs, read once per file change and indexed by task.
 import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { iterationPaths } from '../loop/paths.js';
 import { stateLayout } from '../state/layout.js';
 import type { Json } from '../state/read-lenient.js';
@@ -19,9 +20,20 @@ export interface OutputsTable {
   error?: string;
 }
 
+/**
+ * Where an iteration's files are: iter-NNN/ of a loop run, or — iteration 0 — the run's own folder, where a
+ * standalone (or pipeline-mode) evaluation writes evaluation.json and its results logs.
+ */
+export function measuredDir(stateDir: string, runId: string, n: number): { dir: string; evaluation: string; baseline: string; shown: string } {
+  const runDir = stateLayout.runDir(stateDir, runId);
+  if (n === 0) return { dir: runDir, evaluation: join(runDir, 'evaluation.json'), baseline: join(runDir, 'evaluation.json'), shown: '' };
+  const p = iterationPaths(runDir, n);
+  return { dir: p.dir, evaluation: p.evaluation, baseline: p.baseline, shown: `iter-${String(n).padStart(3, '0')}/` };
+}
+
 export function outputsTable(stateDir: string, runId: string, n: number): OutputsTable {
-  const p = iterationPaths(stateLayout.runDir(stateDir, runId), n);
-  const ev = readSection(p.evaluation, `iter-${String(n).padStart(3, '0')}/evaluation.json`);
+  const p = measuredDir(stateDir, runId, n);
+  const ev = readSection(p.evaluation, `${p.shown}evaluation.json`);
   if (ev && 'data' in ev && Array.isArray(ev.data.candidate_results)) {
     const base = new Map<string, Json>((Array.isArray(ev.data.baseline_results) ? ev.data.baseline_results : []).map((r: Json) => [String(r.task_id), r]));
     const rows: OutputRow[] = (ev.data.candidate_results as Json[]).map((c) => {
@@ -30,7 +42,7 @@ export function outputsTable(stateDir: string, runId: string, n: number): Output
     });
     return { iteration: n, candidate: typeof ev.data.candidate_id === 'string' ? ev.data.candidate_id : null, rows };
   }
-  const bl = readSection(p.baseline, `iter-${String(n).padStart(3, '0')}/baseline.json`);
+  const bl = n === 0 ? ev : readSection(p.baseline, `${p.shown}baseline.json`);
   if (bl && 'data' in bl && Array.isArray(bl.data.task_results)) {
     const rows: OutputRow[] = (bl.data.task_results as Json[]).map((b) => [String(b.task_id), String(b.category ?? ''), String(b.split ?? ''), String(b.status ?? ''), '']);
     return { iteration: n, candidate: null, rows, ...(ev && 'error' in ev ? { error: ev.error } : {}) };
@@ -82,7 +94,7 @@ export interface VariantOutputs {
 }
 
 export function taskOutputs(stateDir: string, runId: string, n: number, taskId: string, candidate: string | null): VariantOutputs[] {
-  const dir = iterationPaths(stateLayout.runDir(stateDir, runId), n).dir;
+  const dir = measuredDir(stateDir, runId, n).dir;
   const variants = candidate ? ['baseline', candidate] : ['baseline'];
   return variants.map((v) => {
     const got = attemptsOf(stateLayout.resultsFile(dir, v), taskId);

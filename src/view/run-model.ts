@@ -106,6 +106,8 @@ export interface RunDetail {
   manifest: Section | undefined;
   progress: Progress | null;
   iterations: { iteration: number; sections: Partial<Record<(typeof FILES)[number], Section>> }[];
+  /** A standalone (or pipeline-mode) run's evaluation.json, its outputs at iteration 0. */
+  standalone?: Section;
   /** The newest events (events.jsonl), newest last; a line that does not parse is shown as it is. */
   events: Json[];
 }
@@ -137,5 +139,6 @@ export function runDetail(stateDir: string, runId: string, now: Date): RunDetail
     // No events yet: the page shows none.
   }
   const m = manifest && 'data' in manifest ? manifest.data : undefined;
-  return { run_id: runId, manifest, progress: progressOf(runDir, m, now), iterations: its, events };
+  const standalone = m?.mode === 'loop' ? undefined : trimmed(readSection(join(runDir, 'evaluation.json'), 'evaluation.json'));
+  return { run_id: runId, manifest, progress: progressOf(runDir, m, now), iterations: its, events, ...(standalone ? { standalone } : {}) };
 }

@@ -135,7 +135,7 @@ describe('whet view in headless Chromium', () => {
     expect(await again.getByRole('textbox').inputValue()).toBe('buries the breaking change under minor fixes');
     expect(await again.getByRole('button', { name: 'Bad' }).getAttribute('aria-pressed')).toBe('true');
     // skill-creator's feedback.json (skill-creator/SKILL.md, "Read the feedback"): {reviews: [{run_id, feedback, timestamp}], status}.
-    const exported = await b.page.evaluate(async (href) => (await fetch(href)).json(), await b.page.getByRole('link', { name: 'export feedback.json' }).getAttribute('href'));
+    const exported = await b.page.evaluate(async (href) => (await fetch(href)).json(), (await b.page.getByRole('link', { name: 'export feedback.json' }).getAttribute('href'))!);
     const skillCreatorFeedback = {
       type: 'object',
       required: ['reviews', 'status'],
