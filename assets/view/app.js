@@ -39,7 +39,8 @@ const hrefRun = (id) => `#/run/${encodeURIComponent(id)}`;
 
 function setMain(...nodes) {
   const main = document.getElementById('main');
-  main.replaceChildren(...nodes);
+  // null and false stand for "nothing here" in the page code: never drawn as text.
+  main.replaceChildren(...nodes.flat().filter((n) => n !== null && n !== undefined && n !== false));
 }
 
 function progressOf(p) {

@@ -8,7 +8,7 @@
   const diffBlock = (text) =>
     h('pre', { class: 'diff', tabindex: 0, 'aria-label': 'unified diff' }, ...String(text || '').split('\n').map((l) => h('span', { class: l.startsWith('+') && !l.startsWith('+++') ? 'add' : l.startsWith('-') && !l.startsWith('---') ? 'del' : '' }, `${l}\n`)));
   const ci = (s) => (s && s.pass_rate_ci95 ? `${pct(s.pass_rate)} [${pct(s.pass_rate_ci95.low)}, ${pct(s.pass_rate_ci95.high)}]` : pct(s && s.pass_rate));
-  const section = (title, s, draw) => [h('h3', {}, title), s === undefined ? h('p', { class: 'muted' }, 'not written yet') : s.error ? problem(s.error) : draw(s.data)];
+  const section = (title, s, draw) => [h('h3', {}, title), s === undefined ? h('p', { class: 'muted' }, 'not written (this stage has not run in this iteration)') : s.error ? problem(s.error) : draw(s.data)];
 
   function ratesTable(caption, base, cand, key) {
     const names = [...new Set([...Object.keys((base && base[key]) || {}), ...Object.keys((cand && cand[key]) || {})])].sort();
