@@ -6,7 +6,8 @@ import { dirname, isAbsolute, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot, whet } from '../support/cli.js';
 
-const docs = ['README.md', 'AGENTS.md', ...readdirSync(join(repoRoot, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+// docs/ and its subfolders (docs/guides/…).
+const docs = ['README.md', 'AGENTS.md', ...(readdirSync(join(repoRoot, 'docs'), { recursive: true }) as string[]).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f.split('\\').join('/')}`)];
 
 /** GitHub's heading anchors: lower-cased, punctuation dropped, spaces to hyphens. */
 function anchors(markdown: string): Set<string> {
