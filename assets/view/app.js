@@ -90,10 +90,19 @@ async function render() {
 }
 
 let pending = null;
-/** Redraws the page a moment after the last change (a loop writes several files at once). */
+let last = 0;
+/**
+ * Redraws the page after a change, at most once a second: a loop writes several files at once and a
+ * results log grows with every task, and each redraw asks the server to read the run again.
+ */
 function refresh() {
-  clearTimeout(pending);
-  pending = setTimeout(() => (window.whetLive ? window.whetLive() : render()), 150);
+  if (pending) return;
+  const wait = Math.max(150, 1000 - (Date.now() - last));
+  pending = setTimeout(() => {
+    pending = null;
+    last = Date.now();
+    (window.whetLive ? window.whetLive() : render()).catch?.(() => undefined);
+  }, wait);
 }
 
 function connect() {

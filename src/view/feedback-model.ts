@@ -3,6 +3,7 @@
 // browser), appended to memory/feedback.jsonl (src/lessons/feedback.ts), and exported as skill-creator's
 // feedback.json ({reviews: [{run_id, feedback, timestamp}], status}: skill-creator/SKILL.md "Read the
 // feedback"), whose run_id is `eval-<id>-<configuration>` as `whet report --format skill-creator` names runs.
+import { dirname } from 'node:path';
 import { appendFeedback, currentFeedback, readFeedback } from '../lessons/feedback.js';
 import { MAX_COMMENT, type FeedbackItem } from '../artifacts/feedback.js';
 import { isSafeId } from '../config/safe-id.js';
@@ -22,6 +23,12 @@ export interface FeedbackRequest {
   comment: unknown;
 }
 
+/** The skill folder a run measured: a loop's run.json names it; a standalone run's, the folder of its SKILL.md. */
+function targetOf(manifest: Record<string, any>): string {
+  if (typeof manifest.target?.skill_dir === 'string') return manifest.target.skill_dir;
+  return typeof manifest.target?.skill_path === 'string' ? dirname(manifest.target.skill_path) : '';
+}
+
 export function saveFeedback(stateDir: string, body: FeedbackRequest, now: Date): FeedbackItem {
   const { run, iteration, task, variant, attempt, rating, comment } = body;
   if (!isSafeId(run)) throw new UsageError('feedback: no such run');
@@ -39,7 +46,7 @@ export function saveFeedback(stateDir: string, body: FeedbackRequest, now: Date)
   const split = row[2] === 'train' || row[2] === 'holdout' ? row[2] : null;
   return appendFeedback(
     stateLayout.feedback(stateDir),
-    { run_id: run, iteration, task_id: task, variant, attempt, target: String(manifest.target?.skill_dir ?? ''), split, category: row[1], rating, comment, source: 'whet view' },
+    { run_id: run, iteration, task_id: task, variant, attempt, target: targetOf(manifest), split, category: row[1], rating, comment, source: 'whet view' },
     now,
   );
 }
