@@ -56,10 +56,10 @@
         h('h3', {}, v.variant === 'baseline' ? 'Baseline' : `Candidate ${v.variant}`),
         v.note ? h('p', { class: 'muted' }, v.note) : null,
         v.attempts.map((a) => h('div', { class: 'attempt' },
-          h('p', {}, `attempt ${a.attempt}: `, statusCell(a.status), ` — ${a.reason}`),
+          h('p', {}, `${a.round ? `round ${a.round}, ` : ''}attempt ${a.attempt}: `, statusCell(a.status), ` — ${a.reason}`),
           a.error ? problem(`${a.error.kind}: ${a.error.message}`) : null,
           judgeList(a),
-          h('pre', { class: 'output', tabindex: 0, 'aria-label': `${v.variant} output, attempt ${a.attempt}` }, a.output))),
+          h('pre', { class: 'output', tabindex: 0, 'aria-label': `${v.variant} output, ${a.round ? `round ${a.round}, ` : ''}attempt ${a.attempt}` }, a.output))),
         feedbackForm(ctx, v.variant, fb));
     };
     pane.replaceChildren(

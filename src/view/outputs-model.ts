@@ -2,7 +2,7 @@
 // attempt with its judges' verdicts and evidence. Rows come from the iteration's artifacts (evaluation.json,
 // else baseline.json), sent as compact arrays so a 10,000-task suite is one small answer; attempts come
 // from the results logs, read once per file change and indexed by task.
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { iterationPaths } from '../loop/paths.js';
 import { stateLayout } from '../state/layout.js';
@@ -93,12 +93,31 @@ export interface VariantOutputs {
   note?: string;
 }
 
+/** A variant's results logs: its first measurement, then the rounds a noisy engine's sequential test added. */
+function logsOf(dir: string, variant: string): string[] {
+  const first = stateLayout.resultsFile(dir, variant);
+  let rounds: string[] = [];
+  try {
+    const re = new RegExp(`^${variant.replace(/[.]/g, '\\.')}\\.round-(\\d+)\\.jsonl$`);
+    rounds = readdirSync(stateLayout.resultsDir(dir))
+      .map((f) => [f, re.exec(f)?.[1]] as const)
+      .filter((x): x is readonly [string, string] => x[1] !== undefined)
+      .sort((a, b) => Number(a[1]) - Number(b[1]))
+      .map(([f]) => join(stateLayout.resultsDir(dir), f));
+  } catch {
+    // no results folder: no logs
+  }
+  return [first, ...rounds];
+}
+
 export function taskOutputs(stateDir: string, runId: string, n: number, taskId: string, candidate: string | null): VariantOutputs[] {
   const dir = measuredDir(stateDir, runId, n).dir;
   const variants = candidate ? ['baseline', candidate] : ['baseline'];
   return variants.map((v) => {
-    const got = attemptsOf(stateLayout.resultsFile(dir, v), taskId);
-    if (!got) return { variant: v, attempts: [], note: v === 'baseline' ? 'the baseline was not run in this iteration (measured earlier and taken from the cache): its attempts are in the run that measured it' : 'no results log for this candidate' };
-    return { variant: v, attempts: got.attempts, ...(got.skipped ? { note: `${got.skipped} unreadable line(s) of the log skipped` } : {}) };
+    const got = logsOf(dir, v).map((f) => attemptsOf(f, taskId));
+    if (!got[0]) return { variant: v, attempts: [], note: v === 'baseline' ? 'the baseline was not run in this iteration (measured earlier and taken from the cache): its attempts are in the run that measured it' : 'no results log for this candidate' };
+    const attempts = got.flatMap((g, round) => (g ? g.attempts.map((a) => (round ? { ...a, round: round + 1 } : a)) : []));
+    const skipped = got.reduce((k, g) => k + (g?.skipped ?? 0), 0);
+    return { variant: v, attempts, ...(skipped ? { note: `${skipped} unreadable line(s) of the logs skipped` } : {}) };
   });
 }
