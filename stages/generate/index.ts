@@ -54,7 +54,7 @@ export async function run(ctx: LoopContext, deps: GenerateDeps = {}): Promise<St
   let structural: Proposal[] = [];
   let llm: LlmRun = { proposals: [], errors: [], calls: 0, costUsd: 0 };
   if (loop.proposers.includes('feedback')) {
-    const f = proposeFeedback({ skillText: target.text, skillName: target.name, results: baseline.task_results });
+    const f = proposeFeedback({ skillText: target.text, skillName: target.name, results: baseline.task_results, human });
     feedback = f.proposals;
     skipped.push(...f.skipped);
   }

@@ -50,7 +50,7 @@ describe('whet view on a loop another process is running', () => {
 
     // Iteration 1's baseline is measured: give feedback on a train task and on a held-out one.
     await waitFor('iteration 1 baseline', () => existsSync(join(runDir(), 'iter-001/baseline.json')), 30_000);
-    const rows = readJson(join(runDir(), 'iter-001/baseline.json')).task_results as { task_id: string; split: string }[];
+    const rows = readJson(join(runDir(), 'iter-001/baseline.json')).task_results as { task_id: string; split: string; category: string }[];
     const train = rows.find((r) => r.split === 'train')!.task_id;
     const held = rows.find((r) => r.split === 'holdout')!.task_id;
     const before = { baseline: sha(join(runDir(), 'iter-001/baseline.json')), settings: JSON.stringify(readJson(join(runDir(), 'run.json')).settings) };
@@ -84,6 +84,13 @@ describe('whet view on a loop another process is running', () => {
     expect(next.signals.human_feedback).toEqual([{ id: given[0].id, task_id: train, variant: 'baseline', rating: 'bad', comment: 'the breaking change is buried at the end' }]);
     expect(next.inputs.feedback).toMatch(/^sha256:/);
     expect(JSON.stringify(next)).not.toContain('held-out: must never reach the generator');
+    // The offline feedback proposer acted on it: a rule for the train task's kind of request, or why not.
+    const category = rows.find((r) => r.task_id === train)!.category as string;
+    const acted = [...next.candidates, ...(next.skipped ?? [])].filter((c: { title: string }) => c.title === `Guidance for ${category.replace(/[-_.]+/g, ' ')} requests`);
+    expect(acted.length, JSON.stringify(next.skipped)).toBeGreaterThan(0);
+    const proposed = next.candidates.find((c: { title: string }) => c.title === acted[0].title);
+    if (proposed) expect(proposed.rationale).toContain(`A person marked 1 train answer(s) in category "${category}" bad in whet view (${train})`);
+    expect(JSON.stringify(next.candidates)).not.toContain('the breaking change is buried at the end');
     // What the run had written and registered before the feedback is unchanged by it.
     expect(sha(join(runDir(), 'iter-001/baseline.json'))).toBe(before.baseline);
     expect(JSON.stringify(readJson(join(runDir(), 'run.json')).settings)).toBe(before.settings);

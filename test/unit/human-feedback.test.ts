@@ -7,6 +7,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { appendFeedback, readFeedback, trainFeedback, type FeedbackFields } from '../../src/lessons/feedback.js';
 import { buildLlmPrompt } from '../../stages/generate/propose-llm.js';
+import { proposeFeedback } from '../../stages/generate/propose-feedback.js';
 import type { Task } from '../../src/config/suite-schema.js';
 import { tempDir } from '../support/cli.js';
 
@@ -46,5 +47,17 @@ describe('feedback for the generator', () => {
     expect(prompt).toContain('- task t1 (category breaking-changes): bad — buried at the end');
     expect(buildLlmPrompt(base).prompt).not.toContain("A person's verdicts");
     expect(() => buildLlmPrompt({ ...base, feedback: [{ task_id: 't2', category: 'c', split: 'holdout', rating: 'bad', comment: '' }] })).toThrow(/refusing to show the generator feedback on non-train tasks: t2/);
+  });
+
+  it('turns a person’s "bad" on a passing train task into the reviewer’s rule for its category, without their words', () => {
+    const skill = '---\nname: release-notes\ndescription: Writes release notes.\n---\n# Release notes\n\nWrite them.\n';
+    const results = [{ task_id: 'g1', category: 'grouping', split: 'train' as const, status: 'pass' as const, reason: 'contains: found all 2 expected strings' }];
+    expect(proposeFeedback({ skillText: skill, skillName: 'release-notes', results }).proposals).toEqual([]);
+    expect(proposeFeedback({ skillText: skill, skillName: 'release-notes', results, human: [{ task_id: 'g1', category: 'grouping', rating: 'good' }] }).proposals).toEqual([]);
+    const [p, ...more] = proposeFeedback({ skillText: skill, skillName: 'release-notes', results, human: [{ task_id: 'g1', category: 'grouping', rating: 'bad' }] }).proposals;
+    expect(more).toEqual([]);
+    expect(p).toMatchObject({ title: 'Guidance for grouping requests', proposer: 'feedback', answers: { kind: 'train_failures', tasks: ['g1'], detail: 'grouping' } });
+    expect(p!.actions).toEqual([expect.objectContaining({ type: 'append_section', heading: 'Release notes requests involving grouping', body: '- When a release notes request involves grouping, cover each point a careful reviewer of an answer about grouping would look for, and say why each one holds.' })]);
+    expect(p!.rationale).toMatch(/^A person marked 1 train answer\(s\) in category "grouping" bad in whet view \(g1\)\. .*nor the person's words\./);
   });
 });
