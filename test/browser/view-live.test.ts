@@ -1,7 +1,8 @@
 // `whet view` while a loop started by another process runs (the slow-agent engine: 1.5 s per call, so a
 // person has seconds to act between stages): the run appears on the runs page and advances on the run
-// page without a reload, from the state directory's own files; feedback given on iteration 1's outputs reaches the next generator's input for a
-// train task and never for a held-out one, and leaves every file the run had already written unchanged.
+// page without a reload, from the state directory's own files; feedback given on iteration 1's outputs
+// reaches the next generator's input for a train task and never for a held-out one, and leaves every file
+// the run had already written unchanged.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
