@@ -58,12 +58,12 @@ async function runsPage() {
       h('tr', { 'data-run': r.run_id },
         h('td', {}, h('a', { href: hrefRun(r.run_id) }, r.run_id)),
         h('td', {}, r.mode),
-        h('td', {}, h('span', { class: 'run-status' }, r.status), r.progress ? h('div', {}, progressOf(r.progress)) : null),
+        h('td', {}, h('span', { class: 'run-status' }, r.status), r.progress ? h('div', {}, progressOf(r.progress)) : null, r.error ? problem(r.error) : null),
         h('td', {}, r.iteration ?? '—', r.last_stage ? h('div', { class: 'muted' }, `last: ${r.last_stage}`) : null),
         h('td', {}, r.decisions.length ? r.decisions.join(', ') : r.verdict ?? '—'),
         h('td', {}, String(r.totals.engine_calls)),
         h('td', {}, r.totals.cost_usd ? `$${r.totals.cost_usd.toFixed(4)}` : '$0'),
-        h('td', {}, `${ago(r.age_ms)} ago`),
+        h('td', {}, r.updated_at ? `${ago(r.age_ms)} ago` : '—'),
       ),
     );
   setMain(

@@ -8,6 +8,7 @@ import { listRuns, type RunStatus } from '../inspect/status.js';
 import { iterations } from '../loop/iterations.js';
 import { iterationPaths } from '../loop/paths.js';
 import { stateLayout } from '../state/layout.js';
+import { isSafeId } from '../config/safe-id.js';
 import { readLenient, type Json } from '../state/read-lenient.js';
 
 export type Section = { data: Json } | { error: string };
@@ -77,14 +78,26 @@ export function progressOf(runDir: string, manifest: Json | undefined, now: Date
 
 export interface RunRow extends RunStatus {
   progress: Progress | null;
+  /** Why run.json cannot be read: the run is listed with it instead of left out. */
+  error?: string;
 }
 
 export async function runRows(stateDir: string, now: Date): Promise<RunRow[]> {
   const runs = await listRuns(stateDir, now);
-  return runs.map((r) => {
+  const rows: RunRow[] = runs.map((r) => {
     const runDir = stateLayout.runDir(stateDir, r.run_id);
     return { ...r, progress: progressOf(runDir, readLenient(stateLayout.runManifest(runDir)), now) };
   });
+  // `whet status` skips a run whose run.json it cannot read; a person looking at the state should see it.
+  const listed = new Set(runs.map((r) => r.run_id));
+  const dir = stateLayout.runsDir(stateDir);
+  for (const id of existsSync(dir) ? readdirSync(dir).filter((d) => isSafeId(d) && !listed.has(d)).sort() : []) {
+    const s = readSection(stateLayout.runManifest(stateLayout.runDir(stateDir, id)), `runs/${id}/run.json`);
+    if (!s || !('error' in s)) continue;
+    const blank = { engine_calls: 0, cost_usd: 0, input_tokens: 0, output_tokens: 0 };
+    rows.push({ run_id: id, mode: '?', status: 'unreadable', target: '?', iteration: null, last_stage: null, decisions: [], verdict: null, next: '-', updated_at: '', age_ms: 0, engine_calls: null, totals: blank, rolled_back_at: null, rate_limit: null, progress: null, error: s.error });
+  }
+  return rows.sort((a, b) => (a.run_id < b.run_id ? -1 : a.run_id > b.run_id ? 1 : 0));
 }
 
 /** Fields of an artifact the run page does not draw and that grow with the suite (10,000 rows): left out. */

@@ -166,6 +166,23 @@ describe('whet view in headless Chromium', () => {
     } finally {
       writeFileSync(gate, text);
     }
+    // A run.json cut short: the run stays listed, with what is wrong, and its page says the same.
+    const manifest = join(dir, 'state/runs', runId, 'run.json');
+    const m = readFileSync(manifest, 'utf8');
+    writeFileSync(manifest, m.slice(0, 100));
+    try {
+      await b.page.goto(`${view.url}#/`);
+      const row = b.page.locator(`tr[data-run="${runId}"]`);
+      await row.locator('.problem').waitFor();
+      expect(await row.locator('.run-status').innerText()).toBe('unreadable');
+      expect(await row.locator('.problem').innerText()).toMatch(/^runs\/.+\/run\.json cannot be read/);
+      await row.getByRole('link', { name: runId }).click();
+      await b.page.locator('.problem').first().waitFor();
+      expect(await b.page.locator('.problem').first().innerText()).toMatch(/run\.json cannot be read/);
+      expect(await b.page.locator('section[data-iteration="1"] .decision').innerText()).toMatch(/^keep/);
+    } finally {
+      writeFileSync(manifest, m);
+    }
   });
 
   it('asked nothing of any other host and logged no console error', () => {
