@@ -5,7 +5,7 @@ const LAYERS = [
   // [name, path pattern], top to bottom
   ['interface', '^(src/cli\\.ts|src/commands/|stages/[^/]+/main\\.ts$)'],
   ['runner', '^src/runner/'],
-  ['read-models', '^src/(report|inspect)/'],
+  ['read-models', '^src/(report|inspect|view)/'],
   ['libraries', '^src/(nightly|calibrate|lint|schedule|import)/'],
   ['stages', '^stages/'],
   ['loop-kernel', '^src/(loop|measure|lessons)/'],

@@ -36,6 +36,7 @@ const plan: Family = async () => [(await import('./commands/plan.js')).registerP
 const schedule: Family = async () => [(await import('./commands/schedule.js')).registerScheduleCommand];
 const importers: Family = async () => [(await import('./commands/import.js')).registerImportCommand];
 const stage: Family = async () => [(await import('./commands/stage.js')).registerStageCommands];
+const view: Family = async () => [(await import('./commands/view.js')).registerViewCommand];
 export const FAMILIES: Record<string, Family> = {
   evaluate,
   merge: evaluate,
@@ -64,6 +65,7 @@ export const FAMILIES: Record<string, Family> = {
   schedule,
   import: importers,
   stage,
+  view,
 };
 
 /** Builds the commander program for one call (only the families it needs are imported). */

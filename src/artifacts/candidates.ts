@@ -45,6 +45,8 @@ export const candidatesArtifact = envelope.extend({
     train_failures: z.array(z.string()),
     weakest_dimensions: z.array(z.string()),
     lessons_considered: z.number().int(),
+    /** A person's verdicts from `whet view` the generator was given: train tasks of this target only. */
+    human_feedback: z.array(z.object({ id: z.string(), task_id: z.string(), variant: z.string(), rating: z.enum(['good', 'bad']), comment: z.string() })).optional(),
   }),
   /** Proposals left out, with why: tried and rejected before on this target, duplicates, no-ops, over the cap. */
   skipped: z.array(z.object({ title: z.string(), proposer: z.string(), why: z.string() })).optional(),

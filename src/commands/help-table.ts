@@ -27,10 +27,11 @@ export const COMMAND_TABLE: readonly { term: string; description: string }[] = [
   { term: 'doctor [options]', description: 'check every configured engine: program and version, endpoint, key variable' },
   { term: 'init [dir]', description: 'write a commented pipeline.yaml, an example skill and suite, and .gitignore entries' },
   { term: 'report [options] [run]', description: 'the evidence report of a run: eval set, judge metrics, thresholds, gates, per-category rates, new cases' },
-  { term: 'schemas [options]', description: 'JSON Schema of every artifact (run, evaluation, candidates, ranking, gate, learning, calibration, nightly, nightly history, report)' },
+  { term: 'schemas [options]', description: 'JSON Schema of every artifact (run, evaluation, candidates, ranking, gate, learning, calibration, nightly, nightly history, feedback, report)' },
   { term: 'schedule', description: 'run `whet nightly` on a schedule: print, install or remove a crontab entry, a systemd timer or a CI workflow; or run it in the foreground' },
   { term: 'import', description: 'write a whetstone task suite from another tool’s test file' },
   { term: 'stage', description: 'external stage programs (pipeline.yaml stages.<name>.command)' },
+  { term: 'view [options]', description: 'watch runs live, read outputs side by side, give feedback and review held candidates in a browser (127.0.0.1)' },
 ];
 
 /** The command a term names. */

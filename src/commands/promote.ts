@@ -45,6 +45,24 @@ const who = () => {
   }
 };
 
+/**
+ * `whet review approve|reject`: the integrity checks, the state lock and the message, in one place — the
+ * command and `whet view --review` (src/commands/view.ts) both call it, so a person approving in the
+ * browser gets exactly what typing the command gives.
+ */
+export async function reviewCandidate(deps: Pick<CliDeps, 'cwd' | 'env' | 'now' | 'stderr'>, stateDir: string, run: string, cand: string, verdict: 'approve' | 'reject', iteration?: number): Promise<string> {
+  const runId = resolveRun(stateDir, run);
+  checkIdFlag(cand, 'candidate');
+  const lock = await acquireStateLock(stateDir, `whet review ${verdict} ${runId} ${cand}`);
+  try {
+    const ctx = await openRun({ cwd: deps.cwd, env: deps.env, now: deps.now, log: (l) => deps.stderr(`${l}\n`) }, { stateDir, runId });
+    const r = await review(ctx, cand, verdict, who(), iteration);
+    return `${cand} (iteration ${r.iteration}): ${r.gate.decision} — ${r.gate.reason}`;
+  } finally {
+    await lock.release();
+  }
+}
+
 export function registerPromoteCommands(program: Command, deps: CliDeps, _setCode: SetCode): void {
   program
     .command('rollback')
@@ -98,16 +116,7 @@ export function registerPromoteCommands(program: Command, deps: CliDeps, _setCod
       .option('--iteration <n>', 'the iteration the candidate waits in (ids repeat across iterations)', iterationArg)
       .action(async (run: string, cand: string, o: Opts) => {
         const stateDir = await stateDirOf(deps, o);
-        const runId = resolveRun(stateDir, run);
-        checkIdFlag(cand, 'candidate');
-        const lock = await acquireStateLock(stateDir, `whet review ${verdict} ${runId} ${cand}`);
-        try {
-          const ctx = await openRun({ cwd: deps.cwd, env: deps.env, now: deps.now, log: (l) => deps.stderr(`${l}\n`) }, { stateDir, runId });
-          const r = await review(ctx, cand, verdict, who(), o.iteration);
-          deps.stdout(`${cand} (iteration ${r.iteration}): ${r.gate.decision} — ${r.gate.reason}\n`);
-        } finally {
-          await lock.release();
-        }
+        deps.stdout(`${await reviewCandidate(deps, stateDir, run, cand, verdict, o.iteration)}\n`);
       });
   }
 }

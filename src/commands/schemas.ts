@@ -10,7 +10,7 @@ import type { CliDeps, SetCode } from './deps.js';
 export function registerSchemasCommand(program: Command, deps: CliDeps, _setCode: SetCode): void {
   program
     .command('schemas')
-    .description('JSON Schema of every artifact (run, evaluation, candidates, ranking, gate, learning, calibration, nightly, nightly history, report)')
+    .description('JSON Schema of every artifact (run, evaluation, candidates, ranking, gate, learning, calibration, nightly, nightly history, feedback, report)')
     .option('--out <dir>', 'write <name>.schema.json files into this folder instead of printing')
     .action(async (o: { out?: string }) => {
       if (!o.out) {

@@ -11,6 +11,7 @@ import { calibrationRecordSchema } from '../judges/calibration-store.js';
 import { loopManifest } from '../loop/manifest.js';
 import { historyLine, nightlyDay, NIGHTLY_SCHEMA } from '../nightly/schema.js';
 import { runManifest } from '../state/runs.js';
+import { FEEDBACK_SCHEMA, feedbackItem } from '../artifacts/feedback.js';
 import { reportModel, REPORT_SCHEMA } from './model-schema.js';
 
 export interface ArtifactSchema {
@@ -34,6 +35,7 @@ export const ARTIFACT_SCHEMAS: ArtifactSchema[] = [
   { name: 'calibration', title: 'whetstone.calibration/1', file: 'calibrations/<sha256>.json', schema: calibrationRecordSchema },
   { name: 'nightly', title: NIGHTLY_SCHEMA, file: 'nightly/<date>.json', schema: nightlyDay },
   { name: 'nightly-history', title: 'whetstone nightly history line', file: 'nightly/history.jsonl (one JSON object per line)', schema: historyLine },
+  { name: 'feedback', title: FEEDBACK_SCHEMA, file: 'memory/feedback.jsonl (one JSON object per line: a verdict given in whet view)', schema: feedbackItem },
   { name: 'report', title: REPORT_SCHEMA, file: 'output of whet report --format json', schema: reportModel },
 ];
 

@@ -30,6 +30,8 @@ export const stateLayout = {
   /** Checked copies of large suites (src/config/suite-copy.ts). */
   suiteCopyDir: (state: string) => join(state, 'cache', 'suites'),
   lessons: (state: string) => join(state, 'memory', 'lessons.jsonl'),
+  /** A person's verdicts on outputs, given in `whet view` (src/lessons/feedback.ts). */
+  feedback: (state: string) => join(state, 'memory', 'feedback.jsonl'),
   backups: (state: string, runId: string) => idPath(join(state, 'backups'), runId, 'run id'),
   lock: (state: string) => join(state, 'lock'),
 };

@@ -15,6 +15,7 @@ import { appendEvent } from '../../src/state/events.js';
 import { stateLayout } from '../../src/state/layout.js';
 import { standaloneEvaluation } from '../../src/artifacts/evaluation.js';
 import { lessonsFor, pendingContents, readLessons, rejectedContents } from '../../src/lessons/store.js';
+import { readFeedback, trainFeedback } from '../../src/lessons/feedback.js';
 import { materialise, supersedeVariants } from '../../src/state/variant.js';
 import { proposeFeedback } from './propose-feedback.js';
 import { proposeStructural } from './propose-structural.js';
@@ -41,6 +42,11 @@ export async function run(ctx: LoopContext, deps: GenerateDeps = {}): Promise<St
   const lessonsRead = readLessons(lessonsFile);
   if (lessonsRead.invalid > 0) ctx.log(`warning: ${lessonsRead.invalid} line(s) of ${lessonsFile} are not valid lessons and were ignored`);
   const lessons = lessonsFor(lessonsRead.lessons, ctx.manifest.target.skill_dir);
+  // A person's verdicts from `whet view`, on this target's train tasks only (src/lessons/feedback.ts).
+  const feedbackFile = stateLayout.feedback(ctx.stateDir);
+  const feedbackRead = readFeedback(feedbackFile);
+  if (feedbackRead.invalid > 0) ctx.log(`warning: ${feedbackRead.invalid} line(s) of ${feedbackFile} are not valid feedback and were ignored`);
+  const human = trainFeedback(feedbackRead.items, ctx.manifest.target.skill_dir, (await ctx.opened()).suite.tasks);
 
   const errors: ProposerError[] = [];
   const skipped: Skipped[] = [];
@@ -48,12 +54,12 @@ export async function run(ctx: LoopContext, deps: GenerateDeps = {}): Promise<St
   let structural: Proposal[] = [];
   let llm: LlmRun = { proposals: [], errors: [], calls: 0, costUsd: 0 };
   if (loop.proposers.includes('feedback')) {
-    const f = proposeFeedback({ skillText: target.text, skillName: target.name, results: baseline.task_results });
+    const f = proposeFeedback({ skillText: target.text, skillName: target.name, results: baseline.task_results, human });
     feedback = f.proposals;
     skipped.push(...f.skipped);
   }
   if (loop.proposers.includes('structural')) structural = proposeStructural(target.text);
-  if (loop.proposers.includes('llm')) llm = await runLlmProposer(ctx, target.text, baseline, lessons, deps);
+  if (loop.proposers.includes('llm')) llm = await runLlmProposer(ctx, target.text, baseline, lessons, deps, human);
   // A generator call refused by the budget: stop before writing candidates.json, so the resume asks again.
   if (ctx.budget?.exhausted) {
     appendEvent(ctx.runDir, { event: 'interrupted', stage: 'generate', iteration: ctx.iteration, engine_calls: llm.calls, cost_usd: llm.costUsd }, ctx.now());
@@ -102,11 +108,11 @@ export async function run(ctx: LoopContext, deps: GenerateDeps = {}): Promise<St
     .map(({ d }) => d.id);
   const verdict = candidates.length > 0 ? 'proposed' : 'none';
   const artifact: CandidatesArtifact = {
-    ...envelopeOf('generated', { runId: ctx.runId, iteration: ctx.iteration, now: ctx.now() }, { 'baseline.json': sha256File(paths.baseline), target: target.contentHash, lessons: lessonsRead.sha256 }, verdict, HANDOFF.generated),
+    ...envelopeOf('generated', { runId: ctx.runId, iteration: ctx.iteration, now: ctx.now() }, { 'baseline.json': sha256File(paths.baseline), target: target.contentHash, lessons: lessonsRead.sha256, ...(human.length ? { feedback: feedbackRead.sha256 } : {}) }, verdict, HANDOFF.generated),
     target: { path: ctx.manifest.target.skill_dir, skill_file: target.file, sha256: target.contentHash },
     candidates,
     proposer_errors: errors,
-    signals: { train_failures: trainFailures(baseline.task_results).map((r) => r.task_id), weakest_dimensions: weakest, lessons_considered: lessons.length },
+    signals: { train_failures: trainFailures(baseline.task_results).map((r) => r.task_id), weakest_dimensions: weakest, lessons_considered: lessons.length, ...(human.length ? { human_feedback: human.map((f) => ({ id: f.id, task_id: f.task_id, variant: f.variant, rating: f.rating, comment: f.comment })) } : {}) },
     skipped,
     engine_calls: llm.calls,
     cost_usd: llm.costUsd,

@@ -28,6 +28,12 @@ export interface FeedbackInput {
   /** The skill's name (frontmatter `name`, else its folder). */
   skillName: string;
   results: readonly ObservedResult[];
+  /**
+   * A person's verdicts from `whet view` on this target's train tasks (src/lessons/feedback.ts trainFeedback).
+   * A "bad" one is evidence that a careful reader of that kind of request found the answer wanting: it adds
+   * the reviewer's rule for the task's category, and nothing of the person's words reaches the skill.
+   */
+  human?: readonly { task_id: string; category: string; rating: 'good' | 'bad' }[];
 }
 
 const UNCATEGORIZED = 'uncategorized';
@@ -51,9 +57,9 @@ const GUIDANCE: Record<FailureKind, (topic: string | null) => string> = {
 };
 
 /** The rule lines for one category, from the kinds of check its train failures failed. */
-export function categoryRules(subject: string, category: string, reasons: readonly string[]): string[] {
+export function categoryRules(subject: string, category: string, reasons: readonly string[], extra: readonly FailureKind[] = []): string[] {
   const fb = reasons.map(readJudgeReason);
-  const kinds = FAILURE_KINDS.filter((k) => fb.some((f) => f.kinds.includes(k)));
+  const kinds = FAILURE_KINDS.filter((k) => extra.includes(k) || fb.some((f) => f.kinds.includes(k)));
   const notes = uniqueStrings(fb.flatMap((f) => f.notes));
   const who = subject ? `${subject} request` : 'request';
   const topic = category === UNCATEGORIZED ? null : categoryWords(category);
@@ -76,15 +82,23 @@ export function proposeFeedback(input: FeedbackInput): { proposals: Proposal[]; 
     list.push(r);
     byCategory.set(r.category, list);
   }
+  // A person's "bad" on a train task: evidence for its category even where the judges passed it.
+  const marked = new Map<string, string[]>();
+  for (const h of input.human ?? []) {
+    if (h.rating !== 'bad') continue;
+    marked.set(h.category, [...(marked.get(h.category) ?? []), h.task_id]);
+    if (!byCategory.has(h.category)) byCategory.set(h.category, []);
+  }
   // The categories with the most failures first: they carry the most evidence.
   const groups = [...byCategory.entries()].sort(([a, x], [b, y]) => y.length - x.length || (a < b ? -1 : a > b ? 1 : 0));
   const doc = parseSkill(input.skillText);
   const proposals: Proposal[] = [];
   const skipped: Skipped[] = [];
   for (const [category, failures] of groups) {
-    const ids = failures.map((f) => f.task_id);
+    const people = marked.get(category) ?? [];
+    const ids = [...new Set([...failures.map((f) => f.task_id), ...people])];
     const title = `Guidance for ${categoryWords(category)} requests`;
-    const rules = categoryRules(subject, category, failures.map((f) => f.reason));
+    const rules = categoryRules(subject, category, failures.map((f) => f.reason), people.length ? ['review'] : []);
     if (rules.length === 0) {
       skipped.push({ title, proposer: 'feedback', why: `the judges' reasons for ${ids.join(', ')} name no kind of check a rule could address` });
       continue;
@@ -110,9 +124,11 @@ export function proposeFeedback(input: FeedbackInput): { proposals: Proposal[]; 
       category: 'coverage',
       risk: 'medium',
       rationale:
-        `${ids.length} train task(s) in category "${category}" failed on the baseline (${ids.join(', ')}). ` +
+        (failures.length ? `${failures.length} train task(s) in category "${category}" failed on the baseline (${failures.map((f) => f.task_id).join(', ')}). ` : '') +
+        (people.length ? `A person marked ${people.length} train answer(s) in category "${category}" bad in whet view (${[...new Set(people)].join(', ')}). ` : '') +
         `This ${existing.length ? 'extends' : 'adds'} "${heading}" with guidance for every ${categoryWords(category)} request, one rule per kind of check that failed, not for the case seen ` +
-        "(one observed failure is a class); it quotes no judge's strings or patterns. Built only from the kinds of the judges' findings on train tasks; held-out tasks are never read.",
+        "(one observed failure is a class); it quotes no judge's strings or patterns" +
+        (people.length ? ", nor the person's words. Built only from the kinds of the judges' findings and people's verdicts on train tasks; held-out tasks are never read." : ". Built only from the kinds of the judges' findings on train tasks; held-out tasks are never read."),
       proposer: 'feedback',
       answers: { kind: 'train_failures', tasks: ids, detail: category },
       actions: [action],

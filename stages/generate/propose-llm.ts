@@ -21,6 +21,17 @@ export interface LlmInput {
   failures: readonly LlmFailure[];
   lessons: readonly Lesson[];
   max: number;
+  /** A person's verdicts on train outputs (`whet view`; src/lessons/feedback.ts), train tasks only. */
+  feedback?: readonly LlmFeedback[];
+}
+
+/** One verdict as the prompt shows it: the task's kind, the verdict and the person's words. */
+export interface LlmFeedback {
+  task_id: string;
+  category: string;
+  split: 'train' | 'holdout' | null;
+  rating: 'good' | 'bad';
+  comment: string;
 }
 
 export const llmReply = z.object({
@@ -48,6 +59,9 @@ const ACTIONS_HELP = [
 export function buildLlmPrompt(input: LlmInput): { system: string; prompt: string } {
   const leaked = input.failures.filter((f) => f.split !== 'train');
   if (leaked.length > 0) throw new Error(`refusing to show the generator non-train tasks: ${leaked.map((f) => f.task_id).join(', ')}`);
+  const verdicts = input.feedback ?? [];
+  const heldOut = verdicts.filter((f) => f.split !== 'train');
+  if (heldOut.length > 0) throw new Error(`refusing to show the generator feedback on non-train tasks: ${heldOut.map((f) => f.task_id).join(', ')}`);
   const failures = input.failures.length
     ? input.failures.map((f) => `- task ${f.task_id} (category ${f.category})\n  request: ${f.prompt.trim().replace(/\n/g, '\n  ')}\n  judges: ${f.reason}`).join('\n')
     : '(none: every training task passed; propose only what the lessons or the skill itself call for, or reply {"candidates": []})';
@@ -80,6 +94,13 @@ export function buildLlmPrompt(input: LlmInput): { system: string; prompt: strin
     '',
     'Lessons from earlier attempts on this skill:',
     lessons,
+    ...(verdicts.length
+      ? [
+          '',
+          "A person's verdicts on answers to training requests (guidance for the kind of request, never the person's words copied as a check):",
+          ...verdicts.map((f) => `- task ${f.task_id} (category ${f.category}): ${f.rating}${f.comment.trim() ? ` — ${f.comment.trim().replace(/\s+/g, ' ')}` : ''}`),
+        ]
+      : []),
   ].join('\n');
   return { system: 'You improve the instructions an AI agent follows (a SKILL.md). You reply with one JSON object and nothing else.', prompt };
 }

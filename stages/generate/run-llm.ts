@@ -7,7 +7,7 @@ import { configureEngine, engineTimeoutMs, meterEngine } from '../../src/evaluat
 import type { LoopContext } from '../../src/loop/context.js';
 import type { StandaloneEvaluation } from '../../src/artifacts/evaluation.js';
 import type { Lesson } from '../../src/artifacts/learning.js';
-import { proposeLlm } from './propose-llm.js';
+import { proposeLlm, type LlmFeedback } from './propose-llm.js';
 import { trainFailuresWithPrompts } from '../../src/loop/train-failures.js';
 import type { Proposal, ProposerError } from './proposal.js';
 
@@ -32,7 +32,7 @@ export interface LlmRun {
   costUsd: number;
 }
 
-export async function runLlmProposer(ctx: LoopContext, text: string, baseline: StandaloneEvaluation, lessons: Lesson[], deps: GenerateDeps): Promise<LlmRun> {
+export async function runLlmProposer(ctx: LoopContext, text: string, baseline: StandaloneEvaluation, lessons: Lesson[], deps: GenerateDeps, feedback: readonly LlmFeedback[] = []): Promise<LlmRun> {
   let engine = deps.generatorEngine;
   let timeoutMs = ctx.config.taskTimeoutMs;
   if (!engine) {
@@ -44,7 +44,7 @@ export async function runLlmProposer(ctx: LoopContext, text: string, baseline: S
   // The generator's calls count against the run's budget and hold the engine's rate-limit slots like any other.
   const counted = meterEngine(engine, { budget: ctx.budget });
   const { suite } = await ctx.opened();
-  const input = { skillText: text, failures: trainFailuresWithPrompts(suite.tasks, baseline.task_results), lessons, max: ctx.config.loop.candidatesPerIteration };
+  const input = { skillText: text, failures: trainFailuresWithPrompts(suite.tasks, baseline.task_results), lessons, max: ctx.config.loop.candidatesPerIteration, feedback };
   const r = await proposeLlm(counted, input, { timeoutMs, signal: ctx.signal });
   return { proposals: r.proposals, errors: r.errors, calls: counted.calls(), costUsd: r.costUsd };
 }

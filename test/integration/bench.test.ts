@@ -25,6 +25,8 @@ describe('npm run bench', () => {
     const expected = [
       new RegExp(String.raw`^\| 100 tasks, instant mock \| ${num} s · peak RSS \d+ MB · \d+ tasks/s \| goal 0\.80 s · 100 MB \| ${num}× time · ${num}× RSS \|`),
       new RegExp(String.raw`^\| the same 100-task evaluation again \(baseline from cache\) \| ${num} s · 0 engine calls · .* \| loading the suite alone \(a process\) ${num} s \| ${num}× \| ≤ 1\.5× \|`),
+      new RegExp(String.raw`^\| \`whet view\` until its URL is printed \| ${num} s \| goal 1\.00 s \| ${num}× \| ≤ 1× \|`),
+      new RegExp(String.raw`^\| 100-task outputs page in headless Chromium, navigation start until usable \| (${num} s · a filter over all 100 rows \d+ ms|skipped: no Chromium at .*) \| goal 1\.00 s \| (${num}×|—) \| ≤ 1× \|`),
       new RegExp(String.raw`^\| 200 tasks, instant mock \| .* \| goal 5\.00 s · 160 MB \|`),
       ...['`whet --version`', '`whet --help`', '`whet status`', '`whet show RUN`'].map((c) => new RegExp(String.raw`^\| ${c} \| ${num} s · \d+ MB \| bare \`node -e 0\` ${num} s · \d+ MB \| ${num}× \| ≤ [23]× \|`)),
       ...['default config', 'max_concurrency: 16'].map(

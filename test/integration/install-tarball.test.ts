@@ -9,7 +9,7 @@
 // does not hold after `npm ci`; test/support/loopback-registry.ts serves it from the project's lockfile
 // (its non-dev entries, the versions the project tests) and npm takes every tarball from the cache `npm ci`
 // has just filled: no outside registry is reached.
-import { execFile, spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { execFile, spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -47,8 +47,8 @@ describe('the packed tarball, installed offline', () => {
     expect(pack.code, pack.all).toBe(0);
     const packed = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
     const files = packed[0]!.files.map((f) => f.path);
-    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'CHANGELOG.md', 'docs/method.md', pkg.bin.whet!, 'dist/stages/evaluate/main.js']));
-    for (const f of files) expect(f, 'only built code, the README, the changelog and the docs').toMatch(/^(dist\/(src|stages|bin)\/.+\.js|package\.json|README\.md|CHANGELOG\.md|docs\/.+\.md)$/);
+    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'CHANGELOG.md', 'docs/method.md', pkg.bin.whet!, 'dist/stages/evaluate/main.js', 'assets/view/index.html', 'assets/view/app.js']));
+    for (const f of files) expect(f, 'only built code, the viewer\'s page, the README, the changelog and the docs').toMatch(/^(dist\/(src|stages|bin)\/.+\.js|assets\/view\/[a-z-]+\.(html|js|css)|package\.json|README\.md|CHANGELOG\.md|docs\/.+\.md)$/);
     const tarball = join(tmp, packed[0]!.filename);
 
     // The install, as docs/getting-started/first-run.md types it, with the registry metadata served from the lockfile.
@@ -116,6 +116,29 @@ describe('the packed tarball, installed offline', () => {
 
     const status = whet('status');
     expect(status.stdout).toMatch(/-meeting-notes\s+loop\s+completed/);
+
+    // `whet view` finds its page in the installed package: the printed URL serves it and its script.
+    const view = spawn('whet', ['view', '--port', '0'], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const url = await new Promise<string>((ok, fail) => {
+        let printed = '';
+        view.stdout!.on('data', (d: Buffer) => {
+          printed += d.toString();
+          const m = /http:\/\/127\.0\.0\.1:\d+\/\?session=[0-9a-f]+/.exec(printed);
+          if (m) ok(m[0]);
+        });
+        view.on('exit', (code) => fail(new Error(`whet view exited ${code}: ${printed}`)));
+      });
+      const page = await fetch(url);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      const script = /src="(\/assets\/app\.js\?session=[0-9a-f]+)"/.exec(html)?.[1];
+      expect(script, html).toBeDefined();
+      expect((await fetch(new URL(script!, url))).status).toBe(200);
+      expect(((await (await fetch(new URL(`/api/runs?${new URL(url).search.slice(1)}`, url))).json()) as { run_id: string }[])[0]!.run_id).toMatch(/-meeting-notes$/);
+    } finally {
+      view.kill('SIGTERM');
+    }
   });
 
   it('builds when packed and in a clean clone\'s own `npm ci`, never as an installed package', { timeout: 120_000 }, async () => {

@@ -142,7 +142,7 @@ describe('whet schemas', () => {
     const out = tempDir('whet-schemas-');
     const r = await runCommand(['schemas', '--out', out], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
-    expect(readdirSync(out).sort()).toEqual(['calibration', 'candidates', 'evaluation', 'gate', 'learning', 'nightly-history', 'nightly', 'ranking', 'report', 'run-loop', 'run'].map((n) => `${n}.schema.json`));
+    expect(readdirSync(out).sort()).toEqual(['calibration', 'candidates', 'evaluation', 'feedback', 'gate', 'learning', 'nightly-history', 'nightly', 'ranking', 'report', 'run-loop', 'run'].map((n) => `${n}.schema.json`));
     const ajv = new Ajv2020({ strict: false, validateFormats: false });
     const check = (name: string, value: unknown) => {
       const validate = ajv.compile(readJson(join(out, `${name}.schema.json`)));

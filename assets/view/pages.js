@@ -1,0 +1,115 @@
+// A run, iteration by iteration (baseline, candidates with their diffs, the discriminator's scores and
+// reasons, the evaluation with intervals per category and split, the paired comparison, the sequential
+// plan and power, the gate's checks with the decision first), and the review queue.
+'use strict';
+(() => {
+  const { h, api, pct, f4, signed, problem, setMain, hrefRun, progressOf, REVIEW } = window.whet;
+
+  const diffBlock = (text) =>
+    h('pre', { class: 'diff', tabindex: 0, 'aria-label': 'unified diff' }, ...String(text || '').split('\n').map((l) => h('span', { class: l.startsWith('+') && !l.startsWith('+++') ? 'add' : l.startsWith('-') && !l.startsWith('---') ? 'del' : '' }, `${l}\n`)));
+  const ci = (s) => (s && s.pass_rate_ci95 ? `${pct(s.pass_rate)} [${pct(s.pass_rate_ci95.low)}, ${pct(s.pass_rate_ci95.high)}]` : pct(s && s.pass_rate));
+  const section = (title, s, draw) => [h('h3', {}, title), s === undefined ? h('p', { class: 'muted' }, 'not written (this stage has not run in this iteration)') : s.error ? problem(s.error) : draw(s.data)];
+
+  function ratesTable(caption, base, cand, key) {
+    const names = [...new Set([...Object.keys((base && base[key]) || {}), ...Object.keys((cand && cand[key]) || {})])].sort();
+    if (!names.length) return null;
+    return h('table', {}, h('caption', { class: 'muted' }, caption),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, key === 'per_split' ? 'Split' : 'Category'), h('th', { scope: 'col' }, 'Baseline (95% interval)'), cand ? h('th', { scope: 'col' }, 'Candidate (95% interval)') : null)),
+      h('tbody', {}, names.map((n) => h('tr', {}, h('th', { scope: 'row' }, n), h('td', {}, ci(base && base[key] && base[key][n])), cand ? h('td', {}, ci(cand[key] && cand[key][n])) : null))));
+  }
+
+  function baseline(d) {
+    const e = d.evaluation || {};
+    return h('div', {}, h('p', {}, `pass rate ${ci(e)}; ${e.passed ?? 0} passed of ${e.total_tasks ?? '?'}${e.cache && e.cache.hit ? ' (from the baseline cache)' : ''}`), ratesTable('Baseline by split', e, null, 'per_split'), ratesTable('Baseline by category', e, null, 'per_category'));
+  }
+
+  function candidates(d, ranking) {
+    const scored = new Map(((ranking && ranking.scored_candidates) || []).map((s) => [s.id, s]));
+    if (!(d.candidates || []).length) return h('p', { class: 'muted' }, 'no candidate proposed');
+    return h('div', {}, d.candidates.map((c) => {
+      const s = scored.get(c.id);
+      return h('details', { class: 'candidate', open: true },
+        h('summary', {}, `${c.id} — ${c.title} (${c.proposer}, ${c.category}, risk ${c.risk}, +${c.diff_stats ? c.diff_stats.added : 0}/−${c.diff_stats ? c.diff_stats.removed : 0})`),
+        h('p', {}, c.rationale),
+        s ? h('p', { class: 'score' }, `discriminator: score ${s.score} → ${s.recommendation}`, h('ul', {}, (s.reasons || []).map((r) => h('li', {}, r)))) : null,
+        diffBlock(c.diff));
+    }), d.signals && d.signals.human_feedback ? h('p', { class: 'muted' }, `given ${d.signals.human_feedback.length} verdict(s) from this viewer (train tasks only)`) : null);
+  }
+
+  function evaluation(d) {
+    const e = d.evaluation || {};
+    const p = e.paired;
+    const seq = e.sequential;
+    return h('div', {},
+      h('p', {}, `${d.verdict}: ${d.reason || ''}`),
+      h('p', {}, `candidate ${d.candidate_id}: ${ci(e.candidate)} vs baseline ${ci(e.baseline)}; delta ${signed(e.delta)}`),
+      ratesTable('By split', e.baseline, e.candidate, 'per_split'),
+      ratesTable('By category', e.baseline, e.candidate, 'per_category'),
+      p ? h('p', { class: 'paired' }, `paired (${p.method}) over ${p.tasks_compared} tasks: both pass ${p.both_pass}, both fail ${p.both_fail}, fixed ${p.fixed ?? p.candidate_only}, regressed ${p.regressed ?? p.baseline_only}; p = ${f4(p.p_value)}`) : null,
+      seq ? h('p', { class: 'plan' }, `sequential test: ${seq.decision} after ${seq.rounds} round(s), ${seq.attempts} attempts per task; effect ${signed(seq.effect && seq.effect.effect)} [${f4(seq.effect && seq.effect.low)}, ${f4(seq.effect && seq.effect.high)}]; p = ${f4(seq.p_value)}; power ${seq.power === null ? '—' : pct(seq.power)}${seq.attempts_for_80 ? `, ${seq.attempts_for_80} attempts for 80%` : ''}; ${seq.calls ? `${seq.calls.saved} calls saved` : ''}`) : null);
+  }
+
+  function gate(d, run, n) {
+    const checks = d.checks || [];
+    return h('div', {},
+      h('p', { class: 'decision' }, h('strong', {}, d.decision), ` — ${d.reason}${d.candidate_id ? ` (${d.candidate_id})` : ''}`),
+      d.sequential ? h('p', {}, `decided by the sequential test: ${d.sequential.rounds} round(s), ${d.sequential.calls_saved ?? 0} calls saved`) : null,
+      h('ol', { class: 'checks' }, checks.map((c) => h('li', {}, h('span', { class: c.passed ? 'pass' : 'fail' }, c.passed ? 'ok' : 'FAIL'), ` ${c.id}: ${c.detail}`))),
+      d.decision === 'pending_review' ? h('p', {}, h('a', { href: '#/review' }, 'waits for review'), ` (iteration ${n} of ${run})`) : null);
+  }
+
+  window.whetRunPage = async (run) => {
+    const draw = async () => {
+      const r = await api(`/api/runs/${encodeURIComponent(run)}`);
+      const m = r.manifest && r.manifest.data;
+      const head = [h('h1', {}, `Run ${r.run_id}`), r.manifest && r.manifest.error ? problem(r.manifest.error) : null,
+        m ? h('p', {}, `${m.mode} run on ${m.target ? m.target.skill_path : '?'} — status `, h('strong', { id: 'run-status' }, m.status), m.mock ? ' — mock engine' : '') : null,
+        r.progress ? h('p', { id: 'progress' }, progressOf(r.progress)) : null];
+      const its = r.iterations.slice().reverse().map((it) => {
+        const s = it.sections;
+        const n = it.iteration;
+        return h('section', { class: 'iteration', 'aria-labelledby': `it-${n}`, 'data-iteration': n },
+          h('h2', { id: `it-${n}` }, `Iteration ${n}`, ' ', h('a', { href: `${hrefRun(run)}/outputs/${n}`, class: 'outputs-link' }, 'outputs side by side')),
+          ...section('Gate', s.gate, (d) => gate(d, run, n)),
+          ...section('Baseline', s.baseline, baseline),
+          ...section('Candidates and the discriminator', s.candidates, (d) => candidates(d, s.ranking && s.ranking.data)),
+          ...section('Evaluation', s.evaluation, evaluation),
+          s.learning ? section('Learn', s.learning, (d) => h('p', {}, d.stop && d.stop.stop ? `stop (${d.stop.rule}): ${d.stop.reason}` : `continue${d.stop ? `: ${d.stop.reason}` : ''}`)) : []);
+      });
+      if (r.standalone) its.unshift(h('section', { class: 'iteration', 'aria-labelledby': 'it-0', 'data-iteration': 0 },
+        h('h2', { id: 'it-0' }, 'Evaluation', ' ', h('a', { href: `${hrefRun(run)}/outputs/0`, class: 'outputs-link' }, 'outputs')),
+        ...section('Result', r.standalone, (d) => h('div', {}, h('p', { class: 'decision' }, h('strong', {}, d.verdict), ` — ${d.reason || ''}`), d.candidate_id ? evaluation(d) : baseline(d)))));
+      const events = h('details', {}, h('summary', {}, `Last ${r.events.length} events`), h('ol', { class: 'events' }, r.events.map((e) => h('li', {}, `${e.at || ''} ${e.event}${e.stage ? ` ${e.stage}` : ''}${e.iteration !== undefined ? ` iteration ${e.iteration}` : ''}${e.verdict ? ` → ${e.verdict}` : ''}`))));
+      setMain(...head, ...its, h('h2', {}, 'Events'), events);
+    };
+    await draw();
+    window.whetLive = () => draw().catch((err) => setMain(problem(err.message)));
+  };
+
+  window.whetReviewPage = async () => {
+    const draw = async (note) => {
+      const r = await api('/api/review');
+      setMain(h('h1', {}, 'Review queue'),
+        note ? h('p', { role: 'status', id: 'review-message' }, note) : null,
+        r.enabled ? null : h('p', { class: 'muted' }, 'Read-only: start the viewer with ', h('code', {}, 'whet view --review'), ' to approve or reject here.'),
+        r.pending.length === 0 ? h('p', {}, 'Nothing waits for review.') : null,
+        ...r.pending.map((p) => h('section', { class: 'pending', 'aria-label': `${p.candidate} in iteration ${p.iteration}` },
+          h('h2', {}, `${p.candidate} — ${p.title}`),
+          h('p', {}, h('a', { href: hrefRun(p.run_id) }, p.run_id), `, iteration ${p.iteration}: ${p.reason}`),
+          h('ol', { class: 'checks' }, p.checks.map((c) => h('li', {}, h('span', { class: c.passed ? 'pass' : 'fail' }, c.passed ? 'ok' : 'FAIL'), ` ${c.id}: ${c.detail}`))),
+          diffBlock(p.diff),
+          r.enabled ? h('p', {}, ['approve', 'reject'].map((v) => h('button', { class: v === 'approve' ? 'primary' : '', onclick: async (ev) => {
+            ev.target.disabled = true;
+            try {
+              const res = await api('/api/review', { run: p.run_id, candidate: p.candidate, iteration: p.iteration, verdict: v });
+              await draw(res.message);
+            } catch (err) {
+              await draw(`refused: ${err.message}`);
+            }
+          } }, v === 'approve' ? `Approve ${p.candidate}` : `Reject ${p.candidate}`))) : null)));
+    };
+    await draw();
+    window.whetLive = () => draw().catch((err) => setMain(problem(err.message)));
+  };
+  void REVIEW;
+})();

@@ -1,0 +1,95 @@
+// The review queue in `whet view --review`, in headless Chromium: a candidate the gate held is listed with
+// its diff and checks; approving it in the page runs what `whet review approve` runs — the same integrity
+// checks (a changed ranking.json refused with the command's own message), lock and message — and leaves
+// the same files as the command does on an identical project.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { exampleLoopProject, readJson, snapshotTree, whet } from '../support/cli.js';
+import { openBrowser, seriousViolations, startView, type Browser, type RunningView } from '../support/view.js';
+
+const CAND = 'cand-01-guidance-for-breaking-changes-requests';
+
+async function heldProject(prefix: string): Promise<{ dir: string; runId: string }> {
+  const dir = exampleLoopProject({
+    prefix,
+    loop: '{max_iterations: 1, candidates_per_iteration: 3, proposers: [feedback, structural]}',
+    thresholds: '{min_delta: 0, max_new_failures: 0, review_risks: [low, medium, high]}',
+  });
+  const r = await whet(['run'], { cwd: dir });
+  expect(r.code, r.stderr).toBe(0);
+  return { dir, runId: readdirSync(join(dir, 'state/runs'))[0]! };
+}
+
+let viewed: { dir: string; runId: string };
+let typed: { dir: string; runId: string };
+let view: RunningView;
+let b: Browser;
+
+beforeAll(async () => {
+  viewed = await heldProject('whet-view-review-');
+  typed = await heldProject('whet-view-typed-');
+  view = await startView(viewed.dir, ['--review']);
+  b = await openBrowser(() => view.origin);
+}, 90_000);
+
+afterAll(async () => {
+  await b?.context.close();
+  if (view) expect(await view.stop()).toBe(0);
+});
+
+/** What a state leaves that does not depend on where or when it ran. */
+const comparable = (dir: string, runId: string) => {
+  const gate = readJson(join(dir, 'state/runs', runId, 'iter-001/gate.json'));
+  const lesson = readFileSync(join(dir, 'state/memory/lessons.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).find((l) => l.run_id === runId);
+  return {
+    skill: snapshotTree(join(dir, 'release-notes')),
+    backups: snapshotTree(join(dir, 'state/backups', runId, 'iter-001/files')),
+    backup: (({ run_id: _r, target_dir: _t, created_at: _c, ...rest }) => rest)(readJson(join(dir, 'state/backups', runId, 'iter-001/manifest.json'))),
+    gate: { decision: gate.decision, candidate: gate.candidate_id, reason: gate.reason, checks: gate.checks.map((c: { id: string; passed: boolean }) => [c.id, c.passed]), files: gate.applied?.files },
+    lesson: { decision: lesson.decision, why: lesson.why, content: lesson.content_sha256 },
+  };
+};
+
+describe('whet view --review', () => {
+  it('lists the held candidate with its diff and checks, and passes axe-core', async () => {
+    await b.page.goto(`${view.url}#/review`);
+    const held = b.page.getByRole('region', { name: `${CAND} in iteration 1` });
+    await held.waitFor();
+    expect(await held.locator('pre.diff').innerText()).toContain('+## Release notes requests involving breaking changes');
+    expect(await held.locator('ol.checks li').count()).toBeGreaterThan(5);
+    expect(await held.innerText()).toContain('wait for review');
+    expect(await seriousViolations(b.page)).toEqual([]);
+  });
+
+  it('refuses with the command’s own message when ranking.json changed after the evaluation', async () => {
+    const ranking = join(viewed.dir, 'state/runs', viewed.runId, 'iter-001/ranking.json');
+    const original = readFileSync(ranking);
+    writeFileSync(ranking, `${original.toString()}\n`);
+    try {
+      await b.page.getByRole('button', { name: `Approve ${CAND}` }).click();
+      const note = b.page.locator('#review-message');
+      await note.waitFor();
+      expect(await note.innerText()).toMatch(new RegExp(`^refused: cannot approve ${CAND} \\(iteration 1\\): ranking\\.json changed after the evaluation read it`));
+      expect(readJson(join(viewed.dir, 'state/runs', viewed.runId, 'iter-001/gate.json')).decision).toBe('pending_review');
+    } finally {
+      writeFileSync(ranking, original);
+    }
+  });
+
+  it('approves as `whet review approve` does: the same message and the same files', async () => {
+    await b.page.getByRole('button', { name: `Approve ${CAND}` }).click();
+    const note = b.page.locator('#review-message');
+    await expect.poll(() => note.innerText()).toMatch(/^cand-01/);
+    const shown = await note.innerText();
+    const cli = await whet(['review', 'approve', typed.runId, CAND], { cwd: typed.dir });
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(shown).toBe(cli.stdout.trimEnd());
+    expect(shown).toMatch(new RegExp(`^${CAND} \\(iteration 1\\): keep — `));
+    expect(comparable(viewed.dir, viewed.runId)).toEqual(comparable(typed.dir, typed.runId));
+    expect(await b.page.getByText('Nothing waits for review.').count()).toBe(1);
+    // The one refusal above answered 400, which Chromium logs; nothing else.
+    expect(b.consoleErrors).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+    expect(b.foreignRequests).toEqual([]);
+  });
+});
