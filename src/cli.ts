@@ -36,6 +36,7 @@ const plan: Family = async () => [(await import('./commands/plan.js')).registerP
 const schedule: Family = async () => [(await import('./commands/schedule.js')).registerScheduleCommand];
 const importers: Family = async () => [(await import('./commands/import.js')).registerImportCommand];
 const stage: Family = async () => [(await import('./commands/stage.js')).registerStageCommands];
+const verify: Family = async () => [(await import('./commands/verify.js')).registerVerifyCommand];
 export const FAMILIES: Record<string, Family> = {
   evaluate,
   merge: evaluate,
@@ -49,6 +50,7 @@ export const FAMILIES: Record<string, Family> = {
   status: inspect,
   show: inspect,
   diff: inspect,
+  verify,
   rollback: promote,
   review: promote,
   intents,

@@ -1,14 +1,17 @@
 // `whet status`: every run in the state directory with its target, iteration, last stage, decisions so
 // far, what runs next and how long ago it was touched.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { formatDuration } from '../config/duration.js';
-import { isSafeId } from '../config/safe-id.js';
 import { stateLayout } from '../state/layout.js';
 import { readLenient } from '../state/read-lenient.js';
 import { iterationView } from './run-view.js';
 import { rateLimitState, rolledBackAt, type RateLimitState } from '../state/events-read.js';
 import { iterations } from '../loop/iterations.js';
 import { runTotals } from '../evaluation/budget.js';
+import { verifyRun } from './verify-run.js';
+import { runIds } from './verify-state.js';
+import { formatProblems } from './problems.js';
+import type { Problem } from '../state/verify-files.js';
 
 export interface RunStatus {
   run_id: string;
@@ -29,6 +32,8 @@ export interface RunStatus {
   rolled_back_at: string | null;
   /** A subscription rate limit the run is paused on (and when it resumes) or was stopped by, else null. */
   rate_limit: RateLimitState | null;
+  /** Files of the run that failed verification (verify-run.ts): their values are left out above. */
+  problems: Problem[];
 }
 
 /**
@@ -39,11 +44,17 @@ export async function listRuns(stateDir: string, now: Date): Promise<RunStatus[]
   const runsDir = stateLayout.runsDir(stateDir);
   if (!existsSync(runsDir)) return [];
   const out: RunStatus[] = [];
-  for (const id of readdirSync(runsDir).filter(isSafeId).sort()) {
+  // Every run folder, run.json or not: a lost run.json is a damage to name, never "no runs yet" (issue 31).
+  for (const id of runIds(stateDir)) {
     const runDir = stateLayout.runDir(stateDir, id);
-    const m = readLenient(stateLayout.runManifest(runDir));
-    if (!m) continue;
-    const updated = String(m.updated_at ?? m.created_at ?? '');
+    const lenient = readLenient(stateLayout.runManifest(runDir));
+    const finished = lenient?.mode !== 'loop' && typeof lenient?.summary?.verdict === 'string';
+    const check = await verifyRun(stateDir, id, { now, manifestOnly: finished });
+    const damaged = check.damaged;
+    const manifestFile = stateLayout.runManifest(runDir);
+    const m = (damaged.has(manifestFile) ? undefined : readLenient(manifestFile)) ?? { mode: iterations(runDir).length ? 'loop' : '?', status: 'damaged' };
+    // With run.json lost, the run was last touched when its events were.
+    const updated = String(m.updated_at ?? m.created_at ?? (existsSync(stateLayout.events(runDir)) ? statSync(stateLayout.events(runDir)).mtime.toISOString() : ''));
     const base: RunStatus = {
       run_id: id,
       mode: m.mode ?? '?',
@@ -61,16 +72,18 @@ export async function listRuns(stateDir: string, now: Date): Promise<RunStatus[]
       totals: m.mode !== 'loop' && m.summary?.totals ? m.summary.totals : runTotals(runDir),
       rolled_back_at: rolledBackAt(runDir),
       rate_limit: rateLimitState(runDir, now),
+      problems: check.problems,
     };
     if (m.mode === 'loop') {
       const its = iterations(runDir);
-      const views = its.map((n) => iterationView(runDir, n));
+      const views = its.map((n) => iterationView(runDir, n, damaged));
       const last = views[views.length - 1];
       base.iteration = last?.iteration ?? null;
       base.last_stage = last?.last_stage ?? null;
       // On a noisy engine a decision took rounds of attempts: how many, and the calls they saved.
-      base.decisions = views.filter((v) => v.gate).map((v) => `${v.iteration}:${v.gate!.decision}${v.gate!.sequential ? ` (${v.gate!.sequential.rounds} round${v.gate!.sequential.rounds === 1 ? '' : 's'}, ${v.gate!.sequential.calls_saved} calls saved)` : ''}`);
-      try {
+      base.decisions = views.filter((v) => v.gate || v.damaged?.includes('gate.json')).map((v) => (v.gate ? v : { ...v, gate: { decision: '? (gate.json damaged)', sequential: undefined } })).map((v) => `${v.iteration}:${v.gate!.decision}${v.gate!.sequential ? ` (${v.gate!.sequential.rounds} round${v.gate!.sequential.rounds === 1 ? '' : 's'}, ${v.gate!.sequential.calls_saved} calls saved)` : ''}`);
+      if (check.problems.length) base.next = `none until repaired: "whet verify --repair ${id}", then "whet resume ${id}"`;
+      else try {
         const { nextStep } = await import('../loop/next-step.js');
         const n = nextStep(runDir);
         base.next = n.kind === 'step' ? `${n.step} (iteration ${n.iteration})` : `${n.status}: ${n.reason}`;
@@ -82,7 +95,7 @@ export async function listRuns(stateDir: string, now: Date): Promise<RunStatus[]
       base.engine_calls = m.summary.engine_calls ?? null;
       base.last_stage = 'evaluate';
     } else {
-      const e = readLenient(`${runDir}/evaluation.json`);
+      const e = damaged.has(`${runDir}/evaluation.json`) ? undefined : readLenient(`${runDir}/evaluation.json`);
       if (e) {
         base.verdict = e.verdict;
         base.engine_calls = e.evaluation?.engine_calls ?? null;
@@ -105,7 +118,8 @@ export function formatStatus(runs: RunStatus[]): string {
         : '';
       const rolled = r.rolled_back_at ? `\n    rolled back ${r.rolled_back_at}: the target was restored to what it was before this run` : '';
       const tokens = `, tokens ${r.totals.input_tokens} in / ${r.totals.output_tokens} out`;
-      return `${r.run_id}  ${r.mode}  ${r.status}${r.rolled_back_at ? ' (rolled back)' : ''}  ${r.target}\n    ${what}; ${r.totals.engine_calls} calls in all (engine, judge and generator)${tokens}${cost}; ${formatDuration(r.age_ms)} ago${rolled}${limit}`;
+      const bad = r.problems.length ? `\n${formatProblems(r.problems, '    ').trimEnd()}` : '';
+      return `${r.run_id}  ${r.mode}  ${r.status}${r.problems.length ? ' (DAMAGED)' : ''}${r.rolled_back_at ? ' (rolled back)' : ''}  ${r.target}\n    ${what}; ${r.totals.engine_calls} calls in all (engine, judge and generator)${tokens}${cost}; ${formatDuration(r.age_ms)} ago${rolled}${limit}${bad}`;
     })
     .join('\n');
 }

@@ -85,10 +85,13 @@ export async function planRun(e: LoopEnv, o: StartOptions): Promise<RunPlan> {
   return { cfg, manifest, stateDir, runDir };
 }
 
-/** Writes the run's manifest: from here on its thresholds are registered. */
+/**
+ * Writes the run's manifest: from here on its thresholds are registered. The manifest also rides in
+ * run_started (`registered`), so `whet verify --repair` can rebuild a lost run.json from the events alone.
+ */
 export async function createRun(plan: RunPlan, now: Date): Promise<void> {
   await writeRunManifest(plan.runDir, plan.manifest);
-  appendEvent(plan.runDir, { event: 'run_started', target: plan.manifest.target.skill_path, thresholds_sha256: plan.manifest.thresholds_sha256, settings_sha256: plan.manifest.settings_sha256, ...RECORDS }, now);
+  appendEvent(plan.runDir, { event: 'run_started', target: plan.manifest.target.skill_path, thresholds_sha256: plan.manifest.thresholds_sha256, settings_sha256: plan.manifest.settings_sha256, ...RECORDS, registered: plan.manifest }, now);
 }
 
 /** planRun + createRun, for callers that already hold the state lock (tests, stage programs). */

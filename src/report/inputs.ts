@@ -54,6 +54,8 @@ export interface ReportInputs {
   durations: Record<string, Record<string, number>>;
   /** Per results file name, task id → each expectation of one attempt with its verdict and evidence. */
   expectations?: Record<string, Record<string, { expectation: string; passed: boolean; evidence: string }[]>>;
+  /** The run's damaged files (src/inspect/verify-run.ts), left out of everything above; the report is marked. */
+  damaged?: { file: string; kind: string; at?: string; message: string; hint: string }[];
 }
 
 export const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
