@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { iterationPaths } from '../loop/paths.js';
 import { iterations } from '../loop/iterations.js';
 import { stateLayout } from '../state/layout.js';
+import { folderLinks } from '../state/skill-links.js';
 import { readRecords, recordedPath, type Records } from '../state/records-read.js';
 import { checkAgainstRecord, problem, readJsonChecked, readJsonlChecked, type Problem } from '../state/verify-files.js';
 import type { SchemaKind } from './verify-schemas.js';
@@ -45,7 +46,7 @@ const hints = (runId: string) => ({
   eventsMissing: `the hashes recorded when the run's files were written are gone: the gate, review and rollback refuse to act on this run; restore events.jsonl from a copy of the state directory`,
   backup: `this backup cannot restore the skill as it was; restore backups/ from a copy of the state directory before "whet rollback ${runId}"`,
   leftover: `a write that never finished (a crash or a full disk): "whet verify --repair ${runId}" moves it to superseded/`,
-  link: `whetstone never writes links into variants: the run's folder was changed by hand; remove the link`,
+  link: `whetstone copies into a variant only links that stay inside it: the run's folder was changed by hand; remove the link`,
 });
 
 /** An event line must be an object with `at` and a snake_case `event` (events.ts writes no other). */
@@ -108,7 +109,7 @@ export async function verifyRun(stateDir: string, runId: string, o: VerifyOption
     for (const f of STAGE_FILES) if (existsSync(p[f])) check(p[f], f, `iteration ${n}'s ${f === 'shardPlan' ? 'shard-plan' : f}.json`, RECORDED.has(f));
     checkResults(problems, runDir, p.dir, recs, h.artifact, schemas, live);
     leftovers(problems, p.dir, h.leftover, o.now);
-    for (const link of linksIn(p.variants)) problems.push(problem(link, 'link', 'a symbolic link inside a variant', h.link));
+    for (const link of escapingLinks(p.variants)) problems.push(problem(link, 'link', 'a symbolic link in a variant that leads out of it', h.link));
   }
   leftovers(problems, runDir, h.leftover, o.now);
   checkBackups(problems, stateDir, runId, recs, h.backup, schemas);
@@ -181,16 +182,10 @@ function leftovers(out: Problem[], dir: string, hint: string, now = new Date()):
   }
 }
 
-/** Symbolic links anywhere under `dir`. */
-export function linksIn(dir: string): string[] {
+/** Links in the variants under `dir` that lead out of their variant (a copy carries only those that stay inside). */
+function escapingLinks(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  const found: string[] = [];
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isSymbolicLink()) found.push(p);
-    else if (e.isDirectory()) found.push(...linksIn(p));
-  }
-  return found;
+  return readdirSync(dir).flatMap((v) => folderLinks(join(dir, v)).filter((l) => !l.kept).map((l) => join(dir, v, l.rel)));
 }
 
 /** backups/<run>/iter-NNN: the manifest as recorded, and each saved file as its manifest hashes it. */
@@ -201,7 +196,9 @@ function checkBackups(out: Problem[], stateDir: string, runId: string, recs: Rec
   for (const it of readdirSync(root).filter((d) => /^iter-\d+$/.test(d)).sort()) {
     const file = join(root, it, 'manifest.json');
     if (!existsSync(file)) {
-      out.push(problem(file, 'missing', `the backup of ${it} has no manifest`, hint));
+      // Files saved with no manifest yet: a keep stopped before it changed anything (a full disk), which
+      // the gate redoes. Damage only once a gate.json says the keep happened.
+      if (existsSync(join(runDir, it, 'gate.json'))) out.push(problem(file, 'missing', `the backup of ${it} has no manifest`, hint));
       continue;
     }
     const before = out.length;

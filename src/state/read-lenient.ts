@@ -24,7 +24,8 @@ export function readLenient(file: string): Json | undefined {
  */
 export function gateStandIn(runDir: string, iteration: number, gateFile: string, damaged = false): Json | undefined {
   // A gate.json that reads but failed verification (edited after it was written) is as good as unreadable.
-  if (!existsSync(gateFile) || (!damaged && readLenient(gateFile))) return undefined;
+  const reads = existsSync(gateFile) && readLenient(gateFile) !== undefined;
+  if (!existsSync(gateFile) || (!damaged && reads)) return undefined;
   const runs = dirname(runDir);
   const backup = join(dirname(runs), 'backups', basename(runDir), `iter-${String(iteration).padStart(3, '0')}`);
   const m = readLenient(join(backup, 'manifest.json'));
@@ -33,7 +34,7 @@ export function gateStandIn(runDir: string, iteration: number, gateFile: string,
   return {
     decision: 'keep',
     candidate_id: null,
-    reason: `gate.json ${damaged ? 'failed verification' : 'cannot be read'}, but backups/${basename(runDir)}/${basename(backup)} shows a candidate was applied (${files.join(', ') || 'no file'}); the skill holds it unless rolled back`,
+    reason: `gate.json ${reads ? 'failed verification' : 'cannot be read'}, but backups/${basename(runDir)}/${basename(backup)} shows a candidate was applied (${files.join(', ') || 'no file'}); the skill holds it unless rolled back`,
     checks: [],
     applied: { target: m.target_dir, backup: `backups/${basename(runDir)}/${basename(backup)}`, files },
   };
