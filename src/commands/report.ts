@@ -117,6 +117,13 @@ export function registerReportCommand(program: Command, deps: CliDeps, setCode: 
         if (o.nightly !== undefined) throw new UsageError('--format skill-creator writes one run; leave out --nightly');
         if (!o.output) throw new UsageError('--format skill-creator writes a folder (benchmark.json and a grading.json per run): name it with -o DIR');
         const out = resolve(deps.cwd, o.output);
+        // skill-creator's files carry no mark: a damaged run is refused, --allow-damaged or not.
+        const check = await verifyRun(stateDir, resolveReportRun(stateDir, run), { schemas: true });
+        if (check.problems.length) {
+          deps.stderr(`${formatProblems(check.problems)}whet report: refusing to write skill-creator files from a damaged run (they cannot be marked); "whet verify --repair" and "whet resume" first\n`);
+          setCode(1);
+          return;
+        }
         const written = await writeSkillCreatorReport(out, await skillCreatorReport(stateDir, run, o.iteration));
         deps.stderr(`whet: skill-creator benchmark written to ${out} (benchmark.json and ${written.length - 1} grading.json)\n`);
         return;
