@@ -11,7 +11,7 @@ import { resolveRun } from '../loop/resolve-run.js';
 import { iterations } from '../loop/iterations.js';
 import { stateLayout } from '../state/layout.js';
 import { verifyRun } from '../inspect/verify-run.js';
-import { formatProblems } from '../inspect/problems.js';
+import { formatProblems } from '../state/verify-files.js';
 import type { CliDeps, SetCode } from './deps.js';
 import { stateDirOf } from './state-dir.js';
 

@@ -19,7 +19,7 @@ import { renderJunit } from '../report/render-junit.js';
 import { renderMarkdown } from '../report/render-md.js';
 import { skillCreatorReport, writeSkillCreatorReport } from '../report/skill-creator.js';
 import { verifyRun, type Problem } from '../inspect/verify-run.js';
-import { formatProblems } from '../inspect/problems.js';
+import { formatProblems } from '../state/verify-files.js';
 
 export const REPORT_FORMATS = ['md', 'json', 'junit', 'html'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];

@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { checkIdFlag } from '../config/safe-id.js';
 import { UsageError } from '../core/errors.js';
-import { formatProblems } from '../inspect/problems.js';
+import { formatProblems } from '../state/verify-files.js';
 import { runIds, verifyState, type StateCheck } from '../inspect/verify-state.js';
 import { repairState, type RepairReport } from '../runner/repair.js';
 import { acquireStateLock } from '../state/lock.js';

@@ -6,8 +6,7 @@ import { rolledBackAt } from '../state/events-read.js';
 import { stateLayout } from '../state/layout.js';
 import { iterations, newestArtifact } from '../loop/iterations.js';
 import { gateStandIn, readLenient, type Json } from '../state/read-lenient.js';
-import type { Problem } from '../state/verify-files.js';
-import { formatProblems } from './problems.js';
+import { formatProblems, type Problem } from '../state/verify-files.js';
 
 export interface IterationView {
   iteration: number;

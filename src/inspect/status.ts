@@ -1,6 +1,6 @@
 // `whet status`: every run in the state directory with its target, iteration, last stage, decisions so
 // far, what runs next and how long ago it was touched.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { formatDuration } from '../config/duration.js';
 import { stateLayout } from '../state/layout.js';
 import { readLenient } from '../state/read-lenient.js';
@@ -10,8 +10,7 @@ import { iterations } from '../loop/iterations.js';
 import { runTotals } from '../evaluation/budget.js';
 import { verifyRun } from './verify-run.js';
 import { runIds } from './verify-state.js';
-import { formatProblems } from './problems.js';
-import type { Problem } from '../state/verify-files.js';
+import { formatProblems, type Problem } from '../state/verify-files.js';
 
 export interface RunStatus {
   run_id: string;
@@ -52,7 +51,7 @@ export async function listRuns(stateDir: string, now: Date): Promise<RunStatus[]
     const check = await verifyRun(stateDir, id, { now, manifestOnly: finished });
     const damaged = check.damaged;
     const manifestFile = stateLayout.runManifest(runDir);
-    const m = (damaged.has(manifestFile) ? undefined : readLenient(manifestFile)) ?? { mode: iterations(runDir).length ? 'loop' : '?', status: 'damaged' };
+    const m = (damaged.has(manifestFile) ? undefined : readLenient(manifestFile)) ?? { mode: iterations(runDir).length ? 'loop' : '?', status: 'damaged', target: { skill_path: startedTarget(runDir) } };
     // With run.json lost, the run was last touched when its events were.
     const updated = String(m.updated_at ?? m.created_at ?? (existsSync(stateLayout.events(runDir)) ? statSync(stateLayout.events(runDir)).mtime.toISOString() : ''));
     const base: RunStatus = {
@@ -122,4 +121,17 @@ export function formatStatus(runs: RunStatus[]): string {
       return `${r.run_id}  ${r.mode}  ${r.status}${r.problems.length ? ' (DAMAGED)' : ''}${r.rolled_back_at ? ' (rolled back)' : ''}  ${r.target}\n    ${what}; ${r.totals.engine_calls} calls in all (engine, judge and generator)${tokens}${cost}; ${formatDuration(r.age_ms)} ago${rolled}${limit}${bad}`;
     })
     .join('\n');
+}
+
+/** The target run_started named: what status shows of a run whose run.json is lost or damaged. */
+function startedTarget(runDir: string): string | undefined {
+  const file = stateLayout.events(runDir);
+  if (!existsSync(file)) return undefined;
+  const line = readFileSync(file, 'utf8').split('\n').find((l) => l.includes('"run_started"'));
+  try {
+    const t = line ? (JSON.parse(line) as { target?: unknown }).target : undefined;
+    return typeof t === 'string' ? t : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -3,7 +3,7 @@
 // them (recorded.ts). No schema module is loaded here: `whet status` and `whet show` of standalone runs
 // stay free of zod; the schema checks are in src/inspect/verify-schemas.ts, loaded when wanted.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { displayPath } from '../config/locate.js';
 import type { Recorded } from './records-read.js';
 
@@ -114,5 +114,10 @@ export function checkAgainstRecord(path: string, bytes: Buffer, rec: Recorded, w
   return undefined;
 }
 
-/** Whether a file exists (a read model checks before it names a file missing). */
-export const present = (path: string) => existsSync(path);
+/**
+ * The problems as lines, each ending in a newline: one block per damaged file — where, what is wrong, what
+ * to do — so `whet status`, `show`, `report`, `diff`, `resume` and `whet verify` word a damage the same way.
+ */
+export function formatProblems(problems: Problem[], indent = ''): string {
+  return problems.map((p) => `${indent}DAMAGED ${p.at ?? p.file}: ${p.kind}: ${p.message}\n${indent}  → ${p.hint}\n`).join('');
+}

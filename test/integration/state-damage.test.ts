@@ -95,6 +95,12 @@ describe('state damage is found and said', () => {
     // Iteration 2's row: neither the cut evaluation nor the edited keep.
     expect(md.stdout).toMatch(/\n\| 2 \| [^\n]* \| — \| — \| — \| max_iterations/);
 
+    // Resume does not go on from an edited decision.
+    const refused = await whet(['resume', runId], { cwd: dir });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/not resuming run \S+: it is damaged/);
+    expect(refused.stderr).toMatch(named[3]![0]!);
+
     const verify = await whet(['verify', '--json'], { cwd: dir });
     expect(verify.code).toBe(1);
     const found = JSON.parse(verify.stdout);
