@@ -4,7 +4,7 @@
 // no longer matches its schema at its `file:line:col`; and the shared files — the baseline cache and a
 // stale lock — are checked and repaired too.
 import { describe, expect, it } from 'vitest';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyExample, readJson, tempDir, whet } from '../support/cli.js';
 import { verifyRun } from '../../src/inspect/verify-run.js';
@@ -54,6 +54,19 @@ describe('verifying a state directory', () => {
     expect(byKind.garbage?.message).toMatch(/line 3 is no task result/);
     expect(byKind.schema?.at).toMatch(/run\.json:\d+:\d+$/);
     expect(byKind.schema?.message).toMatch(/^run\.json does not match its schema: mode:/);
+  }, 60_000);
+
+  it('a lost run.json of a standalone run is named, and --repair says why it cannot rebuild it (exit 1)', async () => {
+    const { dir, runId, runDir } = await standalone();
+    rmSync(join(runDir, 'run.json'));
+    const status = await whet(['status', '--state-root', 'state'], { cwd: dir });
+    expect(status.code).toBe(1);
+    expect(status.stdout).toContain(runId);
+    expect(status.stdout).toMatch(/run\.json: missing/);
+    const r = await whet(['verify', '--repair', '--state-root', 'state'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/NOT repaired \S+: runs\/\S+\/run\.json not rebuilt: a standalone evaluation keeps no manifest in its events/);
+    expect(existsSync(join(runDir, 'run.json'))).toBe(false);
   }, 60_000);
 
   it('names a torn cache entry and a stale lock, and --repair moves the entry aside and sweeps the lock', async () => {
