@@ -80,7 +80,12 @@ export async function listRuns(stateDir: string, now: Date): Promise<RunStatus[]
       base.iteration = last?.iteration ?? null;
       base.last_stage = last?.last_stage ?? null;
       // On a noisy engine a decision took rounds of attempts: how many, and the calls they saved.
-      base.decisions = views.filter((v) => v.gate || v.damaged?.includes('gate.json')).map((v) => (v.gate ? v : { ...v, gate: { decision: '? (gate.json damaged)', sequential: undefined } })).map((v) => `${v.iteration}:${v.gate!.decision}${v.gate!.sequential ? ` (${v.gate!.sequential.rounds} round${v.gate!.sequential.rounds === 1 ? '' : 's'}, ${v.gate!.sequential.calls_saved} calls saved)` : ''}`);
+      // A damaged gate.json's decision is never shown (issue 31): `N:?` says there was one.
+      base.decisions = views.flatMap((v) => {
+        if (!v.gate) return v.damaged?.includes('gate.json') ? [`${v.iteration}:? (gate.json damaged)`] : [];
+        const s = v.gate.sequential;
+        return [`${v.iteration}:${v.gate.decision}${s ? ` (${s.rounds} round${s.rounds === 1 ? '' : 's'}, ${s.calls_saved} calls saved)` : ''}`];
+      });
       if (check.problems.length) base.next = `none until repaired: "whet verify --repair ${id}", then "whet resume ${id}"`;
       else try {
         const { nextStep } = await import('../loop/next-step.js');
