@@ -37,6 +37,7 @@ const schedule: Family = async () => [(await import('./commands/schedule.js')).r
 const importers: Family = async () => [(await import('./commands/import.js')).registerImportCommand];
 const stage: Family = async () => [(await import('./commands/stage.js')).registerStageCommands];
 const view: Family = async () => [(await import('./commands/view.js')).registerViewCommand];
+const verify: Family = async () => [(await import('./commands/verify.js')).registerVerifyCommand];
 export const FAMILIES: Record<string, Family> = {
   evaluate,
   merge: evaluate,
@@ -50,6 +51,7 @@ export const FAMILIES: Record<string, Family> = {
   status: inspect,
   show: inspect,
   diff: inspect,
+  verify,
   rollback: promote,
   review: promote,
   intents,

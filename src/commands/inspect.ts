@@ -10,6 +10,8 @@ import { iterationPaths } from '../loop/paths.js';
 import { resolveRun } from '../loop/resolve-run.js';
 import { iterations } from '../loop/iterations.js';
 import { stateLayout } from '../state/layout.js';
+import { verifyRun } from '../inspect/verify-run.js';
+import { formatProblems } from '../state/verify-files.js';
 import type { CliDeps, SetCode } from './deps.js';
 import { stateDirOf } from './state-dir.js';
 
@@ -33,7 +35,7 @@ interface Opts {
   iteration?: string;
 }
 
-export function registerInspectCommands(program: Command, deps: CliDeps, _setCode: SetCode): void {
+export function registerInspectCommands(program: Command, deps: CliDeps, setCode: SetCode): void {
   program
     .command('status')
     .description('every run: target, iteration, last stage, decisions, next step, age')
@@ -43,6 +45,8 @@ export function registerInspectCommands(program: Command, deps: CliDeps, _setCod
     .action(async (o: Opts) => {
       const runs = await listRuns(await stateDirOf(deps, o), deps.now());
       deps.stdout(o.json ? `${JSON.stringify(runs, null, 2)}\n` : `${formatStatus(runs)}\n`);
+      // A damaged state directory is not a clean answer (issue 31): exit 1, as `whet verify` does.
+      if (runs.some((r) => r.problems.length)) setCode(1);
     });
 
   program
@@ -58,8 +62,10 @@ export function registerInspectCommands(program: Command, deps: CliDeps, _setCod
       const stateDir = await stateDirOf(deps, o);
       const runId = resolveRun(stateDir, run);
       const runDir = stateLayout.runDir(stateDir, runId);
+      const check = await verifyRun(stateDir, runId, { now: deps.now() });
+      if (check.problems.length) setCode(1);
       if (!stage) {
-        const view = runView(runDir);
+        const view = runView(runDir, check);
         deps.stdout(o.json ? `${JSON.stringify(view, null, 2)}\n` : `${formatRun(view)}\n`);
         return;
       }
@@ -75,11 +81,16 @@ export function registerInspectCommands(program: Command, deps: CliDeps, _setCod
         const where = have.length ? `; iteration(s) with one: ${have.join(', ')}` : ` in any of its ${its.length} iteration(s)`;
         throw new UsageError(`run ${runId} has no ${file}.json${o.iteration !== undefined ? ` in iteration ${n}` : ''}${where}`);
       }
+      if (check.damaged.has(path)) {
+        // Its values are never shown as if measured: the problem instead, and exit 1.
+        deps.stderr(formatProblems(check.problems.filter((p) => p.path === path)));
+        return;
+      }
       const text = readFileSync(path, 'utf8');
       if (o.json) return deps.stdout(text.endsWith('\n') ? text : `${text}\n`);
       const newest = its[its.length - 1];
       const note = o.iteration === undefined && n !== newest ? `(iteration ${n}: the newest with a ${file}.json; the run has ${its.length})\n` : '';
-      const view = file === 'candidates' ? undefined : runView(runDir);
+      const view = file === 'candidates' ? undefined : runView(runDir, { ...check, problems: [] });
       const body = view ? formatRun({ manifest: undefined, iterations: [pick(view.iterations.find((v) => v.iteration === n)!, file)], rolled_back_at: view.rolled_back_at, totals: view.totals }) : formatCandidates(JSON.parse(text), n!);
       deps.stdout(`${note}${body}\n${path}\n`);
     });
@@ -99,7 +110,14 @@ export function registerInspectCommands(program: Command, deps: CliDeps, _setCod
       checkIdFlag(cand, 'candidate');
       const runDir = stateLayout.runDir(stateDir, runId);
       const wanted = o.iteration !== undefined ? iterationOpt(o.iteration) : undefined;
-      const found = findCandidate(runDir, cand, wanted);
+      const check = await verifyRun(stateDir, runId, { now: deps.now() });
+      const bad = check.problems.filter((p) => p.path.endsWith('candidates.json'));
+      if (bad.length) {
+        // A damaged candidates.json is left out: a candidate is only found in one that verifies.
+        deps.stderr(formatProblems(bad));
+        setCode(1);
+      }
+      const found = findCandidate(runDir, cand, wanted, check.damaged);
       if (!found) {
         const elsewhere = wanted !== undefined ? findCandidate(runDir, cand) : undefined;
         throw new UsageError(`no candidate "${cand}" in run ${runId}${wanted !== undefined ? ` iteration ${wanted}` : ''}${elsewhere ? `; it is in iteration(s) ${elsewhere.all.join(', ')}` : ''}`);

@@ -10,6 +10,19 @@ import { acquireStateLock } from '../state/lock.js';
 import { numArg, type CliDeps, type SetCode } from './deps.js';
 import { stateDirOf } from './state-dir.js';
 
+/**
+ * A run with damage no crash leaves — an artifact edited after it was written or never recorded, a garbage
+ * line in a log — is not resumed: it would go on from values nobody measured (issue 31). What a crash or a
+ * full disk leaves (a log's last line cut, a temporary file, a newest artifact that does not parse, which
+ * resume moves to superseded/ itself) is left to resume, as before.
+ */
+async function refuseDamaged(stateDir: string, runId: string): Promise<void> {
+  const { verifyRun } = await import('../inspect/verify-run.js');
+  const { formatProblems } = await import('../state/verify-files.js');
+  const bad = (await verifyRun(stateDir, runId)).problems.filter((p) => p.kind === 'edited' || p.kind === 'unrecorded' || p.kind === 'garbage');
+  if (bad.length) throw new UsageError(`not resuming run ${runId}: it is damaged\n${formatProblems(bad).trimEnd()}\nrun "whet verify --repair ${runId}" first: it moves the damage aside, then "whet resume ${runId}" measures it again`);
+}
+
 export function registerLoopCommands(program: Command, deps: CliDeps, setCode: SetCode): void {
   common(program.command('run'))
     .description('the improvement loop: generate → discriminate → evaluate → gate → learn, until a stop rule')
@@ -46,6 +59,7 @@ export function registerLoopCommands(program: Command, deps: CliDeps, setCode: S
     .action(async (run: string | undefined, o: LoopOpts) => {
       const stateDir = await stateDirOf(deps, o);
       const runId = resolveRun(stateDir, run);
+      await refuseDamaged(stateDir, runId);
       await report(deps, stateDir, runId, await driveLoop(loopEnv(deps), { stateDir, runId }), o.json, setCode);
     });
 

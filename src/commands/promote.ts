@@ -9,6 +9,8 @@ import { rollbackRun } from '../state/promote.js';
 import { appendEvent } from '../state/events.js';
 import { listRuns } from '../inspect/status.js';
 import { stateLayout } from '../state/layout.js';
+import { iterationPaths } from '../loop/paths.js';
+import { formatProblems } from '../state/verify-files.js';
 import { checkIdFlag, checkIterationFlag } from '../config/safe-id.js';
 import type { CliDeps, SetCode } from './deps.js';
 import { stateDirOf } from './state-dir.js';
@@ -63,7 +65,7 @@ export async function reviewCandidate(deps: Pick<CliDeps, 'cwd' | 'env' | 'now' 
   }
 }
 
-export function registerPromoteCommands(program: Command, deps: CliDeps, _setCode: SetCode): void {
+export function registerPromoteCommands(program: Command, deps: CliDeps, setCode: SetCode): void {
   program
     .command('rollback')
     .description('restore the target byte-for-byte as it was before the run promoted anything')
@@ -99,9 +101,19 @@ export function registerPromoteCommands(program: Command, deps: CliDeps, _setCod
     .option('--json', 'JSON output')
     .action(async (o: Opts) => {
       const stateDir = await stateDirOf(deps, o);
-      const pending = (await listRuns(stateDir, deps.now()))
-        .filter((r) => r.mode === 'loop')
-        .flatMap((r) => findPending(stateLayout.runDir(stateDir, r.run_id)).map((p) => ({ run_id: r.run_id, iteration: p.iteration, candidate: p.gate.candidate_id, reason: p.gate.reason })));
+      const runs = (await listRuns(stateDir, deps.now())).filter((r) => r.mode === 'loop');
+      // A gate.json that failed verification holds no decision to review (issue 31): named, never listed.
+      const damaged = new Set(runs.flatMap((r) => r.problems.map((p) => p.path)));
+      const bad = runs.flatMap((r) => r.problems.filter((p) => p.path.endsWith('gate.json')));
+      if (bad.length) {
+        deps.stderr(formatProblems(bad));
+        setCode(1);
+      }
+      const pending = runs.flatMap((r) =>
+        findPending(stateLayout.runDir(stateDir, r.run_id))
+          .filter((p) => !damaged.has(iterationPaths(stateLayout.runDir(stateDir, r.run_id), p.iteration).gate))
+          .map((p) => ({ run_id: r.run_id, iteration: p.iteration, candidate: p.gate.candidate_id, reason: p.gate.reason })),
+      );
       if (o.json) deps.stdout(`${JSON.stringify(pending, null, 2)}\n`);
       else deps.stdout(pending.length ? `${pending.map((p) => `${p.run_id} iteration ${p.iteration}: ${p.candidate} — ${p.reason}`).join('\n')}\n` : 'nothing waits for review\n');
     });

@@ -18,6 +18,8 @@ import { renderHtml } from '../report/render-html.js';
 import { renderJunit } from '../report/render-junit.js';
 import { renderMarkdown } from '../report/render-md.js';
 import { skillCreatorReport, writeSkillCreatorReport } from '../report/skill-creator.js';
+import { verifyRun, type Problem } from '../inspect/verify-run.js';
+import { formatProblems } from '../state/verify-files.js';
 
 export const REPORT_FORMATS = ['md', 'json', 'junit', 'html'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -46,6 +48,18 @@ export function reportOf(stateDir: string, runId?: string, iteration?: number): 
   return buildReportModel(loadReportInputs(stateDir, id, iteration));
 }
 
+/**
+ * The report of a verified run (issue 31): undefined, with the run's problems, when it is damaged and not
+ * `allowDamaged`; else the model, marked and without the damaged files' values when there are problems.
+ */
+export async function verifiedReportOf(stateDir: string, runId: string | undefined, iteration: number | undefined, allowDamaged: boolean): Promise<{ model?: ReportModel; problems: Problem[] }> {
+  const id = resolveReportRun(stateDir, runId);
+  const check = await verifyRun(stateDir, id, { schemas: true });
+  if (check.problems.length && !allowDamaged) return { problems: check.problems };
+  const damaged = { paths: check.damaged, problems: check.problems.map(({ file, kind, at, message, hint }) => ({ file, kind, ...(at ? { at } : {}), message, hint })) };
+  return { model: buildReportModel(loadReportInputs(stateDir, id, iteration, damaged)), problems: check.problems };
+}
+
 /** skill-creator's viewer reads a folder (benchmark.json + grading.json per run), not one text: skill-creator.ts. */
 const SKILL_CREATOR = 'skill-creator';
 
@@ -57,6 +71,7 @@ interface Opts {
   iteration?: number;
   config?: string;
   stateRoot?: string;
+  allowDamaged?: boolean;
 }
 
 
@@ -84,7 +99,7 @@ function appendStepSummary(deps: CliDeps, text: string): void {
   }
 }
 
-export function registerReportCommand(program: Command, deps: CliDeps, _setCode: SetCode): void {
+export function registerReportCommand(program: Command, deps: CliDeps, setCode: SetCode): void {
   program
     .command('report')
     .description('the evidence report of a run: eval set, judge metrics, thresholds, gates, per-category rates, new cases')
@@ -93,6 +108,7 @@ export function registerReportCommand(program: Command, deps: CliDeps, _setCode:
     .option('-o, --output <file>', 'write the report to this file instead of stdout')
     .option('--nightly [date]', 'the newest night (or that of YYYY-MM-DD) over all its targets: md, json or html')
     .option('--iteration <n>', 'which iteration of a loop run (default: the newest that kept a candidate, else the newest that evaluated one)', (v: string) => checkIterationFlag(v))
+    .option('--allow-damaged', 'report a run whose files fail verification anyway: the damaged files are left out and the report is marked DAMAGED (exit 1 still)')
     .option('-c, --config <file>', 'pipeline config (for its state_dir)')
     .option('--state-root <dir>', 'state directory')
     .action(async (run: string | undefined, o: Opts) => {
@@ -101,11 +117,32 @@ export function registerReportCommand(program: Command, deps: CliDeps, _setCode:
         if (o.nightly !== undefined) throw new UsageError('--format skill-creator writes one run; leave out --nightly');
         if (!o.output) throw new UsageError('--format skill-creator writes a folder (benchmark.json and a grading.json per run): name it with -o DIR');
         const out = resolve(deps.cwd, o.output);
+        // skill-creator's files carry no mark: a damaged run is refused, --allow-damaged or not.
+        const check = await verifyRun(stateDir, resolveReportRun(stateDir, run), { schemas: true });
+        if (check.problems.length) {
+          deps.stderr(`${formatProblems(check.problems)}whet report: refusing to write skill-creator files from a damaged run (they cannot be marked); "whet verify --repair" and "whet resume" first\n`);
+          setCode(1);
+          return;
+        }
         const written = await writeSkillCreatorReport(out, await skillCreatorReport(stateDir, run, o.iteration));
         deps.stderr(`whet: skill-creator benchmark written to ${out} (benchmark.json and ${written.length - 1} grading.json)\n`);
         return;
       }
-      const text = o.nightly !== undefined ? nightlyText(stateDir, run, o) : renderReport(reportOf(stateDir, run, o.iteration), o.format);
+      let text: string;
+      if (o.nightly !== undefined) text = nightlyText(stateDir, run, o);
+      else {
+        // Evidence is never written from a damaged run unless asked for, and then marked (issue 31).
+        const r = await verifiedReportOf(stateDir, run, o.iteration, o.allowDamaged === true);
+        if (r.problems.length) {
+          deps.stderr(formatProblems(r.problems));
+          setCode(1);
+        }
+        if (!r.model) {
+          deps.stderr(`whet report: refusing to write evidence from a damaged run (${r.problems.length} problem(s) above); "whet verify --repair" and "whet resume" measure again what was lost, or pass --allow-damaged for a report marked DAMAGED without those files\n`);
+          return;
+        }
+        text = renderReport(r.model, o.format);
+      }
       if (o.format === 'md') appendStepSummary(deps, text);
       if (!o.output) {
         deps.stdout(text);

@@ -9,6 +9,7 @@
 // SKILL.md resolve exactly as they do for a user. SKILL.md itself is always written from the text under
 // test, not copied: the evaluator may be measuring an edited SKILL.md that is not on disk.
 import { cp, mkdir } from 'node:fs/promises';
+import { refuseEscapingLinks } from '../state/skill-links.js';
 import { writeFileAtomically } from '../core/atomic.js';
 import { join, relative, sep } from 'node:path';
 
@@ -26,6 +27,8 @@ const SKIPPED = new Set(['.git', '.hg', '.svn']);
 
 /** Copies the folder's contents into `dest`; `skipTop` drops entries at the top level only. */
 async function copyFolder(src: string, dest: string, skipTop: (name: string) => boolean): Promise<void> {
+  // No link out of the skill reaches an agent's workspace (issue 31); one inside it is copied as a link.
+  refuseEscapingLinks(src);
   await cp(src, dest, {
     recursive: true,
     force: true,

@@ -53,7 +53,7 @@ export const tallySchema = z.object({
   ran: z.number().optional(),
 });
 
-const headerSchema = z.object({
+export const headerSchema = z.object({
   format: z.literal(CACHE_FORMAT),
   key: z.string(),
   created_at: z.iso.datetime(),

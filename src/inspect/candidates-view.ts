@@ -72,9 +72,10 @@ export function formatCandidates(artifact: Json, iteration: number): string {
 export type FoundCandidate = { iteration: number; candidate: Json; all: number[] };
 
 /** A candidate by id: in the given iteration, else the newest that has it; `all` lists every iteration that does. */
-export function findCandidate(runDir: string, id: string, iteration?: number): FoundCandidate | undefined {
+export function findCandidate(runDir: string, id: string, iteration?: number, damaged: ReadonlySet<string> = new Set()): FoundCandidate | undefined {
   const found: { n: number; c: Json }[] = [];
   for (const n of iterationsWith(runDir, 'candidates')) {
+    if (damaged.has(iterationPaths(runDir, n).candidates)) continue;
     const c = (readLenient(iterationPaths(runDir, n).candidates)?.candidates as Json[] | undefined)?.find((x) => x.id === id);
     if (c) found.push({ n, c });
   }

@@ -7,6 +7,7 @@ import { stateLayout } from '../state/layout.js';
 import { iterations, newestArtifact } from '../loop/iterations.js';
 import { gateStandIn, readLenient, type Json } from '../state/read-lenient.js';
 import { callsText, spentIn, type RunTotals } from '../evaluation/run-usage.js';
+import { formatProblems, type Problem } from '../state/verify-files.js';
 
 export interface IterationView {
   iteration: number;
@@ -17,16 +18,23 @@ export interface IterationView {
   evaluation?: { candidate: string; verdict: string; reason: string; execution_pass_rate: number | null; baseline_pass_rate: number | null; delta: number | null; p_value?: number };
   gate?: { candidate: string | null; decision: string; reason: string; checks: { id: string; passed: boolean; detail: string }[]; holdout?: Json; applied?: Json; sequential?: SequentialView };
   learning?: { stop: { stop: boolean; rule: string | null; reason: string }; proposed_cases: number; structure_total: number };
+  /** Artifacts of this iteration that failed verification (verify-run.ts): left out above, named here. */
+  damaged?: string[];
 }
 
-export function iterationView(runDir: string, n: number): IterationView {
+const NONE: ReadonlySet<string> = new Set();
+
+/** An iteration as read; a file in `damaged` is read as if absent, so none of its values is shown. */
+export function iterationView(runDir: string, n: number, damaged: ReadonlySet<string> = NONE): IterationView {
   const p = iterationPaths(runDir, n);
-  const base = readLenient(p.baseline);
-  const cands = readLenient(p.candidates);
-  const rank = readLenient(p.ranking);
-  const ev = readLenient(p.evaluation);
-  const gate = readLenient(p.gate) ?? gateStandIn(runDir, n, p.gate);
-  const learn = readLenient(p.learning);
+  const read = (f: string) => (damaged.has(f) ? undefined : readLenient(f));
+  const base = read(p.baseline);
+  const cands = read(p.candidates);
+  const rank = read(p.ranking);
+  const ev = read(p.evaluation);
+  const gate = read(p.gate) ?? gateStandIn(runDir, n, p.gate, damaged.has(p.gate));
+  const learn = read(p.learning);
+  const bad = (['baseline', 'candidates', 'ranking', 'evaluation', 'gate', 'learning'] as const).filter((k) => damaged.has(p[k])).map((k) => `${k}.json`);
   return {
     iteration: n,
     last_stage: newestArtifact(runDir, n)?.step ?? null,
@@ -49,14 +57,37 @@ export function iterationView(runDir: string, n: number): IterationView {
       : {}),
     ...(gate ? { gate: { candidate: gate.candidate_id, decision: gate.decision, reason: gate.reason, checks: gate.checks ?? [], holdout: gate.holdout, applied: gate.applied, ...(gate.sequential ? { sequential: gate.sequential } : {}) } } : {}),
     ...(learn ? { learning: { stop: learn.stop, proposed_cases: learn.proposed_cases?.count ?? 0, structure_total: learn.structure?.total ?? 0 } } : {}),
+    ...(bad.length ? { damaged: bad } : {}),
   };
 }
 
-export function runView(runDir: string): { manifest: Json | undefined; iterations: IterationView[]; rolled_back_at: string | null; artifact?: string; totals: RunTotals } {
-  const manifest = readLenient(stateLayout.runManifest(runDir));
-  const artifact = manifest?.mode !== 'loop' && existsSync(`${runDir}/evaluation.json`) ? `${runDir}/evaluation.json` : undefined;
-  const totals = spentIn(runDir, manifest);
-  return { manifest, iterations: iterations(runDir).map((n) => iterationView(runDir, n)), rolled_back_at: rolledBackAt(runDir), ...(artifact ? { artifact } : {}), totals };
+export interface RunView {
+  manifest: Json | undefined;
+  iterations: IterationView[];
+  rolled_back_at: string | null;
+  artifact?: string;
+  /** What the run spent (run-usage.ts's one count). */
+  totals: RunTotals;
+  /** What failed verification (verify-run.ts); its values are left out of the rest. */
+  problems?: Problem[];
+  run_id?: string;
+}
+
+/** A run as read, with `check` (verify-run.ts) applied: damaged files read as absent, and named. */
+export function runView(runDir: string, check?: { runId: string; problems: Problem[]; damaged: ReadonlySet<string> }): RunView {
+  const damaged = check?.damaged ?? NONE;
+  const manifestFile = stateLayout.runManifest(runDir);
+  const manifest = damaged.has(manifestFile) ? undefined : readLenient(manifestFile);
+  const evaluation = `${runDir}/evaluation.json`;
+  const artifact = manifest?.mode !== 'loop' && existsSync(evaluation) && !damaged.has(evaluation) ? evaluation : undefined;
+  return {
+    manifest,
+    iterations: iterations(runDir).map((n) => iterationView(runDir, n, damaged)),
+    rolled_back_at: rolledBackAt(runDir),
+    ...(artifact ? { artifact } : {}),
+    totals: spentIn(runDir, manifest),
+    ...(check?.problems.length ? { problems: check.problems, run_id: check.runId } : {}),
+  };
 }
 
 /** "spent: 18 call(s): engine 9 · judge 6 · generator 3; tokens 5553 in / 1944 out; $0.0123". */
@@ -69,11 +100,13 @@ const f4 = (x: number | null) => (x === null ? '—' : x.toFixed(4));
 const signed = (x: number) => `${x >= 0 ? '+' : ''}${f4(x)}`;
 
 /** The lines `whet run` ends with and `whet show RUN` prints: one block per iteration. */
-export function formatRun(view: ReturnType<typeof runView>): string {
+export function formatRun(view: RunView): string {
   const out: string[] = [];
   const m = view.manifest;
   const rolled = view.rolled_back_at;
+  if (!m && view.run_id) out.push(`run ${view.run_id} — run.json cannot be read (see below)`);
   if (m) out.push(`run ${m.run_id} — target ${m.target?.skill_path ?? '?'} — status ${m.status}${rolled ? ` (rolled back ${rolled})` : ''}${m.mock ? ' — mock engine (offline; not a model)' : ''}`);
+  if (view.problems?.length) out.push(`  ${view.problems.length} problem(s): these files failed verification and none of their values is shown:`, formatProblems(view.problems, '  ').trimEnd());
   // A standalone (or pipeline-mode) evaluation: what run.json kept of how it ended, and where the artifact is.
   const s = m?.mode !== 'loop' ? m?.summary : undefined;
   if (s && typeof s.verdict === 'string') {
@@ -83,6 +116,7 @@ export function formatRun(view: ReturnType<typeof runView>): string {
   if (view.artifact) out.push(`  evaluation: ${view.artifact} (every task's result; \`whet report\` renders it)`);
   for (const it of view.iterations) {
     out.push(`iteration ${it.iteration}:`);
+    if (it.damaged) out.push(`  not shown (damaged): ${it.damaged.join(', ')}`);
     if (it.baseline) out.push(`  baseline pass rate ${f4(it.baseline.pass_rate)} (${it.baseline.passed}/${it.baseline.judged})${it.baseline.cached ? ' (cached)' : ''}`);
     if (it.candidates.length) out.push(`  proposed: ${it.candidates.map((c) => `${c.id} [${c.category}, ${c.proposer}]`).join(', ')}`);
     if (it.ranking) {

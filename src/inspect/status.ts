@@ -1,14 +1,16 @@
 // `whet status`: every run in the state directory with its target, iteration, last stage, decisions so
 // far, what runs next and how long ago it was touched.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { formatDuration } from '../config/duration.js';
-import { isSafeId } from '../config/safe-id.js';
 import { stateLayout } from '../state/layout.js';
 import { readLenient } from '../state/read-lenient.js';
 import { iterationView } from './run-view.js';
 import { rateLimitState, rolledBackAt, type RateLimitState } from '../state/events-read.js';
 import { iterations } from '../loop/iterations.js';
 import { callsText, spentIn, type RunTotals } from '../evaluation/run-usage.js';
+import { verifyRun } from './verify-run.js';
+import { runIds } from './verify-state.js';
+import { formatProblems, type Problem } from '../state/verify-files.js';
 
 export interface RunStatus {
   run_id: string;
@@ -29,6 +31,8 @@ export interface RunStatus {
   rolled_back_at: string | null;
   /** A subscription rate limit the run is paused on (and when it resumes) or was stopped by, else null. */
   rate_limit: RateLimitState | null;
+  /** Files of the run that failed verification (verify-run.ts): their values are left out above. */
+  problems: Problem[];
 }
 
 /**
@@ -39,11 +43,17 @@ export async function listRuns(stateDir: string, now: Date): Promise<RunStatus[]
   const runsDir = stateLayout.runsDir(stateDir);
   if (!existsSync(runsDir)) return [];
   const out: RunStatus[] = [];
-  for (const id of readdirSync(runsDir).filter(isSafeId).sort()) {
+  // Every run folder, run.json or not: a lost run.json is a damage to name, never "no runs yet" (issue 31).
+  for (const id of runIds(stateDir)) {
     const runDir = stateLayout.runDir(stateDir, id);
-    const m = readLenient(stateLayout.runManifest(runDir));
-    if (!m) continue;
-    const updated = String(m.updated_at ?? m.created_at ?? '');
+    const lenient = readLenient(stateLayout.runManifest(runDir));
+    const finished = lenient?.mode !== 'loop' && typeof lenient?.summary?.verdict === 'string';
+    const check = await verifyRun(stateDir, id, { now, manifestOnly: finished });
+    const damaged = check.damaged;
+    const manifestFile = stateLayout.runManifest(runDir);
+    const m = (damaged.has(manifestFile) ? undefined : readLenient(manifestFile)) ?? { mode: iterations(runDir).length ? 'loop' : '?', status: 'damaged', target: { skill_path: startedTarget(runDir) } };
+    // With run.json lost, the run was last touched when its events were.
+    const updated = String(m.updated_at ?? m.created_at ?? (existsSync(stateLayout.events(runDir)) ? statSync(stateLayout.events(runDir)).mtime.toISOString() : ''));
     const base: RunStatus = {
       run_id: id,
       mode: m.mode ?? '?',
@@ -60,16 +70,23 @@ export async function listRuns(stateDir: string, now: Date): Promise<RunStatus[]
       totals: spentIn(runDir, m),
       rolled_back_at: rolledBackAt(runDir),
       rate_limit: rateLimitState(runDir, now),
+      problems: check.problems,
     };
     if (m.mode === 'loop') {
       const its = iterations(runDir);
-      const views = its.map((n) => iterationView(runDir, n));
+      const views = its.map((n) => iterationView(runDir, n, damaged));
       const last = views[views.length - 1];
       base.iteration = last?.iteration ?? null;
       base.last_stage = last?.last_stage ?? null;
       // On a noisy engine a decision took rounds of attempts: how many, and the calls they saved.
-      base.decisions = views.filter((v) => v.gate).map((v) => `${v.iteration}:${v.gate!.decision}${v.gate!.sequential ? ` (${v.gate!.sequential.rounds} round${v.gate!.sequential.rounds === 1 ? '' : 's'}, ${v.gate!.sequential.calls_saved} calls saved)` : ''}`);
-      try {
+      // A damaged gate.json's decision is never shown (issue 31): `N:?` says there was one.
+      base.decisions = views.flatMap((v) => {
+        if (!v.gate) return v.damaged?.includes('gate.json') ? [`${v.iteration}:? (gate.json damaged)`] : [];
+        const s = v.gate.sequential;
+        return [`${v.iteration}:${v.gate.decision}${s ? ` (${s.rounds} round${s.rounds === 1 ? '' : 's'}, ${s.calls_saved} calls saved)` : ''}`];
+      });
+      if (check.problems.length) base.next = `none until repaired: "whet verify --repair ${id}", then "whet resume ${id}"`;
+      else try {
         const { nextStep } = await import('../loop/next-step.js');
         const n = nextStep(runDir);
         // A measurement that stopped early waits for a fix; resume measures it again.
@@ -82,7 +99,7 @@ export async function listRuns(stateDir: string, now: Date): Promise<RunStatus[]
       base.engine_calls = m.summary.engine_calls ?? null;
       base.last_stage = 'evaluate';
     } else {
-      const e = readLenient(`${runDir}/evaluation.json`);
+      const e = damaged.has(`${runDir}/evaluation.json`) ? undefined : readLenient(`${runDir}/evaluation.json`);
       if (e) {
         base.verdict = e.verdict;
         base.engine_calls = e.evaluation?.engine_calls ?? null;
@@ -105,7 +122,21 @@ export function formatStatus(runs: RunStatus[]): string {
         : '';
       const rolled = r.rolled_back_at ? `\n    rolled back ${r.rolled_back_at}: the target was restored to what it was before this run` : '';
       const tokens = `, tokens ${r.totals.input_tokens} in / ${r.totals.output_tokens} out`;
-      return `${r.run_id}  ${r.mode}  ${r.status}${r.rolled_back_at ? ' (rolled back)' : ''}  ${r.target}\n    ${what}; ${callsText(r.totals.calls, r.totals.engine_calls)}${tokens}${cost}; ${formatDuration(r.age_ms)} ago${rolled}${limit}`;
+      const bad = r.problems.length ? `\n${formatProblems(r.problems, '    ').trimEnd()}` : '';
+      return `${r.run_id}  ${r.mode}  ${r.status}${r.problems.length ? ' (DAMAGED)' : ''}${r.rolled_back_at ? ' (rolled back)' : ''}  ${r.target}\n    ${what}; ${callsText(r.totals.calls, r.totals.engine_calls)}${tokens}${cost}; ${formatDuration(r.age_ms)} ago${rolled}${limit}${bad}`;
     })
     .join('\n');
+}
+
+/** The target run_started named: what status shows of a run whose run.json is lost or damaged. */
+function startedTarget(runDir: string): string | undefined {
+  const file = stateLayout.events(runDir);
+  if (!existsSync(file)) return undefined;
+  const line = readFileSync(file, 'utf8').split('\n').find((l) => l.includes('"run_started"'));
+  try {
+    const t = line ? (JSON.parse(line) as { target?: unknown }).target : undefined;
+    return typeof t === 'string' ? t : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -12,6 +12,7 @@ import { UsageError } from '../core/errors.js';
 import { readSkill, skillFileOf } from '../skill/read.js';
 import { appendEvent } from '../state/events.js';
 import { RECORDS } from '../state/recorded.js';
+import { refuseEscapingLinks } from '../state/skill-links.js';
 import { stateLayout } from '../state/layout.js';
 import { newRunId, runManifest, writeRunManifest } from '../state/runs.js';
 import type { RunEnv } from '../core/run-env.js';
@@ -60,6 +61,8 @@ export async function planRun(e: LoopEnv, o: StartOptions): Promise<RunPlan> {
   const refusal = engineCfg && triggerEngineRefusal(suite.tasks, engineCfg, o.mock ? 'pipeline.yaml (and drop --mock)' : (cfg.path ?? 'pipeline.yaml'));
   if (refusal) throw new UsageError(refusal);
   const stateDir = resolve(e.cwd, o.stateRoot ?? cfg.stateDir);
+  // Every variant copies the folder: a link out of it is refused now, before the state directory is touched.
+  refuseEscapingLinks(skill.dir!);
   const now = e.now();
   const runId = newRunId(stateDir, measuredSkillId(suite, skill.name), now);
   const runDir = stateLayout.runDir(stateDir, runId);
@@ -85,10 +88,13 @@ export async function planRun(e: LoopEnv, o: StartOptions): Promise<RunPlan> {
   return { cfg, manifest, stateDir, runDir };
 }
 
-/** Writes the run's manifest: from here on its thresholds are registered. */
+/**
+ * Writes the run's manifest: from here on its thresholds are registered. The manifest also rides in
+ * run_started (`registered`), so `whet verify --repair` can rebuild a lost run.json from the events alone.
+ */
 export async function createRun(plan: RunPlan, now: Date): Promise<void> {
   await writeRunManifest(plan.runDir, plan.manifest);
-  appendEvent(plan.runDir, { event: 'run_started', target: plan.manifest.target.skill_path, thresholds_sha256: plan.manifest.thresholds_sha256, settings_sha256: plan.manifest.settings_sha256, ...RECORDS }, now);
+  appendEvent(plan.runDir, { event: 'run_started', target: plan.manifest.target.skill_path, thresholds_sha256: plan.manifest.thresholds_sha256, settings_sha256: plan.manifest.settings_sha256, ...RECORDS, registered: plan.manifest }, now);
 }
 
 /** planRun + createRun, for callers that already hold the state lock (tests, stage programs). */

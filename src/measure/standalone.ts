@@ -8,7 +8,7 @@ import { appendEvent } from '../state/events.js';
 import { stateLayout } from '../state/layout.js';
 import { acquireStateLock } from '../state/lock.js';
 import { findResumableRun, newRunId, readRunManifest, writeRunManifest, type RunManifest } from '../state/runs.js';
-import { writeArtifact } from '../state/artifact-io.js';
+import { RECORDS, writeRecordedArtifact } from '../state/recorded.js';
 import { readSkill } from '../skill/read.js';
 import { measuredSkillId } from '../config/trigger-engine.js';
 import { UsageError } from '../core/errors.js';
@@ -49,7 +49,7 @@ export async function runStandalone(ctx: EvaluateContext, after?: AfterFirst): P
     const previous = resumed ? readRunManifest(runDir) : undefined;
     const manifest: RunManifest = { ...evaluationManifest('standalone', runId, p, skill, previous?.created_at, now), evaluation_key: key };
     await writeRunManifest(runDir, manifest);
-    appendEvent(runDir, { event: resumed ? 'resumed' : 'started', stage: 'evaluate', mode: 'standalone' }, now);
+    appendEvent(runDir, { event: resumed ? 'resumed' : 'started', stage: 'evaluate', mode: 'standalone', ...(resumed ? {} : RECORDS) }, now);
     if (resumed) ctx.log(`resuming run ${runId}`);
 
     const budget = budgetFor(ctx, p, runDir);
@@ -79,7 +79,8 @@ export async function runStandalone(ctx: EvaluateContext, after?: AfterFirst): P
     const artifact = standaloneFromMeasured(p, skill, m, { runId, iteration: 0, now: ctx.now() });
     const summary = artifact.evaluation;
     const artifactPath = o.output ? resolve(ctx.cwd, o.output) : `${runDir}/evaluation.json`;
-    await writeArtifact(`${runDir}/evaluation.json`, standaloneEvaluation, artifact);
+    // Recorded with its results logs (issue 31): the read models hold both to what was written.
+    await writeRecordedArtifact(runDir, `${runDir}/evaluation.json`, standaloneEvaluation, artifact, ctx.now());
     // The same validated bytes, copied by the kernel: no second validation, serialisation or buffer of them.
     if (o.output) await copyFileAtomically(`${runDir}/evaluation.json`, artifactPath);
     const status = summary.attempts.errors > 0 ? 'incomplete' : 'completed';

@@ -58,6 +58,8 @@ export interface ReportInputs {
   expectations?: Record<string, Record<string, { expectation: string; passed: boolean; evidence: string }[]>>;
   /** What the run spent (run-usage.ts's one count: what status and show say). */
   spent?: RunTotals;
+  /** The run's damaged files (src/inspect/verify-run.ts), left out of everything above; the report is marked. */
+  damaged?: { file: string; kind: string; at?: string; message: string; hint: string }[];
 }
 
 export const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -18,7 +18,11 @@ import { at, isObj, str, type IterationInputs, type Json, type NightDay, type Re
 import { chooseIteration } from './model.js';
 import { spentIn } from '../evaluation/run-usage.js';
 
+/** The run's damaged files (absolute paths), read as if absent while its inputs are loaded. */
+let skip: ReadonlySet<string> = new Set();
+
 function readJson(file: string): Json | undefined {
+  if (skip.has(file)) return undefined;
   try {
     const v: unknown = JSON.parse(readFileSync(file, 'utf8'));
     return isObj(v) ? v : undefined;
@@ -37,7 +41,7 @@ function readYaml(file: string): Json | undefined {
 }
 
 function readJsonLines(file: string): Json[] {
-  if (!existsSync(file)) return [];
+  if (!existsSync(file) || skip.has(file)) return [];
   return readFileSync(file, 'utf8')
     .split('\n')
     .filter((l) => l.trim())
@@ -56,10 +60,12 @@ export function resolveReportRun(stateDir: string, runId?: string): string {
   const runs = stateLayout.runsDir(stateDir);
   if (runId !== undefined) {
     checkIdFlag(runId, 'run');
-    if (!existsSync(stateLayout.runManifest(stateLayout.runDir(stateDir, runId)))) throw new UsageError(`no run "${runId}" in ${stateDir}`);
+    // A run folder that lost its run.json is still a run: its report names the damage (issue 31).
+    const dir = stateLayout.runDir(stateDir, runId);
+    if (!existsSync(stateLayout.runManifest(dir)) && !existsSync(stateLayout.events(dir))) throw new UsageError(`no run "${runId}" in ${stateDir}`);
     return runId;
   }
-  const ids = existsSync(runs) ? readdirSync(runs).filter((id) => isSafeId(id) && existsSync(stateLayout.runManifest(join(runs, id)))).sort() : [];
+  const ids = existsSync(runs) ? readdirSync(runs).filter((id) => isSafeId(id) && (existsSync(stateLayout.runManifest(join(runs, id))) || existsSync(stateLayout.events(join(runs, id))))).sort() : [];
   const newest = ids[ids.length - 1];
   if (!newest) throw new UsageError(`no run in ${stateDir}; make one with "whet evaluate --standalone …" or "whet run"`);
   return newest;
@@ -143,7 +149,7 @@ function iterationInputs(runDir: string, n: number): IterationInputs {
     if (v) it[k] = v;
   }
   // A damaged gate.json over an applied keep: the report says the keep, as status does.
-  const standIn = it.gate ? undefined : gateStandIn(runDir, n, p.gate);
+  const standIn = it.gate ? undefined : gateStandIn(runDir, n, p.gate, skip.has(p.gate));
   if (standIn) it.gate = standIn;
   const pc = readYaml(p.proposedCases);
   if (pc) it.proposedCases = pc;
@@ -174,7 +180,20 @@ export function nightDays(stateDir: string): NightDay[] {
     });
 }
 
-export function loadReportInputs(stateDir: string, runId: string, iteration?: number): ReportInputs {
+/**
+ * Everything a report of the run is built from. `damaged` (verify-run.ts) names files read as if absent:
+ * a report marked as made of a damaged run shows none of their values.
+ */
+export function loadReportInputs(stateDir: string, runId: string, iteration?: number, damaged?: { paths: ReadonlySet<string>; problems: NonNullable<ReportInputs['damaged']> }): ReportInputs {
+  skip = damaged?.paths ?? new Set();
+  try {
+    return { ...loadInputs(stateDir, runId, iteration), ...(damaged?.problems.length ? { damaged: damaged.problems } : {}) };
+  } finally {
+    skip = new Set();
+  }
+}
+
+function loadInputs(stateDir: string, runId: string, iteration?: number): ReportInputs {
   const runDir = stateLayout.runDir(stateDir, runId);
   const manifest = readJson(stateLayout.runManifest(runDir));
   const evaluation = readJson(join(runDir, 'evaluation.json'));

@@ -291,5 +291,7 @@ export const reportModel = z.object({
     points: z.array(z.object({ label: z.string(), passed: z.number().int(), judged: z.number().int(), pass_rate: z.number().nullable(), pass_rate_ci95: ci.nullable(), alert: z.boolean(), note: z.string().nullable() })),
   }),
   notes: z.array(z.string()),
+  /** A damaged run reported with --allow-damaged (issue 31): the files left out and why; absent otherwise. */
+  damaged: z.array(z.object({ file: z.string(), kind: z.string(), at: z.string().optional(), message: z.string(), hint: z.string() })).optional(),
 });
 export type ReportModel = z.infer<typeof reportModel>;

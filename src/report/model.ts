@@ -189,6 +189,7 @@ export function buildReportModel(inp: ReportInputs): ReportModel {
     proposed_cases: proposedOf(upTo),
     nightly,
     trend: trendOf(inp.history, m, loop, primaryRate, runId, trendMatch),
-    notes,
+    notes: inp.damaged?.length ? [`DAMAGED RUN: ${inp.damaged.length} file(s) of this run failed verification and are left out of this report (${inp.damaged.map((d) => `${d.file}: ${d.kind}`).join('; ')}); nothing below comes from them`, ...notes] : notes,
+    ...(inp.damaged?.length ? { damaged: inp.damaged } : {}),
   };
 }

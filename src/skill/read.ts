@@ -9,6 +9,7 @@ import { ConfigError } from '../core/errors.js';
 import { displayPath, readTextFile } from '../config/load-yaml.js';
 import type { SkillInput } from '../engines/types.js';
 import { skillNameOf } from './skill-md.js';
+import { refuseEscapingLinks } from '../state/skill-links.js';
 
 /** Subfolders whose files are part of a skill (Anthropic's layout plus common variants). */
 export const SKILL_RESOURCE_DIRS = ['references', 'scripts', 'assets', 'templates', 'examples'];
@@ -44,6 +45,9 @@ export function readSkill(pathOrDir: string): LoadedSkill {
   const h = createHash('sha256').update(bytes);
   // Most skills are SKILL.md alone: the glob (and its import) only runs when a resource folder is there.
   const present = SKILL_RESOURCE_DIRS.filter((d) => existsSync(join(dir, d)));
+  // A link out of the skill is refused before its target is read into the hash (issue 31). SKILL.md itself
+  // may be a link (issue 33: what it says is the skill; writes through it are refused in skill-links.ts).
+  if (present.length) refuseEscapingLinks(dir, present);
   const resources = present.length ? fastGlob().sync(present.map((d) => `${d}/**/*`), { cwd: dir, onlyFiles: true, dot: false }).sort() : [];
   for (const rel of resources) h.update(`\0${rel}\0`).update(readFileSync(join(dir, rel)));
   return { name: skillName(text, dir), text, dir, file, bytes, fileHash, contentHash: `sha256:${h.digest('hex')}` };

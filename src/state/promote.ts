@@ -18,7 +18,7 @@ import { iterName, stateLayout } from './layout.js';
 
 const sha = (b: Buffer) => `sha256:${createHash('sha256').update(b).digest('hex')}`;
 
-const backupManifest = z.object({
+export const backupManifest = z.object({
   run_id: z.string(),
   iteration: z.number().int(),
   target_dir: z.string(),

@@ -22,8 +22,10 @@ export function readLenient(file: string): Json | undefined {
  * showed no decision while the skill held the kept change). Undefined when gate.json reads, or nothing
  * was applied.
  */
-export function gateStandIn(runDir: string, iteration: number, gateFile: string): Json | undefined {
-  if (!existsSync(gateFile) || readLenient(gateFile)) return undefined;
+export function gateStandIn(runDir: string, iteration: number, gateFile: string, damaged = false): Json | undefined {
+  // A gate.json that reads but failed verification (edited after it was written) is as good as unreadable.
+  const reads = existsSync(gateFile) && readLenient(gateFile) !== undefined;
+  if (!existsSync(gateFile) || (!damaged && reads)) return undefined;
   const runs = dirname(runDir);
   const backup = join(dirname(runs), 'backups', basename(runDir), `iter-${String(iteration).padStart(3, '0')}`);
   const m = readLenient(join(backup, 'manifest.json'));
@@ -32,7 +34,7 @@ export function gateStandIn(runDir: string, iteration: number, gateFile: string)
   return {
     decision: 'keep',
     candidate_id: null,
-    reason: `gate.json cannot be read, but backups/${basename(runDir)}/${basename(backup)} shows a candidate was applied (${files.join(', ') || 'no file'}); the skill holds it unless rolled back`,
+    reason: `gate.json ${reads ? 'failed verification' : 'cannot be read'}, but backups/${basename(runDir)}/${basename(backup)} shows a candidate was applied (${files.join(', ') || 'no file'}); the skill holds it unless rolled back`,
     checks: [],
     applied: { target: m.target_dir, backup: `backups/${basename(runDir)}/${basename(backup)}`, files },
   };

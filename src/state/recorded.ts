@@ -5,23 +5,21 @@
 // name (atomic.ts `beforeRename`), so a crash leaves a record without its file, never a file without its
 // record. Commands that change the skill (the gate, review, rollback) check the files they act on
 // against it first and refuse, naming the file, when they differ.
-import { existsSync, readFileSync } from 'node:fs';
-import { relative, sep } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { z } from 'zod';
 import { writeJsonAtomically, type AtomicOptions } from '../core/atomic.js';
 import { ConfigError } from '../core/errors.js';
 import { displayPath } from '../config/locate.js';
-import { sha256File, writeArtifact } from './artifact-io.js';
+import { sha256 as sha256Of, sha256File, writeArtifact } from './artifact-io.js';
 import { appendEvent } from './events.js';
 import { stateLayout } from './layout.js';
+import { readRecords, recordedPath, WRITTEN } from './records-read.js';
 
-/** The event that records one written file: `{event, path (from the run folder, with /), sha256}`. */
-export const WRITTEN = 'artifact_written';
+export { readRecords, recordedPath, WRITTEN, type Recorded, type Records } from './records-read.js';
 
 /** Marks, in run_started, a run whose artifacts are recorded: older runs are checked as they were before. */
 export const RECORDS = { records_hashes: true } as const;
-
-const recordedPath = (runDir: string, file: string) => relative(runDir, file).split(sep).join('/');
 
 const recorder = (runDir: string, file: string, now: Date) => (sha256: string) => appendEvent(runDir, { event: WRITTEN, path: recordedPath(runDir, file), sha256 }, now);
 
@@ -30,40 +28,36 @@ export function recordedWrite(runDir: string, file: string, now: Date): AtomicOp
   return { beforeRename: recorder(runDir, file, now) };
 }
 
-/** writeArtifact, with the bytes' hash recorded in `runDir`'s events.jsonl. */
+/** The artifacts that are measurements: the results logs beside them are what they were computed from. */
+const MEASURED = new Set(['baseline.json', 'evaluation.json']);
+
+/**
+ * writeArtifact, with the bytes' hash recorded in `runDir`'s events.jsonl. A measurement (baseline.json,
+ * evaluation.json) first records the results logs it was computed from (issue 31): an append-only log
+ * has no moment of its own at which it is whole, but the artifact that sums it up does.
+ */
 export async function writeRecordedArtifact<S extends z.ZodType>(runDir: string, file: string, schema: S, value: z.input<S>, now: Date): Promise<void> {
+  if (MEASURED.has(basename(file))) recordResultsLogs(runDir, dirname(file), now);
   await writeArtifact(file, schema, value, { beforeRename: recorder(runDir, file, now) });
+}
+
+/** Records `<dir>/results/*.jsonl` whose bytes changed since their last record, with their length. */
+export function recordResultsLogs(runDir: string, dir: string, now: Date): void {
+  const results = stateLayout.resultsDir(dir);
+  if (!existsSync(results)) return;
+  const known = readRecords(runDir).hashes;
+  for (const name of readdirSync(results).filter((n) => n.endsWith('.jsonl')).sort()) {
+    const file = join(results, name);
+    const bytes = readFileSync(file);
+    const sha256 = sha256Of(bytes);
+    const path = recordedPath(runDir, file);
+    if (known.get(path)?.sha256 !== sha256) appendEvent(runDir, { event: WRITTEN, path, sha256, bytes: bytes.length }, now);
+  }
 }
 
 /** writeJsonAtomically (a file with no stage schema: a backup manifest), recorded the same way. */
 export async function writeRecordedJson(runDir: string, file: string, value: unknown, now: Date): Promise<void> {
   await writeJsonAtomically(file, value, 2, { beforeRename: recorder(runDir, file, now) });
-}
-
-interface Records {
-  /** The run started before hashes were recorded (its run_started says nothing of them). */
-  legacy: boolean;
-  eventsMissing: boolean;
-  hashes: Map<string, string>;
-}
-
-/** The newest record of every path, read leniently: a torn line records nothing. */
-function readRecords(runDir: string): Records {
-  const file = stateLayout.events(runDir);
-  const hashes = new Map<string, string>();
-  if (!existsSync(file)) return { legacy: false, eventsMissing: true, hashes };
-  let marked = false;
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    if (!line.includes(WRITTEN) && !line.includes('"run_started"')) continue;
-    try {
-      const e = JSON.parse(line) as { event?: unknown; path?: unknown; sha256?: unknown; records_hashes?: unknown };
-      if (e.event === 'run_started' && e.records_hashes === true) marked = true;
-      if (e.event === WRITTEN && typeof e.path === 'string' && typeof e.sha256 === 'string') hashes.set(e.path, e.sha256);
-    } catch {
-      // A line cut short by a crash says nothing reliable.
-    }
-  }
-  return { legacy: !marked && hashes.size === 0, eventsMissing: false, hashes };
 }
 
 const short = (h: string) => `${h.slice(0, 19)}…`;
@@ -79,7 +73,7 @@ export function checkRecorded(runDir: string, files: { file: string; what: strin
   for (const { file, what } of files) {
     const where = displayPath(file);
     if (r.eventsMissing) throw new ConfigError(`cannot ${action}: ${displayPath(stateLayout.events(runDir))}, where the hash of ${what} was recorded when it was written, is missing, so ${what} cannot be trusted; nothing was changed`, where);
-    const want = r.hashes.get(recordedPath(runDir, file));
+    const want = r.hashes.get(recordedPath(runDir, file))?.sha256;
     if (!want) throw new ConfigError(`cannot ${action}: no hash of ${what} was recorded when whetstone wrote it (not written by whetstone, or events.jsonl was edited); nothing was changed`, where);
     if (!existsSync(file)) throw new ConfigError(`cannot ${action}: ${what} is missing; nothing was changed`, where);
     const now = sha256File(file);

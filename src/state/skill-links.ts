@@ -7,9 +7,10 @@
 // as it was. A linked folder on the way is refused either way: replacing it would mean copying a tree.
 // The skill folder itself may be a link (a skill installed by linking its folder): its real path is the
 // folder, and nothing is written outside it.
-import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { UsageError } from '../core/errors.js';
+import { lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { displayPath } from '../config/locate.js';
+import { ConfigError, UsageError } from '../core/errors.js';
 
 export type LinkPolicy = 'refuse' | 'replace';
 
@@ -79,4 +80,60 @@ export function checkSkillLinks(skillDir: string, files: readonly string[], poli
     ? `replace the link by the file yourself, or ${how} to have whetstone write an ordinary file in its place (the file it points to is left unchanged)`
     : 'a linked folder inside the skill is never written through: replace it by a real folder first';
   throw new UsageError(`not writing to the skill through a symbolic link: ${what.join('; ')}. Nothing was changed; ${fix}`);
+}
+
+/** A link found in a skill folder, relative to it, and whether whetstone may copy it as a link. */
+export interface FolderLink {
+  rel: string;
+  to: string;
+  /** Relative, and leads to a path inside the skill folder: a copy of the folder carries it as a link. */
+  kept: boolean;
+}
+
+/**
+ * The symbolic links under `dir` (links are not descended into; hidden entries and node_modules, which no
+ * copy of a skill carries, are skipped). `under` limits the walk to those top-level entries.
+ */
+export function folderLinks(dir: string, under?: readonly string[]): FolderLink[] {
+  let root: string;
+  try {
+    root = realpathSync(dir);
+  } catch {
+    return [];
+  }
+  const out: FolderLink[] = [];
+  const walk = (rel: string) => {
+    let names: string[];
+    try {
+      names = readdirSync(join(dir, rel));
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (name.startsWith('.') || name === 'node_modules') continue;
+      if (!rel && under && !under.includes(name)) continue;
+      const r = rel ? join(rel, name) : name;
+      const st = lstatSync(join(dir, r));
+      if (st.isSymbolicLink()) {
+        const to = readlinkSync(join(dir, r));
+        const l = linkAt(join(dir, r), root);
+        out.push({ rel: r, to, kept: !isAbsolute(to) && !!l && !l.outside && !relative(root, resolve(root, dirname(r), to)).startsWith('..') });
+      } else if (st.isDirectory()) walk(r);
+    }
+  };
+  walk('');
+  return out;
+}
+
+/**
+ * Refuses (exit 2) a skill folder holding a link whetstone would not copy as a link: one that leads out of
+ * the folder, or is absolute (a copy of it would lead back to the original). Issue 31: a link to
+ * /etc/passwd was read into the skill's hash and could reach variants, reports and engine workspaces.
+ */
+export function refuseEscapingLinks(dir: string, under?: readonly string[]): void {
+  // SKILL.md itself may be a link (issue 33): its text is the skill, read as text and never copied as a link.
+  const bad = folderLinks(dir, under).filter((l) => !l.kept && l.rel !== 'SKILL.md');
+  if (!bad.length) return;
+  const what = bad.map((l) => `${join(dir, l.rel)} → ${l.to}`).join('; ');
+  throw new ConfigError(`the skill folder holds a symbolic link that leads out of it (${what}); whetstone never follows a link out of a skill into variants, reports or engine workspaces. Replace the link by a copy of what it points to, or remove it (a relative link to a file inside the skill folder is allowed and copied as a link)`, displayPath(join(dir, bad[0]!.rel)));
 }

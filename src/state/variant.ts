@@ -5,11 +5,12 @@
 // skill's instructions must not carry its own test cases), node_modules, and the state directory when it
 // lives inside the skill folder (copying it into itself would never end). The generate stage writes its
 // candidates this way, and pipeline-mode evaluate a ranking's inline candidates and seed edit plans.
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, symlinkSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fastGlob } from '../core/lazy.js';
 import { copyFileAtomically, writeFileAtomically } from '../core/atomic.js';
 import { stateLayout } from './layout.js';
+import { folderLinks, refuseEscapingLinks } from './skill-links.js';
 
 export const SUITE_FILE_NAMES = ['tasks.yaml', 'task_suite.yaml'];
 
@@ -33,10 +34,19 @@ export function variantFiles(targetDir: string, exclude: readonly string[]): str
 /** Copies the target folder to `variantDir` and writes the candidate's SKILL.md there. */
 export async function materialise(o: { targetDir: string; variantDir: string; skillText: string; exclude: readonly string[] }): Promise<string[]> {
   const files = variantFiles(o.targetDir, o.exclude);
+  // A link out of the skill is refused with its path; a relative one inside it is carried as a link
+  // (issue 31). SKILL.md is written as text, whatever it is in the target.
+  const excluded = new Set(o.exclude.map((p) => relative(o.targetDir, resolve(p)).split('\\').join('/')));
+  const links = folderLinks(o.targetDir).filter((l) => l.rel !== 'SKILL.md' && !SUITE_FILE_NAMES.includes(l.rel) && ![...excluded].some((e) => l.rel === e || l.rel.startsWith(`${e}/`)));
+  if (links.some((l) => !l.kept)) refuseEscapingLinks(o.targetDir);
   for (const rel of files) {
     if (rel === 'SKILL.md') continue;
     const to = join(o.variantDir, rel);
     await copyFileAtomically(join(o.targetDir, rel), to);
+  }
+  for (const l of links) {
+    mkdirSync(dirname(join(o.variantDir, l.rel)), { recursive: true });
+    symlinkSync(l.to, join(o.variantDir, l.rel));
   }
   await writeFileAtomically(join(o.variantDir, 'SKILL.md'), o.skillText);
   return files.includes('SKILL.md') ? files : [...files, 'SKILL.md'].sort();

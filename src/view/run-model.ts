@@ -95,7 +95,7 @@ export async function runRows(stateDir: string, now: Date): Promise<RunRow[]> {
     const s = readSection(stateLayout.runManifest(stateLayout.runDir(stateDir, id)), `runs/${id}/run.json`);
     if (!s || !('error' in s)) continue;
     const blank = { engine_calls: 0, calls: { engine: 0, judge: 0, generator: 0, total: 0 }, cost_usd: 0, input_tokens: 0, output_tokens: 0 };
-    rows.push({ run_id: id, mode: '?', status: 'unreadable', target: '?', iteration: null, last_stage: null, decisions: [], verdict: null, next: '-', updated_at: '', age_ms: 0, engine_calls: null, totals: blank, rolled_back_at: null, rate_limit: null, progress: null, error: s.error });
+    rows.push({ run_id: id, mode: '?', status: 'unreadable', target: '?', iteration: null, last_stage: null, decisions: [], verdict: null, next: '-', updated_at: '', age_ms: 0, engine_calls: null, totals: blank, rolled_back_at: null, rate_limit: null, problems: [], progress: null, error: s.error });
   }
   return rows.sort((a, b) => (a.run_id < b.run_id ? -1 : a.run_id > b.run_id ? 1 : 0));
 }

@@ -33,7 +33,13 @@ export function findPending(runDir: string, candidateId?: string): Pending[] {
   for (const n of iterations(runDir)) {
     const p = iterationPaths(runDir, n).gate;
     if (!existsSync(p)) continue;
-    const g = gateArtifact.safeParse(JSON.parse(readFileSync(p, 'utf8')));
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(p, 'utf8'));
+    } catch {
+      continue; // a gate.json cut short holds no decision; `whet verify` names it
+    }
+    const g = gateArtifact.safeParse(raw);
     if (g.success && g.data.decision === 'pending_review' && (!candidateId || g.data.candidate_id === candidateId)) out.push({ iteration: n, gate: g.data });
   }
   return out;

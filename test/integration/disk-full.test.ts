@@ -2,7 +2,8 @@
 // different level each time so that the disk runs out at a different write each time (artifacts, results
 // logs, events, YAML, cache entries, backups). Every time: exit 3 with "no space left on device at <path>"
 // and no stack trace, every JSON/JSONL/YAML file under the state directory still parses, the run is marked
-// interrupted, and once there is room `whet resume` finishes with the decisions of an undisturbed run.
+// interrupted, `whet verify` finds nothing half-written or unrecorded (issue 31), and once there is room
+// `whet resume` finishes with the decisions of an undisturbed run (and a state `whet verify` finds clean).
 // Mounting needs root; where it is refused the test says so and is skipped (the write sites are then
 // covered only by test/unit/atomic.test.ts).
 import { afterAll, describe, expect, it } from 'vitest';
@@ -107,6 +108,9 @@ describe.skipIf(!mnt)('a full disk during a loop run (1 MiB tmpfs)', () => {
       expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
       seen.add(at!.replace(/\d{4}-\d{2}-\d{2}T[\w-]+/g, 'RUN').replace(/iter-\d+/, 'iter-N'));
       parsed += parseAll(state);
+      // Nothing half-written, nothing unrecorded: whet verify finds the stopped run clean (issue 31).
+      const v = await whet(['verify', '--state-root', state], { cwd: dir });
+      expect(v.code, `${freeKiB} KiB free, stopped at ${at}: ${v.stdout}`).toBe(0);
       const runs = join(state, 'runs');
       const manifests = existsSync(runs) ? readdirSync(runs).map((id) => join(runs, id, 'run.json')).filter((f) => existsSync(f)) : [];
       // Marked interrupted (the run keeps 16 KiB aside for that while it runs: src/state/space-reserve.ts);
@@ -125,6 +129,7 @@ describe.skipIf(!mnt)('a full disk during a loop run (1 MiB tmpfs)', () => {
       expect(again.code, `${freeKiB} KiB: ${again.stderr}`).toBe(0);
       expect(decisions(dir, state), `${freeKiB} KiB free, stopped at ${at}`).toEqual(want);
       parseAll(state);
+      expect((await whet(['verify', '--state-root', state], { cwd: dir })).code).toBe(0);
     }
     // The levels really stopped the run at different writes.
     expect(seen.size, [...seen].join('\n')).toBeGreaterThanOrEqual(5);

@@ -32,8 +32,12 @@ describe('an edited decision is never acted on', () => {
     const gate = join(iter(2), 'gate.json');
     const g = readJson(gate);
     writeFileSync(gate, `${JSON.stringify({ ...g, decision: 'pending_review', verdict: 'pending_review' }, null, 2)}\n`);
-    // The edit is a valid artifact: review list shows it, which is exactly why approve must check the bytes.
-    expect((await whet(['review', 'list'], { cwd: dir })).stdout).toContain(`${runId} iteration 2: ${g.candidate_id}`);
+    // The edit is a valid artifact, but not the bytes whetstone wrote: review list names it as damaged
+    // (exit 1) and never lists it as waiting (issue 31); approve checks the bytes too.
+    const list = await whet(['review', 'list'], { cwd: dir });
+    expect(list.stdout).not.toContain(`${runId} iteration 2: ${g.candidate_id}`);
+    expect(list.stderr).toMatch(/DAMAGED \S+iter-002\/gate\.json: edited: iteration 2's gate\.json was changed after whetstone wrote it/);
+    expect(list.code).toBe(1);
     const skillBefore = sha(skill);
     const before = snapshotTree(join(dir, 'state'));
     const r = await whet(['review', 'approve', runId, g.candidate_id], { cwd: dir });

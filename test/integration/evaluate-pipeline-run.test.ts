@@ -39,6 +39,10 @@ describe('evaluate (pipeline mode, a ranking from outside the state dir)', () =>
     const s = await whet(['status', '--state-root', 'state'], { cwd: dir });
     expect(s.stdout).not.toMatch(/no runs yet/);
     expect(s.stdout).toMatch(/r1/);
+    // A pipeline-mode run verifies clean: nothing in it is taken for damage (issue 31).
+    expect(s.code, s.stdout).toBe(0);
+    const v = await whet(['verify', '--state-root', 'state'], { cwd: dir });
+    expect(v.code, v.stdout).toBe(0);
   });
 
   it('keeps the previous evaluation.json in superseded/ when the iteration is evaluated again', async () => {

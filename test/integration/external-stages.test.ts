@@ -68,6 +68,9 @@ describe('an external generate stage (stages.generate.command)', () => {
     expect(last.candidates).toEqual([]);
     expect(existsSync(join(runDir, 'iter-003/variants'))).toBe(false);
     expect(last.skipped.map((s: { why: string }) => s.why).join(' ')).toMatch(/rejected before/);
+    // An external stage's artifacts are recorded like the built-in ones: the state verifies clean (issue 31).
+    const verified = await whet(['verify'], { cwd: dir });
+    expect(verified.code, verified.stdout).toBe(0);
     // The program is registered with the run: another one in its place later is refused, nothing moved.
     expect(readJson(join(runDir, 'run.json')).settings.stage_programs).toEqual({ generate: ['python3', pyGenerator] });
     write(join(dir, 'pipeline.yaml'), readFileSync(join(dir, 'pipeline.yaml'), 'utf8').replace(JSON.stringify(['python3', pyGenerator]), JSON.stringify(['node', badGenerator, 'valid'])));

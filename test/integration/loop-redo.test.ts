@@ -2,7 +2,8 @@
 // before anything is moved or written, settings that decide verdicts are registered like thresholds,
 // a stepped stage leaves the run's status true, and a damaged newest artifact does not strand a run.
 import { describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyExample, findFiles, readJson, snapshotTree, tempDir, whet, write } from '../support/cli.js';
 
@@ -75,7 +76,11 @@ describe('decision settings registered at run start', () => {
 
   it('refuses changed stop rules on resume of an unfinished run', async () => {
     const { dir, runId, runDir } = await finishedRun({ maxIterations: 2 });
-    writeFileSync(join(runDir, 'iter-002/learning.json'), readFileSync(join(runDir, 'iter-002/learning.json'), 'utf8').replace('"next_step": "done"', '"next_step": "generate"'));
+    const learning = join(runDir, 'iter-002/learning.json');
+    writeFileSync(learning, readFileSync(learning, 'utf8').replace('"next_step": "done"', '"next_step": "generate"'));
+    // Recorded as if whetstone had written it: an edit it did not record is refused before anything else (issue 31).
+    const sha256 = `sha256:${createHash('sha256').update(readFileSync(learning)).digest('hex')}`;
+    appendFileSync(join(runDir, 'events.jsonl'), `${JSON.stringify({ at: new Date().toISOString(), event: 'artifact_written', path: 'iter-002/learning.json', sha256 })}\n`);
     edit(dir, 'max_iterations: 2', 'max_iterations: 9');
     const r = await whet(['resume', runId], { cwd: dir });
     expect(r.code).toBe(2);

@@ -65,8 +65,13 @@ describe('a gate.json cut in half over a kept change', () => {
     expect(status.stdout).toMatch(/1:keep/);
     const show = await whet(['show', runId], { cwd: dir });
     expect(show.stdout).toMatch(/gate: KEEP {2}— gate\.json cannot be read, but backups\/\S+\/iter-001 shows a candidate was applied \(SKILL\.md\)/);
+    // A damaged run's evidence is refused unless marked (issue 31); marked, it still says the keep.
     const report = await whet(['report', runId], { cwd: dir });
-    expect(report.stdout).toContain('gate.json cannot be read');
+    expect(report.code).toBe(1);
+    expect(report.stderr).toMatch(/iter-001\/gate\.json:\d+:\d+: unparsable/);
+    const marked = await whet(['report', runId, '--allow-damaged'], { cwd: dir });
+    expect(marked.stdout).toContain('DAMAGED RUN');
+    expect(marked.stdout).toContain('gate.json cannot be read');
     const r = await whet(['rollback', runId], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(skill).equals(original)).toBe(true);

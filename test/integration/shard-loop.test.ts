@@ -67,6 +67,8 @@ describe('evaluate.shards in a loop run', () => {
         // Status shows which shards are in and which are missing; resume before the last one waits.
         const s = await whet(['status'], { cwd: dir });
         expect(s.stdout).toMatch(/1\/3, 2\/3 in; missing 3\/3/);
+        // A run waiting on its shards is not damage (issue 31).
+        expect(s.code, s.stdout).toBe(0);
         const early = await whet(['resume', runId], { cwd: dir });
         expect(early.stdout).toMatch(/missing 3\/3/);
       }
@@ -76,5 +78,7 @@ describe('evaluate.shards in a loop run', () => {
     expect(resumed.stderr).toMatch(/merging 3 shard directories/);
     expect(decided(dir)).toEqual(decided(plain));
     expect(decided(dir).next).toEqual(['gate_decision', 'gate']);
+    const verified = await whet(['verify'], { cwd: dir });
+    expect(verified.code, verified.stdout).toBe(0);
   }, 180_000);
 });

@@ -59,6 +59,8 @@ describe('whet evaluate --shard i/n + whet merge', () => {
       expect(merged.stderr).not.toMatch(/refusing|internal/);
       expect(merged.code).toBe(0);
       expect(measuredFields(resolve(dir, evaluationIn(merged.stdout)!))).toEqual(unsharded);
+      // The merged run, and the shards' own states, verify clean (issue 31).
+      for (const state of [`m${n}`, ...dirs]) expect((await whet(['verify', '--state-root', state], { cwd: dir })).code, state).toBe(0);
     }, 240_000);
   }
 
