@@ -4,6 +4,7 @@
 const LAYERS = [
   // [name, path pattern], top to bottom
   ['interface', '^(src/cli\\.ts|src/commands/|stages/[^/]+/main\\.ts$)'],
+  ['program', '^src/program/'],
   ['runner', '^src/runner/'],
   ['read-models', '^src/(report|inspect)/'],
   ['libraries', '^src/(nightly|calibrate|lint|schedule|import)/'],
@@ -30,8 +31,15 @@ module.exports = {
       severity: 'error',
       comment: 'a stage program loads its own stage and the loop kernel, not other stages or the CLI',
       from: { path: '^stages/([^/]+)/main\\.ts$' },
-      // the process wrapper (src/cli.ts), the one-stage command and, for evaluate, its own command
-      to: { path: '^(stages/|src/commands/|src/runner/registry\\.ts)', pathNot: ['^stages/$1/', '^src/commands/(deps|state-dir|stage-command)\\.ts$', '^src/commands/$1\\.ts$'] },
+      // its scaffolding is src/program/; of the commands only the one-stage command and, for evaluate, its own
+      to: { path: '^(stages/|src/cli\\.ts|src/commands/|src/runner/registry\\.ts)', pathNot: ['^stages/$1/', '^src/commands/(state-dir|stage-command)\\.ts$', '^src/commands/$1\\.ts$'] },
+    },
+    {
+      name: 'no-stages-below-the-runner',
+      severity: 'error',
+      comment: 'only the interface (src/cli.ts, src/commands/) and the runner load stages; shared machinery lives in src/',
+      from: { path: '^src/', pathNot: '^src/(cli\\.ts|commands/|runner/)' },
+      to: { path: '^stages/' },
     },
     ...LAYERS.slice(1).map(([name, path], i) => ({
       name: `layer-${name}`,

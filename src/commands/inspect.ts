@@ -10,7 +10,7 @@ import { iterationPaths } from '../loop/paths.js';
 import { resolveRun } from '../loop/resolve-run.js';
 import { iterations } from '../loop/iterations.js';
 import { stateLayout } from '../state/layout.js';
-import type { CliDeps, SetCode } from './deps.js';
+import type { CliDeps, SetCode } from '../program/deps.js';
 import { stateDirOf } from './state-dir.js';
 
 const STAGE_FILES: Record<string, 'baseline' | 'candidates' | 'ranking' | 'evaluation' | 'gate' | 'learning'> = {

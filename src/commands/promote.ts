@@ -10,7 +10,7 @@ import { appendEvent } from '../state/events.js';
 import { listRuns } from '../inspect/status.js';
 import { stateLayout } from '../state/layout.js';
 import { checkIdFlag, checkIterationFlag } from '../config/safe-id.js';
-import type { CliDeps, SetCode } from './deps.js';
+import type { CliDeps, SetCode } from '../program/deps.js';
 import { stateDirOf } from './state-dir.js';
 
 interface Opts {

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { WHET_BIN } from '../core/package-info.js';
 import { Option, type Command } from 'commander';
-import type { CliDeps, SetCode } from './deps.js';
+import type { CliDeps, SetCode } from '../program/deps.js';
 import { loadPipeline, type PipelineConfig } from '../config/pipeline.js';
 import { UsageError } from '../core/errors.js';
 import { DEFAULT_AT, describeRuns, nextRuns, parseCron } from '../schedule/cron.js';

@@ -11,7 +11,7 @@ import type { LoopEnv } from '../loop/open.js';
 import { resolveRun } from '../loop/resolve-run.js';
 import { driveRun, type LoopResult, type Stages } from '../runner/loop.js';
 import { stateLayout } from '../state/layout.js';
-import { numArg, type CliDeps, type SetCode } from './deps.js';
+import { numArg, type CliDeps, type SetCode } from '../program/deps.js';
 import { stateDirOf } from './state-dir.js';
 
 /** The stages that have a command of their own (evaluate is `whet evaluate`, with its own flags). */

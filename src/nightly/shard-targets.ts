@@ -8,11 +8,11 @@ import { expandTargets } from '../config/targets.js';
 import { UsageError } from '../core/errors.js';
 import type { RunEnv } from '../core/run-env.js';
 import { acquireStateLock } from '../state/lock.js';
-import { runShard, type ShardResult } from '../../stages/evaluate/shard.js';
+import { runShard, type ShardResult } from '../measure/shard.js';
 import { parseShardSpec } from '../evaluation/shard-plan.js';
 import { canonicalJson } from '../state/artifact-io.js';
-import { runMerge } from '../../stages/evaluate/merge.js';
-import { collectShards } from '../../stages/evaluate/shard-sources.js';
+import { runMerge } from '../measure/merge.js';
+import { collectShards } from '../measure/shard-sources.js';
 import type { StandaloneEvaluation } from '../artifacts/evaluation.js';
 import { openTargets, type baselineAll, type TargetBaseline } from './baseline.js';
 

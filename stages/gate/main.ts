@@ -2,7 +2,8 @@
 // The gate stage as a program of its own: `node dist/stages/gate/main.js [--run RUN] [--state-root DIR] [-c FILE] [--json]`.
 // It loads this stage, the loop kernel and the runner's drive — no other stage and no other command —
 // and takes the same flags, prints the same and exits with the same codes as `whet gate`.
-import { baseProgram, main } from '../../src/cli.js';
+import { main } from '../../src/program/main.js';
+import { baseProgram } from '../../src/program/program.js';
 import { registerStageCommand } from '../../src/commands/stage-command.js';
 import { run } from './index.js';
 
