@@ -1,6 +1,7 @@
 // `whet baseline`: a standalone evaluation of every target in pipeline.yaml, each cached by content with
 // its TTL, all running in one invocation under one shared concurrency limit. `fresh` (whet nightly)
 // measures every task instead: neither the cache nor an unfinished earlier run is read.
+// The fan-out over the targets (forEachTarget) is the one their shards (shard-targets.ts) run through too.
 import { resolve } from 'node:path';
 import pLimit from 'p-limit';
 import { loadPipeline, type PipelineConfig } from '../config/pipeline.js';
