@@ -1,15 +1,15 @@
 // `npm run build`, after tsc: the code the package ships, one copy of each module (issue 30). `whet`
 // (package.json "bin": dist/bin/whet.js, from dist/src/cli.js) and the five stage programs
-// (dist/stages/<s>/main.js, from tsc's stages/<s>/main.js, which this replaces) are entries of one bundle
+// (dist/stages/<s>/main.js, from dist/src/stage-programs/<s>.js) are entries of one bundle
 // (scripts/bundle-options.ts) whose chunks, in dist/bin/, they share: the package ships those and not the
 // unbundled tsc tree, which stays in dist/ for the tests only. Why a bundle: a command of ~240 ES modules
 // spent ~100 ms of its start resolving, reading and linking them (zod alone is 94 files); an entry chunk
 // plus a chunk per lazily imported command family loads the same code from far fewer files, so every
 // command starts sooner (README "Benchmark"). Dynamic imports stay dynamic, so `--version` still loads
-// no command family. dist/bundle-modules.json records which source modules each chunk holds, for the
-// tests that check what a program loads (test/integration/stage-programs.test.ts); it is not shipped.
+// no command family. dist/bundle-modules.json records which modules each chunk holds, for the tests that
+// check what a program loads (test/integration/stage-programs.test.ts); it is not shipped.
 import { build, type OutputChunk } from 'rolldown';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join, relative, resolve } from 'node:path';
 import { bundleOptions } from './bundle-options.js';
@@ -19,13 +19,7 @@ const STAGES = ['generate', 'discriminate', 'evaluate', 'gate', 'learn'];
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
 const dist = join(root, 'dist');
 const entries: Record<string, string> = { 'bin/whet': 'dist/src/cli.js' };
-for (const s of STAGES) {
-  const input = `dist/stages/${s}/main.js`;
-  // The stage program is replaced by its bundled entry: bundling that again (this script run twice without
-  // tsc in between) would lose the program; tsc writes it anew on every `npm run build`.
-  if (readFileSync(join(root, input), 'utf8').includes('../../bin/')) throw new Error(`${input} is a bundled entry already: run \`npm run build\` (tsc, then this)`);
-  entries[`stages/${s}/main`] = input;
-}
+for (const s of STAGES) entries[`stages/${s}/main`] = `dist/src/stage-programs/${s}.js`;
 
 const started = performance.now();
 rmSync(join(dist, 'bin'), { recursive: true, force: true });

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `whet` command line: which command families a call needs, and the top-level help. The program's
 // scaffolding (version, output, errors → exit codes) and the process around it (signals, the exit) are
-// src/program/, which the stage programs (stages/<s>/main.ts) stand on too; src/program/main.ts is the
+// src/program/, which the stage programs (src/stage-programs/<s>.ts) stand on too; src/program/main.ts is the
 // only module that exits the process.
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

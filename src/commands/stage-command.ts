@@ -1,5 +1,5 @@
 // One loop stage as a command: `whet generate|discriminate|gate|learn` and the stage programs
-// (stages/<stage>/main.ts) share it, so a stage run either way takes the same flags, prints the same and
+// (src/stage-programs/<stage>.ts) share it, so a stage run either way takes the same flags, prints the same and
 // exits the same. It imports no stage: the caller hands it the stages it may run (src/runner/registry.ts
 // for `whet`, only its own for a stage program).
 import type { Command } from 'commander';

@@ -1,4 +1,4 @@
-// The process around a program, for `whet` (src/cli.ts) and every stage program (stages/<s>/main.ts): the
+// The process around a program, for `whet` (src/cli.ts) and every stage program (src/stage-programs/<s>.ts): the
 // signals, the exit code, stdout drained. This is the only module that exits the process: everything else
 // throws one of the error classes in core/errors.ts or returns a result, and runProgram maps those to
 // exit codes.

@@ -1,5 +1,5 @@
 // The scaffolding every whetstone program stands on — `whet` (src/cli.ts) and each stage program
-// (stages/<s>/main.ts) alike: a commander program with whetstone's version, output and error conventions,
+// (src/stage-programs/<s>.ts) alike: a commander program with whetstone's version, output and error conventions,
 // and `runCli`, which runs one without exiting and maps what it throws to an exit code (DESIGN.md: 0 ok,
 // 1 a gate or threshold failed, 2 bad usage or input, 3 engine or infrastructure error). Below the
 // commands, so a stage program needs nothing of the CLI's own module to be a program.

@@ -1,7 +1,7 @@
-// Each stage program is a small program: `node dist/stages/<stage>/main.js --help` prints its own usage and
-// loads its own stage and the loop kernel only — no module of another stage, of the runner's registry
-// (which imports all five), of another command family or of the CLI's own module (src/cli.ts): it stands on
-// src/program/. The stage programs are entries of the one bundle `whet` is (scripts/bundle.ts), so what a
+// Each stage program is a small program: `node dist/stages/<stage>/main.js --help` (src/stage-programs/<stage>.ts)
+// prints its own usage and loads its own stage and the loop kernel only — no module of another stage, of the
+// runner's registry (which imports all five), of another command family or of the CLI's own module
+// (src/cli.ts): it stands on src/program/. The stage programs are entries of the one bundle `whet` is (scripts/bundle.ts), so what a
 // program loads is a set of chunks: read from Node's module hooks (test/support/module-log.mjs), not
 // inferred from the source, and turned into the modules each chunk holds by the bundler's own record of
 // them (dist/bundle-modules.json, written by the build).
@@ -46,12 +46,15 @@ describe('stage programs', () => {
       // The bundled entry, whose code is in the chunks whet loads too: nothing of dist/src is run unbundled.
       expect(r.chunks).toContain(`stages/${stage}/main.js`);
       expect(r.chunks.filter((c) => !c.startsWith('bin/') && c !== `stages/${stage}/main.js`)).toEqual([]);
-      expect(r.files).toContain(`stages/${stage}/main.js`);
+      expect(r.files).toContain(`src/stage-programs/${stage}.js`);
+      // Its own stage (evaluate's command imports the stage only when it runs, not for --help).
+      if (stage !== 'evaluate') expect(r.files).toContain(`stages/${stage}/index.js`);
       expect(r.files).toContain('src/program/main.js');
       const others = r.files.filter((f) => f.startsWith('stages/') && !f.startsWith(`stages/${stage}/`));
       expect(others).toEqual([]);
       expect(r.files).not.toContain('src/runner/registry.js');
       expect(r.files).not.toContain('src/cli.js');
+      expect(r.files.filter((f) => f.startsWith('src/stage-programs/'))).toEqual([`src/stage-programs/${stage}.js`]);
       const commands = r.files.filter((f) => f.startsWith('src/commands/')).map((f) => f.slice('src/commands/'.length));
       expect(commands.filter((c) => !allowedCommands(stage).has(c))).toEqual([]);
     });

@@ -32,7 +32,7 @@ describe('layering rule', () => {
     const dir = tempDir('whet-layers-');
     write(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true } }));
     write(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
-    for (const d of ['stages/gate', 'stages/learn', 'src/runner', 'src/config', 'src/skill', 'src/widgets', 'src/nightly', 'src/program']) mkdirSync(join(dir, d), { recursive: true });
+    for (const d of ['stages/gate', 'stages/learn', 'src/runner', 'src/config', 'src/skill', 'src/widgets', 'src/nightly', 'src/program', 'src/stage-programs', 'src/commands']) mkdirSync(join(dir, d), { recursive: true });
     write(join(dir, 'stages/gate/index.ts'), "import { lesson } from '../learn/lesson.js';\nexport const gate = lesson;\n");
     write(join(dir, 'stages/learn/lesson.ts'), 'export const lesson = 1;\n');
     write(join(dir, 'src/runner/loop.ts'), 'export const drive = 1;\n');
@@ -47,7 +47,10 @@ describe('layering rule', () => {
     // A stage program stands on src/program/, never on the CLI's own module.
     write(join(dir, 'src/program/main.ts'), 'export const main = 1;\n');
     write(join(dir, 'src/cli.ts'), "import { main } from './program/main.js';\nexport const cli = main;\n");
-    write(join(dir, 'stages/learn/main.ts'), "import { cli } from '../../src/cli.js';\nimport { main } from '../../src/program/main.js';\nexport const m = [cli, main];\n");
+    write(join(dir, 'src/stage-programs/learn.ts'), "import { cli } from '../cli.js';\nimport { main } from '../program/main.js';\nimport { lesson } from '../../stages/learn/lesson.js';\nexport const m = [cli, main, lesson];\n");
+    // A stage that reaches up into the commands (the picture of the stages above the CLI) fails too.
+    write(join(dir, 'src/commands/stage-command.ts'), 'export const register = 1;\n');
+    write(join(dir, 'stages/learn/program.ts'), "import { register } from '../../src/commands/stage-command.js';\nexport const p = register;\n");
     const names = cruise(dir).map((x) => `${x.rule.name}: ${x.from} → ${x.to}`);
     expect(names).toEqual(
       expect.arrayContaining([
@@ -55,10 +58,12 @@ describe('layering rule', () => {
         'layer-domain: src/config/pipeline.ts → src/runner/loop.ts',
         expect.stringMatching(/^no-circular: src\/skill\/[ab]\.ts → src\/skill\/[ab]\.ts$/),
         'no-stages-below-the-runner: src/nightly/fan-out.ts → stages/learn/lesson.ts',
-        'stage-program-own-stage: stages/learn/main.ts → src/cli.ts',
+        'stage-program-own-stage: src/stage-programs/learn.ts → src/cli.ts',
+        'layer-stages: stages/learn/program.ts → src/commands/stage-command.ts',
       ]),
     );
-    expect(names.filter((n) => n.includes('src/runner/registry.ts') || n.includes('→ src/program/'))).toEqual([]);
+    // The runner loading a stage, a stage program loading its own stage and the program scaffolding: allowed.
+    expect(names.filter((n) => n.includes('src/runner/registry.ts') || n.includes('→ src/program/') || n.includes('src/stage-programs/learn.ts → stages/'))).toEqual([]);
     expect(names.some((n) => n.startsWith('every-file-in-a-layer: src/widgets/w.ts'))).toBe(true);
   }, 120_000);
 });
