@@ -3,7 +3,8 @@
 // Type-only imports count: a cycle through types is still a cycle a reader has to untangle.
 const LAYERS = [
   // [name, path pattern], top to bottom
-  ['interface', '^(src/cli\\.ts|src/commands/|stages/[^/]+/main\\.ts$)'],
+  ['interface', '^src/(cli\\.ts|commands/|stage-programs/)'],
+  ['program', '^src/program/'],
   ['runner', '^src/runner/'],
   ['read-models', '^src/(report|inspect|view)/'],
   ['libraries', '^src/(nightly|calibrate|lint|schedule|import)/'],
@@ -22,16 +23,23 @@ module.exports = {
       name: 'no-stage-to-stage',
       severity: 'error',
       comment: 'a stage talks to other stages only through artifacts (src/artifacts), never by import',
-      from: { path: '^stages/([^/]+)/', pathNot: '^stages/[^/]+/main\\.ts$' },
+      from: { path: '^stages/([^/]+)/' },
       to: { path: '^stages/', pathNot: '^stages/$1/' },
     },
     {
       name: 'stage-program-own-stage',
       severity: 'error',
       comment: 'a stage program loads its own stage and the loop kernel, not other stages or the CLI',
-      from: { path: '^stages/([^/]+)/main\\.ts$' },
-      // the process wrapper (src/cli.ts), the one-stage command and, for evaluate, its own command
-      to: { path: '^(stages/|src/commands/|src/runner/registry\\.ts)', pathNot: ['^stages/$1/', '^src/commands/(deps|state-dir|stage-command)\\.ts$', '^src/commands/$1\\.ts$'] },
+      from: { path: '^src/stage-programs/([^/]+)\\.ts$' },
+      // its scaffolding is src/program/; of the commands only the one-stage command and, for evaluate, its own
+      to: { path: '^(stages/|src/cli\\.ts|src/commands/|src/stage-programs/|src/runner/registry\\.ts)', pathNot: ['^stages/$1/', '^src/commands/(state-dir|stage-command)\\.ts$', '^src/commands/$1\\.ts$'] },
+    },
+    {
+      name: 'no-stages-below-the-runner',
+      severity: 'error',
+      comment: 'only the interface (src/cli.ts, src/commands/, src/stage-programs/) and the runner load stages; shared machinery lives in src/',
+      from: { path: '^src/', pathNot: '^src/(cli\\.ts|commands/|stage-programs/|runner/)' },
+      to: { path: '^stages/' },
     },
     ...LAYERS.slice(1).map(([name, path], i) => ({
       name: `layer-${name}`,

@@ -151,7 +151,7 @@ async function main(): Promise<void> {
       if (!(await benchShards(cli, root, n, arg('shards', 0), conc))) process.exitCode = 1;
       return;
     }
-    await build(bundleOptions(projectRoot, 'load-suite', 'dist/src/config/suite.js', 'dist/bench'));
+    await build(bundleOptions(projectRoot, { 'load-suite': 'dist/src/config/suite.js' }, 'dist/bench'));
     const dropped = DROPPED_ENV.filter((name) => process.env[name] !== undefined);
     console.error(`measuring (each row is a fresh process${dropped.length ? `, run without ${dropped.join(' and ')}: see bench-measure.ts` : ''}):`);
     const dirN = await mockRow(root, n, 800, 100, conc);

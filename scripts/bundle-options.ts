@@ -57,15 +57,19 @@ function buildId(root: string): Plugin {
   };
 }
 
-/** Bundles `input` (a module under dist/, by its path from `root`) into `dir` as the entry `name`.js. */
-export function bundleOptions(root: string, name: string, input: string, dir: string): BuildOptions {
+/**
+ * Bundles each of `entries` (name → a module under dist/, by its path from `root`) into `dir` as `name`.js.
+ * `chunks` names where the chunks the entries share go (a path pattern under `dir`); with none they go
+ * beside the entries and `dir` is emptied first.
+ */
+export function bundleOptions(root: string, entries: Record<string, string>, dir: string, chunks?: string): BuildOptions {
   return {
     cwd: root,
-    input: { [name]: input },
+    input: entries,
     platform: 'node',
     logLevel: 'warn',
     external: (id) => !id.startsWith('.') && !id.startsWith('/') && !bundled(id),
     plugins: [lazyChildProcess, buildId(root)],
-    output: { dir, format: 'esm', cleanDir: true },
+    output: { dir, format: 'esm', cleanDir: chunks === undefined, ...(chunks ? { chunkFileNames: chunks } : {}) },
   };
 }

@@ -6,7 +6,7 @@ import { interval, pairedComparison, passRate, taskStatus } from '../evaluation/
 import { envelope } from './envelope.js';
 import { calibrationRecordSchema } from '../judges/calibration-store.js';
 import { safeId, safeIteration } from '../config/safe-id-schema.js';
-import { intentMetricsSchema } from '../evaluation/intent-metrics.js';
+import { intentMetricsSchema } from '../intents/intent-metrics.js';
 
 /** A ranking as the discriminator writes it — ours or the seed's (`scored_candidates`). */
 export const rankingInput = z.looseObject({

@@ -6,7 +6,7 @@
 // stdout: the report (or with --json the report as one JSON object). Errors go through the CLI's
 // error path (exit 2 for bad input). Exit 1 when a threshold is missed, 3 when items could not be judged.
 import { InvalidArgumentError, type Command } from 'commander';
-import type { CliDeps } from './deps.js';
+import type { CliDeps } from '../program/deps.js';
 import type { Label } from '../calibrate/labels.js';
 
 const rateArg = (name: string) => (v: string) => {

@@ -9,7 +9,7 @@ import { engineWarnings } from '../config/engine-warnings.js';
 import type { ClaudeEngineConfig, CodexEngineConfig, EngineConfig } from '../config/engine-schema.js';
 import { checkFlags } from './doctor-flags.js';
 import { runProcess } from '../core/proc.js';
-import type { CliDeps, SetCode } from './deps.js';
+import type { CliDeps, SetCode } from '../program/deps.js';
 import { findProgram } from './find-program.js';
 
 export interface Finding {

@@ -1,7 +1,7 @@
 // `whet evaluate`: seed 001's flags, plus concurrency, cache control, JSON output and a config file.
 import { Option, type Command } from 'commander';
 import type { EvaluateOptions } from '../../stages/evaluate/index.js';
-import { intArg, numArg, type CliDeps, type SetCode } from './deps.js';
+import { intArg, numArg, type CliDeps, type SetCode } from '../program/deps.js';
 import { UsageError } from '../core/errors.js';
 import { stateDirOf } from './state-dir.js';
 
@@ -43,7 +43,7 @@ export function registerEvaluateCommand(program: Command, deps: CliDeps, setCode
       if (opts.run && (opts.taskSuite || opts.skillPath || opts.input || opts.standalone)) throw new UsageError('--run takes the suite, skill and ranking from the run; drop --task-suite, --skill-path, --input and --standalone');
       if (opts.shard !== undefined) {
         // A shard has no verdict: 0 once its share ran (errors included, the merge counts them), 130 interrupted.
-        const { runShard, summarizeShard } = await import('../../stages/evaluate/shard.js');
+        const { runShard, summarizeShard } = await import('../measure/shard.js');
         let r: Awaited<ReturnType<typeof runShard>>;
         if (opts.run) {
           const { runLoopShard } = await import('../../stages/evaluate/loop-shards.js');

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { CliDeps, SetCode } from './deps.js';
+import type { CliDeps, SetCode } from '../program/deps.js';
 import { displayPath } from '../config/load-yaml.js';
 import { UsageError } from '../core/errors.js';
 import { writeFileAtomically } from '../core/atomic.js';

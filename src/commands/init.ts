@@ -6,7 +6,7 @@ import { appendAtomically, writeFileAtomicallySync } from '../core/atomic.js';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../core/errors.js';
-import type { CliDeps, SetCode } from './deps.js';
+import type { CliDeps, SetCode } from '../program/deps.js';
 import { findProgram } from './find-program.js';
 
 function engineBlock(found: 'claude' | 'codex' | undefined): string {

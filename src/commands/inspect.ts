@@ -12,7 +12,7 @@ import { iterations } from '../loop/iterations.js';
 import { stateLayout } from '../state/layout.js';
 import { verifyRun } from '../inspect/verify-run.js';
 import { formatProblems } from '../state/verify-files.js';
-import type { CliDeps, SetCode } from './deps.js';
+import type { CliDeps, SetCode } from '../program/deps.js';
 import { stateDirOf } from './state-dir.js';
 
 const STAGE_FILES: Record<string, 'baseline' | 'candidates' | 'ranking' | 'evaluation' | 'gate' | 'learning'> = {

@@ -7,7 +7,7 @@
 // stdout: the console summary, or with --json the whole result (metrics, gates, every case's score).
 // Warnings go to stderr. The dated report is written in every case (--out, default the cwd).
 import { Command, InvalidArgumentError } from 'commander';
-import type { CliDeps } from './deps.js';
+import type { CliDeps } from '../program/deps.js';
 import { ENGINE_SPEC_HELP } from '../intents/engine-spec.js';
 
 const positiveInt = (name: string) => (v: string) => {

@@ -5,7 +5,7 @@
 // stdout: the findings and a summary line (or with --json the whole result). Exit 1 when any finding is
 // an error, 0 otherwise; a suite that does not load is bad input (exit 2) through the CLI's error path.
 import { InvalidArgumentError, type Command } from 'commander';
-import type { CliDeps } from './deps.js';
+import type { CliDeps } from '../program/deps.js';
 import type { LintResult } from '../lint/run.js';
 
 const similarityArg = (v: string) => {

@@ -7,7 +7,7 @@ import { driveLoop, BUILT_IN_STAGES } from '../runner/registry.js';
 import { common, EVAL_THRESHOLD_HELP, loopEnv, registerStageCommand, report, STAGE_COMMANDS, threshold, type LoopOpts } from './stage-command.js';
 import { STEPS, type Step } from '../loop/next-step.js';
 import { acquireStateLock } from '../state/lock.js';
-import { numArg, type CliDeps, type SetCode } from './deps.js';
+import { numArg, type CliDeps, type SetCode } from '../program/deps.js';
 import { stateDirOf } from './state-dir.js';
 
 /**

@@ -1,7 +1,7 @@
 // `whet merge DIR…`: shard directories (or .tar.gz archives of them) into the one artifact an unsharded
 // `whet evaluate` would have written, with its exit code; `--partial` combines some shards into one.
 import { Option, type Command } from 'commander';
-import { intArg, type CliDeps, type SetCode } from './deps.js';
+import { intArg, type CliDeps, type SetCode } from '../program/deps.js';
 
 interface MergeFlags {
   partial?: boolean;
@@ -34,7 +34,7 @@ export function registerMergeCommand(program: Command, deps: CliDeps, setCode: S
     .option('-c, --config <file>', 'pipeline config (default: what the shards recorded, else ./pipeline.yaml)')
     .addOption(new Option('--json', 'print the artifact as JSON instead of the summary'))
     .action(async (dirs: string[], opts: MergeFlags) => {
-      const { runMerge } = await import('../../stages/evaluate/merge.js');
+      const { runMerge } = await import('../measure/merge.js');
       const stage = await import('../../stages/evaluate/index.js');
       const { json, partial, ...options } = opts;
       const results = await runMerge(

@@ -5,8 +5,8 @@
 // `--pilot` measures the baseline first when none is cached (the run that follows reads it from the cache).
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import type { CliDeps, SetCode } from './deps.js';
-import { intArg } from './deps.js';
+import type { CliDeps, SetCode } from '../program/deps.js';
+import { intArg } from '../program/deps.js';
 import { UsageError } from '../core/errors.js';
 
 interface PlanOpts {

@@ -12,7 +12,7 @@ import { stateLayout } from '../state/layout.js';
 import { iterationPaths } from '../loop/paths.js';
 import { formatProblems } from '../state/verify-files.js';
 import { checkIdFlag, checkIterationFlag } from '../config/safe-id.js';
-import type { CliDeps, SetCode } from './deps.js';
+import type { CliDeps, SetCode } from '../program/deps.js';
 import { stateDirOf } from './state-dir.js';
 
 interface Opts {

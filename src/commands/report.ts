@@ -4,7 +4,7 @@
 // state directory, and exits 0 whatever the run decided (`whet nightly` and the gate carry the CI exit codes).
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import type { CliDeps, SetCode } from './deps.js';
+import type { CliDeps, SetCode } from '../program/deps.js';
 import { stateDirOf } from './state-dir.js';
 import { checkIterationFlag } from '../config/safe-id.js';
 import { UsageError } from '../core/errors.js';

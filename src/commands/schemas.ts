@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { writeFileAtomically } from '../core/atomic.js';
 import { ARTIFACT_SCHEMAS, jsonSchemaOf } from '../report/schemas.js';
-import type { CliDeps, SetCode } from './deps.js';
+import type { CliDeps, SetCode } from '../program/deps.js';
 
 export function registerSchemasCommand(program: Command, deps: CliDeps, _setCode: SetCode): void {
   program

@@ -1,5 +1,5 @@
 // One loop stage as a command: `whet generate|discriminate|gate|learn` and the stage programs
-// (stages/<stage>/main.ts) share it, so a stage run either way takes the same flags, prints the same and
+// (src/stage-programs/<stage>.ts) share it, so a stage run either way takes the same flags, prints the same and
 // exits the same. It imports no stage: the caller hands it the stages it may run (src/runner/registry.ts
 // for `whet`, only its own for a stage program).
 import type { Command } from 'commander';
@@ -11,7 +11,7 @@ import type { LoopEnv } from '../loop/open.js';
 import { resolveRun } from '../loop/resolve-run.js';
 import { driveRun, type LoopResult, type Stages } from '../runner/loop.js';
 import { stateLayout } from '../state/layout.js';
-import { numArg, type CliDeps, type SetCode } from './deps.js';
+import { numArg, type CliDeps, type SetCode } from '../program/deps.js';
 import { stateDirOf } from './state-dir.js';
 
 /** The stages that have a command of their own (evaluate is `whet evaluate`, with its own flags). */

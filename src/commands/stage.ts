@@ -8,7 +8,7 @@ import { parseDuration } from '../config/duration.js';
 import { UsageError } from '../core/errors.js';
 import { PACKAGE_ROOT } from '../core/package-info.js';
 import { checkStageProgram, isStageName } from '../runner/stage-check.js';
-import type { CliDeps, SetCode } from './deps.js';
+import type { CliDeps, SetCode } from '../program/deps.js';
 
 export function registerStageCommands(program: Command, deps: CliDeps, setCode: SetCode): void {
   const protocol = join(PACKAGE_ROOT, 'docs', 'external-stages.md');

@@ -2,7 +2,7 @@
 // (js-yaml, the engine schemas) is imported only when there is no --state-root: `status` and `show` on a
 // named state directory read no config and start without it.
 import { resolve } from 'node:path';
-import type { CliDeps } from './deps.js';
+import type { CliDeps } from '../program/deps.js';
 
 export async function stateDirOf(deps: CliDeps, o: { config?: string; stateRoot?: string }): Promise<string> {
   if (o.stateRoot) return resolve(deps.cwd, o.stateRoot);

@@ -10,7 +10,7 @@ import { formatProblems } from '../state/verify-files.js';
 import { runIds, verifyState, type StateCheck } from '../inspect/verify-state.js';
 import { repairState, type RepairReport } from '../runner/repair.js';
 import { acquireStateLock } from '../state/lock.js';
-import type { CliDeps, SetCode } from './deps.js';
+import type { CliDeps, SetCode } from '../program/deps.js';
 import { stateDirOf } from './state-dir.js';
 
 interface Opts {

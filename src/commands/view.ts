@@ -4,7 +4,7 @@
 // approve|reject` runs (commands/promote.ts) — and nothing else the page does changes a run.
 import type { Command } from 'commander';
 import { UsageError } from '../core/errors.js';
-import { intArg, type CliDeps, type SetCode } from './deps.js';
+import { intArg, type CliDeps, type SetCode } from '../program/deps.js';
 import { stateDirOf } from './state-dir.js';
 
 interface Opts {

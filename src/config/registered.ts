@@ -4,7 +4,7 @@
 // after results were seen — eval_threshold lowered until a rejected candidate passes, a holdout_ratio
 // that moves the candidate's own train task into the held-out set, a minibatch or an LLM judge switched
 // on to screen out a candidate — would decide by hindsight.
-import { canonicalJson, sha256 } from '../state/artifact-io.js';
+import { canonicalJson, sha256 } from '../core/hash.js';
 import type { PipelineConfig } from './pipeline.js';
 import type { Task } from './suite-schema.js';
 import { loadSuiteWith } from './suite-overrides.js';

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 
 import { resolve } from 'node:path';
 
-import { canonicalJson } from '../state/artifact-io.js';
+import { canonicalJson } from '../core/hash.js';
 import { ConfigError, ConfigErrors } from '../core/errors.js';
 import { slugify } from './eval-ids.js';
 import { SAFE_ID, type Suite, type Task } from './suite-schema.js';

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { ConfigError, ConfigErrors } from '../core/errors.js';
 import { detach, StringPool } from '../core/strings.js';
-import { pytestFileInSuite } from '../judges/paths.js';
+import { pytestFileInSuite } from './suite-files.js';
 import { yamlSource, type YamlSource } from './load-yaml.js';
 import { NotPlain, sliceSuite } from './suite-slices.js';
 import { lintSuiteSchema, suiteSchema, type JudgeSpec, type Suite, type SuiteInput, type SuiteIntents, type Task, type TaskInput } from './suite-schema.js';

@@ -5,7 +5,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fastGlob } from '../core/lazy.js';
-import { canonicalJson, sha256 } from '../state/artifact-io.js';
+import { canonicalJson, sha256 } from '../core/hash.js';
 import { ConfigError } from '../core/errors.js';
 import type { EngineConfig } from './engine-schema.js';
 import type { PipelineConfig } from './pipeline.js';

@@ -2,7 +2,7 @@
 // run.json when a run starts, and a stage that finds them changed refuses to go on in that run: choosing
 // thresholds after seeing results is how A/B tests lie (METHOD.md step 6).
 import { z } from 'zod';
-import { canonicalJson, sha256 } from '../state/artifact-io.js';
+import { canonicalJson, sha256 } from '../core/hash.js';
 
 export const thresholdsSchema = z.strictObject({
   /** Held-out pass-rate gain a candidate must reach to be kept (and it must be above 0). */

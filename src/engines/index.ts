@@ -14,7 +14,7 @@ import { createOpenAIEngine } from './openai.js';
 import { redactDeep } from '../core/redact.js';
 import type { Engine, EngineRequest, EngineResult } from './types.js';
 
-export type { AdaptiveConcurrency, Engine, EngineRequest, EngineResult, SkillInput, ToolCall, ToolSpec } from './types.js';
+export type { AdaptiveConcurrency, Engine, EngineRequest, EngineResult, ToolCall, ToolSpec } from './types.js';
 export { AdaptiveConcurrencyController, createAdaptiveConcurrency } from './adaptive.js';
 
 export interface CreateEngineOptions {

@@ -14,7 +14,7 @@ import { writeFileAtomically } from '../core/atomic.js';
 import { join, relative, sep } from 'node:path';
 
 import { SAFE_ID } from '../config/safe-id.js';
-import type { SkillInput } from './types.js';
+import type { SkillInput } from '../skill/read.js';
 
 /**
  * A skill name that is safe as one path segment. Claude Code itself wants lowercase letters, digits

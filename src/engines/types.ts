@@ -2,14 +2,7 @@
 // non-zero exit, unparseable output, HTTP error after retries — are values (`ok: false`), never
 // exceptions, so the evaluator can count them as errors and not as task failures.
 
-export interface SkillInput {
-  /** Skill name (frontmatter `name`, else the folder name). */
-  name: string;
-  /** The SKILL.md text exactly as on disk. */
-  text: string;
-  /** The folder holding SKILL.md and its references, when there is one. */
-  dir?: string;
-}
+import type { SkillInput } from '../skill/read.js';
 
 export interface EngineRequest {
   /** What the request is for: a task answer, or a judge's grading call. */

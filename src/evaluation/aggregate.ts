@@ -3,7 +3,7 @@
 import type { Task } from '../config/suite-schema.js';
 import type { ResultLine } from '../state/results-log.js';
 import type { IntentMetricSet } from '../intents/metrics.js';
-import { addIntentSets, emptyIntentSet } from './intent-metrics.js';
+import { addIntentSets, emptyIntentSet } from '../intents/intent-metrics.js';
 import type { StringPool } from '../core/strings.js';
 
 export interface TaskTally {

@@ -11,7 +11,7 @@ import { flatCheckOf } from '../state/flat-check.js';
 import { writeJsonAtomically } from '../core/atomic.js';
 import { ONCE } from '../core/parse-once.js';
 import type { TaskTally, UsageTotals } from './aggregate.js';
-import { intentMetricSetSchema } from './intent-metrics.js';
+import { intentMetricSetSchema } from '../intents/intent-metrics.js';
 import type { VariantOutcome } from './run-variant.js';
 
 export const CACHE_FORMAT = 'whetstone.baseline-cache/1';

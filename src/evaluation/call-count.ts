@@ -13,14 +13,3 @@ export const callCount = z.object({
   total: z.number().int().min(0),
 });
 
-export type CallCountValue = z.infer<typeof callCount>;
-
-/**
- * The one wording of a call count: "18 calls: engine 9 · judge 6 · generator 3". A count written before
- * the split was kept (run.json or learning.json of an older run) says only its sum.
- */
-export function callsText(c: CallCountValue | null | undefined, total?: number): string {
-  if (!c) return `${total ?? 0} call(s) (engine, judge and generator; not split in this older run)`;
-  return `${c.total} call(s): engine ${c.engine} · judge ${c.judge} · generator ${c.generator}`;
-}
-

@@ -17,7 +17,8 @@
 // judge reads it from there. An answer that says nothing readable is an engine `parse` error, never a
 // wrong decision.
 import type { SuiteIntents } from '../config/suite-schema.js';
-import type { Engine, EngineResult, SkillInput } from '../engines/types.js';
+import type { Engine, EngineResult } from '../engines/types.js';
+import type { SkillInput } from '../skill/read.js';
 import { catalogEntries } from '../intents/catalog.js';
 import { INTENT_PROTOCOL } from '../intents/command-engine.js';
 import { parseDecision } from '../intents/decision.js';

@@ -7,8 +7,6 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import type { callCount } from './call-count.js';
 
-export { callsText } from './call-count.js';
-
 type Usage = { input_tokens?: number; output_tokens?: number; cost_usd?: number };
 
 export interface RunUsage {
@@ -61,6 +59,16 @@ export function runTotals(runDir: string): RunTotals {
 export function spentIn(runDir: string, manifest: { mode?: unknown; summary?: { totals?: unknown } } | undefined): RunTotals {
   const kept = manifest?.mode !== 'loop' ? (manifest?.summary?.totals as RunTotals | undefined) : undefined;
   return kept?.calls ? kept : runTotals(runDir);
+}
+
+/**
+ * The one wording of a call count: "18 call(s): engine 9 · judge 6 · generator 3". A count written before
+ * the split was kept (run.json or learning.json of an older run) says only its sum. (Here, not beside the
+ * schema: status and show print it without loading zod.)
+ */
+export function callsText(c: CallCount | null | undefined, total?: number): string {
+  if (!c) return `${total ?? 0} call(s) (engine, judge and generator; not split in this older run)`;
+  return `${c.total} call(s): engine ${c.engine} · judge ${c.judge} · generator ${c.generator}`;
 }
 
 /**

@@ -3,7 +3,8 @@
 // the results file. Engine failures become `error` lines, which a later run retries; they are never
 // folded into fail.
 import type { Suite, Task } from '../config/suite-schema.js';
-import type { Engine, SkillInput } from '../engines/types.js';
+import type { Engine } from '../engines/types.js';
+import type { SkillInput } from '../skill/read.js';
 import { combineJudgeResults, runJudge } from '../judges/index.js';
 import type { JudgeResult } from '../judges/types.js';
 import { attemptKey, ResultsLog, type ResultLine } from '../state/results-log.js';

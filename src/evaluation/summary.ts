@@ -7,7 +7,7 @@ import { taskStatus, type TaskTally } from './aggregate.js';
 import type { VariantOutcome } from './run-variant.js';
 import type { ConcurrencyUsed } from './metered.js';
 import type { IntentMetrics } from '../intents/metrics.js';
-import { intentMetricsOf } from './intent-metrics.js';
+import { intentMetricsOf } from '../intents/intent-metrics.js';
 
 export interface RateSummary {
   total_tasks: number;

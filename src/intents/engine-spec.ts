@@ -8,9 +8,9 @@
 //   anthropic:MODEL          the Anthropic Messages API (ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY)
 //
 // The two model engines are the engine family's openai / anthropic engines behind an adapter
-// (src/engines/intent-adapter.ts); floor and command speak intents' own protocols and live here.
+// (model-engine.ts); floor and command speak intents' own protocols and live here.
 import { UsageError } from '../core/errors.js';
-import { createModelIntentEngine } from '../engines/intent-adapter.js';
+import { createModelIntentEngine } from './model-engine.js';
 import { createCommandIntentEngine } from './command-engine.js';
 import { createFloorEngine } from './floor.js';
 import type { IntentEngine } from './types.js';

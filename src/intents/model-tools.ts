@@ -15,7 +15,7 @@
 // text" in the report. When several tools are called the first decides: a pseudo-tool makes the
 // decision clarify/refuse; otherwise every capability call is kept, in order (multi-step).
 //
-// Both ways in send the same request: `whet intents` (src/engines/intent-adapter.ts) and the improvement
+// Both ways in send the same request: `whet intents` (model-engine.ts) and the improvement
 // loop's intent tasks (src/evaluation/intent-decide.ts) build it with toolRequest and read the answer
 // with readToolReply, so what the harness measures is what the loop would send.
 import type { EngineRequest, EngineResult } from '../engines/types.js';

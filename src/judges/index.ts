@@ -17,7 +17,7 @@ export type { JudgeContext, JudgeResult, Judge } from './types.js';
 export { combineJudgeResults, type CombinedResult } from './result.js';
 export { compileJudgeRegex, REGEX_MAX_INPUT } from './regex.js';
 export { buildRubricPrompt, parseRubricReply, RUBRIC_SYSTEM, DEFAULT_PASS_THRESHOLD } from './llm-rubric.js';
-export { resolveInsideSuite } from './paths.js';
+export { resolveInsideSuite } from '../config/suite-files.js';
 export { loadJudgeSpec, specHashHex, MAX_JUDGE_TEMPERATURE, type LoadedJudgeSpec, type JudgeSpecFile, type CalibrationThresholds, type Label } from './spec.js';
 export { buildSpecPrompt, parseSpecReply, SPEC_JUDGE_SYSTEM } from './spec-prompt.js';
 export { judgeWithSpec, specRequest, MOCK_SCORE_AS_PASS, type SpecVerdict, type SpecJudgeInput } from './spec-judge.js';

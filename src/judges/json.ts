@@ -10,7 +10,7 @@ import { ajv2019Lib, ajv2020Lib, ajvLib, yamlLib } from '../core/lazy.js';
 import type { JudgeSpec } from '../config/suite-schema.js';
 import type { JudgeContext, JudgeResult } from './types.js';
 import { isPlainObject, parseJson, wholeFencedBlock } from './json-text.js';
-import { resolveInsideSuite } from './paths.js';
+import { resolveInsideSuite } from '../config/suite-files.js';
 import { errorResult, oneLine } from './result.js';
 
 type JsonSpec = Extract<JudgeSpec, { type: 'json' }>;

@@ -6,7 +6,7 @@
 import type { JudgeSpec } from '../config/suite-schema.js';
 import type { RunOutcome } from '../core/proc.js';
 import type { JudgeContext, JudgeResult } from './types.js';
-import { pytestFileInSuite, resolveInsideSuite } from './paths.js';
+import { pytestFileInSuite, resolveInsideSuite } from '../config/suite-files.js';
 import { errorResult, oneLine, tailLines } from './result.js';
 import { noVerdict, runOnOutput, timeoutOf } from './script.js';
 

@@ -10,7 +10,7 @@ import type { JudgeSpec } from '../config/suite-schema.js';
 import { createEngine } from '../engines/index.js';
 import type { Engine, EngineRequest, Usage } from '../engines/types.js';
 import { extractJsonObject } from './json-text.js';
-import { resolveInsideSuite } from './paths.js';
+import { resolveInsideSuite } from '../config/suite-files.js';
 import { addUsage, errorResult, hasUsage, oneLine } from './result.js';
 import { loadJudgeSpec } from './spec.js';
 import type { Label, LoadedJudgeSpec } from './spec-schema.js';

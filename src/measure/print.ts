@@ -5,7 +5,7 @@ import { formatDuration } from '../config/duration.js';
 import type { z } from 'zod';
 import type { EvaluationArtifact, rateSummary, SequentialRecord, StandaloneEvaluation, variantSummary } from '../artifacts/evaluation.js';
 import { decisionWords, roundsText } from './sequential-words.js';
-import { callsText } from '../evaluation/call-count.js';
+import { callsText } from '../evaluation/run-usage.js';
 
 type Rate = z.infer<typeof rateSummary>;
 type Variant = z.infer<typeof variantSummary>;

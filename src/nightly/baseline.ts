@@ -1,6 +1,7 @@
 // `whet baseline`: a standalone evaluation of every target in pipeline.yaml, each cached by content with
 // its TTL, all running in one invocation under one shared concurrency limit. `fresh` (whet nightly)
 // measures every task instead: neither the cache nor an unfinished earlier run is read.
+// The fan-out over the targets (forEachTarget) is the one their shards (shard-targets.ts) run through too.
 import { resolve } from 'node:path';
 import pLimit from 'p-limit';
 import { loadPipeline, type PipelineConfig } from '../config/pipeline.js';
@@ -10,6 +11,7 @@ import type { RunEnv } from '../core/run-env.js';
 import { acquireStateLock } from '../state/lock.js';
 import { runStandalone, type AfterFirst } from '../measure/standalone.js';
 import type { StandaloneEvaluation } from '../artifacts/evaluation.js';
+import type { EvaluateContext } from '../measure/setup.js';
 
 export type BaselineEnv = RunEnv;
 
@@ -37,38 +39,71 @@ export async function openTargets(
 }
 
 /** What runs in a target's evaluation after its first measurement (whet nightly's drift rounds), if anything. */
-export type AfterTarget = (t: ResolvedTarget, all: { cfg: PipelineConfig; stateDir: string; targets: ResolvedTarget[] }) => AfterFirst | undefined;
+export type AfterTarget = (t: ResolvedTarget, all: Fanned) => AfterFirst | undefined;
+
+/** What every target's evaluation of one fan-out shares. */
+export interface Fanned {
+  cfg: PipelineConfig;
+  stateDir: string;
+  targets: ResolvedTarget[];
+}
+
+/** A target's evaluation as the fan-out hands it over: its context (skill, suite, engine, state), the target, and all. */
+export type TargetEvaluation<R> = (ctx: EvaluateContext, t: ResolvedTarget, all: Fanned) => Promise<R>;
+
+/**
+ * The nightly fan-out: every target of pipeline.yaml evaluated at once, under the state lock (taken here as
+ * `holder`) and the one concurrency limit, each with its own context — its skill, suite and engine, the
+ * state directory and config, its log lines prefixed with its folder, the caller's signal and progress
+ * output. `whet baseline`, `whet nightly` and their `--shard` runs (shard-targets.ts) all fan out through
+ * it, so what a target's evaluation is given cannot differ between them.
+ */
+export async function forEachTarget<R>(
+  e: RunEnv,
+  o: { config?: string; stateRoot?: string; mock?: boolean },
+  holder: string,
+  evaluate: TargetEvaluation<R>,
+): Promise<Fanned & { results: R[] }> {
+  const { cfg, targets, stateDir, limiter } = await openTargets(e, o);
+  const lock = await acquireStateLock(stateDir, holder, { report: e.log });
+  try {
+    const results = await Promise.all(
+      targets.map((t) =>
+        evaluate(
+          {
+            cwd: e.cwd,
+            env: e.env,
+            now: e.now,
+            log: (l) => e.log(`${t.skillDir}: ${l}`),
+            signal: e.signal,
+            lockHeld: true,
+            limiter,
+            ...(e.progressOut ? { progressOut: e.progressOut } : {}),
+            options: { standalone: true, taskSuite: t.suitePath, skillPath: t.skillDir, stateRoot: stateDir, config: cfg.path, mock: o.mock, engine: t.engine },
+          },
+          t,
+          { cfg, stateDir, targets },
+        ),
+      ),
+    );
+    return { cfg, stateDir, targets, results };
+  } finally {
+    await lock.release();
+  }
+}
 
 export async function baselineAll(
   e: BaselineEnv,
   o: { config?: string; stateRoot?: string; force?: boolean; mock?: boolean; fresh?: boolean; after?: AfterTarget },
 ): Promise<{ cfg: PipelineConfig; stateDir: string; results: TargetBaseline[]; interrupted: boolean }> {
-  const { cfg, targets, stateDir, limiter } = await openTargets(e, o);
-  const lock = await acquireStateLock(stateDir, 'whet baseline', { report: e.log });
-  try {
-    let interrupted = false;
-    const results = await Promise.all(
-      targets.map(async (t): Promise<TargetBaseline | undefined> => {
-        const r = await runStandalone({
-          cwd: e.cwd,
-          env: e.env,
-          now: e.now,
-          log: (l) => e.log(`${t.skillDir}: ${l}`),
-          signal: e.signal,
-          lockHeld: true,
-          limiter,
-          ...(e.progressOut ? { progressOut: e.progressOut } : {}),
-          options: { standalone: true, taskSuite: t.suitePath, skillPath: t.skillDir, stateRoot: stateDir, config: cfg.path, force: o.force, fresh: o.fresh, mock: o.mock, engine: t.engine },
-        }, o.after?.(t, { cfg, stateDir, targets }));
-        if (r.interrupted) {
-          interrupted = true;
-          return undefined;
-        }
-        return { target: t, run_id: r.artifact.run_id, artifact: r.artifact as StandaloneEvaluation, artifactPath: r.artifactPath };
-      }),
-    );
-    return { cfg, stateDir, results: results.filter((r): r is TargetBaseline => r !== undefined), interrupted };
-  } finally {
-    await lock.release();
-  }
+  let interrupted = false;
+  const { cfg, stateDir, results } = await forEachTarget(e, o, 'whet baseline', async (ctx, t, all): Promise<TargetBaseline | undefined> => {
+    const r = await runStandalone({ ...ctx, options: { ...ctx.options, force: o.force, fresh: o.fresh } }, o.after?.(t, all));
+    if (r.interrupted) {
+      interrupted = true;
+      return undefined;
+    }
+    return { target: t, run_id: r.artifact.run_id, artifact: r.artifact as StandaloneEvaluation, artifactPath: r.artifactPath };
+  });
+  return { cfg, stateDir, results: results.filter((r): r is TargetBaseline => r !== undefined), interrupted };
 }

@@ -2,58 +2,35 @@
 // each target split on its own (the same plan a standalone `--shard i/n` of it makes), all under one
 // concurrency limit as `whet baseline` runs them. No verdict, no report: `whet merge` (or `whet nightly
 // --merge`) over all n shard directories gives each target its baseline, grouped by target.
-import { relative, resolve } from 'node:path';
-import { loadPipeline } from '../config/pipeline.js';
-import { expandTargets } from '../config/targets.js';
+import { relative } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import type { RunEnv } from '../core/run-env.js';
-import { acquireStateLock } from '../state/lock.js';
-import { runShard, type ShardResult } from '../../stages/evaluate/shard.js';
+import { runShard, type ShardResult } from '../measure/shard.js';
 import { parseShardSpec } from '../evaluation/shard-plan.js';
 import { canonicalJson } from '../state/artifact-io.js';
-import { runMerge } from '../../stages/evaluate/merge.js';
-import { collectShards } from '../../stages/evaluate/shard-sources.js';
+import { runMerge } from '../measure/merge.js';
+import { collectShards } from '../measure/shard-sources.js';
 import type { StandaloneEvaluation } from '../artifacts/evaluation.js';
-import { openTargets, type baselineAll, type TargetBaseline } from './baseline.js';
+import { forEachTarget, openTargets, type baselineAll, type TargetBaseline } from './baseline.js';
 
 export async function shardTargets(
   e: RunEnv,
   o: { config?: string; stateRoot?: string; mock?: boolean; shard: string; shardDurations?: string },
 ): Promise<{ results: ShardResult[]; interrupted: boolean }> {
   parseShardSpec(o.shard);
-  const { cfg, targets, stateDir, limiter } = await openTargets(e, o);
-  const lock = await acquireStateLock(stateDir, `whet baseline --shard ${o.shard}`);
-  try {
-    const results = await Promise.all(
-      targets.map((t) =>
-        runShard({
-          cwd: e.cwd,
-          env: e.env,
-          now: e.now,
-          log: (l) => e.log(`${t.skillDir}: ${l}`),
-          signal: e.signal,
-          lockHeld: true,
-          limiter,
-          options: {
-            standalone: true,
-            taskSuite: t.suitePath,
-            skillPath: t.skillDir,
-            stateRoot: stateDir,
-            config: cfg.path,
-            mock: o.mock,
-            engine: t.engine,
-            shard: o.shard,
-            shardDurations: o.shardDurations,
-            // Relative to pipeline.yaml, so a merge on another checkout finds the same target.
-            shardTarget: { skill: relative(cfg.dir, t.skillDir), suite: relative(cfg.dir, t.suitePath) },
-          },
-        }),
-      ),
-    );
-    return { results, interrupted: results.some((r) => r.interrupted) };
-  } finally {
-    await lock.release();
-  }
+  const { results } = await forEachTarget(e, o, `whet baseline --shard ${o.shard}`, (ctx, t, { cfg }) =>
+    runShard({
+      ...ctx,
+      options: {
+        ...ctx.options,
+        shard: o.shard,
+        shardDurations: o.shardDurations,
+        // Relative to pipeline.yaml, so a merge on another checkout finds the same target.
+        shardTarget: { skill: relative(cfg.dir, t.skillDir), suite: relative(cfg.dir, t.suitePath) },
+      },
+    }),
+  );
+  return { results, interrupted: results.some((r) => r.interrupted) };
 }
 
 /**
@@ -63,9 +40,7 @@ export async function shardTargets(
  */
 export function mergedBaselines(dirs: string[]): typeof baselineAll {
   return async (e, o) => {
-    const cfg = await loadPipeline(o.config, e.cwd);
-    const targets = expandTargets(cfg, e.log);
-    const stateDir = o.stateRoot ? resolve(e.cwd, o.stateRoot) : cfg.stateDir;
+    const { cfg, targets, stateDir } = await openTargets(e, o);
     // Every target must have shards before anything is merged, so a refused night writes nothing.
     const groups = await collectShards(e.cwd, dirs, false);
     groups[0]?.cleanup();

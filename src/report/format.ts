@@ -1,7 +1,7 @@
 // Number and text formatting every renderer shares, so "0.7000 (7/10) [0.3968, 0.8922]" reads the same in
 // markdown, HTML and a JUnit property.
 import type { Rate, ReportModel } from './model-schema.js';
-import { callsText } from '../evaluation/call-count.js';
+import { callsText } from '../evaluation/run-usage.js';
 
 // A rate that was not measured (nothing judged) is "—" in every format, never a number (issue 28).
 export const f4 = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(4));

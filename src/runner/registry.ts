@@ -1,5 +1,5 @@
 // Every step of the loop and the stage that runs it. The runner drives a whole run through this table;
-// a stage program (stages/<stage>/main.ts) passes only its own entry, so it never loads another stage.
+// a stage program (src/stage-programs/<stage>.ts) passes only its own entry, so it never loads another stage.
 import { run as discriminate } from '../../stages/discriminate/index.js';
 import { evaluateLoopBaseline, evaluateLoopCandidate } from '../../stages/evaluate/loop.js';
 import { run as gate } from '../../stages/gate/index.js';

@@ -7,40 +7,18 @@
 // come from repository secrets, never from the file. Kept apart from github.ts (the unsharded workflow).
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
-import { envBlock, inRepo, reportAndSaveSteps, restoreStateStep, sh, whetSetup } from './github.js';
-import { marker, type ScheduleTarget } from './units.js';
+import { ACTIONS, placeWorkflow, reportAndSaveSteps, restoreStateStep, sh, whetJob, whetSetup, workflowHead } from './github-jobs.js';
+import type { ScheduleTarget } from './units.js';
 
 export const SHARDED_WORKFLOW_FILE = join('.github', 'workflows', 'whetstone-nightly-shards.yml');
 
 export function githubShardedWorkflow(t: ScheduleTarget, repoRoot: string, shards: number): string {
   if (!Number.isInteger(shards) || shards < 2 || shards > 256) throw new UsageError(`--shards ${shards}: give 2–256 (one machine needs no shards)`);
-  const project = inRepo(repoRoot, t.projectDir) ?? '.';
-  const config = inRepo(t.projectDir, t.configPath) ?? t.configPath;
-  const state = inRepo(repoRoot, t.stateDir);
-  if (!state) throw new UsageError(`the state directory ${t.stateDir} is outside the repository ${repoRoot}: set state_dir in the config to a folder inside it`);
-  const prefix = project === '.' ? '' : `${project}/`;
+  const { project, config, state, prefix } = placeWorkflow(t, repoRoot);
   const matrix = JSON.stringify(Array.from({ length: shards }, (_, i) => i + 1));
   // The same install as the one-machine workflow: npx only when the project depends on whetstone.
   const whet = whetSetup(t.projectDir);
-  const setup = `      - uses: actions/checkout@v4
-      - uses: actions/setup-node@v4
-        with:
-          node-version: 20
-${whet.steps}`;
-  return `${marker(t.projectDir)}
-# The schedule below is read by GitHub in UTC.
-name: whetstone nightly (${shards} shards)
-on:
-  schedule:
-    - cron: ${JSON.stringify(t.cron)}
-  workflow_dispatch: {}
-permissions:
-  contents: read
-concurrency:
-  group: whetstone-nightly
-  cancel-in-progress: false
-jobs:
-  plan:
+  const plan = `  plan:
     runs-on: ubuntu-latest
     outputs:
       shards: \${{ steps.plan.outputs.shards }}
@@ -48,50 +26,50 @@ jobs:
       # The shards' matrix. Which tasks each shard runs needs no state: every shard computes the same plan.
       - id: plan
         run: echo 'shards=${matrix}' >> "$GITHUB_OUTPUT"
-  shard:
-    needs: plan
-    runs-on: ubuntu-latest
-    timeout-minutes: 120
-    strategy:
+`;
+  const shard = whetJob({
+    id: 'shard',
+    head: `    needs: plan
+`,
+    timeout: 120,
+    keysNote: `    strategy:
       fail-fast: false
       matrix:
         shard: \${{ fromJSON(needs.plan.outputs.shards) }}
     # Engine API keys, each from the repository secret of the same name (Settings → Secrets and variables →
     # Actions); an unset secret is passed as an empty value, which whet treats as not set.
-    env:
-${envBlock(t.keyEnvs)}
-    defaults:
-      run:
-        working-directory: ${JSON.stringify(project)}
-    steps:
-${setup}
-      - name: whet nightly --shard \${{ matrix.shard }}/${shards}
+`,
+    keyEnvs: t.keyEnvs,
+    project,
+    setup: whet.steps,
+    steps: `      - name: whet nightly --shard \${{ matrix.shard }}/${shards}
         run: |
           ${whet.whet} nightly -c ${sh(config)} --shard "\${{ matrix.shard }}/${shards}" --state-root whetstone-shard
-      - uses: actions/upload-artifact@v4
+      - uses: ${ACTIONS.upload}
         with:
           name: whetstone-shard-\${{ matrix.shard }}
           path: ${prefix}whetstone-shard/runs/
           if-no-files-found: error
-  merge:
-    needs: [plan, shard]
+`,
+  });
+  const merge = whetJob({
+    id: 'merge',
+    head: `    needs: [plan, shard]
     # Also after a failed shard: the merge then refuses, naming the missing shard, and the night fails.
     if: \${{ !cancelled() }}
-    runs-on: ubuntu-latest
-    timeout-minutes: 60
-    env:
-${envBlock(t.keyEnvs)}
-    defaults:
-      run:
-        working-directory: ${JSON.stringify(project)}
-    steps:
-${setup}
-${restoreStateStep(state)}      - uses: actions/download-artifact@v4
+`,
+    timeout: 60,
+    keyEnvs: t.keyEnvs,
+    project,
+    setup: whet.steps,
+    steps: `${restoreStateStep(state)}      - uses: ${ACTIONS.download}
         with:
           pattern: whetstone-shard-*
           path: ${prefix}whetstone-shards
       - name: whet nightly --merge (exit 1 on a drift alert, 2 on a missing or mismatched shard)
         run: |
           ${whet.whet} nightly -c ${sh(config)} --merge whetstone-shards/*
-${reportAndSaveSteps({ whet: whet.whet, config, state, prefix })}`;
+${reportAndSaveSteps({ whet: whet.whet, config, state, prefix })}`,
+  });
+  return `${workflowHead(t, `whetstone nightly (${shards} shards)`)}${plan}${shard}${merge}`;
 }

@@ -8,7 +8,7 @@
 // here. Print only: a project's .gitlab-ci.yml is its own, so this file is included from it, not written.
 import { UsageError } from '../core/errors.js';
 import { INSTALL_SPEC, isDependencyOf } from '../core/package-info.js';
-import { inRepo, sh } from './github.js';
+import { inRepo, sh } from './github-jobs.js';
 import { marker, type ScheduleTarget } from './units.js';
 
 export const GITLAB_FILE = '.gitlab/whetstone-nightly-shards.yml';

@@ -8,7 +8,7 @@
 // repository with `npm ci` done): whetstone does not build or push it.
 import { stringify } from 'yaml';
 import { UsageError } from '../core/errors.js';
-import { sh } from './github.js';
+import { sh } from './github-jobs.js';
 import { marker, type ScheduleTarget } from './units.js';
 
 export const K8S_SECRET = 'whetstone-engine-keys';

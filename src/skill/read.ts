@@ -7,12 +7,21 @@ import { dirname, join, resolve } from 'node:path';
 import { fastGlob } from '../core/lazy.js';
 import { ConfigError } from '../core/errors.js';
 import { displayPath, readTextFile } from '../config/load-yaml.js';
-import type { SkillInput } from '../engines/types.js';
 import { skillNameOf } from './skill-md.js';
 import { refuseEscapingLinks } from '../state/skill-links.js';
 
 /** Subfolders whose files are part of a skill (Anthropic's layout plus common variants). */
 export const SKILL_RESOURCE_DIRS = ['references', 'scripts', 'assets', 'templates', 'examples'];
+
+/** What an engine is given of a skill: its name, its SKILL.md and the folder around it. */
+export interface SkillInput {
+  /** Skill name (frontmatter `name`, else the folder name). */
+  name: string;
+  /** The SKILL.md text exactly as on disk. */
+  text: string;
+  /** The folder holding SKILL.md and its references, when there is one. */
+  dir?: string;
+}
 
 export interface LoadedSkill extends SkillInput {
   /** Absolute path of SKILL.md. */

@@ -1,6 +1,5 @@
 // Artifacts are validated against their zod schema when written and when read: a stage never hands on,
 // and never consumes, something the next stage would misread.
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { ConfigError, InternalError } from '../core/errors.js';
@@ -8,22 +7,13 @@ import { displayPath, formatPath, locate, yaml } from '../config/locate.js';
 import { ArrayPieces, writeJsonAtomically, type AtomicOptions } from '../core/atomic.js';
 import { flatCheckOf } from './flat-check.js';
 import { ONCE } from '../core/parse-once.js';
+import { canonicalJson, sha256 } from '../core/hash.js';
 
-export function sha256(data: string | Buffer): string {
-  return `sha256:${createHash('sha256').update(data).digest('hex')}`;
-}
+// What the state layer's callers hash artifacts and inputs with (src/core/hash.ts).
+export { canonicalJson, sha256 };
 
 export function sha256File(file: string): string {
   return sha256(readFileSync(file));
-}
-
-/** Sorted-key JSON, so equal values always hash equally. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_k, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  );
 }
 
 /** Top-level arrays this long are validated element by element as they are written. */

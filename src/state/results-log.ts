@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { attemptStatus } from '../evaluation/measures.js';
 import { InternalError } from '../core/errors.js';
 import { mapped } from '../core/atomic.js';
-import { intentMetricSetSchema } from '../evaluation/intent-metrics.js';
+import { intentMetricSetSchema } from '../intents/intent-metrics.js';
 
 export const judgeOutcomeSchema = z.object({
   type: z.string(),
@@ -55,7 +55,7 @@ export const resultLineSchema = z.object({
     .optional(),
   /** What this attempt's judge-engine calls (llm-rubric) used; budgets and totals count it with `usage`. */
   judge_usage: z.object({ input_tokens: z.number().optional(), output_tokens: z.number().optional(), cost_usd: z.number().optional() }).optional(),
-  /** tool_call tasks: this attempt's contribution to the intent metrics (src/evaluation/intent-metrics.ts). */
+  /** tool_call tasks: this attempt's contribution to the intent metrics (src/intents/intent-metrics.ts). */
   intent: intentMetricSetSchema.optional(),
 });
 export type ResultLine = z.infer<typeof resultLineSchema>;

@@ -1,9 +1,9 @@
 // The review queue: every candidate a gate held for a person (pending_review), with its diff and the gate's
-// checks, as `whet review list` finds them (stages/gate/review.ts findPending). Deciding one is not done
+// checks, as `whet review list` finds them (src/loop/pending.ts findPending). Deciding one is not done
 // here: the server hands approve/reject to the function `whet review` itself runs (commands/promote.ts),
 // passed in by the command, so the viewer cannot drift from the command's checks, lock and messages.
 import { listRuns } from '../inspect/status.js';
-import { findPending } from '../../stages/gate/review.js';
+import { findPending } from '../loop/pending.js';
 import { iterationPaths } from '../loop/paths.js';
 import { stateLayout } from '../state/layout.js';
 import { readLenient, type Json } from '../state/read-lenient.js';

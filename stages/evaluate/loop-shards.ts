@@ -13,9 +13,9 @@ import { readArtifact } from '../../src/state/artifact-io.js';
 import type { RunEnv } from '../../src/core/run-env.js';
 import { appendEvent } from '../../src/state/events.js';
 import { UsageError } from '../../src/core/errors.js';
-import { runMerge } from './merge.js';
+import { runMerge } from '../../src/measure/merge.js';
 import type { EvaluateContext, StageResult } from '../../src/measure/setup.js';
-import { runShard, type ShardResult } from './shard.js';
+import { runShard, type ShardResult } from '../../src/measure/shard.js';
 import { evaluateContext } from '../../src/loop/evaluate-context.js';
 
 export async function evaluateThroughShards(ctx: LoopContext, ectx: EvaluateContext, candidateId: string): Promise<StageOutcome | { merged: StageResult }> {

@@ -2,31 +2,19 @@
 // same tasks. The candidate's own files are what reach the engine — its materialised variant folder, or
 // the content carried in the ranking, or a seed edit plan applied to the target (candidate.ts) — and never
 // the original in its place (the seed's fatal bug), nor a plan's fragment as if it were the skill.
-import { measuredSkillId } from '../../src/config/trigger-engine.js';
-import { writeFileAtomically } from '../../src/core/atomic.js';
-import { readFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
-import { sha256File } from '../../src/state/artifact-io.js';
-import { writeRecordedArtifact } from '../../src/state/recorded.js';
-import { loadYaml } from '../../src/config/load-yaml.js';
 import { checkIdFlag } from '../../src/config/safe-id.js';
 import { UsageError } from '../../src/core/errors.js';
-import { evalThresholdFor } from '../../src/config/eval-thresholds.js';
 import { summarizeVariant } from '../../src/evaluation/summary.js';
-import { readSkill, skillFromText, type LoadedSkill } from '../../src/skill/read.js';
 import { appendEvent } from '../../src/state/events.js';
-import { stateLayout } from '../../src/state/layout.js';
 import { acquireStateLock } from '../../src/state/lock.js';
-import { supersedeFile } from '../../src/state/runs.js';
 import { openPipelineRun } from '../../src/measure/run-manifest.js';
 import { measure } from '../../src/measure/measure.js';
-import { judgeCalibrations, withCorrectedRates } from '../../src/evaluation/judge-calibration.js';
-import { candidateSkill, resolveCandidate, type CandidateSource } from './candidate.js';
-import { pipelineEvaluation, rankingInput, type PipelineEvaluation } from '../../src/artifacts/evaluation.js';
+import { candidateSkill } from '../../src/measure/candidate.js';
 import { heldOutRounds } from '../../src/measure/held-out-rounds.js';
 import { planLine, planReport } from '../../src/measure/plan-report.js';
-import { budgetFor, engineInfo, engineNoise, prepare, type EvaluateContext, type Prepared, type StageResult } from '../../src/measure/setup.js';
-import { pipelineArtifact, tooManyErrors, type EnvelopeBits } from '../../src/measure/verdict.js';
+import { envelopeBits, pipelineInputs, recordCandidateSource, writePipelineEvaluation } from '../../src/measure/pipeline-inputs.js';
+import { budgetFor, engineNoise, prepare, type EvaluateContext, type StageResult } from '../../src/measure/setup.js';
+import { pipelineArtifact, tooManyErrors } from '../../src/measure/verdict.js';
 import { watchRateLimits } from '../../src/evaluation/rate-limit-watch.js';
 
 export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
@@ -116,84 +104,3 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
   }
 }
 
-/** Which threshold applied and what the candidate was made from: the same for sharded and unsharded runs. */
-export function recordCandidateSource(artifact: PipelineEvaluation, pi: ReturnType<typeof pipelineInputs>, variantPath?: string): void {
-  artifact.eval_threshold_from = pi.evalThresholdFrom;
-  artifact.candidate_source = {
-    kind: pi.source.kind,
-    ...(variantPath ? { variant_path: variantPath } : {}),
-    ...(pi.source.kind === 'seed_plan' ? { actions: pi.source.actions.map((a) => a.type) } : {}),
-  };
-}
-
-/** Writes iter-NNN/evaluation.json (and --output), with the judges' calibration; returns where it is for the user. */
-export async function writePipelineEvaluation(ctx: EvaluateContext, p: Prepared, iterDir: string, artifact: PipelineEvaluation): Promise<string> {
-  const cals = judgeCalibrations(p.suite, p.stateDir, p.judgeEngine);
-  if (cals.length) artifact.judge_calibration = withCorrectedRates(cals, artifact.candidate_results, p.suite);
-  const inIter = join(iterDir, 'evaluation.json');
-  // A second evaluation of the same run and iteration (another candidate, a re-run) must not erase the
-  // first one's verdict: it goes to superseded/ like the results it was computed from.
-  const moved = supersedeFile(iterDir, inIter, ctx.now());
-  if (moved) ctx.log(`previous evaluation.json moved to ${moved}`);
-  await writeRecordedArtifact(dirname(iterDir), inIter, pipelineEvaluation, artifact, ctx.now());
-  const output = ctx.options.output;
-  // The same validated bytes, not a second validation and serialisation of a possibly large artifact.
-  if (output) await writeFileAtomically(resolve(ctx.cwd, output), readFileSync(inIter));
-  return output ? resolve(ctx.cwd, output) : inIter;
-}
-
-/**
- * The ranking, the candidate and the target it names, and where its results go: what shards share too.
- * Every check of the candidate (a seed plan that does not apply included) happens here, before the state
- * dir is touched. `candSkill` is the candidate as text until runPipeline writes an inline or seed-plan
- * candidate's variant folder under the lock (candidateSkill); a variant folder is final already.
- */
-export function pipelineInputs(ctx: EvaluateContext, p: Prepared) {
-  const o = ctx.options;
-  const rankingPath = resolve(ctx.cwd, o.input!);
-  // The located loader (JSON is YAML) so a bad ranking points at its line and column like a bad suite.
-  const loaded = loadYaml(rankingPath, rankingInput, 'ranking');
-  const ranking = loaded.value;
-  const rankingDir = dirname(rankingPath);
-  const index = ranking.scored_candidates.findIndex((c) => c.id === o.candidateId);
-  const candidate = ranking.scored_candidates[index];
-  if (!candidate) {
-    const ids = ranking.scored_candidates.map((c) => c.id).join(', ') || '(none)';
-    throw new UsageError(`candidate "${o.candidateId}" is not in ${o.input}; its candidates: ${ids}`);
-  }
-  // Both paths in a ranking are relative to the ranking's folder (absolute ones stay as they are), so a
-  // ranking means the same files whichever directory whet is started from.
-  const target = readSkill(resolve(rankingDir, ranking.target.path));
-  const source: CandidateSource = resolveCandidate(loaded, index, rankingDir, target);
-  const candSkill = source.kind === 'variant' ? source.skill : skillFromText(source.text, target.name);
-
-  const thresholdSettings = { evalThreshold: p.cfg.evalThreshold, evalThresholds: o.evalThresholds ?? p.cfg.evalThresholds };
-  const { value: evalThreshold, from: evalThresholdFrom } = evalThresholdFor(candidate.category, thresholdSettings, o.evalThreshold, o.evalThresholdFrom);
-  const iteration = ranking.iteration ?? 1;
-  // A ranking inside the state dir keeps its iteration folder; one from elsewhere gets the standard one.
-  const inState = basename(rankingDir).startsWith('iter-') && dirname(dirname(rankingDir)) === stateLayout.runsDir(p.stateDir);
-  const runDir = inState ? dirname(rankingDir) : stateLayout.runDir(p.stateDir, ranking.run_id);
-  const iterDir = inState ? rankingDir : stateLayout.iterDir(runDir, iteration);
-  const bits = envelopeBits(ctx, p, { rankingPath, runId: ranking.run_id, iteration, target, candSkill });
-  const score = candidate.score ?? null;
-  return { ranking, candidate, target, source, candSkill, evalThreshold, evalThresholdFrom, iteration, runDir, iterDir, bits, score, rankingPath };
-}
-
-function envelopeBits(
-  ctx: EvaluateContext,
-  p: Prepared,
-  o: { rankingPath: string; runId: string; iteration: number; target: LoadedSkill; candSkill: LoadedSkill },
-): EnvelopeBits {
-  return {
-    run_id: o.runId,
-    iteration: o.iteration,
-    created_at: ctx.now().toISOString(),
-    inputs: { 'ranking.json': sha256File(o.rankingPath), suite: p.suite.contentHash, target: o.target.contentHash, candidate: o.candSkill.contentHash },
-    task_suite: p.suite.path,
-    ...(p.suiteCopy ? { suite_copy: p.suiteCopy.info } : {}),
-    skill_id: measuredSkillId(p.suite, o.target.name),
-    pass_k: p.passK,
-    engine: engineInfo(p.engine)!,
-    judge_engine: engineInfo(p.judgeEngine),
-  };
-}

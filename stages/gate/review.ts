@@ -3,14 +3,13 @@
 // gate.json moves to superseded/ and a new one records who decided and when. The decision is also
 // recorded as the iteration's lesson, because generate and discriminate learn only from
 // memory/lessons.jsonl: a rejection left as "pending_review" there would be proposed again next run.
-import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { readArtifact } from '../../src/state/artifact-io.js';
 import { checkRecorded, writeRecordedArtifact } from '../../src/state/recorded.js';
 import { UsageError } from '../../src/core/errors.js';
 import type { LoopContext } from '../../src/loop/context.js';
 import { iterationPaths } from '../../src/loop/paths.js';
-import { iterations } from '../../src/loop/next-step.js';
 import { readSkill } from '../../src/skill/read.js';
 import { appendEvent } from '../../src/state/events.js';
 import { stateLayout } from '../../src/state/layout.js';
@@ -22,28 +21,9 @@ import { buildLesson } from '../../src/lessons/lesson.js';
 import { recordLesson } from '../../src/lessons/store.js';
 import { gatherIntegrity } from '../../src/loop/integrity.js';
 import { gateArtifact, type GateArtifact } from '../../src/artifacts/gate.js';
+import { findPending, type Pending } from '../../src/loop/pending.js';
 
-export interface Pending {
-  iteration: number;
-  gate: GateArtifact;
-}
-
-export function findPending(runDir: string, candidateId?: string): Pending[] {
-  const out: Pending[] = [];
-  for (const n of iterations(runDir)) {
-    const p = iterationPaths(runDir, n).gate;
-    if (!existsSync(p)) continue;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(readFileSync(p, 'utf8'));
-    } catch {
-      continue; // a gate.json cut short holds no decision; `whet verify` names it
-    }
-    const g = gateArtifact.safeParse(raw);
-    if (g.success && g.data.decision === 'pending_review' && (!candidateId || g.data.candidate_id === candidateId)) out.push({ iteration: n, gate: g.data });
-  }
-  return out;
-}
+export { findPending, type Pending } from '../../src/loop/pending.js';
 
 /**
  * The one held candidate a review decides. Candidate ids restart at cand-01 in every iteration, so the

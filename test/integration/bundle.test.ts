@@ -39,7 +39,32 @@ describe('the bundled bin', () => {
   it('is what package.json ships as `whet`', () => {
     expect(pkg.bin.whet).toBe('dist/bin/whet.js');
     expect(pkg.files).toContain('dist/bin/');
+    // The unbundled tsc tree is for the tests only: the package ships each module once, in the bundle.
+    expect(pkg.files.filter((f) => /^dist\/(src|stages)\/?$/.test(f))).toEqual([]);
     expect(chunks).toContain('whet.js');
+  });
+
+  it('has the stage programs as entries of the same bundle: each module once, in the chunks whet loads too', () => {
+    const STAGES = ['generate', 'discriminate', 'evaluate', 'gate', 'learn'];
+    for (const s of STAGES) {
+      const entry = readFileSync(join(repoRoot, `dist/stages/${s}/main.js`), 'utf8');
+      // Every import of the entry is a chunk in dist/bin/ (or a package): it runs nothing of dist/src.
+      const imports = [...entry.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)"(\.[^"]+)"/g)].map((m) => m[1]!);
+      expect(imports.length, s).toBeGreaterThan(0);
+      for (const i of imports) expect(i, `dist/stages/${s}/main.js imports`).toMatch(/^\.\.\/\.\.\/bin\/[^/]+\.js$/);
+      for (const i of imports) expect(chunks, i).toContain(i.slice('../../bin/'.length));
+    }
+    // The bundler names each module it puts into a file in a comment line (`// dist/src/core/log.js`): across
+    // the entries and every chunk, each module stands once.
+    const files = [...chunks.map((f) => join(binDir, f)), ...STAGES.map((s) => join(repoRoot, `dist/stages/${s}/main.js`))];
+    const regions = files.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/^\/\/ ((?:dist|node_modules)\/\S+)$/gm)].map((m) => m[1]!));
+    expect(regions.length).toBeGreaterThan(300);
+    expect(regions.filter((r, i) => regions.indexOf(r) !== i)).toEqual([]);
+    // The build's record of the chunks (what stage-programs.test.ts reads) agrees: each module in one file.
+    const record = JSON.parse(readFileSync(join(repoRoot, 'dist/bundle-modules.json'), 'utf8')) as Record<string, string[]>;
+    const held = Object.values(record).flat();
+    expect(held.filter((m, i) => held.indexOf(m) !== i)).toEqual([]);
+    expect(Object.keys(record).sort()).toEqual([...chunks.map((c) => `bin/${c}`), ...STAGES.map((s) => `stages/${s}/main.js`)].sort());
   });
 
   it('carries a build id (what keys the checked suite copies), and the unbundled code none', async () => {

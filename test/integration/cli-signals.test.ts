@@ -9,24 +9,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 
 import { fixturesBin, repoRoot, tempDir, write } from '../support/cli.js';
+import { isAlive, waitAllDead } from '../support/process.js';
 
 const cli = join(repoRoot, 'dist/src/cli.js');
-
-/** Exited = gone, or a zombie waiting to be reaped (state `Z`). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
 
 function loggedPids(log: string): number[] {
   if (!existsSync(log)) return [];
@@ -59,8 +44,7 @@ describe('whet CLI and SIGTERM', () => {
       child.kill('SIGTERM');
       const code = await Promise.race([exited, sleep(10_000).then(() => 'still running')]);
       expect(code, output).toBe(143);
-      for (let i = 0; i < 100 && pids.some(isAlive); i++) await sleep(50);
-      expect(pids.filter(isAlive)).toEqual([]);
+      expect(await waitAllDead(pids)).toEqual([]);
       expect(output).toMatch(/interrupted; run the same command again to resume/);
     } finally {
       // When this test fails, leave no orphan behind on a shared machine.

@@ -6,40 +6,34 @@
 //
 // The server holds every request until `target` are in flight (or a fallback delay has passed, so a
 // capped run still finishes), so the peak it records is what the client admits, whatever the machine's load.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 
-import { startLoopbackServer, type LoopbackServer } from '../support/http/server.js';
+import { useLoopbackServer } from '../support/http/use-server.js';
 import { openaiCompletion } from '../support/http/wire.js';
 import { tempDir, whet, write } from '../support/cli.js';
 
-let server: LoopbackServer;
 let target = 64;
 let fallbackMs = 10_000;
 let waiting: (() => void)[] = [];
 
-beforeAll(async () => {
-  server = await startLoopbackServer(
-    (rq) =>
-      new Promise((resolve) => {
-        const answer = () => resolve({ body: openaiCompletion({ content: 'PASSWORD' }) });
-        const timer = setTimeout(answer, fallbackMs);
-        waiting.push(() => {
-          clearTimeout(timer);
-          answer();
-        });
-        if (rq.inFlight >= target) {
-          const all = waiting;
-          waiting = [];
-          for (const release of all) release();
-        }
-      }),
-  );
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useLoopbackServer(
+  (rq) =>
+    new Promise((resolve) => {
+      const answer = () => resolve({ body: openaiCompletion({ content: 'PASSWORD' }) });
+      const timer = setTimeout(answer, fallbackMs);
+      waiting.push(() => {
+        clearTimeout(timer);
+        answer();
+      });
+      if (rq.inFlight >= target) {
+        const all = waiting;
+        waiting = [];
+        for (const release of all) release();
+      }
+    }),
+);
 
 function project(engineExtra: string, tasks: number): string {
   const dir = tempDir('whet-concurrency-');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
 import { chmodSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenLoopback, refusedUrl } from '../support/http/server.js';
 import { fixturesBin, tempDir, whet, write } from '../support/cli.js';
 
 describe('whet init', () => {
@@ -76,8 +76,7 @@ describe('whet doctor', () => {
       res.writeHead(401, { 'content-type': 'application/json' });
       res.end('{"error":{"message":"no key"}}');
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const port = (server.address() as AddressInfo).port;
+    const port = new URL(await listenLoopback(server)).port;
     try {
       const dir = tempDir();
       write(
@@ -99,16 +98,13 @@ describe('whet doctor', () => {
       expect(withKey.stdout).toMatch(/\[ok\] judge_engine \(openai\) key: DOCTOR_KEY is set/);
       expect(withKey.stdout + withKey.stderr).not.toContain(secret);
     } finally {
-      server.close();
+      await closeServer(server);
     }
   });
 
   it('shows the agent CLIs\' real version lines and says why an endpoint is unreachable', async () => {
     // A port that was just free: nothing listens there any more, so connecting is refused.
-    const probe = createServer();
-    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-    const port = (probe.address() as AddressInfo).port;
-    await new Promise<void>((r) => probe.close(() => r()));
+    const port = new URL(await refusedUrl()).port;
     const dir = tempDir();
     write(
       join(dir, 'pipeline.yaml'),

@@ -2,26 +2,21 @@
 // 429 (retry-after 0.1 s) beyond that, the openai engine reporting every 429 and success to its
 // controller, and a pool of workers that holds one controller slot per engine call — the way the
 // evaluator's worker pool is meant to use Engine.concurrency.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { createOpenAIEngine } from '../../src/engines/openai.js';
 import type { Engine, EngineResult } from '../../src/engines/types.js';
-import { startLoopbackServer, type LoopbackServer } from '../support/http/server.js';
+import type { LoopbackServer } from '../support/http/server.js';
+import { useLoopbackServer } from '../support/http/use-server.js';
 import { openaiCompletion, openaiError } from '../support/http/wire.js';
 
 const K = 4;
-let server: LoopbackServer;
 
-beforeAll(async () => {
-  server = await startLoopbackServer((rq) =>
-    rq.inFlight > K
-      ? { status: 429, headers: { 'retry-after': '0.1' }, body: openaiError('Too many concurrent requests', 'requests', 'rate_limit_exceeded') }
-      : { delayMs: 40, body: openaiCompletion({ content: 'ok' }) },
-  );
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useLoopbackServer((rq) =>
+  rq.inFlight > K
+    ? { status: 429, headers: { 'retry-after': '0.1' }, body: openaiError('Too many concurrent requests', 'requests', 'rate_limit_exceeded') }
+    : { delayMs: 40, body: openaiCompletion({ content: 'ok' }) },
+);
 
 /** 429s among the requests that arrived in the second half of the run (after the start-up burst). */
 function secondHalf(s: LoopbackServer): { refused: number; total: number } {

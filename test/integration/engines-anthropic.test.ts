@@ -1,16 +1,15 @@
 // The anthropic engine against a real HTTP server on 127.0.0.1 speaking the Messages API wire format.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import type { AnthropicEngineConfig } from '../../src/config/engine-schema.js';
 import { createAnthropicEngine } from '../../src/engines/anthropic.js';
 import type { EngineRequest } from '../../src/engines/types.js';
-import { startLoopbackServer, type LoopbackServer } from '../support/http/server.js';
+import { useLoopbackServer } from '../support/http/use-server.js';
 import { anthropicError, anthropicMessage } from '../support/http/wire.js';
 
 const KEY = 'sk-ant-api03-LoopbackKey-91c2e7f4a8b3d6c0e5f1a2b3';
 const env = { WHET_ANTHROPIC_KEY: KEY };
 const skill = { name: 'release-notes', text: '---\nname: release-notes\n---\n# Release notes\nGroup by type.\n' };
-let server: LoopbackServer;
 
 function engine(over: Partial<AnthropicEngineConfig> = {}) {
   return createAnthropicEngine({ type: 'anthropic', model: 'claude-test', base_url: server.url, api_key_env: 'WHET_ANTHROPIC_KEY', ...over }, { env });
@@ -21,14 +20,8 @@ function req(over: Partial<EngineRequest> = {}): EngineRequest {
 }
 
 const savedToken = process.env['ANTHROPIC_AUTH_TOKEN'];
-beforeAll(async () => {
-  server = await startLoopbackServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useLoopbackServer();
 beforeEach(() => {
-  server.requests.length = 0;
   // A bearer token in the environment must not ride along: the engine passes its key explicitly.
   process.env['ANTHROPIC_AUTH_TOKEN'] = 'env-token-that-must-not-be-sent';
 });

@@ -11,7 +11,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { createClaudeEngine } from '../../src/engines/claude.js';
 import type { ClaudeEngineConfig } from '../../src/config/engine-schema.js';
-import type { EngineRequest, SkillInput } from '../../src/engines/types.js';
+import type { EngineRequest } from '../../src/engines/types.js';
+import type { SkillInput } from '../../src/skill/read.js';
 
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures/bin');
 const TMP = realpathSync(tmpdir());

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 
 import { createClaudeEngine } from '../../src/engines/claude.js';
 import type { EngineRequest } from '../../src/engines/types.js';
+import { waitAllDead } from '../support/process.js';
 
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures/bin');
 const TMP = realpathSync(tmpdir());
@@ -46,33 +47,6 @@ const fastRetry = { policy: { maxRetries: 2, maxWaitMs: 1000, baseDelayMs: 10, m
 
 function mode(m: string): void {
   process.env['FAKE_CLAUDE_MODE'] = m;
-}
-
-/** Exited = gone, or a zombie waiting to be reaped (state `Z`). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return false;
-    throw err;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
-
-async function waitAllDead(pids: number[], ms = 5000): Promise<number[]> {
-  const deadline = Date.now() + ms;
-  let alive = pids.filter(isAlive);
-  while (alive.length > 0 && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50));
-    alive = alive.filter(isAlive);
-  }
-  return alive;
 }
 
 beforeAll(() => {

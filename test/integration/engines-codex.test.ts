@@ -10,6 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CodexEngineConfig } from '../../src/config/engine-schema.js';
 import { createCodexEngine } from '../../src/engines/codex.js';
 import type { EngineRequest } from '../../src/engines/types.js';
+import { waitAllDead } from '../support/process.js';
 
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures/bin');
 const TMP = realpathSync(tmpdir());
@@ -42,20 +43,6 @@ function run(mode: string, r: EngineRequest, over: Partial<CodexEngineConfig> = 
 
 function req(over: Partial<EngineRequest> = {}): EngineRequest {
   return { kind: 'task', prompt: 'Write notes for: fix login bug', skill: { name: 'release-notes', text: skillText, dir: skillDir }, taskId: 'task-9', timeoutMs: 15_000, ...over };
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3));
-  } catch {
-    return false;
-  }
 }
 
 beforeAll(() => {
@@ -119,9 +106,7 @@ describe('codex engine: failures are values', () => {
     expect(r.error?.message).toContain('thinking very slowly');
     const [e] = readLog();
     expect(e?.pids).toHaveLength(3);
-    const deadline = Date.now() + 5000;
-    while ((e?.pids ?? []).some(isAlive) && Date.now() < deadline) await new Promise((res) => setTimeout(res, 50));
-    expect((e?.pids ?? []).filter(isAlive)).toEqual([]);
+    expect(await waitAllDead(e?.pids ?? [])).toEqual([]);
     expect(existsSync(e?.cwd ?? '/')).toBe(false);
   });
 

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandEngineConfig } from '../../src/config/engine-schema.js';
 import { createCommandEngine } from '../../src/engines/command.js';
 import type { EngineRequest, EngineResult } from '../../src/engines/types.js';
+import { waitAllDead } from '../support/process.js';
 
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures/bin');
 const PROBE = join(BIN, 'whet-probe');
@@ -37,33 +38,6 @@ function report(r: EngineResult): ProbeReport {
   expect(r.error).toBeUndefined();
   expect(r.ok).toBe(true);
   return JSON.parse(r.output) as ProbeReport;
-}
-
-/** A process that has exited is gone or a zombie (`Z` in /proc/<pid>/stat); anything else is alive. */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return false;
-    throw err;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false; // vanished between the two checks
-  }
-}
-
-async function waitAllDead(pids: number[], ms = 5000): Promise<number[]> {
-  const deadline = Date.now() + ms;
-  let alive = pids.filter(isAlive);
-  while (alive.length > 0 && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50));
-    alive = alive.filter(isAlive);
-  }
-  return alive;
 }
 
 let scratch: string;

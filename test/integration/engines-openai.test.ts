@@ -1,18 +1,18 @@
 // The openai engine against a real HTTP server on 127.0.0.1 speaking the Chat Completions wire format:
 // what is sent, what is read back, and every fault (429 + retry-after, 5xx, 4xx, bad JSON, slow
 // responses, dropped connections) — with real, short delays measured on the server's clock.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { createOpenAIEngine } from '../../src/engines/openai.js';
 import type { OpenAIEngineConfig } from '../../src/config/engine-schema.js';
 import type { EngineRequest } from '../../src/engines/types.js';
-import { startLoopbackServer, type LoopbackServer } from '../support/http/server.js';
+import { refusedUrl } from '../support/http/server.js';
+import { useLoopbackServer } from '../support/http/use-server.js';
 import { openaiCompletion, openaiError } from '../support/http/wire.js';
 
 const KEY = 'sk-test-7f3a9c1e5b2d4f6a8c0e1b3d5f7a9c1e';
 const env = { WHET_OPENAI_KEY: KEY };
 const skill = { name: 'release-notes', text: '---\nname: release-notes\n---\n# Release notes\nGroup by type.\n' };
-let server: LoopbackServer;
 
 function engine(over: Partial<OpenAIEngineConfig> = {}, hooks: { random?: () => number } = {}) {
   const cfg: OpenAIEngineConfig = { type: 'openai', model: 'gpt-test', base_url: `${server.url}/v1`, api_key_env: 'WHET_OPENAI_KEY', ...over };
@@ -28,15 +28,7 @@ function gap(i: number): number {
   return (server.requests[i]?.at ?? NaN) - (server.requests[i - 1]?.at ?? NaN);
 }
 
-beforeAll(async () => {
-  server = await startLoopbackServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-});
+const server = useLoopbackServer();
 
 describe('openai engine: a successful call', () => {
   it('sends the SKILL.md text as the system message and the prompt as the user message', async () => {
@@ -208,9 +200,7 @@ describe('openai engine: failures that are not retried', () => {
   });
 
   it('nothing listening: connection errors are retried, then an http error without a status', async () => {
-    const gone = await startLoopbackServer();
-    const url = gone.url;
-    await gone.close();
+    const url = await refusedUrl();
     const e = createOpenAIEngine({ type: 'openai', model: 'm', base_url: url, api_key_env: 'WHET_OPENAI_KEY', max_retries: 1 }, { env, sleep: async () => {} });
     const r = await e.run(req());
     expect(r).toMatchObject({ ok: false, attempts: 2, error: { kind: 'http' } });

@@ -6,10 +6,10 @@
 // in flight at each arrival, refused or served, which phase — never on wall-clock time, so a slow machine
 // only makes the run longer. engines-adaptive-http.test.ts covers the engine with its own worker pool;
 // this covers the evaluator's path and the recovery the unit test only simulates.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 
-import { startLoopbackServer, type LoopbackServer } from '../support/http/server.js';
+import { useLoopbackServer } from '../support/http/use-server.js';
 import { openaiCompletion, openaiError } from '../support/http/wire.js';
 import { tempDir, whet, write } from '../support/cli.js';
 
@@ -25,35 +25,29 @@ interface Seen {
   refused: boolean;
 }
 
-let server: LoopbackServer;
 const seen: Seen[] = [];
 /** 429s per task prompt: how close a task came to running out of retries (max_retries 20). */
 const refusals = new Map<string, number>();
 let served = 0;
 
-beforeAll(async () => {
-  server = await startLoopbackServer((rq) => {
-    const phase = served < PHASE1_SERVED ? 1 : 2;
-    const refused = phase === 1 && rq.inFlight > K;
-    seen.push({ phase, inFlight: rq.inFlight, refused });
-    const prompt = JSON.stringify(rq.body);
-    if (refused) {
-      refusals.set(prompt, (refusals.get(prompt) ?? 0) + 1);
-      // The refusal takes 5 ms, so refused requests overlap at the server as they do at a real provider
-      // (an instant 429 leaves before the next request arrives, and the record would hide an overshoot).
-      // retry-after-ms is longer than a served request takes: by the retry the requests being served
-      // have left, so a refused request gets in within a few rounds and never runs out of retries.
-      return { delayMs: 5, status: 429, headers: { 'retry-after-ms': '40' }, body: openaiError('Too many concurrent requests', 'requests', 'rate_limit_exceeded') };
-    }
-    served++;
-    // The delay keeps requests overlapping at the server, so "in flight" measures the client's concurrency
-    // rather than how fast loopback answers. Even tasks pass, odd ones fail: both are judged outcomes.
-    const n = Number(/task (\d+)/.exec(prompt)?.[1]);
-    return { delayMs: 30, body: openaiCompletion({ content: n % 2 === 0 ? 'PASSWORD ok' : 'nothing' }) };
-  });
-});
-afterAll(async () => {
-  await server.close();
+const server = useLoopbackServer((rq) => {
+  const phase = served < PHASE1_SERVED ? 1 : 2;
+  const refused = phase === 1 && rq.inFlight > K;
+  seen.push({ phase, inFlight: rq.inFlight, refused });
+  const prompt = JSON.stringify(rq.body);
+  if (refused) {
+    refusals.set(prompt, (refusals.get(prompt) ?? 0) + 1);
+    // The refusal takes 5 ms, so refused requests overlap at the server as they do at a real provider
+    // (an instant 429 leaves before the next request arrives, and the record would hide an overshoot).
+    // retry-after-ms is longer than a served request takes: by the retry the requests being served
+    // have left, so a refused request gets in within a few rounds and never runs out of retries.
+    return { delayMs: 5, status: 429, headers: { 'retry-after-ms': '40' }, body: openaiError('Too many concurrent requests', 'requests', 'rate_limit_exceeded') };
+  }
+  served++;
+  // The delay keeps requests overlapping at the server, so "in flight" measures the client's concurrency
+  // rather than how fast loopback answers. Even tasks pass, odd ones fail: both are judged outcomes.
+  const n = Number(/task (\d+)/.exec(prompt)?.[1]);
+  return { delayMs: 30, body: openaiCompletion({ content: n % 2 === 0 ? 'PASSWORD ok' : 'nothing' }) };
 });
 
 function project(): string {

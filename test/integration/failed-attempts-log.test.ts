@@ -1,20 +1,14 @@
 // A request that failed and was retried is recorded in the results line with its cause (status, message,
 // wait), redacted: the evaluation's record of a flaky endpoint is the line itself, not a bare count.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startLoopbackServer, type LoopbackServer } from '../support/http/server.js';
+import { useLoopbackServer } from '../support/http/use-server.js';
 import { openaiCompletion, openaiError } from '../support/http/wire.js';
 import { findFiles, snapshotTree, tempDir, whet, write } from '../support/cli.js';
 
 const KEY = 'sk-test-0a1b2c3d4e5f60718293a4b5c6d7e8f9';
-let server: LoopbackServer;
-beforeAll(async () => {
-  server = await startLoopbackServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useLoopbackServer();
 
 describe('results lines of an HTTP engine', () => {
   it('keep each failed request with its redacted cause', async () => {

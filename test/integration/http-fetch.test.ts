@@ -3,9 +3,10 @@
 // abort that rejects with an AbortError, a refused connection that rejects — and the keep-alive pool
 // reusing one socket.
 import { createServer, type Server } from 'node:http';
-import { createServer as netServer, type AddressInfo } from 'node:net';
+import { createServer as netServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiFetch } from '../../src/engines/http-fetch.js';
+import { closeServer, listenLoopback, refusedUrl } from '../support/http/server.js';
 
 let server: Server;
 let url: string;
@@ -30,13 +31,9 @@ beforeAll(async () => {
       res.end(JSON.stringify({ echo: body, path: req.url }));
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = await listenLoopback(server);
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
-});
+afterAll(() => closeServer(server));
 
 describe('apiFetch', () => {
   it('sends method, headers and body, and answers with status, headers and a JSON body read once', async () => {
@@ -85,11 +82,11 @@ describe('apiFetch', () => {
 
   it('rejects a status no Response can carry (a broken proxy) with a TypeError, as fetch does', async () => {
     const odd = netServer((socket) => socket.once('data', () => socket.end('HTTP/1.1 600 Odd\r\ncontent-length: 0\r\n\r\n')));
-    await new Promise<void>((r) => odd.listen(0, '127.0.0.1', r));
+    const oddUrl = await listenLoopback(odd);
     try {
-      await expect(apiFetch(`http://127.0.0.1:${(odd.address() as AddressInfo).port}/`)).rejects.toThrow(TypeError);
+      await expect(apiFetch(`${oddUrl}/`)).rejects.toThrow(TypeError);
     } finally {
-      await new Promise<void>((r) => odd.close(() => r()));
+      await closeServer(odd);
     }
   });
 
@@ -112,11 +109,7 @@ describe('apiFetch', () => {
   });
 
   it('rejects when nothing listens', async () => {
-    const closed = createServer();
-    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise<void>((r) => closed.close(() => r()));
-    await expect(apiFetch(`http://127.0.0.1:${port}/`)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await expect(apiFetch(`${await refusedUrl()}/`)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
 
   it('reuses its keep-alive socket for calls one after another', async () => {

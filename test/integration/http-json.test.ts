@@ -7,28 +7,16 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-import { afterAll, assert, beforeAll, describe, expect, it } from 'vitest';
+import { assert, describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/cli.js';
 import { classifyPostError, postJson } from '../../src/engines/http-json.js';
-import { startLoopbackServer, type LoopbackServer } from '../support/http/server.js';
+import { refusedUrl } from '../support/http/server.js';
+import { useLoopbackServer } from '../support/http/use-server.js';
 import { openaiCompletion } from '../support/http/wire.js';
 
-let server: LoopbackServer;
-beforeAll(async () => {
-  server = await startLoopbackServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useLoopbackServer();
 
 const chat = { model: 'm', messages: [{ role: 'user' as const, content: 'hi' }] };
-
-async function refusedUrl(): Promise<string> {
-  const s = await startLoopbackServer();
-  const url = s.url;
-  await s.close();
-  return url;
-}
 
 describe('postJson over apiFetch', () => {
   const url = () => `${server.url}/v1/chat/completions`;

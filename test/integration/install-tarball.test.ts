@@ -10,7 +10,7 @@
 // (its non-dev entries, the versions the project tests) and npm takes every tarball from the cache `npm ci`
 // has just filled: no outside registry is reached.
 import { execFile, spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot, tempDir } from '../support/cli.js';
@@ -48,7 +48,13 @@ describe('the packed tarball, installed offline', () => {
     const packed = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
     const files = packed[0]!.files.map((f) => f.path);
     expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'CHANGELOG.md', 'docs/method.md', pkg.bin.whet!, 'dist/stages/evaluate/main.js', 'assets/view/index.html', 'assets/view/app.js']));
-    for (const f of files) expect(f, 'only built code, the viewer\'s page, the README, the changelog and the docs').toMatch(/^(dist\/(src|stages|bin)\/.+\.js|assets\/view\/[a-z-]+\.(html|js|css)|package\.json|README\.md|CHANGELOG\.md|docs\/.+\.md)$/);
+    // Only the bundle (whet, the stage programs' entries and the chunks they share), the viewer's page, the
+    // README, the changelog and the docs: not the unbundled tsc tree, which would ship every module a second time.
+    for (const f of files) expect(f, 'only the bundle, the viewer\'s page, the README, the changelog and the docs').toMatch(/^(dist\/bin\/[^/]+\.js|dist\/stages\/[^/]+\/main\.js|assets\/view\/[a-z-]+\.(html|js|css)|package\.json|README\.md|CHANGELOG\.md|docs\/.+\.md)$/);
+    // Issue 30 asked for at most 150 files; with the docs tree (24 pages), the viewer's page and the view and
+    // verify command families the bundle's shared chunks bring it to ≈ 213 (179 of them chunks, ~17 of those
+    // re-export facades of dynamic imports). Not met yet: this bound keeps it from growing unnoticed.
+    expect(files.length, 'files in the tarball').toBeLessThanOrEqual(220);
     const tarball = join(tmp, packed[0]!.filename);
 
     // The install, as docs/getting-started/first-run.md types it, with the registry metadata served from the lockfile.
@@ -69,6 +75,12 @@ describe('the packed tarball, installed offline', () => {
     // No build at install time and no dev dependency: the tarball's dist/ is what runs.
     for (const dev of ['typescript', 'vitest', 'vite', 'playwright-core']) expect(existsSync(join(installed, 'node_modules', dev)), dev).toBe(false);
     expect(existsSync(join(installed, 'src')) || existsSync(join(installed, 'test'))).toBe(false);
+    // Each module once: the bundler names every module it puts into a file in a comment line, and across
+    // everything installed each name stands once (the stage programs' code is whet's chunks, not a copy).
+    const code = (readdirSync(join(installed, 'dist'), { recursive: true }) as string[]).filter((f) => f.endsWith('.js'));
+    const regions = code.flatMap((f) => [...readFileSync(join(installed, 'dist', f), 'utf8').matchAll(/^\/\/ ((?:dist|node_modules)\/\S+)$/gm)].map((m) => m[1]!));
+    expect(regions.length).toBeGreaterThan(300);
+    expect(regions.filter((r, i) => regions.indexOf(r) !== i), 'modules shipped twice').toEqual([]);
     const shipped = (JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as typeof pkg).scripts;
     for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(shipped[hook], `the "${hook}" script`).toBeUndefined();
 
@@ -139,6 +151,21 @@ describe('the packed tarball, installed offline', () => {
     } finally {
       view.kill('SIGTERM');
     }
+    // A stage program of the installed package, as README and docs/external-stages.md name it.
+    const evaluateProgram = sh('node', [join(installed, 'dist/stages/evaluate/main.js'), '--help'], { cwd: project, env });
+    expect(evaluateProgram.code, evaluateProgram.all).toBe(0);
+    expect(evaluateProgram.stdout).toContain('Usage: whet evaluate [options]');
+    // And one at work on the state `whet run` left: the run ended before a third gate, which it says.
+    const gateProgram = sh('node', [join(installed, 'dist/stages/gate/main.js')], { cwd: project, env });
+    expect(gateProgram.code, gateProgram.all).toBe(2);
+    expect(gateProgram.stderr).toMatch(/never reached gate and cannot redo it/);
+    // `whet stage check` of an external stage program, and the protocol it names, shipped in the package.
+    const stageHelp = whet('stage', '--help');
+    expect(/The protocol[^:]*: (\S+)/.exec(stageHelp.stdout)?.[1], stageHelp.stdout).toBe(join(installed, 'docs', 'external-stages.md'));
+    expect(readFileSync(join(installed, 'docs', 'external-stages.md'), 'utf8')).toMatch(/^# /);
+    // /bin on PATH too: a stage program is spawned through zx, which needs a shell (as any user's PATH has).
+    const check = sh('whet', ['stage', 'check', 'learn', '--', 'node', join(repoRoot, 'test/fixtures/stages/stop-learner.mjs')], { cwd: project, env: { ...env, PATH: `${env.PATH}:/bin` } });
+    expect(check.code, check.all).toBe(0);
   });
 
   it('builds when packed and in a clean clone\'s own `npm ci`, never as an installed package', { timeout: 120_000 }, async () => {

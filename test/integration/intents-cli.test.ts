@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { WhetError } from '../../src/core/errors.js';
 import { registerIntentsCommand } from '../../src/commands/intents.js';
 import type { IntentsResult } from '../../src/intents/run-intents.js';
+import { startLoopbackServer } from '../support/http/server.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const FIX = join(ROOT, 'test/fixtures/intents');
@@ -216,27 +217,18 @@ describe('bad input exits 2 before anything runs', () => {
 
 describe('whet intents with a model engine that echoes the key back', () => {
   it('never writes the API key into stdout, the JSON or the report', async () => {
-    const { createServer } = await import('node:http');
     // A misbehaving proxy: every request fails with a body quoting the Authorization header.
-    const server = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        res.writeHead(400, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: `bad key ${req.headers.authorization ?? ''}`, type: 'invalid_request_error' } }));
-      });
-    });
-    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-    const port = (server.address() as { port: number }).port;
+    const server = await startLoopbackServer((rq) => ({ status: 400, body: { error: { message: `bad key ${String(rq.headers.authorization ?? '')}`, type: 'invalid_request_error' } } }));
     const key = 'sk-SECRETKEY-abcdef123456';
     const out = outDir();
     try {
-      const r = await whet([...EXAMPLE, '--engine', 'openai:gpt-x', '--kind', 'direct', '--retries', '0', '--json', '--out', out], { OPENAI_API_KEY: key, OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1` });
+      const r = await whet([...EXAMPLE, '--engine', 'openai:gpt-x', '--kind', 'direct', '--retries', '0', '--json', '--out', out], { OPENAI_API_KEY: key, OPENAI_BASE_URL: `${server.url}/v1` });
       expect(r.code).toBe(3);
       const report = readFileSync(join(out, 'report-2026-03-14.md'), 'utf8');
       expect(r.stdout).toContain('bad key Bearer [REDACTED]');
       for (const text of [r.stdout, r.stderr, report]) expect(text).not.toContain(key);
     } finally {
-      server.close();
+      await server.close();
     }
   });
 });

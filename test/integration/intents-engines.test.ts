@@ -1,7 +1,6 @@
 // Intent engines against real processes and real HTTP: the command protocol through a scripted program,
 // and the OpenAI / Anthropic engines against node:http servers on 127.0.0.1 speaking their wire formats.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,6 +12,7 @@ import { catalogFromEntries } from '../../src/intents/catalog.js';
 import { createIntentEngine } from '../../src/intents/engine-spec.js';
 import { scoreIntentRun } from '../../src/intents/metrics.js';
 import type { CatalogEntry, IntentCase, IntentRequest } from '../../src/intents/types.js';
+import { listenLoopback } from '../support/http/server.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const PLANNER = join(ROOT, 'test/fixtures/intents/scripted-planner.mjs');
@@ -84,8 +84,7 @@ async function serve(reply: (body: Record<string, unknown>) => { status?: number
       res.end(JSON.stringify(r.json));
     });
   });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+  return { server, base: await listenLoopback(server), seen };
 }
 const lastUser = (body: Record<string, unknown>) => {
   const msgs = body.messages as { role: string; content: string }[];

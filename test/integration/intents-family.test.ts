@@ -1,5 +1,5 @@
 // The openai: / anthropic: intent engines are the engine family's HTTP engines behind an adapter
-// (src/engines/intent-adapter.ts), so `whet intents` gets what the family does and the old SDK-direct
+// (src/intents/model-engine.ts), so `whet intents` gets what the family does and the old SDK-direct
 // engines did not: exhausted quota is not retried, Anthropic's cached prompt tokens are counted, the
 // per-request timeout and the caller's abort are told apart, and credentials in a base URL never reach
 // a label, an identity, an error or the report. Real HTTP on 127.0.0.1 only.

@@ -1,14 +1,14 @@
 // A judge spec's temperature reaches the wire: the spec judge's request to an OpenAI-compatible server on
 // 127.0.0.1 carries the spec's temperature (0 when the spec sets none), even when the engine it runs on
 // is configured hotter for tasks — a judge must repeat its judgements (METHOD.md step 4).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { OpenAIEngineConfig } from '../../src/config/engine-schema.js';
 import { createOpenAIEngine } from '../../src/engines/openai.js';
 import { judgeWithSpec } from '../../src/judges/spec-judge.js';
 import { loadJudgeSpec } from '../../src/judges/spec.js';
 import { tempDir, write } from '../support/cli.js';
-import { startLoopbackServer, type LoopbackServer } from '../support/http/server.js';
+import { useLoopbackServer } from '../support/http/use-server.js';
 import { openaiCompletion } from '../support/http/wire.js';
 
 const SPEC = `name: notes-judge
@@ -21,16 +21,7 @@ few_shots:
   - {output: "feat: add ShareService", label: FAIL, reasoning: A raw commit subject.}
 `;
 
-let server: LoopbackServer;
-beforeAll(async () => {
-  server = await startLoopbackServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-});
+const server = useLoopbackServer();
 
 async function judgeOnce(specText: string, engineTemperature: number): Promise<unknown> {
   const loaded = loadJudgeSpec(write(join(tempDir(), 'judge.yaml'), specText));

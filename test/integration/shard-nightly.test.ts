@@ -52,6 +52,20 @@ describe('whet baseline|nightly --shard i/n', () => {
     expect(nightOf(dir, day.replace(/^plain/, 'm'))).toEqual(nightOf(dir, day));
   }, 120_000);
 
+  it('a shard fans out over the targets as whet baseline does: on a terminal each target draws its progress', async () => {
+    // One fan-out (src/nightly/baseline.ts forEachTarget) for both: a shard once got no progress output.
+    const dir = project();
+    const bars = (stderr: string) => stderr.split('\r').filter((l) => l.startsWith('\x1b[2K')).length;
+    const plain = await whet(['baseline', '--state-root', 'p'], { cwd: dir, tty: true });
+    expect(plain.code, plain.stderr).toBe(0);
+    const shard = await whet(['baseline', '--shard', '1/2', '--state-root', 's'], { cwd: dir, tty: true });
+    expect(shard.code, shard.stderr).toBe(0);
+    expect(bars(plain.stderr)).toBeGreaterThan(0);
+    expect(bars(shard.stderr)).toBeGreaterThan(0);
+    // Without a terminal, neither draws.
+    expect(bars((await whet(['baseline', '--shard', '2/2', '--state-root', 's2'], { cwd: dir })).stderr)).toBe(0);
+  }, 120_000);
+
   it('whet baseline --shard, then whet merge: one artifact per target, grouped by target', async () => {
     const dir = project();
     for (const i of [1, 2]) expect((await whet(['baseline', '--shard', `${i}/2`, '--state-root', `b${i}`], { cwd: dir })).code).toBe(0);

@@ -5,18 +5,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseLabelText, readLabelFile } from '../../src/calibrate/labels.js';
 import { splitCsvLine } from '../../src/calibrate/csv.js';
-import { ConfigError, ConfigErrors } from '../../src/core/errors.js';
+import { ConfigErrors } from '../../src/core/errors.js';
 import { tempDir } from '../support/cli.js';
-
-function errorOf(fn: () => unknown): ConfigError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ConfigError) return err;
-    throw err;
-  }
-  throw new Error('expected a ConfigError');
-}
+import { errorOf } from '../support/errors.js';
 
 describe('JSONL pairs', () => {
   it('reads labels in any case, with optional category and id, skipping blank lines', () => {

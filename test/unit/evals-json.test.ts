@@ -6,20 +6,10 @@ import { safeIdFor, slugify, IdAllocator } from '../../src/config/eval-ids.js';
 import { SAFE_ID } from '../../src/config/suite-schema.js';
 import { suiteFor } from '../../src/config/targets.js';
 import { lintSuite } from '../../src/lint/run.js';
-import { ConfigError } from '../../src/core/errors.js';
 import { repoRoot, tempDir, write } from '../support/cli.js';
+import { errorOf } from '../support/errors.js';
 
 const fx = join(repoRoot, 'test/fixtures/evals-json');
-
-function errorOf(fn: () => unknown): ConfigError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ConfigError) return err;
-    throw err;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 /** A skill folder with SKILL.md and the given evals.json text; returns the evals.json path. */
 function skill(evals: string, extra: Record<string, string> = {}): string {

@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSuite } from '../../src/config/suite.js';
-import { ConfigError } from '../../src/core/errors.js';
 import { catalogEntries } from '../../src/intents/catalog.js';
 import { catalogWithSkill, skillKeywords } from '../../src/intents/floor-skill.js';
 import { decideIntent } from '../../src/evaluation/intent-decide.js';
@@ -14,16 +13,7 @@ import { decide } from '../../stages/gate/decide.js';
 import { THRESHOLD_DEFAULTS } from '../../src/config/thresholds.js';
 import type { PipelineEvaluation } from '../../src/artifacts/evaluation.js';
 import { copyExample, repoRoot, tempDir, write } from '../support/cli.js';
-
-function errorOf(fn: () => unknown): ConfigError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ConfigError) return err;
-    throw err;
-  }
-  throw new Error('expected a ConfigError');
-}
+import { errorOf } from '../support/errors.js';
 
 describe('intent suites', () => {
   const suite = loadSuite(join(repoRoot, 'examples/intents/suite.yaml'));

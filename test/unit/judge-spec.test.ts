@@ -8,8 +8,8 @@ import { loadJudgeSpec, buildSpecPrompt, parseSpecReply, runJudge, specHashHex }
 import type { Task } from '../../src/config/suite-schema.js';
 import type { Engine, EngineRequest, EngineResult } from '../../src/engines/types.js';
 import { createMockEngine } from '../../src/engines/mock.js';
-import { ConfigError } from '../../src/core/errors.js';
 import { repoRoot, tempDir, write } from '../support/cli.js';
+import { errorOf } from '../support/errors.js';
 
 const SPEC = `name: notes-judge
 description: You review release notes.
@@ -31,16 +31,6 @@ temperature: 0.1
 function specFile(text = SPEC): string {
   const dir = tempDir();
   return write(join(dir, 'judge.yaml'), text);
-}
-
-function errorOf(fn: () => unknown): ConfigError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ConfigError) return err;
-    throw err;
-  }
-  throw new Error('expected a ConfigError');
 }
 
 class ScriptedEngine implements Engine {

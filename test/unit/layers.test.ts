@@ -28,11 +28,11 @@ describe('layering rule', () => {
     expect(v.map((x) => `${x.rule.name}: ${x.from} → ${x.to}`)).toEqual([]);
   }, 120_000);
 
-  it('fails on a stage importing another stage, a lower layer importing a higher one, and a cycle', () => {
+  it('fails on a stage importing another stage, a lower layer importing a higher one, a cycle, a library importing a stage and a stage program importing the CLI', () => {
     const dir = tempDir('whet-layers-');
     write(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true } }));
     write(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
-    for (const d of ['stages/gate', 'stages/learn', 'src/runner', 'src/config', 'src/skill', 'src/widgets']) mkdirSync(join(dir, d), { recursive: true });
+    for (const d of ['stages/gate', 'stages/learn', 'src/runner', 'src/config', 'src/skill', 'src/widgets', 'src/nightly', 'src/program', 'src/stage-programs', 'src/commands']) mkdirSync(join(dir, d), { recursive: true });
     write(join(dir, 'stages/gate/index.ts'), "import { lesson } from '../learn/lesson.js';\nexport const gate = lesson;\n");
     write(join(dir, 'stages/learn/lesson.ts'), 'export const lesson = 1;\n');
     write(join(dir, 'src/runner/loop.ts'), 'export const drive = 1;\n');
@@ -40,14 +40,30 @@ describe('layering rule', () => {
     write(join(dir, 'src/skill/a.ts'), "import { b } from './b.js';\nexport const a = () => b;\n");
     write(join(dir, 'src/skill/b.ts'), "import { a } from './a.js';\nexport const b = () => a;\n");
     write(join(dir, 'src/widgets/w.ts'), "import { lesson } from '../../stages/learn/lesson.js';\nexport const w = lesson;\n");
+    // Shared machinery kept in a stage's folder: a library (above the stages in the table) loading it fails too.
+    write(join(dir, 'src/nightly/fan-out.ts'), "import { lesson } from '../../stages/learn/lesson.js';\nexport const f = lesson;\n");
+    // The runner drives the stages: allowed.
+    write(join(dir, 'src/runner/registry.ts'), "import { lesson } from '../../stages/learn/lesson.js';\nexport const r = lesson;\n");
+    // A stage program stands on src/program/, never on the CLI's own module.
+    write(join(dir, 'src/program/main.ts'), 'export const main = 1;\n');
+    write(join(dir, 'src/cli.ts'), "import { main } from './program/main.js';\nexport const cli = main;\n");
+    write(join(dir, 'src/stage-programs/learn.ts'), "import { cli } from '../cli.js';\nimport { main } from '../program/main.js';\nimport { lesson } from '../../stages/learn/lesson.js';\nexport const m = [cli, main, lesson];\n");
+    // A stage that reaches up into the commands (the picture of the stages above the CLI) fails too.
+    write(join(dir, 'src/commands/stage-command.ts'), 'export const register = 1;\n');
+    write(join(dir, 'stages/learn/program.ts'), "import { register } from '../../src/commands/stage-command.js';\nexport const p = register;\n");
     const names = cruise(dir).map((x) => `${x.rule.name}: ${x.from} → ${x.to}`);
     expect(names).toEqual(
       expect.arrayContaining([
         'no-stage-to-stage: stages/gate/index.ts → stages/learn/lesson.ts',
         'layer-domain: src/config/pipeline.ts → src/runner/loop.ts',
         expect.stringMatching(/^no-circular: src\/skill\/[ab]\.ts → src\/skill\/[ab]\.ts$/),
+        'no-stages-below-the-runner: src/nightly/fan-out.ts → stages/learn/lesson.ts',
+        'stage-program-own-stage: src/stage-programs/learn.ts → src/cli.ts',
+        'layer-stages: stages/learn/program.ts → src/commands/stage-command.ts',
       ]),
     );
+    // The runner loading a stage, a stage program loading its own stage and the program scaffolding: allowed.
+    expect(names.filter((n) => n.includes('src/runner/registry.ts') || n.includes('→ src/program/') || n.includes('src/stage-programs/learn.ts → stages/'))).toEqual([]);
     expect(names.some((n) => n.startsWith('every-file-in-a-layer: src/widgets/w.ts'))).toBe(true);
   }, 120_000);
 });

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { withEntry, withoutEntry } from '../../src/schedule/crontab.js';
 import { githubWorkflow } from '../../src/schedule/github.js';
+import { ACTIONS } from '../../src/schedule/github-jobs.js';
+import { githubShardedWorkflow } from '../../src/schedule/github-shards.js';
 import { crontabBlock, cronQuote, marker, systemdQuote, systemdUnits, unitName, type ScheduleTarget } from '../../src/schedule/units.js';
 import { repoRoot, tempDir, write } from '../support/cli.js';
 
@@ -110,6 +112,22 @@ describe('GitHub Actions workflow', () => {
       expect(wf).not.toMatch(/^ +npx whet/m);
       expect(steps.some((s) => s.run?.trim() === 'npm ci')).toBe(false);
     }
+  });
+
+  it('takes every action of both workflows, one-machine and sharded, from the one table of versions', () => {
+    const { repo } = workflow();
+    const sharded = githubShardedWorkflow(target(join(repo, 'evals'), { cron: '15 2 * * *' }), repo, 3);
+    for (const wf of [workflow().wf, sharded]) {
+      const jobs = Object.values((parseYaml(wf) as { jobs: Record<string, { steps: Step[] }> }).jobs);
+      const uses = jobs.flatMap((j) => j.steps.flatMap((s) => (s.uses ? [s.uses] : [])));
+      expect(uses.length).toBeGreaterThan(3);
+      for (const u of uses) expect(Object.values(ACTIONS), u).toContain(u);
+    }
+    // Both workflows set up their jobs alike: the same checkout, Node and install in every job that runs whet.
+    const y = parseYaml(sharded) as { jobs: Record<string, { steps: Step[] }> };
+    const setupOf = (steps: Step[]) => steps.slice(0, 3).map((s) => s.uses ?? s.run?.trim());
+    expect(setupOf(y.jobs['shard']!.steps)).toEqual(setupOf(workflow().y.jobs.nightly.steps as Step[]));
+    expect(setupOf(y.jobs['merge']!.steps)).toEqual(setupOf(workflow().y.jobs.nightly.steps as Step[]));
   });
 
   it('schedules whet nightly with the cron, restores the state before it and uploads the reports', () => {

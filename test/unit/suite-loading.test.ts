@@ -4,18 +4,8 @@ import { writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { loadSuite } from '../../src/config/suite.js';
 import { loadPipeline } from '../../src/config/pipeline.js';
-import { ConfigError } from '../../src/core/errors.js';
 import { tempDir, write, sharedDir, findFiles } from '../support/cli.js';
-
-function errorOf(fn: () => unknown): ConfigError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ConfigError) return err;
-    throw err;
-  }
-  throw new Error('expected a ConfigError');
-}
+import { errorOf } from '../support/errors.js';
 
 const head = 'skill_id: s\nversion: "1.0"\ntasks:\n';
 

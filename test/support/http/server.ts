@@ -4,7 +4,7 @@
 // or a dropped connection. The server only ever listens on the loopback interface, and the engines under
 // test are pointed at it with base_url, so no test traffic leaves the machine.
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server } from 'node:net';
 
 export interface RecordedRequest {
   method: string;
@@ -95,13 +95,9 @@ export async function startLoopbackServer(handler: Handler = () => ({ status: 40
     res.on('close', () => clearTimeout(timer));
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const url = await listenLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     requests,
     maxInFlight: () => peak,
     handle(h) {
@@ -117,4 +113,27 @@ export async function startLoopbackServer(handler: Handler = () => ({ status: 40
         server.close(() => resolve());
       }),
   };
+}
+
+/** Starts `server` (an HTTP server or a raw TCP one) on 127.0.0.1, an ephemeral port; its `http://127.0.0.1:<port>`. */
+export async function listenLoopback(server: Server): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Closes `server`, its open connections first when it has any (an HTTP server keeps idle ones). */
+export function closeServer(server: Server & { closeAllConnections?: () => void }): Promise<void> {
+  server.closeAllConnections?.();
+  return new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+/** `http://127.0.0.1:<port>` of a port that was just free: nothing listens there any more, so a connection is refused. */
+export async function refusedUrl(): Promise<string> {
+  const probe = createServer();
+  const url = await listenLoopback(probe);
+  await closeServer(probe);
+  return url;
 }

@@ -4,19 +4,19 @@
 // over all of them, decides and fills the baseline cache. A shard re-run with the same content resumes
 // its own run, retrying its errors, as an unsharded run does.
 import { resolve } from 'node:path';
-import { writeArtifact } from '../../src/state/artifact-io.js';
-import { UsageError } from '../../src/core/errors.js';
-import { hashOf, SHARD_FILE, SHARD_SCHEMA, shardManifest, type ShardManifest } from '../../src/evaluation/shard-manifest.js';
-import { parseShardSpec, shardLabel, type ShardSpec } from '../../src/evaluation/shard-plan.js';
-import { readSkill, type LoadedSkill } from '../../src/skill/read.js';
-import { appendEvent } from '../../src/state/events.js';
-import { stateLayout } from '../../src/state/layout.js';
-import { acquireStateLock } from '../../src/state/lock.js';
-import { findResumableRun, newRunId, readRunManifest, writeRunManifest } from '../../src/state/runs.js';
-import { measure, type Measured } from '../../src/measure/measure.js';
-import { pipelineInputs } from './pipeline.js';
-import { evaluationManifest } from '../../src/measure/run-manifest.js';
-import { budgetFor, prepare, type EvaluateContext } from '../../src/measure/setup.js';
+import { writeArtifact } from '../state/artifact-io.js';
+import { UsageError } from '../core/errors.js';
+import { hashOf, SHARD_FILE, SHARD_SCHEMA, shardManifest, type ShardManifest } from '../evaluation/shard-manifest.js';
+import { parseShardSpec, shardLabel, type ShardSpec } from '../evaluation/shard-plan.js';
+import { readSkill, type LoadedSkill } from '../skill/read.js';
+import { appendEvent } from '../state/events.js';
+import { stateLayout } from '../state/layout.js';
+import { acquireStateLock } from '../state/lock.js';
+import { findResumableRun, newRunId, readRunManifest, writeRunManifest } from '../state/runs.js';
+import { measure, type Measured } from './measure.js';
+import { pipelineInputs } from './pipeline-inputs.js';
+import { evaluationManifest } from './run-manifest.js';
+import { budgetFor, prepare, type EvaluateContext } from './setup.js';
 import { planFor, shardContentOf } from './shard-content.js';
 
 export type ShardResult =

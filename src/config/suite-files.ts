@@ -1,4 +1,5 @@
-// Files a judge names (pytest tests, JSON Schemas) live next to the suite. A suite can come from
+// Files a suite names for its judges (pytest tests, JSON Schemas, judge specs) live next to the suite:
+// checked when the suite is read (suite.ts) and again when a judge opens them. A suite can come from
 // someone else, so a judge must not be able to reach outside its folder: lexically (`../x`, absolute
 // paths elsewhere) nor through a symlink inside the folder that points out. Both checks are needed —
 // the lexical one gives a clear message for the common mistake, the realpath one closes the symlink hole.

@@ -6,15 +6,15 @@
 // SKILL.md), so what the engine is given is a file on disk, the same bytes the gate would promote.
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { formatPath, type LoadedYaml } from '../../src/config/load-yaml.js';
-import { insideRoot } from '../../src/config/safe-id.js';
-import { ConfigError } from '../../src/core/errors.js';
-import type { EditAction } from '../../src/skill/edits.js';
-import { readSkill, skillFromText, type LoadedSkill } from '../../src/skill/read.js';
-import { applySeedPlan, SeedPlanError, seedPlanOf } from '../../src/skill/seed-plan.js';
-import { stateLayout } from '../../src/state/layout.js';
-import { materialise } from '../../src/state/variant.js';
-import type { RankingInput } from '../../src/artifacts/evaluation.js';
+import { formatPath, type LoadedYaml } from '../config/load-yaml.js';
+import { insideRoot } from '../config/safe-id.js';
+import { ConfigError } from '../core/errors.js';
+import type { EditAction } from '../skill/edits.js';
+import { readSkill, skillFromText, type LoadedSkill } from '../skill/read.js';
+import { applySeedPlan, SeedPlanError, seedPlanOf } from '../skill/seed-plan.js';
+import { stateLayout } from '../state/layout.js';
+import { materialise } from '../state/variant.js';
+import type { RankingInput } from '../artifacts/evaluation.js';
 
 type Candidate = RankingInput['scored_candidates'][number];
 

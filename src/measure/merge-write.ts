@@ -3,23 +3,23 @@
 // the union of the results logs beside it, and a shard.json covering every shard so the merged directory
 // can itself be merged or resumed.
 import { join, resolve } from 'node:path';
-import { writeArtifact } from '../../src/state/artifact-io.js';
-import { summarizeVariant } from '../../src/evaluation/summary.js';
-import { runTotals } from '../../src/evaluation/run-usage.js';
-import type { LoadedSkill } from '../../src/skill/read.js';
-import { copyFileAtomically } from '../../src/core/atomic.js';
-import { appendEvent } from '../../src/state/events.js';
-import { stateLayout } from '../../src/state/layout.js';
-import { newRunId, prepareResultsFile, writeRunManifest } from '../../src/state/runs.js';
-import type { ShardManifest } from '../../src/evaluation/shard-manifest.js';
-import type { Measured } from '../../src/measure/measure.js';
+import { writeArtifact } from '../state/artifact-io.js';
+import { summarizeVariant } from '../evaluation/summary.js';
+import { runTotals } from '../evaluation/run-usage.js';
+import type { LoadedSkill } from '../skill/read.js';
+import { copyFileAtomically } from '../core/atomic.js';
+import { appendEvent } from '../state/events.js';
+import { stateLayout } from '../state/layout.js';
+import { newRunId, prepareResultsFile, writeRunManifest } from '../state/runs.js';
+import type { ShardManifest } from '../evaluation/shard-manifest.js';
+import type { Measured } from './measure.js';
 import type { Sources } from './shard-sources.js';
-import { standaloneFromMeasured } from '../../src/measure/measure.js';
-import { pipelineInputs, recordCandidateSource, writePipelineEvaluation } from './pipeline.js';
-import { evaluationManifest, openPipelineRun } from '../../src/measure/run-manifest.js';
-import { standaloneEvaluation, type EvaluationArtifact } from '../../src/artifacts/evaluation.js';
-import { engineNoise, evaluationKey, type EvaluateContext, type EvaluateOptions, type Prepared } from '../../src/measure/setup.js';
-import { pipelineArtifact, tooManyErrors } from '../../src/measure/verdict.js';
+import { standaloneFromMeasured } from './measure.js';
+import { pipelineInputs, recordCandidateSource, writePipelineEvaluation } from './pipeline-inputs.js';
+import { evaluationManifest, openPipelineRun } from './run-manifest.js';
+import { standaloneEvaluation, type EvaluationArtifact } from '../artifacts/evaluation.js';
+import { engineNoise, evaluationKey, type EvaluateContext, type EvaluateOptions, type Prepared } from './setup.js';
+import { pipelineArtifact, tooManyErrors } from './verdict.js';
 
 /** Everything a merge has read and checked, handed to the writers below. */
 export type MergeBundle = {

@@ -5,8 +5,8 @@
 // be built from tallies alone (and a cached baseline, which keeps tallies, keeps its intent metrics).
 // With pass-k > 1 every attempt counts, like in the rates: n/d are over attempts, not cases.
 import { z } from 'zod';
-import type { Fraction, IntentMetrics, IntentMetricSet } from '../intents/metrics.js';
-import { orderKinds } from '../intents/kinds.js';
+import type { Fraction, IntentMetrics, IntentMetricSet } from './metrics.js';
+import { orderKinds } from './kinds.js';
 
 const fraction = z.object({ n: z.number().int(), d: z.number().int(), rate: z.number().nullable() });
 export const intentMetricSetSchema = z.object({

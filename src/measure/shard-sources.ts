@@ -5,12 +5,12 @@
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fastGlob } from '../../src/core/lazy.js';
+import { fastGlob } from '../core/lazy.js';
 import { x as untar } from 'tar';
-import { readArtifact } from '../../src/state/artifact-io.js';
-import { displayPath } from '../../src/config/load-yaml.js';
-import { UsageError } from '../../src/core/errors.js';
-import { contentDiff, SHARD_FILE, shardManifest, type ShardContent, type ShardManifest } from '../../src/evaluation/shard-manifest.js';
+import { readArtifact } from '../state/artifact-io.js';
+import { displayPath } from '../config/load-yaml.js';
+import { UsageError } from '../core/errors.js';
+import { contentDiff, SHARD_FILE, shardManifest, type ShardContent, type ShardManifest } from '../evaluation/shard-manifest.js';
 
 export interface ShardSource {
   manifest: ShardManifest;

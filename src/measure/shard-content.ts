@@ -3,14 +3,14 @@
 // so a merge proves its own checkout holds what the shards measured.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { thresholdsHash } from '../../src/config/thresholds.js';
-import { UsageError } from '../../src/core/errors.js';
-import { hashOf, type ShardContent } from '../../src/evaluation/shard-manifest.js';
-import { meanDurations, planShards, type ShardPlan } from '../../src/evaluation/shard-plan.js';
-import { readResults } from '../../src/state/results-log.js';
-import type { LoadedSkill } from '../../src/skill/read.js';
-import { VERSION } from '../../src/core/package-info.js';
-import type { EvaluateContext, Prepared } from '../../src/measure/setup.js';
+import { thresholdsHash } from '../config/thresholds.js';
+import { UsageError } from '../core/errors.js';
+import { hashOf, type ShardContent } from '../evaluation/shard-manifest.js';
+import { meanDurations, planShards, type ShardPlan } from '../evaluation/shard-plan.js';
+import { readResults } from '../state/results-log.js';
+import type { LoadedSkill } from '../skill/read.js';
+import { VERSION } from '../core/package-info.js';
+import type { EvaluateContext, Prepared } from './setup.js';
 
 export function shardContentOf(
   p: Prepared,

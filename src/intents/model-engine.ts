@@ -1,12 +1,12 @@
 // The `openai:MODEL` and `anthropic:MODEL` intent engines of `whet intents`: thin adapters over the HTTP
-// engines createEngine builds (openai.ts, anthropic.ts), so intent evals get the same wire format,
+// engines createEngine builds (src/engines/openai.ts, anthropic.ts), so intent evals get the same wire format,
 // retry policy (429/5xx with retry-after and rate-limit reset headers, no retry on exhausted quota),
 // adaptive concurrency and redaction as every other engine call, and no second SDK client exists.
 //
 // Endpoint and key come from `<PREFIX>_BASE_URL` and `<PREFIX>_API_KEY` (OPENAI_*, ANTHROPIC_*). A local
 // server (a base URL given) may need no key; the engines refuse an empty one, so it gets a placeholder.
 // The key reaches the engine through a private environment holding only that variable and the proxy
-// variables (http-proxy-env.ts), so nothing else from the caller's environment can change where requests
+// variables (src/engines/http-proxy-env.ts), so nothing else from the caller's environment can change where requests
 // go or what they carry; a proxy changes only the way there.
 //
 // The request is model-tools' toolRequest (the catalogue as tools plus the two pseudo-tools), the same
@@ -16,13 +16,13 @@
 import { engineConfig, type EngineConfig } from '../config/engine-schema.js';
 import { UsageError } from '../core/errors.js';
 import { redactDeep, redactText } from '../core/redact.js';
-import { readToolReply, toolRequest } from '../intents/model-tools.js';
-import type { CaseRun, IntentEngine, IntentErrorKind } from '../intents/types.js';
-import { ANTHROPIC_DEFAULT_BASE_URL } from './anthropic.js';
-import { PROXY_VARIABLES } from './http-proxy-env.js';
-import { createEngine } from './index.js';
-import { OPENAI_DEFAULT_BASE_URL } from './openai.js';
-import type { EngineError, EngineResult } from './types.js';
+import { readToolReply, toolRequest } from './model-tools.js';
+import type { CaseRun, IntentEngine, IntentErrorKind } from './types.js';
+import { ANTHROPIC_DEFAULT_BASE_URL } from '../engines/anthropic.js';
+import { PROXY_VARIABLES } from '../engines/http-proxy-env.js';
+import { createEngine } from '../engines/index.js';
+import { OPENAI_DEFAULT_BASE_URL } from '../engines/openai.js';
+import type { EngineError, EngineResult } from '../engines/types.js';
 
 export interface IntentAdapterOptions {
   env: NodeJS.ProcessEnv;
