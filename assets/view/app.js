@@ -58,7 +58,7 @@ async function runsPage() {
       h('tr', { 'data-run': r.run_id },
         h('td', {}, h('a', { href: hrefRun(r.run_id) }, r.run_id)),
         h('td', {}, r.mode),
-        h('td', {}, h('span', { class: 'run-status' }, r.status), r.progress ? h('div', {}, progressOf(r.progress)) : null, r.error ? problem(r.error) : null),
+        h('td', {}, h('span', { class: 'run-status' }, r.status), r.progress ? h('div', {}, progressOf(r.progress)) : null, r.error ? problem(r.error) : null, ...(r.problems || []).map((p) => problem(`${p.file}: ${p.message}`))),
         h('td', {}, r.iteration ?? '—', r.last_stage ? h('div', { class: 'muted' }, `last: ${r.last_stage}`) : null),
         h('td', {}, r.decisions.length ? r.decisions.join(', ') : r.verdict ?? '—'),
         // The run's one count of calls (src/evaluation/call-count.ts): the sum, split by kind where it was kept.

@@ -62,7 +62,9 @@
     const draw = async () => {
       const r = await api(`/api/runs/${encodeURIComponent(run)}`);
       const m = r.manifest && r.manifest.data;
-      const head = [h('h1', {}, `Run ${r.run_id}`), r.manifest && r.manifest.error ? problem(r.manifest.error) : null,
+      // Damage found by the check every read model makes (whet verify names the same): said first, once per file.
+      const damage = (r.problems || []).filter((p) => !(r.manifest && r.manifest.error && /run\.json$/.test(p.file))).map((p) => problem(`${p.file}: ${p.message} — ${p.hint}`));
+      const head = [h('h1', {}, `Run ${r.run_id}`), r.manifest && r.manifest.error ? problem(r.manifest.error) : null, ...damage,
         m ? h('p', {}, `${m.mode} run on ${m.target ? m.target.skill_path : '?'} — status `, h('strong', { id: 'run-status' }, m.status), m.mock ? ' — mock engine' : '') : null,
         r.progress ? h('p', { id: 'progress' }, progressOf(r.progress)) : null];
       const its = r.iterations.slice().reverse().map((it) => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { iterationPaths } from '../loop/paths.js';
 import { stateLayout } from '../state/layout.js';
 import type { Json } from '../state/read-lenient.js';
-import { readSection } from './run-model.js';
+import { readSectionOf as readSection } from './run-model.js';
 
 /** [task id, category, split, baseline status, candidate status]; a status is '' where that side has none. */
 export type OutputRow = [string, string, string, string, string];

@@ -2,6 +2,8 @@
 // every artifact of every iteration and the results logs as they grow — so a run another process, a CI
 // job or a shard is writing shows up and advances. Each file is read on its own: a malformed or half-written
 // artifact becomes an error on its own section, and nothing else about the run is lost.
+import { verifyRun } from '../inspect/verify-run.js';
+import type { Problem } from '../state/verify-files.js';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { listRuns, type RunStatus } from '../inspect/status.js';
@@ -14,7 +16,7 @@ import { readLenient, type Json } from '../state/read-lenient.js';
 export type Section = { data: Json } | { error: string };
 
 /** An artifact as a section of a page: its JSON, or what is wrong with it; undefined when not written yet. */
-export function readSection(file: string, shown: string): Section | undefined {
+export function readSectionOf(file: string, shown: string): Section | undefined {
   if (!existsSync(file)) return undefined;
   try {
     const data = JSON.parse(readFileSync(file, 'utf8')) as unknown;
@@ -92,7 +94,7 @@ export async function runRows(stateDir: string, now: Date): Promise<RunRow[]> {
   const listed = new Set(runs.map((r) => r.run_id));
   const dir = stateLayout.runsDir(stateDir);
   for (const id of existsSync(dir) ? readdirSync(dir).filter((d) => isSafeId(d) && !listed.has(d)).sort() : []) {
-    const s = readSection(stateLayout.runManifest(stateLayout.runDir(stateDir, id)), `runs/${id}/run.json`);
+    const s = readSectionOf(stateLayout.runManifest(stateLayout.runDir(stateDir, id)), `runs/${id}/run.json`);
     if (!s || !('error' in s)) continue;
     const blank = { engine_calls: 0, calls: { engine: 0, judge: 0, generator: 0, total: 0 }, cost_usd: 0, input_tokens: 0, output_tokens: 0 };
     rows.push({ run_id: id, mode: '?', status: 'unreadable', target: '?', iteration: null, last_stage: null, decisions: [], verdict: null, next: '-', updated_at: '', age_ms: 0, engine_calls: null, totals: blank, rolled_back_at: null, rate_limit: null, problems: [], progress: null, error: s.error });
@@ -123,11 +125,20 @@ export interface RunDetail {
   standalone?: Section;
   /** The newest events (events.jsonl), newest last; a line that does not parse is shown as it is. */
   events: Json[];
+  /** What failed verification (src/inspect/verify-run.ts, the check every read model makes): its values are not shown. */
+  problems: Problem[];
 }
 
-export function runDetail(stateDir: string, runId: string, now: Date): RunDetail | undefined {
+export async function runDetail(stateDir: string, runId: string, now: Date): Promise<RunDetail | undefined> {
   const runDir = stateLayout.runDir(stateDir, runId);
   if (!existsSync(runDir)) return undefined;
+  // A file that parses but was edited after whetstone wrote it (or fails its schema) reads as an error on its
+  // section, as a half-written one does: never as values that were measured.
+  const check = await verifyRun(stateDir, runId);
+  const readSection = (file: string, shown: string): Section | undefined => {
+    const bad = check.problems.find((p) => p.path === file && check.damaged.has(file));
+    return bad ? { error: `${shown}: ${bad.message}` } : readSectionOf(file, shown);
+  };
   const manifest = readSection(stateLayout.runManifest(runDir), `runs/${runId}/run.json`);
   const its = iterations(runDir).map((n) => {
     const p = iterationPaths(runDir, n);
@@ -153,5 +164,5 @@ export function runDetail(stateDir: string, runId: string, now: Date): RunDetail
   }
   const m = manifest && 'data' in manifest ? manifest.data : undefined;
   const standalone = m?.mode === 'loop' ? undefined : trimmed(readSection(join(runDir, 'evaluation.json'), 'evaluation.json'));
-  return { run_id: runId, manifest, progress: progressOf(runDir, m, now), iterations: its, events, ...(standalone ? { standalone } : {}) };
+  return { run_id: runId, manifest, progress: progressOf(runDir, m, now), iterations: its, events, problems: check.problems, ...(standalone ? { standalone } : {}) };
 }

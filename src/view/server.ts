@@ -123,7 +123,7 @@ export async function startViewer(o: ViewerOptions): Promise<Viewer> {
     if (rest.length) throw new HttpError(404, 'no such route');
     if (what === 'runs' && a === undefined) return json(res, 200, await runRows(o.stateDir, o.now()));
     if (what === 'runs' && b === undefined) {
-      const d0 = runDetail(o.stateDir, runId(a), o.now());
+      const d0 = await runDetail(o.stateDir, runId(a), o.now());
       if (!d0) throw new HttpError(404, 'no such run');
       return json(res, 200, d0);
     }

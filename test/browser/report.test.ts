@@ -4,6 +4,7 @@
 // `<script>` planted in a task's reason inert, and leave a screenshot for a person to look at.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { writeRecordedJson } from '../../src/state/recorded.js';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -46,7 +47,8 @@ beforeAll(async () => {
   evaluation = readJson(evFile);
   const failing = evaluation.candidate_results.find((t: { status: string }) => t.status === 'fail');
   failing.reason = `${failing.reason} ${EVIL}`;
-  writeFileSync(evFile, JSON.stringify(evaluation, null, 2));
+  // Written as whetstone writes an artifact (its hash recorded), so the report reads it as measured.
+  await writeRecordedJson(join(state, 'runs', run), evFile, evaluation, new Date());
   const target = readJson(join(state, 'runs', run, 'run.json')).target.skill_dir;
   mkdirSync(join(state, 'nightly'), { recursive: true });
   writeFileSync(join(state, 'nightly', 'history.jsonl'), NIGHTS.map(([d, p, f, a]) => JSON.stringify(historyLine(d, target, p, f, a, a ? 'pass rate fell' : 'no drift'))).join('\n') + '\n');

@@ -158,11 +158,22 @@ describe('whet view in headless Chromium', () => {
       await b.page.goto(`${view.url}#/run/${runId}`);
       const it2 = b.page.locator('section[data-iteration="2"]');
       await it2.locator('.problem').first().waitFor();
-      expect(await it2.locator('.problem').first().innerText()).toMatch(/^iter-002\/gate\.json cannot be read \(.*\); it may be half-written or damaged$/);
+      expect(await it2.locator('.problem').first().innerText()).toMatch(/^iter-002\/gate\.json: iteration 2's gate\.json is not valid JSON \(it ends early: cut short\)/);
       expect(await it2.locator('pre.diff').count()).toBeGreaterThan(0);
       expect(await b.page.locator('section[data-iteration="1"] .decision').innerText()).toMatch(/^keep/);
       await b.page.goto(view.url);
       await expect.poll(() => b.page.locator(`tr[data-run="${runId}"]`).count()).toBe(1);
+    } finally {
+      writeFileSync(gate, text);
+    }
+    // Edited by hand (valid JSON, another decision): an error on its section, never the edited decision.
+    writeFileSync(gate, text.replace('"decision": "reject"', '"decision": "keep"'));
+    try {
+      await b.page.goto(`${view.url}#/run/${runId}`);
+      const it2 = b.page.locator('section[data-iteration="2"]');
+      await it2.locator('.problem').first().waitFor();
+      expect(await it2.locator('.problem').first().innerText()).toMatch(/^iter-002\/gate\.json: .*changed after whetstone wrote it/);
+      expect(await it2.locator('.decision').count()).toBe(0);
     } finally {
       writeFileSync(gate, text);
     }
@@ -174,11 +185,12 @@ describe('whet view in headless Chromium', () => {
       await b.page.goto(`${view.url}#/`);
       const row = b.page.locator(`tr[data-run="${runId}"]`);
       await row.locator('.problem').waitFor();
-      expect(await row.locator('.run-status').innerText()).toBe('unreadable');
-      expect(await row.locator('.problem').innerText()).toMatch(/^runs\/.+\/run\.json cannot be read/);
+      // Named as `whet status` names it (the one check of src/inspect/verify-run.ts).
+      expect(await row.locator('.run-status').innerText()).toBe('damaged');
+      expect(await row.locator('.problem').first().innerText()).toMatch(/runs\/.+\/run\.json: run\.json is not valid JSON \(it ends early: cut short\)/);
       await row.getByRole('link', { name: runId }).click();
       await b.page.locator('.problem').first().waitFor();
-      expect(await b.page.locator('.problem').first().innerText()).toMatch(/run\.json cannot be read/);
+      expect(await b.page.locator('.problem').first().innerText()).toMatch(/run\.json(?: cannot be read|: run\.json is not valid JSON)/);
       expect(await b.page.locator('section[data-iteration="1"] .decision').innerText()).toMatch(/^keep/);
     } finally {
       writeFileSync(manifest, m);
