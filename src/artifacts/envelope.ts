@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { safeId, safeIteration } from '../config/safe-id-schema.js';
 
-import { ARTIFACT_STAGES, STAGE_NAMES } from '../state/stage-names.js';
+import { ARTIFACT_STAGES, STAGE_NAMES } from '../config/stage-names.js';
 
 /** An artifact's `stage` value (stage-names.ts spells each stage's names once). */
 export type StageName = (typeof ARTIFACT_STAGES)[number];

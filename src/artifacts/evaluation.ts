@@ -2,7 +2,7 @@
 // seed 001's field names (evaluation.execution_pass_rate, baseline_pass_rate, delta,
 // candidate_results[].task_id/passed/score, next_step "gate_decision") and adds what honesty needs.
 import { z } from 'zod';
-import { interval, pairedComparison, passRate, taskStatus } from '../evaluation/measures.js';
+import { interval, pairedComparison, passRate, taskStatus } from '../state/measures.js';
 import { envelope } from './envelope.js';
 import { calibrationRecordSchema } from '../judges/calibration-store.js';
 import { safeId, safeIteration } from '../config/safe-id-schema.js';
@@ -29,7 +29,7 @@ export const rankingInput = z.looseObject({
 export type RankingInput = z.infer<typeof rankingInput>;
 
 const ci = interval;
-/** A pass rate with its interval (src/evaluation/measures.ts: one schema for every artifact and report). */
+/** A pass rate with its interval (src/state/measures.ts: one schema for every artifact and report). */
 export const rateSummary = passRate;
 /** should_trigger suites: the four trigger metrics over every judged attempt (src/evaluation/summary.ts). */
 export const triggerSummarySchema = z.object({

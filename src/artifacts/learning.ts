@@ -3,7 +3,7 @@
 // the loop goes on (next_step generate) or stops (done) and by which rule.
 import { z } from 'zod';
 import { envelope } from './envelope.js';
-import { callCount } from '../evaluation/call-count.js';
+import { callCount } from '../state/call-count.js';
 
 export const lesson = z.object({
   run_id: z.string(),

@@ -2,12 +2,12 @@
 // program is named as an argv array (never a shell string: nothing in it is interpreted by a shell) and
 // runs under a timeout that kills its whole process tree. The protocol it follows is
 // docs/external-stages.md; the runner side is src/runner/external-stage.ts.
-import { LOOP_STAGES } from '../state/stage-names.js';
+import { LOOP_STAGES } from './stage-names.js';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { duration } from './duration-schema.js';
 
-/** Every loop stage may be a program (the names: src/state/stage-names.ts). */
+/** Every loop stage may be a program (the names: src/config/stage-names.ts). */
 export const EXTERNAL_STAGE_NAMES = LOOP_STAGES;
 export type ExternalStageName = (typeof EXTERNAL_STAGE_NAMES)[number];
 

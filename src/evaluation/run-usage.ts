@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import type { callCount } from './call-count.js';
+import type { callCount } from '../state/call-count.js';
 
 type Usage = { input_tokens?: number; output_tokens?: number; cost_usd?: number };
 

@@ -4,9 +4,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { MAX_ITERATION } from '../config/safe-id.js';
 import { iterationPaths } from './paths.js';
-import { LOOP_STAGES } from '../state/stage-names.js';
+import { LOOP_STAGES } from '../config/stage-names.js';
 
-/** A loop iteration's steps: its baseline, then the stages (src/state/stage-names.ts). */
+/** A loop iteration's steps: its baseline, then the stages (src/config/stage-names.ts). */
 export const STEPS = ['baseline', ...LOOP_STAGES] as const;
 export type Step = (typeof STEPS)[number];
 

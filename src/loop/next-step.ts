@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { readArtifact } from '../state/artifact-io.js';
 import { iterationPaths } from './paths.js';
-import { stageOfNextStep } from '../state/stage-names.js';
+import { stageOfNextStep } from '../config/stage-names.js';
 import { shardsIn } from './shards.js';
 import { iterations, WRITTEN_BY, type Step } from './iterations.js';
 

@@ -3,7 +3,7 @@
 // `whet schemas`, so a dashboard can read a state directory without whetstone. The *Read variants accept
 // files written before targets had a key and before the judge engine and settings were recorded.
 import { z } from 'zod';
-import { interval, taskStatus } from '../evaluation/measures.js';
+import { interval, taskStatus } from '../state/measures.js';
 import { designSettingsSchema, effectSchema, lookSchema } from '../artifacts/evaluation.js';
 
 export const NIGHTLY_SCHEMA = 'whetstone.nightly/1';

@@ -4,11 +4,11 @@
 // system metrics (how well the skill does) are separate objects because METHOD.md §2 step 6 keeps them on
 // separate dashboards: a judge can agree perfectly with people about a system that is failing.
 import { z } from 'zod';
-import { interval, pairedCounts, passRate, taskStatus } from '../evaluation/measures.js';
+import { interval, pairedCounts, passRate, taskStatus } from '../state/measures.js';
 import { triggerRow } from './model-trigger.js';
-import { callCount } from '../evaluation/call-count.js';
+import { callCount } from '../state/call-count.js';
 
-// 2: a pass rate, its interval and the paired comparison carry the artifacts' names (src/evaluation/measures.ts).
+// 2: a pass rate, its interval and the paired comparison carry the artifacts' names (src/state/measures.ts).
 export const REPORT_SCHEMA = 'whetstone.report/2';
 
 const ci = interval;

@@ -9,7 +9,7 @@ import { closeSync, createReadStream, existsSync, fstatSync, ftruncateSync, mkdi
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
-import { attemptStatus } from '../evaluation/measures.js';
+import { attemptStatus } from './measures.js';
 import { InternalError } from '../core/errors.js';
 import { mapped } from '../core/atomic.js';
 import { intentMetricSetSchema } from '../intents/intent-metrics.js';

@@ -10,7 +10,7 @@ import { safeId } from '../config/safe-id-schema.js';
 import { writeJsonAtomically } from '../core/atomic.js';
 import { ONCE } from '../core/parse-once.js';
 import { stateLayout } from './layout.js';
-import { callCount } from '../evaluation/call-count.js';
+import { callCount } from './call-count.js';
 
 export const runManifest = z.looseObject({
   schema: z.literal('whetstone.run/1'),

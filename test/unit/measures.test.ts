@@ -2,7 +2,7 @@
 // used by the evaluation artifact, the nightly records and the report model; files written under the
 // older names still read, and come back in today's.
 import { describe, expect, it } from 'vitest';
-import { pairedComparison, passRate, taskStatus } from '../../src/evaluation/measures.js';
+import { pairedComparison, passRate, taskStatus } from '../../src/state/measures.js';
 import { pipelineEvaluation, rateSummary, taskResult } from '../../src/artifacts/evaluation.js';
 import { rate, reportModel } from '../../src/report/model-schema.js';
 import { historySummary, nightTask } from '../../src/nightly/schema.js';
