@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { iterationPaths } from '../loop/paths.js';
 import { stateLayout } from '../state/layout.js';
 import type { Json } from '../state/read-lenient.js';
-import { readSectionOf as readSection } from './run-model.js';
+import { readSectionOf, type Section } from './run-model.js';
 
 /** [task id, category, split, baseline status, candidate status]; a status is '' where that side has none. */
 export type OutputRow = [string, string, string, string, string];
@@ -31,8 +31,12 @@ export function measuredDir(stateDir: string, runId: string, n: number): { dir: 
   return { dir: p.dir, evaluation: p.evaluation, baseline: p.baseline, shown: `iter-${String(n).padStart(3, '0')}/` };
 }
 
-export function outputsTable(stateDir: string, runId: string, n: number): OutputsTable {
+/** Files that failed verification (src/inspect/verify-run.ts) → what is wrong: read as errors, never as values. */
+export type Damaged = ReadonlyMap<string, string>;
+
+export function outputsTable(stateDir: string, runId: string, n: number, damaged: Damaged = new Map()): OutputsTable {
   const p = measuredDir(stateDir, runId, n);
+  const readSection = (file: string, shown: string): Section | undefined => (damaged.has(file) ? { error: `${shown}: ${damaged.get(file)}` } : readSectionOf(file, shown));
   const ev = readSection(p.evaluation, `${p.shown}evaluation.json`);
   if (ev && 'data' in ev && Array.isArray(ev.data.candidate_results)) {
     const base = new Map<string, Json>((Array.isArray(ev.data.baseline_results) ? ev.data.baseline_results : []).map((r: Json) => [String(r.task_id), r]));
@@ -110,11 +114,14 @@ function logsOf(dir: string, variant: string): string[] {
   return [first, ...rounds];
 }
 
-export function taskOutputs(stateDir: string, runId: string, n: number, taskId: string, candidate: string | null): VariantOutputs[] {
+export function taskOutputs(stateDir: string, runId: string, n: number, taskId: string, candidate: string | null, damaged: Damaged = new Map()): VariantOutputs[] {
   const dir = measuredDir(stateDir, runId, n).dir;
   const variants = candidate ? ['baseline', candidate] : ['baseline'];
   return variants.map((v) => {
-    const got = logsOf(dir, v).map((f) => attemptsOf(f, taskId));
+    const logs = logsOf(dir, v);
+    const bad = logs.find((f) => damaged.has(f));
+    if (bad) return { variant: v, attempts: [], note: `${bad.slice(dir.length + 1)}: ${damaged.get(bad)}; its attempts are not shown` };
+    const got = logs.map((f) => attemptsOf(f, taskId));
     if (!got[0]) return { variant: v, attempts: [], note: v === 'baseline' ? 'the baseline was not run in this iteration (measured earlier and taken from the cache): its attempts are in the run that measured it' : 'no results log for this candidate' };
     const attempts = got.flatMap((g, round) => (g ? g.attempts.map((a) => (round ? { ...a, round: round + 1 } : a)) : []));
     const skipped = got.reduce((k, g) => k + (g?.skipped ?? 0), 0);

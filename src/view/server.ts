@@ -15,10 +15,18 @@ import { readLenient } from '../state/read-lenient.js';
 import { newToken, refusal, SAFE_HEADERS, SESSION_PARAM } from './guard.js';
 import { runDetail, runRows } from './run-model.js';
 import { outputsTable, taskOutputs } from './outputs-model.js';
+import { verifyRun } from '../inspect/verify-run.js';
 import { watchState } from './watch.js';
 import type { ReviewAction } from './review-model.js';
 
 /** The page's files, shipped in the package (package.json `files`): served by name from this list only. */
+
+/** The run's damaged files, as every read model finds them (verify-run.ts): the outputs pages show none of their values. */
+async function damagedIn(stateDir: string, runId: string): Promise<Map<string, string>> {
+  const check = await verifyRun(stateDir, runId);
+  return new Map(check.problems.filter((p) => check.damaged.has(p.path)).map((p) => [p.path, p.message]));
+}
+
 export const ASSET_DIR = join(PACKAGE_ROOT, 'assets', 'view');
 const ASSETS: Record<string, string> = {
   'app.js': 'text/javascript',
@@ -127,11 +135,12 @@ export async function startViewer(o: ViewerOptions): Promise<Viewer> {
       if (!d0) throw new HttpError(404, 'no such run');
       return json(res, 200, d0);
     }
-    if (what === 'runs' && b === 'iterations' && d === 'outputs' && e === undefined) return json(res, 200, outputsTable(o.stateDir, runId(a), iterationOf(c)));
+    if (what === 'runs' && b === 'iterations' && d === 'outputs' && e === undefined) return json(res, 200, outputsTable(o.stateDir, runId(a), iterationOf(c), await damagedIn(o.stateDir, runId(a))));
     if (what === 'runs' && b === 'iterations' && d === 'outputs' && e !== undefined) {
       const run = runId(a);
       const n = iterationOf(c);
-      const table = outputsTable(o.stateDir, run, n);
+      const damaged = await damagedIn(o.stateDir, run);
+      const table = outputsTable(o.stateDir, run, n, damaged);
       if (!table.rows.some((r) => r[0] === e)) throw new HttpError(404, `iteration ${n} has no task ${e}`);
       const { promptOf } = await import('./prompts.js');
       const { listFeedback } = await import('./feedback-model.js');
@@ -141,7 +150,7 @@ export async function startViewer(o: ViewerOptions): Promise<Viewer> {
         row: table.rows.find((r) => r[0] === e),
         candidate: table.candidate,
         ...promptOf(manifest, e),
-        variants: taskOutputs(o.stateDir, run, n, e, table.candidate),
+        variants: taskOutputs(o.stateDir, run, n, e, table.candidate, damaged),
         feedback: listFeedback(o.stateDir, run).filter((f) => f.iteration === n && f.task_id === e),
       });
     }

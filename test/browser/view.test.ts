@@ -177,6 +177,20 @@ describe('whet view in headless Chromium', () => {
     } finally {
       writeFileSync(gate, text);
     }
+    // An evaluation.json edited by hand: the outputs page shows none of its values, and says why.
+    const evFile = join(dir, 'state/runs', runId, 'iter-001/evaluation.json');
+    const evText = readFileSync(evFile, 'utf8');
+    writeFileSync(evFile, evText.replace('"status": "fail"', '"status": "pass"'));
+    try {
+      const session = new URL(view.url).search;
+      const table = (await (await fetch(new URL(`/api/runs/${runId}/iterations/1/outputs${session}`, view.url))).json()) as { rows: string[][]; error?: string };
+      // The intact baseline.json's rows only: no candidate status from the edited file.
+      expect(table.rows.length).toBeGreaterThan(0);
+      expect(table.rows.every((r) => r[4] === '')).toBe(true);
+      expect(table.error).toMatch(/^iter-001\/evaluation\.json: .*changed after whetstone wrote it/);
+    } finally {
+      writeFileSync(evFile, evText);
+    }
     // A run.json cut short: the run stays listed, with what is wrong, and its page says the same.
     const manifest = join(dir, 'state/runs', runId, 'run.json');
     const m = readFileSync(manifest, 'utf8');
