@@ -71,6 +71,11 @@ export function callsText(c: CallCount | null | undefined, total?: number): stri
   return `${c.total} call(s): engine ${c.engine} · judge ${c.judge} · generator ${c.generator}`;
 }
 
+/** "18 call(s): engine 9 · judge 6 · generator 3; tokens 5553 in / 1944 out; $0.0123": what a run spent, in `show` and the reports. */
+export function spentWords(s: { calls: CallCount | null | undefined; total: number; input_tokens: number; output_tokens: number; cost_usd: number }): string {
+  return `${callsText(s.calls, s.total)}; tokens ${s.input_tokens} in / ${s.output_tokens} out${s.cost_usd ? `; $${s.cost_usd.toFixed(4)}` : ''}`;
+}
+
 /**
  * One results line's share of what a run spent: its calls (the task's and its judges'; a line written
  * before `judge_calls` was kept counts whole as engine calls) and the usage of the task and its judges.

@@ -6,7 +6,7 @@ import { rolledBackAt } from '../state/events-read.js';
 import { stateLayout } from '../state/layout.js';
 import { iterations, newestArtifact } from '../loop/iterations.js';
 import { gateStandIn, readLenient, type Json } from '../state/read-lenient.js';
-import { callsText, spentIn, type RunTotals } from '../evaluation/run-usage.js';
+import { spentIn, spentWords, type RunTotals } from '../evaluation/run-usage.js';
 import { formatProblems, type Problem } from '../state/verify-files.js';
 
 export interface IterationView {
@@ -92,7 +92,7 @@ export function runView(runDir: string, check?: { runId: string; problems: Probl
 
 /** "spent: 18 call(s): engine 9 · judge 6 · generator 3; tokens 5553 in / 1944 out; $0.0123". */
 export function spentLine(t: RunTotals): string {
-  return `spent: ${callsText(t.calls, t.engine_calls)}; tokens ${t.input_tokens} in / ${t.output_tokens} out${t.cost_usd ? `; $${t.cost_usd.toFixed(4)}` : ''}`;
+  return `spent: ${spentWords({ ...t, total: t.engine_calls })}`;
 }
 
 // Not measured (nothing judged): "—", as in the reports.

@@ -3,10 +3,10 @@
 // so a viewer writing while a loop reads never leaves half a line, and a run's own files are never touched:
 // a run registered before a verdict keeps its run.json and artifacts byte for byte.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { appendAtomically } from '../core/atomic.js';
-import { sha256 } from '../state/artifact-io.js';
+import { readJsonl } from './read-jsonl.js';
 import { FEEDBACK_SCHEMA, feedbackItem, type FeedbackItem } from '../artifacts/feedback.js';
 import type { Task } from '../config/suite-schema.js';
 
@@ -19,20 +19,7 @@ export interface FeedbackRead {
 }
 
 export function readFeedback(file: string): FeedbackRead {
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const items: FeedbackItem[] = [];
-  let invalid = 0;
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    try {
-      const parsed = feedbackItem.safeParse(JSON.parse(line));
-      if (parsed.success) items.push(parsed.data);
-      else invalid++;
-    } catch {
-      invalid++;
-    }
-  }
-  return { items, invalid, sha256: sha256(text) };
+  return readJsonl(file, feedbackItem);
 }
 
 export type FeedbackFields = Omit<FeedbackItem, 'schema' | 'id' | 'created_at'>;

@@ -4,8 +4,9 @@
 // each record (it is small), so a crash leaves the old file or the new one and never half a line, and a
 // learn re-run after a crash finds its lesson already there instead of appending a duplicate.
 import { existsSync, readFileSync } from 'node:fs';
-import { canonicalJson, sha256 } from '../state/artifact-io.js';
+import { canonicalJson } from '../state/artifact-io.js';
 import { writeFileAtomically } from '../core/atomic.js';
+import { readJsonl } from './read-jsonl.js';
 import { lesson as lessonSchema, type Lesson } from '../artifacts/learning.js';
 
 export interface LessonsRead {
@@ -17,20 +18,8 @@ export interface LessonsRead {
 }
 
 export function readLessons(file: string): LessonsRead {
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const lessons: Lesson[] = [];
-  let invalid = 0;
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    try {
-      const parsed = lessonSchema.safeParse(JSON.parse(line));
-      if (parsed.success) lessons.push(parsed.data);
-      else invalid++;
-    } catch {
-      invalid++;
-    }
-  }
-  return { lessons, invalid, sha256: sha256(text) };
+  const { items, invalid, sha256 } = readJsonl(file, lessonSchema);
+  return { lessons: items, invalid, sha256 };
 }
 
 /** The lessons about one target (its skill folder, as run.json names it). */

@@ -112,7 +112,8 @@ export interface TriggerBars {
   maxFalseTriggerRate: number;
 }
 
-const ciWords = (c: { low: number; high: number } | null | undefined) => (c ? ` [${c.low.toFixed(2)}, ${c.high.toFixed(2)}]` : '');
+/** " [0.21, 1.00]": an interval as the trigger verdicts and the gate's trigger checks print it; '' when there is none. */
+export const ciWords = (c: { low: number; high: number } | null | undefined) => (c ? ` [${c.low.toFixed(2)}, ${c.high.toFixed(2)}]` : '');
 
 /**
  * A trigger suite passes on its two rates, never on the pooled pass rate: pooling lets the negatives

@@ -1,7 +1,7 @@
 // Number and text formatting every renderer shares, so "0.7000 (7/10) [0.3968, 0.8922]" reads the same in
 // markdown, HTML and a JUnit property.
 import type { Rate, ReportModel } from './model-schema.js';
-import { callsText } from '../evaluation/run-usage.js';
+import { spentWords } from '../evaluation/run-usage.js';
 
 // A rate that was not measured (nothing judged) is "—" in every format, never a number (issue 28).
 export const f4 = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(4));
@@ -61,5 +61,5 @@ export const roleName = { candidate: 'candidate', baseline: 'baseline', skill: '
 
 /** "spent 18 call(s): engine 9 · judge 6 · generator 3; tokens 5553 in / 1944 out; $0.0123" (the run's one count). */
 export function spentText(s: NonNullable<ReportModel['run']['spent']>): string {
-  return `spent ${callsText(s.calls, s.total_calls)}; tokens ${s.input_tokens} in / ${s.output_tokens} out${s.cost_usd ? `; $${s.cost_usd.toFixed(4)}` : ''}`;
+  return `spent ${spentWords({ ...s, total: s.total_calls })}`;
 }

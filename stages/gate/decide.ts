@@ -7,7 +7,7 @@ import type { PipelineEvaluation } from '../../src/artifacts/evaluation.js';
 import type { Check, GateArtifact } from '../../src/artifacts/gate.js';
 import { tooManyErrors } from '../../src/evaluation/summary.js';
 import { noisyChecks } from './noisy.js';
-import type { TriggerBars } from '../../src/measure/verdict.js';
+import { ciWords, type TriggerBars } from '../../src/measure/verdict.js';
 
 type TaskResult = PipelineEvaluation['candidate_results'][number];
 
@@ -199,16 +199,15 @@ export function triggerChecks(e: PipelineEvaluation, bars: TriggerBars): Check[]
   const c = e.evaluation.candidate;
   if (!c?.trigger) return [];
   const h = c.holdout_trigger;
-  const ci = (x: { low: number; high: number } | null | undefined) => (x ? ` [${x.low.toFixed(2)}, ${x.high.toFixed(2)}]` : '');
   const rate = h?.trigger_rate ?? null;
   const falseRate = h?.false_trigger_rate ?? null;
   return [
     rate === null
       ? { id: 'min_trigger_rate', passed: false, detail: `held-out trigger rate — (no held-out should-trigger query judged); needs ≥ ${bars.minTriggerRate}` }
-      : { id: 'min_trigger_rate', passed: rate >= bars.minTriggerRate, detail: `held-out trigger rate ${rate.toFixed(4)}${ci(h?.trigger_rate_ci95)} ${rate >= bars.minTriggerRate ? '≥' : '<'} ${bars.minTriggerRate} (${h!.triggered}/${h!.should} should-trigger runs)` },
+      : { id: 'min_trigger_rate', passed: rate >= bars.minTriggerRate, detail: `held-out trigger rate ${rate.toFixed(4)}${ciWords(h?.trigger_rate_ci95)} ${rate >= bars.minTriggerRate ? '≥' : '<'} ${bars.minTriggerRate} (${h!.triggered}/${h!.should} should-trigger runs)` },
     falseRate === null
       ? { id: 'max_false_trigger_rate', passed: false, detail: `held-out false-trigger rate — (no held-out should-not-trigger query judged); needs ≤ ${bars.maxFalseTriggerRate}` }
-      : { id: 'max_false_trigger_rate', passed: falseRate <= bars.maxFalseTriggerRate, detail: `held-out false-trigger rate ${falseRate.toFixed(4)}${ci(h?.false_trigger_rate_ci95)} ${falseRate <= bars.maxFalseTriggerRate ? '≤' : '>'} ${bars.maxFalseTriggerRate} (${h!.false_triggered}/${h!.should_not} should-not-trigger runs)` },
+      : { id: 'max_false_trigger_rate', passed: falseRate <= bars.maxFalseTriggerRate, detail: `held-out false-trigger rate ${falseRate.toFixed(4)}${ciWords(h?.false_trigger_rate_ci95)} ${falseRate <= bars.maxFalseTriggerRate ? '≤' : '>'} ${bars.maxFalseTriggerRate} (${h!.false_triggered}/${h!.should_not} should-not-trigger runs)` },
   ];
 }
 
