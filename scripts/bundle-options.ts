@@ -9,7 +9,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BuildOptions, Plugin } from 'rolldown';
+import { basename } from 'node:path';
+import type { BuildOptions, CodeSplittingOptions, Plugin } from 'rolldown';
 
 const bundled = (id: string) => id === 'zod' || id.startsWith('zod/') || id === 'commander';
 
@@ -62,7 +63,7 @@ function buildId(root: string): Plugin {
  * `chunks` names where the chunks the entries share go (a path pattern under `dir`); with none they go
  * beside the entries and `dir` is emptied first.
  */
-export function bundleOptions(root: string, entries: Record<string, string>, dir: string, chunks?: string): BuildOptions {
+export function bundleOptions(root: string, entries: Record<string, string>, dir: string, chunks?: string, groups?: CodeSplittingOptions): BuildOptions {
   return {
     cwd: root,
     input: entries,
@@ -70,6 +71,29 @@ export function bundleOptions(root: string, entries: Record<string, string>, dir
     logLevel: 'warn',
     external: (id) => !id.startsWith('.') && !id.startsWith('/') && !bundled(id),
     plugins: [lazyChildProcess, buildId(root)],
-    output: { dir, format: 'esm', cleanDir: chunks === undefined, ...(chunks ? { chunkFileNames: chunks } : {}) },
+    // Joined chunks (groups) leave entries with more than they export: allowed, as the bundler asks.
+    ...(groups ? { preserveEntrySignatures: 'allow-extension' as const } : {}),
+    output: { dir, format: 'esm', cleanDir: chunks === undefined, ...(chunks ? { chunkFileNames: chunks } : {}), ...(groups ? { codeSplitting: groups } : {}) },
   };
+}
+
+/**
+ * The bundler's groups for chunks to join (scripts/bundle-chunks.ts): each group of first-pass chunks holds
+ * their modules, named after its largest chunk. Only the modules named are placed; the rest is split as
+ * before. A group's dependencies stay where they are (the plan has checked the chunks it leaves form no
+ * cycle), so a group holds what the plan says and no more.
+ */
+export function groupsOf(chunks: { file: string; modules: string[]; bytes: number }[], groups: string[][]): CodeSplittingOptions {
+  const byFile = new Map(chunks.map((c) => [c.file, c]));
+  const nameOf = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const files of groups) {
+    const held = files.map((f) => byFile.get(f)!).sort((a, b) => b.bytes - a.bytes);
+    const base = basename(held[0]!.file).replace(/-[^-]+\.js$/, '');
+    let name = base;
+    for (let k = 2; taken.has(name); k++) name = `${base}${k}`;
+    taken.add(name);
+    for (const c of held) for (const m of c.modules) nameOf.set(m, name);
+  }
+  return { includeDependenciesRecursively: false, groups: [{ name: (id) => nameOf.get(id) ?? null, debugName: 'joined chunks', test: (id) => nameOf.has(id) }] };
 }
