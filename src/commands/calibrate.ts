@@ -8,6 +8,8 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { CliDeps } from '../program/deps.js';
 import type { Label } from '../calibrate/labels.js';
+import { runCalibrate } from '../calibrate/run.js';
+import { renderReport } from '../calibrate/report.js';
 
 const rateArg = (name: string) => (v: string) => {
   const n = Number(v);
@@ -48,8 +50,6 @@ export function registerCalibrateCommand(program: Command, deps: CliDeps, setCod
     .option('--timeout <seconds>', 'answer-key mode: time limit per judge call (default: the pipeline task timeout)', seconds)
     .option('--json', 'print the report as JSON')
     .action(async (labels: string | undefined, opts: Record<string, unknown>) => {
-      const { runCalibrate } = await import('../calibrate/run.js');
-      const { renderReport } = await import('../calibrate/report.js');
       const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
       const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
       const { report, exitCode } = await runCalibrate(

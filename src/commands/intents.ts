@@ -9,6 +9,8 @@
 import { Command, InvalidArgumentError } from 'commander';
 import type { CliDeps } from '../program/deps.js';
 import { ENGINE_SPEC_HELP } from '../intents/engine-spec.js';
+import { runIntents } from '../intents/run-intents.js';
+import { summarizeIntents } from '../intents/summary.js';
 
 const positiveInt = (name: string) => (v: string) => {
   if (!/^\d+$/.test(v) || Number(v) < 1) throw new InvalidArgumentError(`${name} must be a whole number ≥ 1`);
@@ -41,8 +43,6 @@ export function registerIntentsCommand(program: Command, deps: CliDeps, setCode:
     .option('--retries <n>', 'HTTP retries for model engines (default 2)', wholeInt('--retries'))
     .option('--json', 'print the result as JSON instead of the summary')
     .action(async (opts: Record<string, unknown>) => {
-      const { runIntents } = await import('../intents/run-intents.js');
-      const { summarizeIntents } = await import('../intents/summary.js');
       const result = await runIntents(
         {
           cases: String(opts.cases),

@@ -6,7 +6,7 @@
 // an error, 0 otherwise; a suite that does not load is bad input (exit 2) through the CLI's error path.
 import { InvalidArgumentError, type Command } from 'commander';
 import type { CliDeps } from '../program/deps.js';
-import type { LintResult } from '../lint/run.js';
+import { lintSuite, type LintResult } from '../lint/run.js';
 
 const similarityArg = (v: string) => {
   const n = Number(v);
@@ -26,7 +26,6 @@ export function registerLintCommand(program: Command, deps: CliDeps, setCode: (c
     .option('--allow-no-negatives', 'a suite without negative controls is a warning, not an error')
     .option('--json', 'print the result as JSON')
     .action(async (suite: string | undefined, opts: Record<string, unknown>) => {
-      const { lintSuite } = await import('../lint/run.js');
       const result = lintSuite(
         {
           ...(suite !== undefined ? { suite } : {}),

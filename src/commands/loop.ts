@@ -9,6 +9,8 @@ import { STEPS, type Step } from '../loop/next-step.js';
 import { acquireStateLock } from '../state/lock.js';
 import { numArg, type CliDeps, type SetCode } from '../program/deps.js';
 import { stateDirOf } from './state-dir.js';
+import { verifyRun } from '../inspect/verify-run.js';
+import { formatProblems } from '../state/verify-files.js';
 
 /**
  * A run with damage no crash leaves — an artifact edited after it was written or never recorded, a garbage
@@ -17,8 +19,6 @@ import { stateDirOf } from './state-dir.js';
  * resume moves to superseded/ itself) is left to resume, as before.
  */
 async function refuseDamaged(stateDir: string, runId: string): Promise<void> {
-  const { verifyRun } = await import('../inspect/verify-run.js');
-  const { formatProblems } = await import('../state/verify-files.js');
   const bad = (await verifyRun(stateDir, runId)).problems.filter((p) => p.kind === 'edited' || p.kind === 'unrecorded' || p.kind === 'garbage');
   if (bad.length) throw new UsageError(`not resuming run ${runId}: it is damaged\n${formatProblems(bad).trimEnd()}\nrun "whet verify --repair ${runId}" first: it moves the damage aside, then "whet resume ${runId}" measures it again`);
 }

@@ -8,6 +8,7 @@ import { runNightly } from '../nightly/nightly.js';
 import { prune } from '../nightly/prune.js';
 import { mergedBaselines, shardTargets } from '../nightly/shard-targets.js';
 import { acquireStateLock } from '../state/lock.js';
+import { summarizeShard } from '../measure/shard.js';
 import { basename, resolve } from 'node:path';
 import type { CliDeps, SetCode } from '../program/deps.js';
 
@@ -27,7 +28,6 @@ interface Opts {
 async function runTargetShards(env: Parameters<typeof shardTargets>[0], o: Opts, deps: CliDeps, setCode: SetCode): Promise<void> {
   const r = await shardTargets(env, { ...o, shard: o.shard! });
   if (r.interrupted) return setCode(130);
-  const { summarizeShard } = await import('../measure/shard.js');
   deps.stdout(`${r.results.map((x) => (x.interrupted ? '' : summarizeShard(x))).join('\n\n')}\n`);
   setCode(0);
 }

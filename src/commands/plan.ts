@@ -8,6 +8,12 @@ import { resolve } from 'node:path';
 import type { CliDeps, SetCode } from '../program/deps.js';
 import { intArg } from '../program/deps.js';
 import { UsageError } from '../core/errors.js';
+import { loadPipeline } from '../config/pipeline.js';
+import { expandTargets } from '../config/targets.js';
+import { prepare } from '../measure/setup.js';
+import { planReport, planText } from '../measure/plan-report.js';
+import { readSkill } from '../skill/read.js';
+import * as evaluateStage from '../../stages/evaluate/index.js';
 
 interface PlanOpts {
   taskSuite?: string;
@@ -33,8 +39,6 @@ export function registerPlanCommand(program: Command, deps: CliDeps, setCode: Se
     .option('--state-root <dir>', 'state directory')
     .option('--json', 'JSON output')
     .action(async (o: PlanOpts) => {
-      const { loadPipeline } = await import('../config/pipeline.js');
-      const { expandTargets } = await import('../config/targets.js');
       const cfg = await loadPipeline(o.config, deps.cwd);
       let taskSuite = o.taskSuite;
       let skillPath = o.skillPath;
@@ -52,14 +56,11 @@ export function registerPlanCommand(program: Command, deps: CliDeps, setCode: Se
         signal: deps.signal,
         options: { standalone: true, taskSuite: resolve(deps.cwd, taskSuite), skillPath: resolve(deps.cwd, skillPath), config: o.config, stateRoot: o.stateRoot, mock: o.mock, passK: o.passK },
       };
-      const { prepare } = await import('../measure/setup.js');
-      const { planReport, planText } = await import('../measure/plan-report.js');
-      const { readSkill } = await import('../skill/read.js');
       const skill = readSkill(ctx.options.skillPath);
       let report = planReport(await prepare(ctx), skill, deps.now());
       if (o.pilot && !report.deterministic && report.chances_from.startsWith('assumed')) {
         // The pilot is the baseline the run would measure first: measured once, cached, read back.
-        const stage = await import('../../stages/evaluate/index.js');
+        const stage = evaluateStage;
         const r = await stage.run(ctx);
         if (r.interrupted) {
           deps.stdout(`${stage.summarize(r)}\n`);

@@ -17,7 +17,8 @@ import { runDetail, runRows } from './run-model.js';
 import { outputsTable, taskOutputs } from './outputs-model.js';
 import { verifyRun } from '../inspect/verify-run.js';
 import { watchState } from './watch.js';
-import type { ReviewAction } from './review-model.js';
+import { pendingReviews, type ReviewAction } from './review-model.js';
+import { exportFeedback, listFeedback, saveFeedback } from './feedback-model.js';
 
 /** The page's files, shipped in the package (package.json `files`): served by name from this list only. */
 
@@ -106,7 +107,6 @@ export async function startViewer(o: ViewerOptions): Promise<Viewer> {
     if (method === 'POST') {
       const body = await readBody(req);
       if (url.pathname === '/api/feedback') {
-        const { saveFeedback } = await import('./feedback-model.js');
         return json(res, 200, saveFeedback(o.stateDir, body as never, o.now()));
       }
       if (url.pathname === '/api/review') {
@@ -143,7 +143,6 @@ export async function startViewer(o: ViewerOptions): Promise<Viewer> {
       const table = outputsTable(o.stateDir, run, n, damaged);
       if (!table.rows.some((r) => r[0] === e)) throw new HttpError(404, `iteration ${n} has no task ${e}`);
       const { promptOf } = await import('./prompts.js');
-      const { listFeedback } = await import('./feedback-model.js');
       const manifest = readLenient(stateLayout.runManifest(stateLayout.runDir(o.stateDir, run)));
       return json(res, 200, {
         task_id: e,
@@ -155,16 +154,13 @@ export async function startViewer(o: ViewerOptions): Promise<Viewer> {
       });
     }
     if (what === 'feedback' && a === undefined) {
-      const { listFeedback } = await import('./feedback-model.js');
       const run = url.searchParams.get('run');
       return json(res, 200, listFeedback(o.stateDir, run === null ? undefined : runId(run)));
     }
     if (what === 'feedback' && a === 'export' && b === undefined) {
-      const { exportFeedback } = await import('./feedback-model.js');
       return json(res, 200, exportFeedback(o.stateDir, runId(url.searchParams.get('run') ?? undefined)), { 'content-disposition': 'attachment; filename="feedback.json"' });
     }
     if (what === 'review' && a === undefined) {
-      const { pendingReviews } = await import('./review-model.js');
       return json(res, 200, { enabled: !!o.review, pending: await pendingReviews(o.stateDir, o.now()) });
     }
     if (what === 'events' && a === undefined) {
