@@ -162,7 +162,7 @@ export interface PipelineConfig {
     minibatch: number;
     llmJudge: boolean;
     llmJudgeEngine?: EngineConfig;
-    /** loop.skill_links (src/state/skill-links.ts). */
+    /** loop.skill_links (src/skill/links.ts). */
     skillLinks: 'refuse' | 'replace';
   };
   budgets: { maxEngineCalls?: number; maxCostUsd?: number; maxWallTimeMs?: number };

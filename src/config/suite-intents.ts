@@ -5,8 +5,8 @@
 // Problems inside the files are reported by the intents loaders at `file:line:col`.
 import type { Hash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { checkCasesAgainstCatalog, loadCases } from '../intents/cases.js';
-import { loadCatalog } from '../intents/catalog.js';
+import { checkCasesAgainstCatalog, loadCases } from './intent-cases.js';
+import { loadCatalog } from './intent-catalog.js';
 import { ConfigError } from '../core/errors.js';
 import { fixtureInside } from './fixture-path.js';
 import { SAFE_ID, type SuiteInput, type SuiteIntents, type Task } from './suite-schema.js';

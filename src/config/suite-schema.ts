@@ -2,8 +2,8 @@
 // timeout_seconds]) plus whetstone's optional extensions (category, cell, negative, judges, split,
 // pass_k). Objects are strict so a misspelt key is reported instead of silently ignored.
 import { z } from 'zod';
-import type { Catalog } from '../intents/catalog.js';
-import type { IntentCase } from '../intents/types.js';
+import type { Catalog } from './intent-catalog.js';
+import type { IntentCase } from './intent-types.js';
 import { safeId } from './safe-id-schema.js';
 
 // Ids become file names and run-dir names: one definition for every reader (src/config/safe-id.ts),

@@ -6,7 +6,7 @@
 //
 // The rename replaces the file name itself: a symbolic link there is replaced, never written through
 // (write-file-atomic, used before, resolved links and wrote into their targets). Whoever writes into a
-// folder the user owns checks for links first (src/state/skill-links.ts).
+// folder the user owns checks for links first (src/skill/links.ts).
 import { createHash } from 'node:crypto';
 import { closeSync, copyFileSync, fchmodSync, fstatSync, fsyncSync, ftruncateSync, linkSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';

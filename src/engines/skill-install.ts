@@ -9,7 +9,7 @@
 // SKILL.md resolve exactly as they do for a user. SKILL.md itself is always written from the text under
 // test, not copied: the evaluator may be measuring an edited SKILL.md that is not on disk.
 import { cp, mkdir } from 'node:fs/promises';
-import { refuseEscapingLinks } from '../state/skill-links.js';
+import { refuseEscapingLinks } from '../skill/links.js';
 import { writeFileAtomically } from '../core/atomic.js';
 import { join, relative, sep } from 'node:path';
 

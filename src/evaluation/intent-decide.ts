@@ -19,13 +19,13 @@
 import type { SuiteIntents } from '../config/suite-schema.js';
 import type { Engine, EngineResult } from '../engines/types.js';
 import type { SkillInput } from '../skill/read.js';
-import { catalogEntries } from '../intents/catalog.js';
+import { catalogEntries } from '../config/intent-catalog.js';
 import { INTENT_PROTOCOL } from '../intents/command-engine.js';
 import { parseDecision } from '../intents/decision.js';
 import { planFloor } from '../intents/floor.js';
 import { catalogWithSkill } from '../intents/floor-skill.js';
 import { readToolReply, toolRequest } from '../intents/model-tools.js';
-import type { Decision, IntentCase } from '../intents/types.js';
+import type { Decision, IntentCase } from '../config/intent-types.js';
 
 export interface IntentDecideInput {
   engine: Engine;

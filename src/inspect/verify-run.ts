@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { iterationPaths } from '../loop/paths.js';
 import { iterations } from '../loop/iterations.js';
 import { stateLayout } from '../state/layout.js';
-import { folderLinks } from '../state/skill-links.js';
+import { folderLinks } from '../skill/links.js';
 import { readRecords, recordedPath, type Records } from '../state/records-read.js';
 import { checkAgainstRecord, problem, readJsonChecked, readJsonlChecked, type Problem } from '../state/verify-files.js';
 import type { SchemaKind } from './verify-schemas.js';

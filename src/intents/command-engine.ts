@@ -13,7 +13,7 @@ import { resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { describeOutcome, runProcess } from '../core/proc.js';
 import { parseDecision } from './decision.js';
-import type { CaseRun, IntentEngine, IntentRequest } from './types.js';
+import type { CaseRun, IntentEngine, IntentRequest } from '../config/intent-types.js';
 
 export const INTENT_PROTOCOL = 'whetstone.intents/1';
 

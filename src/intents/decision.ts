@@ -9,7 +9,7 @@
 // (调用 / 澄清 / 拒绝) are accepted too. `params` is taken as given, even when it is not an object:
 // schema validation (not this parser) decides whether it would run, so a malformed call is a
 // hallucination, not an engine error. Only a reply that does not say what to do at all is an error.
-import type { Decision, DecisionVia, PlannedCall } from './types.js';
+import type { Decision, DecisionVia, PlannedCall } from '../config/intent-types.js';
 
 const BEHAVIOR: Record<string, Decision['behavior']> = { call: 'call', '调用': 'call', clarify: 'clarify', '澄清': 'clarify', refuse: 'refuse', '拒绝': 'refuse' };
 

@@ -13,7 +13,7 @@ import { UsageError } from '../core/errors.js';
 import { createModelIntentEngine } from './model-engine.js';
 import { createCommandIntentEngine } from './command-engine.js';
 import { createFloorEngine } from './floor.js';
-import type { IntentEngine } from './types.js';
+import type { IntentEngine } from '../config/intent-types.js';
 
 export type EngineSpec =
   | { type: 'floor' }

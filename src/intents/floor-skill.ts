@@ -7,7 +7,7 @@
 // capability now selects it, and a word listed for the wrong capability can make the floor misselect.
 import { contentLines } from '../engines/mock-text.js';
 import { phraseIndex } from './floor-text.js';
-import type { CatalogEntry } from './types.js';
+import type { CatalogEntry } from '../config/intent-types.js';
 
 /** Capability id → the skill lines (ids removed) that name it, in skill order. */
 export function skillKeywords(skillText: string, catalog: CatalogEntry[]): Map<string, string[]> {

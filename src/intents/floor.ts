@@ -22,7 +22,7 @@
 //   7. Otherwise → call.
 import { fillParams } from './floor-params.js';
 import { idTokens, tokens } from './floor-text.js';
-import type { CatalogEntry, Decision, IntentEngine, IntentRequest, PlannedCall } from './types.js';
+import type { CatalogEntry, Decision, IntentEngine, IntentRequest, PlannedCall } from '../config/intent-types.js';
 
 export const FLOOR_MIN_SCORE = 3;
 const STRONG_STEPS = /\s*(?:,\s*)?(?:\band then\b|\bthen\b|\bafter that\b|\bafterwards\b)\s*|\s*[;；]\s*|然后|之后|接着/iu;

@@ -15,13 +15,13 @@
 //            not drop" compares `overall.selection` the same way (paired on the same case ids).
 //
 // The metric definitions and their denominators are in metrics.ts; parameter matching and placeholders
-// in params.ts; the engine spec syntax in engine-spec.ts; the floor planner's rules in floor.ts.
+// in src/config/intent-params.ts; the engine spec syntax in engine-spec.ts; the floor planner's rules in floor.ts.
 export { runIntents, type IntentsOptions, type IntentsDeps, type IntentsResult, type EngineRun, type Disagreement } from './run-intents.js';
-export { loadCases, checkCasesAgainstCatalog, type LoadedCases } from './cases.js';
-export { loadCatalog, catalogFromEntries, catalogEntries, type Catalog } from './catalog.js';
+export { loadCases, checkCasesAgainstCatalog, type LoadedCases } from '../config/intent-cases.js';
+export { loadCatalog, catalogFromEntries, catalogEntries, type Catalog } from '../config/intent-catalog.js';
 export { scoreIntentRun, computeIntentMetrics, metricSet, formatFraction, type Fraction, type IntentMetrics, type IntentMetricSet, type ScoredRun } from './metrics.js';
 export { scoreCase, type CaseScore, type MetricName } from './score-case.js';
-export { matchValue, checkParams, isPlaceholder, type ParamCheck } from './params.js';
+export { matchValue, checkParams, isPlaceholder, type ParamCheck } from '../config/intent-params.js';
 export { SEED_THRESHOLDS, evaluateGates, loadThresholds, mergeThresholds, intentThresholdsSchema, type Gate, type IntentThresholds } from './thresholds.js';
 export { planFloor, createFloorEngine, rankCapabilities, FLOOR_MIN_SCORE } from './floor.js';
 export { createIntentEngine, parseEngineSpec, type EngineSpec } from './engine-spec.js';
@@ -40,4 +40,4 @@ export type {
   IntentEngine,
   IntentRequest,
   PlannedCall,
-} from './types.js';
+} from '../config/intent-types.js';

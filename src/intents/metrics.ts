@@ -15,7 +15,7 @@
 //                         the clarification rate, not against selection.
 //   parameter hit rate    d = call-cases that list ≥ 1 key in expect.params, whose first call names
 //                             expect.capability and passes that capability's schema
-//                         n = those where every listed key matches (params.ts says how)
+//                         n = those where every listed key matches (config/intent-params.ts says how)
 //                         A wrong capability is a selection miss, not a parameter miss; arguments
 //                         that break the schema are a hallucination, not a parameter miss.
 //   clarification rate    n = clarify-cases answered with clarify;       d = clarify-cases
@@ -28,10 +28,10 @@
 //   refusal rate (info)   n = refuse-cases answered with refuse;         d = refuse-cases
 //
 // Per kind: the same definitions restricted to the cases of that kind.
-import type { Catalog } from './catalog.js';
+import type { Catalog } from '../config/intent-catalog.js';
 import { orderKinds } from './kinds.js';
 import { scoreCase, type CaseScore } from './score-case.js';
-import type { CaseRun, IntentCase } from './types.js';
+import type { CaseRun, IntentCase } from '../config/intent-types.js';
 
 export interface Fraction {
   n: number;

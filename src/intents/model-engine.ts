@@ -17,7 +17,7 @@ import { engineConfig, type EngineConfig } from '../config/engine-schema.js';
 import { UsageError } from '../core/errors.js';
 import { redactDeep, redactText } from '../core/redact.js';
 import { readToolReply, toolRequest } from './model-tools.js';
-import type { CaseRun, IntentEngine, IntentErrorKind } from './types.js';
+import type { CaseRun, IntentEngine, IntentErrorKind } from '../config/intent-types.js';
 import { ANTHROPIC_DEFAULT_BASE_URL } from '../engines/anthropic.js';
 import { PROXY_VARIABLES } from '../engines/http-proxy-env.js';
 import { createEngine } from '../engines/index.js';

@@ -19,7 +19,7 @@
 // loop's intent tasks (src/evaluation/intent-decide.ts) build it with toolRequest and read the answer
 // with readToolReply, so what the harness measures is what the loop would send.
 import type { EngineRequest, EngineResult } from '../engines/types.js';
-import type { CatalogEntry, Decision, PlannedCall } from './types.js';
+import type { CatalogEntry, Decision, PlannedCall } from '../config/intent-types.js';
 
 export const CLARIFY_TOOL = 'ask_clarification';
 export const REFUSE_TOOL = 'refuse';

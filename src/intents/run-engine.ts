@@ -1,8 +1,8 @@
 // Runs one engine over the cases, a few at a time, and returns one CaseRun per case in case order.
 // Whatever an engine does — throw, hang past its time limit, return garbage — becomes an error for that
 // case and never stops the others; after an abort, cases not started are errors of kind "aborted".
-import { catalogEntries, type Catalog } from './catalog.js';
-import type { CaseRun, CatalogEntry, IntentCase, IntentEngine, IntentRequest } from './types.js';
+import { catalogEntries, type Catalog } from '../config/intent-catalog.js';
+import type { CaseRun, CatalogEntry, IntentCase, IntentEngine, IntentRequest } from '../config/intent-types.js';
 
 export interface RunEngineOptions {
   concurrency: number;

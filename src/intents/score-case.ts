@@ -2,9 +2,9 @@
 // Pure. The rules for each metric live in metrics.ts's header; this file only decides, per case, which
 // of them the case counts toward and whether it counts as a hit.
 import type { ValidateFunction } from 'ajv';
-import { checkParams, type ParamCheck } from './params.js';
-import type { Behavior, CaseRun, Decision, IntentCase } from './types.js';
-import { checkCall, type CallCheck } from './validate-call.js';
+import { checkParams, type ParamCheck } from '../config/intent-params.js';
+import type { Behavior, CaseRun, Decision, IntentCase } from '../config/intent-types.js';
+import { checkCall, type CallCheck } from '../config/intent-validate-call.js';
 
 export type MetricName = 'selection' | 'params' | 'clarification' | 'false_clarification' | 'hallucination' | 'overreach' | 'refusal';
 

@@ -7,7 +7,7 @@
 import type { SuiteIntents } from '../config/suite-schema.js';
 import { describeDecision, parseDecision } from '../intents/decision.js';
 import { scoreCase, type CaseScore } from '../intents/score-case.js';
-import type { Decision, PlannedCall } from '../intents/types.js';
+import type { Decision, PlannedCall } from '../config/intent-types.js';
 import { errorResult } from './result.js';
 import type { JudgeResult } from './types.js';
 

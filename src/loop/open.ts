@@ -12,7 +12,7 @@ import { UsageError } from '../core/errors.js';
 import { readSkill, skillFileOf } from '../skill/read.js';
 import { appendEvent } from '../state/events.js';
 import { RECORDS } from '../state/recorded.js';
-import { refuseEscapingLinks } from '../state/skill-links.js';
+import { refuseEscapingLinks } from '../skill/links.js';
 import { stateLayout } from '../state/layout.js';
 import { newRunId, runManifest, writeRunManifest } from '../state/runs.js';
 import type { RunEnv } from '../core/run-env.js';

@@ -13,7 +13,7 @@ import { MAX_ITERATION } from '../config/safe-id.js';
 import { stateLayout } from '../state/layout.js';
 import { backupDir, readBackup, type BackupManifest } from '../state/promote.js';
 import { checkRecorded } from '../state/recorded.js';
-import { checkSkillLinks } from '../state/skill-links.js';
+import { checkSkillLinks } from '../skill/links.js';
 
 const sha = (b: Buffer) => `sha256:${createHash('sha256').update(b).digest('hex')}`;
 

@@ -8,7 +8,7 @@ import { fastGlob } from '../core/lazy.js';
 import { ConfigError } from '../core/errors.js';
 import { displayPath, readTextFile } from '../config/load-yaml.js';
 import { skillNameOf } from './skill-md.js';
-import { refuseEscapingLinks } from '../state/skill-links.js';
+import { refuseEscapingLinks } from './links.js';
 
 /** Subfolders whose files are part of a skill (Anthropic's layout plus common variants). */
 export const SKILL_RESOURCE_DIRS = ['references', 'scripts', 'assets', 'templates', 'examples'];
@@ -55,7 +55,7 @@ export function readSkill(pathOrDir: string): LoadedSkill {
   // Most skills are SKILL.md alone: the glob (and its import) only runs when a resource folder is there.
   const present = SKILL_RESOURCE_DIRS.filter((d) => existsSync(join(dir, d)));
   // A link out of the skill is refused before its target is read into the hash (issue 31). SKILL.md itself
-  // may be a link (issue 33: what it says is the skill; writes through it are refused in skill-links.ts).
+  // may be a link (issue 33: what it says is the skill; writes through it are refused in links.ts).
   if (present.length) refuseEscapingLinks(dir, present);
   const resources = present.length ? fastGlob().sync(present.map((d) => `${d}/**/*`), { cwd: dir, onlyFiles: true, dot: false }).sort() : [];
   for (const rel of resources) h.update(`\0${rel}\0`).update(readFileSync(join(dir, rel)));

@@ -13,7 +13,7 @@ import { relativeInside } from '../config/safe-id-schema.js';
 import { StateError, UsageError } from '../core/errors.js';
 import { copyFileAtomically, writeFileAtomically } from '../core/atomic.js';
 import { checkRecorded, writeRecordedJson } from './recorded.js';
-import { checkSkillLinks, type LinkPolicy } from './skill-links.js';
+import { checkSkillLinks, type LinkPolicy } from '../skill/links.js';
 import { iterName, stateLayout } from './layout.js';
 
 const sha = (b: Buffer) => `sha256:${createHash('sha256').update(b).digest('hex')}`;

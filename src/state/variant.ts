@@ -10,7 +10,7 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fastGlob } from '../core/lazy.js';
 import { copyFileAtomically, writeFileAtomically } from '../core/atomic.js';
 import { stateLayout } from './layout.js';
-import { folderLinks, refuseEscapingLinks } from './skill-links.js';
+import { folderLinks, refuseEscapingLinks } from '../skill/links.js';
 
 export const SUITE_FILE_NAMES = ['tasks.yaml', 'task_suite.yaml'];
 

@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
 import { createEngine } from '../../src/engines/index.js';
 import { decideIntent } from '../../src/evaluation/intent-decide.js';
-import { catalogFromEntries } from '../../src/intents/catalog.js';
+import { catalogFromEntries } from '../../src/config/intent-catalog.js';
 import { createIntentEngine } from '../../src/intents/engine-spec.js';
 import { scoreIntentRun } from '../../src/intents/metrics.js';
-import type { CatalogEntry, IntentCase, IntentRequest } from '../../src/intents/types.js';
+import type { CatalogEntry, IntentCase, IntentRequest } from '../../src/config/intent-types.js';
 import { listenLoopback } from '../support/http/server.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');

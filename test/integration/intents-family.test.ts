@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createIntentEngine } from '../../src/intents/engine-spec.js';
-import { catalogFromEntries } from '../../src/intents/catalog.js';
+import { catalogFromEntries } from '../../src/config/intent-catalog.js';
 import { runEngine } from '../../src/intents/run-engine.js';
 import { runIntents } from '../../src/intents/run-intents.js';
-import type { CatalogEntry, IntentCase, IntentRequest } from '../../src/intents/types.js';
+import type { CatalogEntry, IntentCase, IntentRequest } from '../../src/config/intent-types.js';
 import { startLoopbackServer, type LoopbackServer } from '../support/http/server.js';
 import { anthropicError, anthropicMessage, openaiCompletion, openaiError } from '../support/http/wire.js';
 

@@ -79,10 +79,10 @@ describe('writes to a skill never go through a symbolic link', () => {
     const outsideDir = tempDir('whet-links-outdir-');
     write(join(outsideDir, 'style.md'), 'outside\n');
     symlinkSync(outsideDir, join(dir, 'release-notes/references'));
-    const { linksOnTheWay } = await import('../../src/state/skill-links.js');
+    const { linksOnTheWay } = await import('../../src/skill/links.js');
     const links = linksOnTheWay(join(dir, 'release-notes'), ['references/style.md', 'SKILL.md']);
     expect(links).toEqual([expect.objectContaining({ path: join(dir, 'release-notes/references'), outside: true, folder: true })]);
-    const { checkSkillLinks } = await import('../../src/state/skill-links.js');
+    const { checkSkillLinks } = await import('../../src/skill/links.js');
     expect(() => checkSkillLinks(join(dir, 'release-notes'), ['references/style.md'], 'replace', 'x')).toThrow(/a linked folder inside the skill is never written through/);
     expect(readFileSync(join(outsideDir, 'style.md'), 'utf8')).toBe('outside\n');
   });

@@ -1,13 +1,13 @@
 // The floor planner: each documented rule, its text handling, and its pinned numbers on the example.
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkCasesAgainstCatalog, loadCases } from '../../src/intents/cases.js';
-import { catalogEntries, loadCatalog } from '../../src/intents/catalog.js';
+import { checkCasesAgainstCatalog, loadCases } from '../../src/config/intent-cases.js';
+import { catalogEntries, loadCatalog } from '../../src/config/intent-catalog.js';
 import { planFloor, rankCapabilities } from '../../src/intents/floor.js';
 import { fillParams } from '../../src/intents/floor-params.js';
 import { idTokens, tokens } from '../../src/intents/floor-text.js';
 import { scoreIntentRun } from '../../src/intents/metrics.js';
-import type { CatalogEntry } from '../../src/intents/types.js';
+import type { CatalogEntry } from '../../src/config/intent-types.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const catalog: CatalogEntry[] = [

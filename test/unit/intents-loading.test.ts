@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, ConfigErrors } from '../../src/core/errors.js';
-import { checkCasesAgainstCatalog, loadCases } from '../../src/intents/cases.js';
-import { loadCatalog } from '../../src/intents/catalog.js';
+import { checkCasesAgainstCatalog, loadCases } from '../../src/config/intent-cases.js';
+import { loadCatalog } from '../../src/config/intent-catalog.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const tmp = () => mkdtempSync(join(tmpdir(), 'whet-intents-load-'));

@@ -1,10 +1,10 @@
 // Every intent metric's definition and denominator, on hand-checked cases (METHOD.md §4).
 import { describe, expect, it } from 'vitest';
-import { catalogFromEntries } from '../../src/intents/catalog.js';
+import { catalogFromEntries } from '../../src/config/intent-catalog.js';
 import { scoreIntentRun, formatFraction } from '../../src/intents/metrics.js';
 import { decisionKey } from '../../src/intents/run-intents.js';
 import type { CaseScore } from '../../src/intents/score-case.js';
-import type { Behavior, CaseRun, Decision, IntentCase } from '../../src/intents/types.js';
+import type { Behavior, CaseRun, Decision, IntentCase } from '../../src/config/intent-types.js';
 
 const catalog = catalogFromEntries([
   {

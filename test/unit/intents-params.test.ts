@@ -1,6 +1,6 @@
 // How expected parameter values are compared: plain values, placeholders (never literal), matchers.
 import { describe, expect, it } from 'vitest';
-import { checkParams, isPlaceholder, matcherProblems, matchValue } from '../../src/intents/params.js';
+import { checkParams, isPlaceholder, matcherProblems, matchValue } from '../../src/config/intent-params.js';
 
 const ok = (e: unknown, a: unknown) => matchValue(e, a).ok;
 

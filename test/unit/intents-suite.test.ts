@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSuite } from '../../src/config/suite.js';
-import { catalogEntries } from '../../src/intents/catalog.js';
+import { catalogEntries } from '../../src/config/intent-catalog.js';
 import { catalogWithSkill, skillKeywords } from '../../src/intents/floor-skill.js';
 import { decideIntent } from '../../src/evaluation/intent-decide.js';
 import { judgeToolCall } from '../../src/judges/tool-call.js';

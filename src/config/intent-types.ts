@@ -1,6 +1,8 @@
 // The shapes intent evals pass around (METHOD.md §4, seed 003). A case says what should happen; an
 // engine returns a Decision; the harness checks the Decision against the catalogue's schemas and the
-// case's expectation. Nothing here does I/O.
+// case's expectation. Nothing here does I/O. With the case and catalogue readers (intent-cases.ts,
+// intent-catalog.ts) it is the input format a suite's intents block is read in, so it stands in config/,
+// below src/intents/ (engines, scoring, reports), which builds on it.
 
 export type Behavior = 'call' | 'clarify' | 'refuse';
 
@@ -17,7 +19,7 @@ export interface IntentCase {
     behavior: Behavior;
     /** null when nothing should be called. */
     capability: string | null;
-    /** Only these keys are checked; values may be matchers (see params.ts). */
+    /** Only these keys are checked; values may be matchers (see intent-params.ts). */
     params: Record<string, unknown>;
   };
   note?: string;

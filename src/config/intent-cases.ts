@@ -2,16 +2,16 @@
 // `file:line:col` (the column of the offending value inside the line), and all of a file's problems are
 // reported at once so it can be fixed in one pass. The utterance is kept byte for byte (typos are the
 // point of some cases). Blank lines are skipped; a UTF-8 BOM is ignored.
-import { deepestOffset, MAX_NESTING, nestsDeeper } from '../config/nesting.js';
+import { deepestOffset, MAX_NESTING, nestsDeeper } from './nesting.js';
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { yamlLib } from '../core/lazy.js';
 import { z } from 'zod';
 import { ConfigError, configProblems } from '../core/errors.js';
-import { displayPath, formatPath, locate, readTextFile } from '../config/load-yaml.js';
-import type { Catalog } from './catalog.js';
-import { matcherProblems } from './params.js';
-import type { Behavior, IntentCase } from './types.js';
+import { displayPath, formatPath, locate, readTextFile } from './load-yaml.js';
+import type { Catalog } from './intent-catalog.js';
+import { matcherProblems } from './intent-params.js';
+import type { Behavior, IntentCase } from './intent-types.js';
 
 export interface LoadedCases {
   cases: IntentCase[];

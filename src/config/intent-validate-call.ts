@@ -5,7 +5,7 @@
 // `x-…`) strict mode rejects; the common string formats are checked by the small set below.
 import type { Ajv, AnySchema, ErrorObject, ValidateFunction } from 'ajv';
 import { ajv2019Lib, ajv2020Lib, ajvLib } from '../core/lazy.js';
-import type { PlannedCall } from './types.js';
+import type { PlannedCall } from './intent-types.js';
 
 const FORMATS: Record<string, RegExp> = {
   date: /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/,

@@ -10,9 +10,9 @@ import { fastGlob } from '../core/lazy.js';
 import type { ValidateFunction } from 'ajv';
 import { z } from 'zod';
 import { ConfigError, ConfigErrors, configProblems } from '../core/errors.js';
-import { displayPath, formatPath, loadYaml, type LoadedYaml } from '../config/load-yaml.js';
-import type { Capability, CatalogEntry } from './types.js';
-import { compileParameters } from './validate-call.js';
+import { displayPath, formatPath, loadYaml, type LoadedYaml } from './load-yaml.js';
+import type { Capability, CatalogEntry } from './intent-types.js';
+import { compileParameters } from './intent-validate-call.js';
 
 export interface Catalog {
   capabilities: Capability[];
