@@ -4,6 +4,7 @@
 // with every attempt run, and of a loop that keeps when the held-out pass rate rose, side by side. The
 // reference for the calls is the design with every attempt run.
 import { CASES, ISSUE_SETUP, rates, type Rates } from './decision-trials.js';
+import { TRIGGER_CASES, TRIGGER_SETUP, triggerRates, trueRates } from './trigger-trials.js';
 
 const pct = (r: Rates) => `${(r.keepRate * 100).toFixed(1)}%`;
 
@@ -19,6 +20,28 @@ export async function decisionRows(trials: number): Promise<string[]> {
     const rose = await rates(ISSUE_SETUP, c, 'kept when it rose', trials, seed);
     console.error(`  decisions, ${c.name}: keeps ${pct(w)} in ${w.meanAttempts.toFixed(2)} attempts`);
     out.push(`| ${c.name} | ${pct(w)} · ${w.meanAttempts.toFixed(2)} · ${w.meanCalls.toFixed(0)} | ${pct(every)} · ${every.meanCalls.toFixed(0)} | ${pct(rose)} · ${rose.meanCalls.toFixed(0)} | ${(w.meanCalls / every.meanCalls).toFixed(2)}× |`);
+  }
+  return out;
+}
+
+/**
+ * The trigger-suite table (scripts/trigger-trials.ts: 10 should-trigger and 10 should-not held-out queries,
+ * bars 0.5): for each description edit, how often the gate keeps it counting every attempt in its trigger
+ * checks (what it does), counting the first measurement's alone (what it did), and on its gain test alone.
+ */
+export async function triggerRows(trials: number): Promise<string[]> {
+  const out = [
+    `| description edit (${trials} seeded runs each) | candidate's true trigger · false-trigger rate | keeps, trigger checks on every attempt | keeps, trigger checks on the first measurement | keeps on the held-out gain alone |`,
+    '|---|---|---|---|---|',
+  ];
+  for (const c of TRIGGER_CASES) {
+    const seed = 7 + TRIGGER_CASES.indexOf(c) * 100_003;
+    const every = await triggerRates(TRIGGER_SETUP, c, 'every attempt', trials, seed);
+    const first = await triggerRates(TRIGGER_SETUP, c, 'first measurement', trials, seed);
+    const t = trueRates(c);
+    const p = (x: number) => `${(x * 100).toFixed(1)}%`;
+    console.error(`  trigger decisions, ${c.name}: keeps ${p(every.keepRate)}`);
+    out.push(`| ${c.name} | ${t.trigger.toFixed(2)} · ${t.falseTrigger.toFixed(2)} | ${p(every.keepRate)} | ${p(first.keepRate)} | ${p(every.gainKeepRate)} |`);
   }
   return out;
 }

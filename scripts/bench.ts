@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { benchShards } from './bench-shards.js';
-import { decisionRows } from './bench-decisions.js';
+import { decisionRows, triggerRows } from './bench-decisions.js';
 import { viewRows } from './bench-view.js';
 import { writeBenchSuite } from './bench-suite.js';
 import { startBenchServer } from './bench-server.js';
@@ -161,11 +161,14 @@ async function main(): Promise<void> {
     await startRows(dirN, repeat);
     await httpRows(root, m, latency, conc);
     const decisions = await decisionRows(arg('decision-trials', 400));
+    const triggers = await triggerRows(arg('decision-trials', 400));
     console.log('| case | measured | reference | ratio | goal |');
     console.log('|---|---|---|---|---|');
     for (const r of rows) console.log(`| ${r.join(' | ')} |`);
     console.log('\ndecisions on a simulated noisy model (scripts/decision-trials.ts):\n');
     for (const line of decisions) console.log(line);
+    console.log('\ntrigger suites on a simulated noisy agent (scripts/trigger-trials.ts):\n');
+    for (const line of triggers) console.log(line);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -185,13 +185,18 @@ function intentSummary(tallies: TaskTally[]): { intent_metrics?: IntentMetrics }
 
 /** The trigger metrics of the held-out tasks: a loop's gate decides a trigger suite on these. */
 function holdoutTrigger(tallies: TaskTally[]): { holdout_trigger?: TriggerSummary } {
-  if (!tallies.some((t) => t.split === 'holdout' && t.shouldTrigger !== undefined)) return {};
-  const t = triggerSummary(tallies.filter((x) => x.split === 'holdout')).trigger;
+  const t = heldOutTriggerOf(tallies);
   return t ? { holdout_trigger: t } : {};
 }
 
+/** The trigger metrics over the held-out tasks' attempts in `tallies` (a task may stand once per measurement). */
+export function heldOutTriggerOf(tallies: readonly TaskTally[]): TriggerSummary | undefined {
+  if (!tallies.some((t) => t.split === 'holdout' && t.shouldTrigger !== undefined)) return undefined;
+  return triggerSummary(tallies.filter((x) => x.split === 'holdout')).trigger;
+}
+
 /** Attempt-level trigger rates: triggered / judged attempts of should_trigger true (and false) tasks. */
-function triggerSummary(tallies: TaskTally[]): { trigger?: VariantSummary['trigger'] } {
+function triggerSummary(tallies: readonly TaskTally[]): { trigger?: VariantSummary['trigger'] } {
   let should = 0;
   let triggered = 0;
   let shouldNot = 0;

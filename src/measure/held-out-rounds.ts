@@ -7,7 +7,8 @@ import type { TaskTally } from '../evaluation/aggregate.js';
 import { heldOutEffect } from '../evaluation/noisy-checks.js';
 import { plan, planFigures } from '../evaluation/plan.js';
 import { designSettings, sequentialPValue, type SequentialSettings, type TaskPair } from '../evaluation/sequential.js';
-import type { SequentialRecord } from '../artifacts/evaluation.js';
+import type { PipelineEvaluation, SequentialRecord } from '../artifacts/evaluation.js';
+import { heldOutTriggerOf } from '../evaluation/summary.js';
 import type { LoadedSkill } from '../skill/read.js';
 import type { Budget } from '../evaluation/budget.js';
 import { measure } from './measure.js';
@@ -33,7 +34,15 @@ export interface HeldOutRoundsInput {
   callsPerAttempt: number;
 }
 
-export async function heldOutRounds(p: Prepared, ctx: EvaluateContext, i: HeldOutRoundsInput): Promise<{ interrupted: true; budgetExhausted?: string; rateLimited?: string } | { interrupted: false; record: SequentialRecord } | { interrupted: false; sameEveryTime: string; engineCalls: number }> {
+/** Each round's tallies, one per held-out task and round: what the gate's held-out trigger rates count too. */
+export interface RoundTallies {
+  baseline: TaskTally[];
+  candidate: TaskTally[];
+}
+
+type Finished = { interrupted: false; rounds: RoundTallies } & ({ record: SequentialRecord } | { sameEveryTime: string; engineCalls: number });
+
+export async function heldOutRounds(p: Prepared, ctx: EvaluateContext, i: HeldOutRoundsInput): Promise<{ interrupted: true; budgetExhausted?: string; rateLimited?: string } | Finished> {
   const s = sequentialSettings(p);
   // One attempt per task per round, whatever a task's own pass_k: a round is one more look's worth.
   const heldOut = p.suite.tasks.filter((t) => t.split === 'holdout').map((t) => ({ ...t, passK: 1 }));
@@ -43,6 +52,7 @@ export async function heldOutRounds(p: Prepared, ctx: EvaluateContext, i: HeldOu
   const roundCtx: EvaluateContext = { ...ctx, limiter: ctx.limiter ?? ((fn) => shared(fn)) };
   // Why a round stopped, when a budget or a subscription limit did: said as for the first measurement.
   const why: { budgetExhausted?: string; rateLimited?: string } = {};
+  const rounds: RoundTallies = { baseline: [], candidate: [] };
   const outcome = await runRounds({
     settings: s,
     firstAttempts: p.passK,
@@ -62,12 +72,29 @@ export async function heldOutRounds(p: Prepared, ctx: EvaluateContext, i: HeldOu
         else if (limited) why.rateLimited = limited;
         return 'interrupted';
       }
+      rounds.baseline.push(...b.outcome.tallies);
+      rounds.candidate.push(...c.outcome.tallies);
       return { baseline: b.outcome.tallies, candidate: c.outcome.tallies, engineCalls: b.outcome.engineCalls + c.outcome.engineCalls, judgeCalls: b.outcome.judgeCalls + c.outcome.judgeCalls };
     },
   });
   if (outcome.interrupted) return { interrupted: true, ...why };
-  if (outcome.sameEveryTime) return { interrupted: false, sameEveryTime: outcome.sameEveryTime, engineCalls: outcome.engineCalls };
-  return { interrupted: false, record: sequentialRecord(outcome, s, p.passK, i.callsPerAttempt) };
+  if (outcome.sameEveryTime) return { interrupted: false, rounds, sameEveryTime: outcome.sameEveryTime, engineCalls: outcome.engineCalls };
+  return { interrupted: false, rounds, record: sequentialRecord(outcome, s, p.passK, i.callsPerAttempt) };
+}
+
+/**
+ * The rounds add attempts to the held-out queries of a trigger suite too, and the gate's trigger checks
+ * read `holdout_trigger`: it counts them all, not the first measurement's alone. In 200 seeded runs of a
+ * +25-point description edit (scripts/trigger-trials.ts), one landing at a true trigger rate of 0.40 (under
+ * the 0.5 bar) was kept in 34.5% counting the first attempt per query, 17.5% counting every attempt; one
+ * landing at 0.60 in 66.0% and 72.5%, where the gain test alone kept it in 75.0%.
+ */
+export function countRoundsInTrigger(e: PipelineEvaluation, first: RoundTallies, rounds: RoundTallies): void {
+  for (const side of ['baseline', 'candidate'] as const) {
+    const v = e.evaluation[side];
+    const all = heldOutTriggerOf([...first[side], ...rounds[side]]);
+    if (v?.holdout_trigger && all) v.holdout_trigger = all;
+  }
 }
 
 /** A task's chance as the baseline showed it, pulled toward ½ by one pseudo-attempt each way (no 0 or 1 from few attempts). */

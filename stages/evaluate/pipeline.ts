@@ -10,7 +10,7 @@ import { acquireStateLock } from '../../src/state/lock.js';
 import { openPipelineRun } from '../../src/measure/run-manifest.js';
 import { measure } from '../../src/measure/measure.js';
 import { candidateSkill } from '../../src/measure/candidate.js';
-import { heldOutRounds } from '../../src/measure/held-out-rounds.js';
+import { countRoundsInTrigger, heldOutRounds } from '../../src/measure/held-out-rounds.js';
 import { planLine, planReport } from '../../src/measure/plan-report.js';
 import { envelopeBits, pipelineInputs, recordCandidateSource, writePipelineEvaluation } from '../../src/measure/pipeline-inputs.js';
 import { budgetFor, engineNoise, prepare, type EvaluateContext, type StageResult } from '../../src/measure/setup.js';
@@ -87,6 +87,7 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
           built.evaluation.engine_noise = { deterministic: true, why: r.sameEveryTime };
           ctx.log(`whet: note: ${r.sameEveryTime}`);
         } else built.evaluation.sequential = r.record;
+        countRoundsInTrigger(built, { baseline: base.outcome.tallies, candidate: measured.outcome.tallies }, r.rounds);
       }
       artifact = built;
     }

@@ -12,7 +12,13 @@ describe('npm run bench', () => {
     const args = ['--tasks', '100', '--large-tasks', '200', '--latency-tasks', '64', '--latency-ms', '20', '--concurrency', '16', '--repeat', '1', '--heavy-repeat', '1', '--decision-trials', '20'];
     const r = spawnSync(process.execPath, [join(repoRoot, 'dist/scripts/bench.js'), ...args], { encoding: 'utf8', timeout: 240_000 });
     expect(r.status, r.stderr).toBe(0);
-    const [first, decisions] = r.stdout.split('decisions on a simulated noisy model');
+    const [first, rest] = r.stdout.split('decisions on a simulated noisy model');
+    const [decisions, triggers] = rest!.split('trigger suites on a simulated noisy agent');
+    // The trigger-suite table: a row per description edit, the gate's keeps three ways.
+    const trows = triggers!.split('\n').filter((l) => l.startsWith('| '));
+    expect(trows[0]).toMatch(/^\| description edit \(20 seeded runs each\) \| candidate's true trigger/);
+    expect(trows.slice(1)).toHaveLength(4);
+    for (const t of trows.slice(1)) expect(t).toMatch(/^\| .+ \| \d\.\d\d · \d\.\d\d \| \d+\.\d% \| \d+\.\d% \| \d+\.\d% \|$/);
     const table = first!.split('\n').filter((l) => l.startsWith('| '));
     // The decisions table: a row per true effect, whetstone's gate beside its two references.
     const drows = decisions!.split('\n').filter((l) => l.startsWith('| '));

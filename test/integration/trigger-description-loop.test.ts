@@ -3,14 +3,14 @@
 // with the description), and the held-out gate decides. A description that takes the missed requests is
 // kept; one that makes a held-out negative trigger is rejected and the skill is left as it was.
 import { describe, expect, it } from 'vitest';
-import { cpSync, readFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixturesBin, repoRoot, tempDir, whet, write } from '../support/cli.js';
 
 const fixtures = join(repoRoot, 'test/fixtures/trigger-sets');
 const ORIGINAL = 'Writes release notes from merged pull requests.';
 
-function project(): string {
+function project(evaluate = '{deterministic: true}'): string {
   const dir = tempDir();
   cpSync(join(fixtures, 'notes/SKILL.md'), join(dir, 'notes/SKILL.md'));
   cpSync(join(fixtures, 'loop/trigger_evals.json'), join(dir, 'notes/evals/trigger_evals.json'));
@@ -20,7 +20,7 @@ function project(): string {
     'state_dir: state\nengine: {type: claude, mode: installed}\ntargets: [{skill: notes, suite: notes/evals/trigger_evals.json}]\n' +
       `loop: {max_iterations: 1, proposers: [llm], generator_engine: {type: command, command: ["${process.execPath}", "${gen}"]}}\n` +
       // The fake CLI answers the same way every time: one attempt per query decides (no noisy rounds, issue 27).
-      'evaluate: {deterministic: true}\n',
+      `evaluate: ${evaluate}\n`,
   );
   return dir;
 }
@@ -58,5 +58,22 @@ describe('description loop on a trigger eval set', () => {
     expect(r.stdout).toMatch(/gate: REJECT cand-01-say-when-to-use-it — held-out delta \+0\.0000 .*1 task\(s\) that passed on the baseline now fail \(trigger-h3\)/);
     expect(r.stdout).toContain('[NO] max_false_trigger_rate: held-out false-trigger rate 1.0000 [0.21, 1.00] > 0.5 (1/1 should-not-trigger runs)');
     expect(readFileSync(join(dir, 'notes/SKILL.md'), 'utf8')).toBe(before);
+  });
+
+  it('on an engine declared noisy, the trigger checks count every attempt the rounds made, not the first measurement alone', async () => {
+    // The fake CLI still answers the same way every time, but declared noisy (not auto) the rounds go on
+    // until the sequential test decides: each held-out query is asked again each round.
+    const dir = project('{deterministic: false, max_attempts: 4}');
+    const r = await run(dir, `${ORIGINAL} Use it for a changelog or for what shipped in a version.`, 'trigger-t2,trigger-t3');
+    expect(r.code, r.stderr).toBe(0);
+    const e = JSON.parse(readFileSync(join(dir, 'state/runs', readdirSync(join(dir, 'state/runs'))[0]!, 'iter-001/evaluation.json'), 'utf8')) as {
+      evaluation: { sequential: { attempts: number }; candidate: { trigger: { should: number }; holdout_trigger: { should: number; triggered: number; should_not: number } } };
+    };
+    const attempts = e.evaluation.sequential.attempts;
+    expect(attempts).toBeGreaterThan(1);
+    // Two held-out should-trigger queries and one should-not, each asked once per round.
+    expect(e.evaluation.candidate.holdout_trigger).toMatchObject({ should: 2 * attempts, triggered: 2 * attempts, should_not: attempts });
+    expect(r.stdout).toContain(`min_trigger_rate: held-out trigger rate 1.0000`);
+    expect(r.stdout).toMatch(new RegExp(`\\(${2 * attempts}/${2 * attempts} should-trigger runs\\)`));
   });
 });
