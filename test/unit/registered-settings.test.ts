@@ -6,6 +6,7 @@ import { registeredSettings, settingsDiff, withFrozenSplits } from '../../src/co
 import { loadPipeline } from '../../src/config/pipeline.js';
 import { loadSuite } from '../../src/config/suite.js';
 import { prepare } from '../../src/measure/setup.js';
+import { loopManifest } from '../../src/loop/manifest.js';
 import { repoRoot, tempDir } from '../support/cli.js';
 
 const suitePath = join(repoRoot, 'examples/release-notes/tasks.yaml');
@@ -36,6 +37,12 @@ describe('registered decision settings', () => {
     ]);
     const { minibatch: _m, llm_judge: _l, ...older } = before;
     expect(settingsDiff(older, after)).toEqual([]);
+  });
+
+  it('run.json keeps every setting registered: none is dropped by its schema (a dropped one is never compared)', async () => {
+    const cfg = await loadPipeline(undefined, tempDir());
+    const registered = registeredSettings({ ...cfg, minTriggerRate: 0.75, maxFalseTriggerRate: 0.25, maxAttempts: 6, deterministic: false }, loadSuite(suitePath).tasks);
+    expect(loopManifest.shape.settings.unwrap().parse(registered)).toEqual(registered);
   });
 
   it('keeps a frozen split over the ratio’s and the suite’s, and assigns unregistered tasks by the ratio', () => {
