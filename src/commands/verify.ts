@@ -50,13 +50,15 @@ export function registerVerifyCommand(program: Command, deps: CliDeps, setCode: 
         checkIdFlag(r, 'run');
         if (!known.has(r)) throw new UsageError(`no run "${r}" in ${stateDir}`);
       }
-      const before = await verifyState(stateDir, runs, deps.now());
+      let before = await verifyState(stateDir, runs, deps.now());
       let repaired: RepairReport | undefined;
       let after = before;
       if (o.repair && problemsOf(before).length) {
         const lock = await acquireStateLock(stateDir, `whet verify --repair`);
         try {
-          repaired = await repairState(stateDir, before, deps.now());
+          // Checked again under the lock: what was found before it may have been a writer's work in progress.
+          before = await verifyState(stateDir, runs, deps.now());
+          if (problemsOf(before).length) repaired = await repairState(stateDir, before, deps.now());
         } finally {
           await lock.release();
         }

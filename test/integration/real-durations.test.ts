@@ -1,11 +1,14 @@
 // The state lock at the durations real engines take (issue 11): a `whet run` of over two minutes against
 // an engine that takes seconds per call keeps its lock with no warning, refuses second processes at
-// 15 s, 45 s and 90 s naming itself, and leaves no lock when it ends; a holder killed with -9 at 5 s, 35 s
+// 15 s, 45 s and 90 s naming itself (and `whet verify --repair`, while a read-only `whet verify` finds
+// the live run clean), and leaves no lock when it ends; a holder killed with -9 at 5 s, 35 s
 // or 75 s is taken over at once, and a resumed run stopped by SIGINT or SIGTERM leaves no lock either.
 // Real processes and real time — the old lock broke ten seconds into every run, which no mocked timer
 // showed. Also crash consistency: seeded kill -9 + resume of a slow loop (test/support/crash-trials.ts).
 // The scenarios mostly sleep, so both tests run at the same time: the file lasts as long as the longest.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 import { crashTrialsMatchReference } from '../support/crash-trials.js';
@@ -35,6 +38,11 @@ async function longRunRefusesOthers(): Promise<void> {
     expect(second.stderr, what).not.toMatch(/ENOTEMPTY|internal error|"level"/);
     expect(lockHolder(p), what).toBe(holder.pid);
   }
+  // Reading needs no lock: a run in progress is not damage, and the refused repair moved nothing.
+  expect(holder.done(), holder.stderr()).toBe(false);
+  const check = await track(startWhet(p, ['verify'])).exited;
+  expect(check.code, check.stdout + check.stderr).toBe(0);
+  expect(check.stdout).toMatch(/clean: 1 run\(s\)/);
   const r = await holder.exited;
   const ms = Date.now() - holder.startedAt;
   expect(r.code, r.stderr).toBe(0);
@@ -42,6 +50,41 @@ async function longRunRefusesOthers(): Promise<void> {
   expect(r.stderr).not.toMatch(/lock|compromised|"level"/i);
   expect(r.stdout).toMatch(/run done/);
   expect(countCalls(p)).toBeGreaterThanOrEqual(25);
+  expect(lockLeftovers(p)).toEqual([]);
+  const after = await track(startWhet(p, ['verify'])).exited;
+  expect(after.code, after.stdout + after.stderr).toBe(0);
+}
+
+/**
+ * `whet verify --repair` moves files aside: beside a live run it needs the lock like any writer. With
+ * damage planted in another run, it is refused naming the holder and moves nothing, while a read-only
+ * `whet verify` names the damage and not the live run; once the run stops, the repair goes ahead.
+ */
+async function repairWaitsForTheLock(): Promise<void> {
+  const p = slowProject(SLOW);
+  const holder = track(startWhet(p, ['run']));
+  await waitFor('the run to take the lock and record itself', () => (lockHolder(p) === holder.pid && hasRun(p)) || holder.done(), 30_000);
+  const runs = join(p.dir, 'state/runs');
+  const live = readdirSync(runs)[0]!;
+  const planted = join(runs, 'planted-run/run.json');
+  mkdirSync(join(runs, 'planted-run'));
+  writeFileSync(planted, '{"schema": "whetstone.run/1", "run_id": "planted-r');
+  const check = await track(startWhet(p, ['verify'])).exited;
+  expect(check.code, check.stdout + check.stderr).toBe(1);
+  expect(check.stdout).toMatch(/planted-run/);
+  expect(check.stdout).not.toContain(`${live}/`);
+  const repair = await track(startWhet(p, ['verify', '--repair'])).exited;
+  expect(repair.code, repair.stdout + repair.stderr).toBe(3);
+  expect(repair.stderr).toMatch(new RegExp(`in use by pid ${holder.pid} on \\S+ \\(whet run \\(`));
+  expect(readFileSync(planted, 'utf8')).toBe('{"schema": "whetstone.run/1", "run_id": "planted-r');
+  expect(readdirSync(runs).flatMap((r) => readdirSync(join(runs, r))).filter((f) => f === 'superseded')).toEqual([]);
+  expect(holder.done(), holder.stderr()).toBe(false);
+  holder.child.kill('SIGINT');
+  expect((await holder.exited).code).toBe(130);
+  const after = await track(startWhet(p, ['verify', '--repair'])).exited;
+  expect(after.code, after.stdout + after.stderr).not.toBe(3);
+  expect(after.stdout).toMatch(/planted-run/);
+  expect(after.stdout).not.toContain(`${live}/`);
   expect(lockLeftovers(p)).toEqual([]);
 }
 
@@ -79,6 +122,7 @@ describe.concurrent('real durations (slow command engine)', () => {
     try {
       await Promise.all([
         longRunRefusesOthers(),
+        repairWaitsForTheLock(),
         killedHolderIsTakenOver(5_000, 'SIGINT'),
         killedHolderIsTakenOver(35_000, 'SIGTERM'),
         killedHolderIsTakenOver(75_000, 'SIGINT'),
@@ -86,7 +130,7 @@ describe.concurrent('real durations (slow command engine)', () => {
     } finally {
       killAll(started);
     }
-  }, 240_000);
+  }, 300_000);
 
   it('kill -9 at random moments of a slow loop, then resume, ends with the uninterrupted decisions and results, whole files, no attempt recorded twice', async () => {
     await crashTrialsMatchReference();
