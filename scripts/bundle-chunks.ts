@@ -30,8 +30,8 @@ export interface PlanOptions {
 /** A set of chunks, one bit each. */
 class Bits {
   readonly w: Uint32Array;
-  constructor(n: number) {
-    this.w = new Uint32Array(Math.ceil(n / 32));
+  constructor(n: number, w?: Uint32Array) {
+    this.w = w ?? new Uint32Array(Math.ceil(n / 32));
   }
   static of(n: number, items: Iterable<number>): Bits {
     const b = new Bits(n);
@@ -45,22 +45,19 @@ class Bits {
     return (this.w[i >>> 5]! & (1 << (i & 31))) !== 0;
   }
   or(o: Bits): Bits {
-    const b = new Bits(0);
-    (b as { w: Uint32Array }).w = this.w.map((x, i) => x | o.w[i]!);
-    return b;
+    return new Bits(0, this.w.map((x, i) => x | o.w[i]!));
   }
   and(o: Bits): Bits {
-    const b = new Bits(0);
-    (b as { w: Uint32Array }).w = this.w.map((x, i) => x & o.w[i]!);
-    return b;
+    return new Bits(0, this.w.map((x, i) => x & o.w[i]!));
   }
   minus(o: Bits): Bits {
-    const b = new Bits(0);
-    (b as { w: Uint32Array }).w = this.w.map((x, i) => x & ~o.w[i]!);
-    return b;
+    return new Bits(0, this.w.map((x, i) => x & ~o.w[i]!));
   }
   meets(o: Bits): boolean {
     return this.w.some((x, i) => (x & o.w[i]!) !== 0);
+  }
+  equals(o: Bits): boolean {
+    return this.w.every((x, i) => x === o.w[i]);
   }
   items(): number[] {
     const out: number[] = [];
@@ -68,9 +65,6 @@ class Bits {
       for (let j = 0; x !== 0; j++, x >>>= 1) if (x & 1) out.push(k * 32 + j);
     });
     return out;
-  }
-  equals(o: Bits): boolean {
-    return this.w.every((x, i) => x === o.w[i]);
   }
 }
 

@@ -76,4 +76,18 @@ describe('description loop on a trigger eval set', () => {
     expect(r.stdout).toContain(`min_trigger_rate: held-out trigger rate 1.0000`);
     expect(r.stdout).toMatch(new RegExp(`\\(${2 * attempts}/${2 * attempts} should-trigger runs\\)`));
   });
+
+  it("holds the candidate to pipeline.yaml's own trigger bars, registered with the run", async () => {
+    const dir = project('{deterministic: true, min_trigger_rate: 0.75, max_false_trigger_rate: 0.25}');
+    const r = await run(dir, `${ORIGINAL} Use it for a changelog or for what shipped in a version.`, 'trigger-t2,trigger-t3');
+    expect(r.code, r.stderr).toBe(0);
+    const runDir = join(dir, 'state/runs', readdirSync(join(dir, 'state/runs'))[0]!);
+    const gate = JSON.parse(readFileSync(join(runDir, 'iter-001/gate.json'), 'utf8')) as { checks: { id: string; passed: boolean; detail: string }[] };
+    const check = (id: string) => gate.checks.find((c) => c.id === id);
+    expect(check('min_trigger_rate')).toMatchObject({ passed: true, detail: expect.stringMatching(/^held-out trigger rate 1\.0000 .* ≥ 0\.75 /) });
+    expect(check('max_false_trigger_rate')).toMatchObject({ passed: true, detail: expect.stringMatching(/^held-out false-trigger rate 0\.0000 .* ≤ 0\.25 /) });
+    expect(r.stdout).toMatch(/\[ok\] min_trigger_rate: .* ≥ 0\.75/);
+    // Fixed before results: the run registered the bars it was decided on.
+    expect(readFileSync(join(runDir, 'run.json'), 'utf8')).toMatch(/"min_trigger_rate": 0\.75[\s\S]*"max_false_trigger_rate": 0\.25/);
+  });
 });
