@@ -56,6 +56,15 @@ describe('verifying a state directory', () => {
     expect(byKind.schema?.message).toMatch(/^run\.json does not match its schema: mode:/);
   }, 60_000);
 
+  it('a line appended to a results log after its record is read in full: its hash covers only what was recorded', async () => {
+    const { state, runId, runDir } = await standalone();
+    const log = join(runDir, 'results', 'baseline.jsonl');
+    const lines = readFileSync(log, 'utf8').split('\n').filter(Boolean).length;
+    writeFileSync(log, `${readFileSync(log, 'utf8')}{"task_id": 7}\n`);
+    const check = await verifyRun(state, runId);
+    expect(check.problems.map((p) => [p.kind, p.file.endsWith('baseline.jsonl'), p.at?.replace(/^.*:(\d+):\d+$/, '$1')])).toEqual([['garbage', true, String(lines + 1)]]);
+  }, 60_000);
+
   it('a lost run.json of a standalone run is named, and --repair says why it cannot rebuild it (exit 1)', async () => {
     const { dir, runId, runDir } = await standalone();
     rmSync(join(runDir, 'run.json'));
