@@ -24,8 +24,8 @@ const dist = join(root, 'dist');
 const entries: Record<string, string> = { 'bin/whet': 'dist/src/cli.js' };
 for (const s of STAGES) entries[`stages/${s}/main`] = `dist/src/stage-programs/${s}.js`;
 
-// One join may cost the programs that load more this many bytes of code in all: about what Node reads and
-// compiles in the time it takes to open one more file. Measured in docs/benchmark.md (start-up rows).
+// One join may cost the programs that load more this many bytes of code in all. 20 kB left 102 files,
+// 80 kB 80; at 40 kB (92) every command started as before or sooner (docs/benchmark.md, 2026-12-04).
 const MAX_EXTRA_BYTES = 40_000;
 const builtins = new Set(builtinModules);
 /** What a program must not start to load by a join: a package, zod, a stage, a command family, the CLI itself. */
