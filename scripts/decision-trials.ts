@@ -124,16 +124,18 @@ export interface Rates {
   meanCalls: number;
 }
 
-export async function rates(setup: TrialSetup, c: TrialCase, design: Design, trials: number, seed0 = 1): Promise<Rates> {
-  let keeps = 0;
-  let attempts = 0;
-  let calls = 0;
+/** The mean of each figure `trial` gives over `trials` seeds (seed0, seed0 + 7919, …); a yes counts 1. */
+export async function meanOver<K extends string>(trials: number, seed0: number, trial: (seed: number) => Promise<Record<K, number | boolean>>): Promise<Record<K, number>> {
+  const sums = {} as Record<K, number>;
   for (let k = 0; k < trials; k++) {
-    // The same seeds for every design: the three rules decide on the same simulated models.
-    const r = await trial(setup, c, design, seed0 + k * 7919);
-    if (r.keep) keeps++;
-    attempts += r.attempts;
-    calls += r.calls;
+    for (const [key, v] of Object.entries(await trial(seed0 + k * 7919)) as [K, number | boolean][]) sums[key] = (sums[key] ?? 0) + Number(v);
   }
-  return { case: c.name, design, trials, keepRate: keeps / trials, meanAttempts: attempts / trials, meanCalls: calls / trials };
+  for (const key of Object.keys(sums) as K[]) sums[key] /= trials;
+  return sums;
+}
+
+export async function rates(setup: TrialSetup, c: TrialCase, design: Design, trials: number, seed0 = 1): Promise<Rates> {
+  // The same seeds for every design: the three rules decide on the same simulated models.
+  const m = await meanOver(trials, seed0, (seed) => trial(setup, c, design, seed));
+  return { case: c.name, design, trials, keepRate: m.keep, meanAttempts: m.attempts, meanCalls: m.calls };
 }

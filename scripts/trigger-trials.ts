@@ -12,7 +12,7 @@ import { countRoundsInTrigger, sequentialRecord, type RoundTallies } from '../sr
 import type { SequentialSettings } from '../src/evaluation/sequential.js';
 import { THRESHOLD_DEFAULTS } from '../src/config/thresholds.js';
 import { decide, type GateFacts } from '../stages/gate/decide.js';
-import { evaluationOf, tally } from './decision-trials.js';
+import { evaluationOf, meanOver, tally } from './decision-trials.js';
 
 export interface TriggerCase {
   name: string;
@@ -110,14 +110,6 @@ export interface TriggerRates {
 }
 
 export async function triggerRates(setup: TriggerSetup, c: TriggerCase, count: TriggerCount, trials: number, seed0 = 1): Promise<TriggerRates> {
-  let keeps = 0;
-  let gainKeeps = 0;
-  let attempts = 0;
-  for (let k = 0; k < trials; k++) {
-    const r = await triggerTrial(setup, c, count, seed0 + k * 7919);
-    keeps += r.keep ? 1 : 0;
-    gainKeeps += r.gainKeeps ? 1 : 0;
-    attempts += r.attempts;
-  }
-  return { case: c.name, count, trials, keepRate: keeps / trials, gainKeepRate: gainKeeps / trials, meanAttempts: attempts / trials };
+  const m = await meanOver(trials, seed0, (seed) => triggerTrial(setup, c, count, seed));
+  return { case: c.name, count, trials, keepRate: m.keep, gainKeepRate: m.gainKeeps, meanAttempts: m.attempts };
 }
