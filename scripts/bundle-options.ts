@@ -8,8 +8,7 @@
 // fast-glob load lazily or through createRequire, and pino and zx find files of their own on disk.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import type { BuildOptions, CodeSplittingOptions, Plugin } from 'rolldown';
 
 const bundled = (id: string) => id === 'zod' || id.startsWith('zod/') || id === 'commander';

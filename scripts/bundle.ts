@@ -7,8 +7,9 @@
 // plus a chunk per lazily imported command family loads the same code from far fewer files, so every
 // command starts sooner (docs/benchmark.md). Dynamic imports stay dynamic, so `--version` still loads
 // no command family. The bundler alone gave ~165 chunks, half under 2 kB; the build joins the small ones
-// (scripts/bundle-chunks.ts) so the package stays under 150 files and a command opens fewer. dist/bundle-modules.json records which modules each chunk holds, for the tests that
-// check what a program loads (test/integration/stage-programs.test.ts); it is not shipped.
+// (scripts/bundle-chunks.ts) so the package stays under 150 files and a command opens fewer.
+// dist/bundle-modules.json records which modules each chunk holds, for the tests that check what a
+// program loads (test/integration/stage-programs.test.ts); it is not shipped.
 import { build, type OutputChunk, type RolldownOutput } from 'rolldown';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -13,7 +13,7 @@ import { expandTargets } from '../config/targets.js';
 import { prepare } from '../measure/setup.js';
 import { planReport, planText } from '../measure/plan-report.js';
 import { readSkill } from '../skill/read.js';
-import * as evaluateStage from '../../stages/evaluate/index.js';
+import * as stage from '../../stages/evaluate/index.js';
 
 interface PlanOpts {
   taskSuite?: string;
@@ -60,7 +60,6 @@ export function registerPlanCommand(program: Command, deps: CliDeps, setCode: Se
       let report = planReport(await prepare(ctx), skill, deps.now());
       if (o.pilot && !report.deterministic && report.chances_from.startsWith('assumed')) {
         // The pilot is the baseline the run would measure first: measured once, cached, read back.
-        const stage = evaluateStage;
         const r = await stage.run(ctx);
         if (r.interrupted) {
           deps.stdout(`${stage.summarize(r)}\n`);

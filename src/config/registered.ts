@@ -4,6 +4,7 @@
 // after results were seen — eval_threshold lowered until a rejected candidate passes, a holdout_ratio
 // that moves the candidate's own train task into the held-out set, a minibatch or an LLM judge switched
 // on to screen out a candidate — would decide by hindsight.
+import { z } from 'zod';
 import { canonicalJson, sha256 } from '../core/hash.js';
 import type { PipelineConfig } from './pipeline.js';
 import type { Task } from './suite-schema.js';
@@ -12,34 +13,39 @@ import { assignSplits, splitsOf } from './split.js';
 
 export type Split = 'train' | 'holdout';
 
-export interface RegisteredSettings {
-  eval_threshold: number;
+/**
+ * The settings as run.json keeps them (src/loop/manifest.ts reads them with this schema too, so none it
+ * registers can be dropped on the way). One absent from a run registered before it was is never compared.
+ */
+export const registeredSettingsSchema = z.object({
+  eval_threshold: z.number(),
   /** Per-category eval thresholds (evaluate.eval_thresholds); absent from runs registered before they were. */
-  eval_thresholds?: Record<string, number>;
-  baseline_min_pass_rate: number;
-  standalone_min_pass_rate: number;
+  eval_thresholds: z.record(z.string(), z.number()).optional(),
+  baseline_min_pass_rate: z.number(),
+  standalone_min_pass_rate: z.number(),
   /** Absent from runs registered before it was; those keep the default (config/pipeline.ts). */
-  max_error_share?: number;
+  max_error_share: z.number().optional(),
   /** A trigger suite's own bars; absent from runs registered before them. */
-  min_trigger_rate?: number;
-  max_false_trigger_rate?: number;
+  min_trigger_rate: z.number().optional(),
+  max_false_trigger_rate: z.number().optional(),
   /** Rounds' bound and whether the engines are taken as deterministic; absent from runs registered before them. */
-  max_attempts?: number;
-  deterministic?: 'auto' | boolean;
-  holdout_ratio: number;
-  max_iterations: number;
-  plateau_window: number;
+  max_attempts: z.number().optional(),
+  deterministic: z.union([z.literal('auto'), z.boolean()]).optional(),
+  holdout_ratio: z.number(),
+  max_iterations: z.number(),
+  plateau_window: z.number(),
   /** Both decide which candidate reaches evaluation; absent from runs registered before they were. */
-  minibatch?: number;
-  llm_judge?: boolean;
+  minibatch: z.number().optional(),
+  llm_judge: z.boolean().optional(),
   /**
    * pipeline.yaml `stages:`: which program runs a stage in place of the built-in one (its argv). Swapping
    * the generator or the gate for another after results were seen decides by hindsight like any setting.
    */
-  stage_programs?: Record<string, string[]>;
+  stage_programs: z.record(z.string(), z.array(z.string())).optional(),
   /** Each task's split at run start: frozen, so no later change can move a task between splits. */
-  splits: Record<string, Split>;
-}
+  splits: z.record(z.string(), z.enum(['train', 'holdout'] satisfies Split[])),
+});
+export type RegisteredSettings = z.infer<typeof registeredSettingsSchema>;
 
 export function registeredSettings(cfg: PipelineConfig, tasks: readonly Task[]): RegisteredSettings {
   const splits: Record<string, Split> = {};

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { MAX_ITERATION } from '../config/safe-id.js';
 import { runManifest } from '../state/runs.js';
+import { registeredSettingsSchema } from '../config/registered.js';
 
 export const loopManifest = runManifest.extend({
   mode: z.literal('loop'),
@@ -13,27 +14,7 @@ export const loopManifest = runManifest.extend({
   thresholds_sha256: z.string(),
   /** The other decision-relevant settings and each task's split (src/config/registered.ts); absent in runs
    * started before they were registered, which are then checked on their thresholds only. */
-  settings: z
-    .object({
-      eval_threshold: z.number(),
-      eval_thresholds: z.record(z.string(), z.number()).optional(),
-      baseline_min_pass_rate: z.number(),
-      standalone_min_pass_rate: z.number(),
-      max_error_share: z.number().optional(),
-      min_trigger_rate: z.number().optional(),
-      max_false_trigger_rate: z.number().optional(),
-      max_attempts: z.number().optional(),
-      deterministic: z.union([z.literal('auto'), z.boolean()]).optional(),
-      holdout_ratio: z.number(),
-      max_iterations: z.number(),
-      plateau_window: z.number(),
-      // Kept, not stripped on read: a setting missing here is never compared, so never refused.
-      minibatch: z.number().optional(),
-      llm_judge: z.boolean().optional(),
-      stage_programs: z.record(z.string(), z.array(z.string())).optional(),
-      splits: z.record(z.string(), z.enum(['train', 'holdout'])),
-    })
-    .optional(),
+  settings: registeredSettingsSchema.optional(),
   settings_sha256: z.string().optional(),
   /** Settings given as flags when the run started (`whet run --eval-threshold`): they were registered in
    * place of pipeline.yaml's, so they stand in for pipeline.yaml's values for the rest of the run. */

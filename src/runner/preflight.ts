@@ -1,7 +1,7 @@
 // Every reason a runner call refuses is checked here, before the runner moves or writes anything: a
 // refusal after superseding would leave a run half-redone and marked running (the auditor's case: the
 // learner's artifact moved away, then a refusal, then `status: running` on a finished run).
-import { currentSettings, settingsDiff, type RegisteredSettings } from '../config/registered.js';
+import { currentSettings, settingsDiff } from '../config/registered.js';
 import { thresholdsDiff, thresholdsHash, type Thresholds } from '../config/thresholds.js';
 import { UsageError } from '../core/errors.js';
 import type { LoopContext } from '../loop/context.js';
@@ -59,7 +59,7 @@ export function refuseChangedRegistrations(ctx: LoopContext): void {
   // Runs started before these were registered have nothing to compare with.
   if (m.settings) {
     const from = ctx.flags?.evalThreshold === undefined ? {} : { eval_threshold: '--eval-threshold' };
-    const diff = settingsDiff(m.settings as RegisteredSettings, currentSettings(ctx.config, m.suite.path), from);
+    const diff = settingsDiff(m.settings, currentSettings(ctx.config, m.suite.path), from);
     if (diff.length) {
       lines.push(...diff);
       kinds.push('decision settings');

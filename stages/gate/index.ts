@@ -38,13 +38,13 @@ function earlierHoldoutPValues(runDir: string, iteration: number): number[] {
 
 /** A trigger suite's bars as registered at run start (pipeline.yaml's for a run registered before them). */
 function registeredTriggerBars(ctx: LoopContext): TriggerBars {
-  const s = ctx.manifest.settings as { min_trigger_rate?: number; max_false_trigger_rate?: number } | undefined;
+  const s = ctx.manifest.settings;
   return { minTriggerRate: s?.min_trigger_rate ?? ctx.config.minTriggerRate, maxFalseTriggerRate: s?.max_false_trigger_rate ?? ctx.config.maxFalseTriggerRate };
 }
 
 /** As registered at run start; a run registered before the setting existed has pipeline.yaml's. */
 function registeredMaxErrorShare(ctx: LoopContext): number {
-  const s = ctx.manifest.settings as { max_error_share?: number } | undefined;
+  const s = ctx.manifest.settings;
   return s?.max_error_share ?? ctx.config.maxErrorShare;
 }
 
