@@ -4,7 +4,7 @@
 // what is missing. It never reads a key's
 // value into its output.
 import type { Command } from 'commander';
-import { loadPipeline } from '../config/pipeline.js';
+import { lacking, loadPipeline } from '../config/pipeline.js';
 import { engineWarnings } from '../config/engine-warnings.js';
 import type { ClaudeEngineConfig, CodexEngineConfig, EngineConfig } from '../config/engine-schema.js';
 import { checkFlags } from './doctor-flags.js';
@@ -84,7 +84,7 @@ export async function doctor(deps: CliDeps, configPath?: string): Promise<Findin
   if (cfg.loop.generatorEngine) engines.push(['loop.generator_engine', cfg.loop.generatorEngine as EngineCfg]);
   cfg.targets.forEach((t, i) => t.engine && engines.push([`targets[${i}].engine`, t.engine as EngineCfg]));
   const out: Finding[] = [];
-  if (engines.length === 0) out.push({ engine: 'engine', check: 'config', ok: false, detail: `no engine configured in ${cfg.path ?? 'pipeline.yaml'}: set "engine:" (or run "whet init"), or pass --mock to each command` });
+  if (engines.length === 0) out.push({ engine: 'engine', check: 'config', ok: false, detail: lacking(cfg, `no engine configured in ${cfg.path ?? 'pipeline.yaml'}: set "engine:" (or run "whet init"), or pass --mock to each command`) });
   for (const [where, e] of engines) {
     const label = `${where} (${e.type})`;
     for (const w of engineWarnings(e as EngineConfig, where)) out.push({ engine: label, check: 'config', ok: false, detail: w });

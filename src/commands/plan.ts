@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import type { CliDeps, SetCode } from '../program/deps.js';
 import { intArg } from '../program/deps.js';
 import { UsageError } from '../core/errors.js';
-import { loadPipeline } from '../config/pipeline.js';
+import { lacking, loadPipeline } from '../config/pipeline.js';
 import { expandTargets } from '../config/targets.js';
 import { prepare } from '../measure/setup.js';
 import { planReport, planText } from '../measure/plan-report.js';
@@ -44,7 +44,7 @@ export function registerPlanCommand(program: Command, deps: CliDeps, setCode: Se
       let skillPath = o.skillPath;
       if (!taskSuite || !skillPath) {
         const first = expandTargets(cfg)[0];
-        if (!first) throw new UsageError('whet plan needs --task-suite and --skill-path, or a target in pipeline.yaml');
+        if (!first) throw new UsageError(lacking(cfg, 'whet plan needs --task-suite and --skill-path, or a target in pipeline.yaml'));
         taskSuite ??= first.suitePath;
         skillPath ??= first.skillDir;
       }

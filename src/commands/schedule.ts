@@ -7,7 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { WHET_BIN } from '../core/package-info.js';
 import { Option, type Command } from 'commander';
 import type { CliDeps, SetCode } from '../program/deps.js';
-import { loadPipeline, type PipelineConfig } from '../config/pipeline.js';
+import { loadPipeline, NO_PROJECT, type PipelineConfig } from '../config/pipeline.js';
 import { UsageError } from '../core/errors.js';
 import { DEFAULT_AT, describeRuns, nextRuns, parseCron } from '../schedule/cron.js';
 import { installCrontab, removeCrontab, type ProcEnv } from '../schedule/crontab.js';
@@ -54,7 +54,7 @@ export function whetArgv(): string[] {
 
 async function targetOf(deps: CliDeps, o: Opts, opts: { allowSeconds?: boolean } = {}): Promise<ScheduleTarget> {
   const configPath = resolve(deps.cwd, o.config ?? 'pipeline.yaml');
-  if (!existsSync(configPath)) throw new UsageError(`no pipeline config at ${configPath}: the nightly job needs one (pass -c FILE)`);
+  if (!existsSync(configPath)) throw new UsageError(o.config ? `no pipeline config at ${configPath}: the nightly job needs one (pass -c FILE)` : `${NO_PROJECT} (the nightly job needs one)`);
   const cfg = await loadPipeline(configPath, deps.cwd);
   return { projectDir: dirname(configPath), configPath, stateDir: cfg.stateDir, whetArgv: whetArgv(), cron: parseCron(o.at, opts), keyEnvs: keyEnvsOf(cfg) };
 }

@@ -170,6 +170,14 @@ export interface PipelineConfig {
   externalStages: ExternalStages;
 }
 
+/** What a command that needs a project says in a folder with none: how to make one, or name one (issue 41). */
+export const NO_PROJECT = 'no pipeline.yaml here: run `whet init`, or pass -c FILE';
+
+/** `missing` (what the config lacks), or, when there is no config at all, NO_PROJECT followed by it. */
+export function lacking(cfg: Pick<PipelineConfig, 'path'>, missing: string): string {
+  return cfg.path ? missing : `${NO_PROJECT} (${missing})`;
+}
+
 /**
  * Loads `file`, or `pipeline.yaml` in `cwd` when no file is named. A named file that is missing is an
  * error; a missing default file means "no config" and every default applies.

@@ -3,7 +3,7 @@
 // does, before it moves or writes anything (src/runner/preflight.ts).
 import { resolve } from 'node:path';
 import { readArtifact } from '../state/artifact-io.js';
-import { loadPipeline, type PipelineConfig } from '../config/pipeline.js';
+import { lacking, loadPipeline, type PipelineConfig } from '../config/pipeline.js';
 import { loadSuiteWith } from '../config/suite-overrides.js';
 import { thresholdsHash } from '../config/thresholds.js';
 import { registeredSettings, settingsHash } from '../config/registered.js';
@@ -51,8 +51,8 @@ export async function planRun(e: LoopEnv, o: StartOptions): Promise<RunPlan> {
   // A flag is what the new run registers, in place of pipeline.yaml's value.
   const cfg = o.evalThreshold === undefined ? loaded : { ...loaded, evalThreshold: o.evalThreshold };
   const target = o.targetSkill ? { skill: resolve(e.cwd, o.targetSkill), suite: undefined } : cfg.targets[0];
-  if (!target) throw new UsageError(`no target to improve: add "targets:" to ${cfg.path ?? 'pipeline.yaml'} or pass --target SKILL_DIR`);
-  if (!o.mock && !cfg.engine) throw new UsageError(`no engine configured: set "engine:" in ${cfg.path ?? 'pipeline.yaml'} or pass --mock`);
+  if (!target) throw new UsageError(lacking(cfg, `no target to improve: add "targets:" to ${cfg.path ?? 'pipeline.yaml'} or pass --target SKILL_DIR`));
+  if (!o.mock && !cfg.engine) throw new UsageError(lacking(cfg, `no engine configured: set "engine:" in ${cfg.path ?? 'pipeline.yaml'} or pass --mock`));
   const skillFile = skillFileOf(target.skill);
   const skill = readSkill(skillFile);
   const suitePath = suiteFor(skill.dir!, target.suite);

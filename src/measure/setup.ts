@@ -2,7 +2,7 @@
 // pipeline.yaml, the suite loaded and checked, engines built. Any bad input fails here, so a refused
 // command leaves the state directory exactly as it was.
 import { resolve } from 'node:path';
-import { loadPipeline, type PipelineConfig } from '../config/pipeline.js';
+import { lacking, loadPipeline, type PipelineConfig } from '../config/pipeline.js';
 import { applySuiteOverrides } from '../config/suite-overrides.js';
 import { loadSuiteRemembered, type RememberedSuite } from '../config/suite-copy.js';
 import { BUILD_ID } from '../core/build-id.js';
@@ -112,7 +112,7 @@ export async function openMeasurement(ctx: EvaluateContext, loadedCfg?: Pipeline
   const configured = o.engine ?? cfg.engine;
   const engineCfg = o.mock ? { type: 'mock' as const, ...(configured?.type === 'mock' ? configured : {}) } : configured;
   if (!engineCfg) {
-    throw new UsageError(`no engine configured: set "engine:" in ${cfg.path ?? 'pipeline.yaml'} (see docs/reference/engines.md), or pass --mock to use the offline mock engine`);
+    throw new UsageError(lacking(cfg, `no engine configured: set "engine:" in ${cfg.path ?? 'pipeline.yaml'} (see docs/reference/engines.md), or pass --mock to use the offline mock engine`));
   }
   // The engine's own timeout_seconds is its tasks' default limit; a task's timeout_seconds still wins.
   // A large suite unchanged since it was last loaded is read from its checked copy. Only the bundled whet

@@ -4,7 +4,7 @@
 // The fan-out over the targets (forEachTarget) is the one their shards (shard-targets.ts) run through too.
 import { resolve } from 'node:path';
 import pLimit from 'p-limit';
-import { loadPipeline, type PipelineConfig } from '../config/pipeline.js';
+import { lacking, loadPipeline, type PipelineConfig } from '../config/pipeline.js';
 import { expandTargets, type ResolvedTarget } from '../config/targets.js';
 import { UsageError } from '../core/errors.js';
 import type { RunEnv } from '../core/run-env.js';
@@ -32,7 +32,7 @@ export async function openTargets(
 ): Promise<{ cfg: PipelineConfig; targets: ResolvedTarget[]; stateDir: string; limiter: <T>(fn: () => Promise<T>) => Promise<T> }> {
   const cfg = await loadPipeline(o.config, e.cwd);
   const targets = expandTargets(cfg, e.log);
-  if (targets.length === 0) throw new UsageError(`no targets in ${cfg.path ?? 'pipeline.yaml'}: add "targets:" (a skill folder, SKILL.md, or a glob)`);
+  if (targets.length === 0) throw new UsageError(lacking(cfg, `no targets in ${cfg.path ?? 'pipeline.yaml'}: add "targets:" (a skill folder, SKILL.md, or a glob)`));
   const stateDir = o.stateRoot ? resolve(e.cwd, o.stateRoot) : cfg.stateDir;
   const shared = pLimit(cfg.concurrency);
   return { cfg, targets, stateDir, limiter: (fn) => shared(fn) };
