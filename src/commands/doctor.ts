@@ -1,5 +1,5 @@
 // `whet doctor`: checks every engine the config names — the program on PATH and its version, for the
-// agent CLIs whether they know every flag whetstone passes (doctor-flags.ts), settings that are probably
+// agent CLIs whether they know every flag whetstone passes (engines/cli-flags.ts), settings that are probably
 // a mistake (config/engine-warnings.ts), the endpoint reachable, the key variable set — and says exactly
 // what is missing. It never reads a key's
 // value into its output.
@@ -7,10 +7,10 @@ import type { Command } from 'commander';
 import { lacking, loadPipeline } from '../config/pipeline.js';
 import { engineWarnings } from '../config/engine-warnings.js';
 import type { ClaudeEngineConfig, CodexEngineConfig, EngineConfig } from '../config/engine-schema.js';
-import { checkFlags } from './doctor-flags.js';
+import { checkFlags } from '../engines/cli-flags.js';
 import { runProcess } from '../core/proc.js';
 import type { CliDeps, SetCode } from '../program/deps.js';
-import { findProgram } from './find-program.js';
+import { keyCheck, programCheck } from '../engines/offline-checks.js';
 
 export interface Finding {
   engine: string;
@@ -21,7 +21,6 @@ export interface Finding {
 
 type EngineCfg = Record<string, unknown> & { type: string };
 
-const DEFAULT_KEY: Record<string, string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
 const DEFAULT_URL: Record<string, string> = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com' };
 
 // claude prints "2.1.44 (Claude Code)", codex "codex-cli 0.58.0": a version number, or this is not the agent
@@ -30,9 +29,10 @@ const VERSION_NUMBER = /\d+\.\d+/;
 
 /** Checks the program and its version; returns its path when it runs and prints a version. */
 async function checkProgram(label: string, program: string, deps: CliDeps, out: Finding[], agentCli = false): Promise<string | undefined> {
-  const path = findProgram(program, deps.env, deps.cwd);
+  // The same words a run refuses with when the program is missing (engines/offline-checks.ts).
+  const { path, ...missing } = programCheck(program, deps.env, deps.cwd);
   if (!path) {
-    out.push({ engine: label, check: 'program', ok: false, detail: `${program} is not on PATH (install it, or set the full path in pipeline.yaml)` });
+    out.push({ engine: label, ...missing });
     return undefined;
   }
   const v = await runProcess({ argv: [path, '--version'], env: deps.env, cwd: deps.cwd, timeoutMs: 10_000 });
@@ -103,9 +103,7 @@ export async function doctor(deps: CliDeps, configPath?: string): Promise<Findin
       }
       case 'openai':
       case 'anthropic': {
-        const keyVar = String(e.api_key_env ?? DEFAULT_KEY[e.type]);
-        const set = (deps.env[keyVar] ?? '') !== '';
-        out.push({ engine: label, check: 'key', ok: set, detail: set ? `${keyVar} is set` : `${keyVar} is not set in the environment (whetstone reads keys only from there)` });
+        out.push({ engine: label, ...keyCheck(e as { type: string; api_key_env?: string }, deps.env) });
         await checkEndpoint(label, String(e.base_url ?? DEFAULT_URL[e.type]), out);
         break;
       }

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../core/errors.js';
 import type { CliDeps, SetCode } from '../program/deps.js';
-import { findProgram } from './find-program.js';
+import { findProgram } from '../core/find-program.js';
 
 function engineBlock(found: 'claude' | 'codex' | undefined): string {
   if (found === 'claude') return '# Found `claude` on PATH: Claude Code headless answers the tasks.\nengine:\n  type: claude\n  # model: sonnet\n  # max_turns: 4\n';

@@ -19,6 +19,9 @@ import type { RunEnv } from '../core/run-env.js';
 import type { LoopContext } from './context.js';
 import { suiteFor } from '../config/targets.js';
 import { measuredSkillId, triggerEngineRefusal } from '../config/trigger-engine.js';
+import type { EngineConfig } from '../config/engine-schema.js';
+import type { Suite } from '../config/suite-schema.js';
+import { refuseUnusableEngines } from '../engines/offline-checks.js';
 export { resolveRun } from './resolve-run.js';
 import { loopManifest, type LoopManifest } from './manifest.js';
 import type { Opened } from '../measure/setup.js';
@@ -60,6 +63,8 @@ export async function planRun(e: LoopEnv, o: StartOptions): Promise<RunPlan> {
   const engineCfg = o.mock ? ({ type: 'mock' } as const) : (target.engine ?? cfg.engine);
   const refusal = engineCfg && triggerEngineRefusal(suite.tasks, engineCfg, o.mock ? 'pipeline.yaml (and drop --mock)' : (cfg.path ?? 'pipeline.yaml'));
   if (refusal) throw new UsageError(refusal);
+  // A missing key or agent CLI is refused before the run folder exists (issue 41), not found by its first calls.
+  if (!o.mock) await refuseUnusableEngines(loopEngines(cfg, engineCfg, suite.tasks), e.env, e.cwd);
   const stateDir = resolve(e.cwd, o.stateRoot ?? cfg.stateDir);
   // Every variant copies the folder: a link out of it is refused now, before the state directory is touched.
   refuseEscapingLinks(skill.dir!);
@@ -86,6 +91,17 @@ export async function planRun(e: LoopEnv, o: StartOptions): Promise<RunPlan> {
     iteration: 1,
   };
   return { cfg, manifest, stateDir, runDir };
+}
+
+/** Every engine a loop run on real engines may call, by where the config names it. */
+function loopEngines(cfg: PipelineConfig, engine: EngineConfig | undefined, tasks: Suite['tasks']): { where: string; cfg: EngineConfig | undefined }[] {
+  const needsJudge = tasks.some((t) => t.judges.some((j) => j.type === 'llm-rubric' || j.type === 'llm_rubric'));
+  return [
+    { where: 'engine', cfg: engine },
+    { where: 'judge_engine', cfg: needsJudge ? cfg.judgeEngine : undefined },
+    { where: 'loop.generator_engine', cfg: cfg.loop.proposers.includes('llm') ? (cfg.loop.generatorEngine ?? cfg.engine) : undefined },
+    { where: 'loop.discriminate.judge_engine', cfg: cfg.loop.llmJudge ? (cfg.loop.llmJudgeEngine ?? cfg.judgeEngine ?? cfg.engine) : undefined },
+  ];
 }
 
 /**

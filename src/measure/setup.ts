@@ -14,6 +14,7 @@ import { UsageError } from '../core/errors.js';
 import { collectBetweenPhases } from '../core/gc-hint.js';
 import type { EngineConfig } from '../config/engine-schema.js';
 import { engineWarnings } from '../config/engine-warnings.js';
+import { refuseUnusableEngines } from '../engines/offline-checks.js';
 import { triggerEngineRefusal } from '../config/trigger-engine.js';
 import { baselineCacheKey, type CacheKeyParts } from '../evaluation/cache.js';
 import { stateLayout } from '../state/layout.js';
@@ -127,6 +128,10 @@ export async function openMeasurement(ctx: EvaluateContext, loadedCfg?: Pipeline
   // What parsing a large suite left behind is dead now: give it back before the run (src/core/gc-hint.ts).
   // A copy's reading leaves little: its text and the JSON it parsed to.
   if (!read.copy?.info.hit) collectBetweenPhases();
+  const needsJudge = suite.tasks.some((t) => t.judges.some((j) => j.type === 'llm-rubric' || j.type === 'llm_rubric'));
+  const judgeCfg = o.mock ? { type: 'mock' as const } : (cfg.judgeEngine ?? engineCfg);
+  // A missing key or agent CLI: exit 2 with the fix before any run folder exists (issue 41).
+  await refuseUnusableEngines([{ where: o.engine ? 'targets[].engine' : 'engine', cfg: engineCfg }, { where: 'judge_engine', cfg: needsJudge ? judgeCfg : undefined }], ctx.env, ctx.cwd);
   // The run's concurrency is the engines' adaptive ceiling unless their config writes its own max_concurrency.
   const concurrency = o.concurrency ?? cfg.concurrency;
   const engine = configureEngine(createEngine(engineCfg, { suiteDir: suite.dir, env: ctx.env, maxConcurrency: concurrency }), engineCfg);
@@ -134,8 +139,6 @@ export async function openMeasurement(ctx: EvaluateContext, loadedCfg?: Pipeline
   if (withFiles > 0 && !placesFiles(engineCfg)) {
     ctx.log(`warning: ${withFiles} task(s) name files for the agent's workspace, but the ${engineCfg.type} engine${engineCfg.type === 'command' ? ' with workdir: suite' : ''} has no temporary workspace: the files are not copied`);
   }
-  const needsJudge = suite.tasks.some((t) => t.judges.some((j) => j.type === 'llm-rubric' || j.type === 'llm_rubric'));
-  const judgeCfg = o.mock ? { type: 'mock' as const } : (cfg.judgeEngine ?? engineCfg);
   // Judge calls otherwise carry the task's limit; a judge engine's own timeout_seconds is about grading.
   const judgeEngine = needsJudge ? configureEngine(createEngine(judgeCfg, { suiteDir: suite.dir, env: ctx.env, maxConcurrency: concurrency }), judgeCfg, { overrideTimeout: true }) : undefined;
   const where = cfg.path ?? 'pipeline.yaml';

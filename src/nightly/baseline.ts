@@ -2,7 +2,8 @@
 // its TTL, all running in one invocation under one shared concurrency limit. `fresh` (whet nightly)
 // measures every task instead: neither the cache nor an unfinished earlier run is read.
 // The fan-out over the targets (forEachTarget) is the one their shards (shard-targets.ts) run through too.
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
+import { refuseUnusableEngines } from '../engines/offline-checks.js';
 import pLimit from 'p-limit';
 import { lacking, loadPipeline, type PipelineConfig } from '../config/pipeline.js';
 import { expandTargets, type ResolvedTarget } from '../config/targets.js';
@@ -65,6 +66,9 @@ export async function forEachTarget<R>(
   evaluate: TargetEvaluation<R>,
 ): Promise<Fanned & { results: R[] }> {
   const { cfg, targets, stateDir, limiter } = await openTargets(e, o);
+  // The lock creates the state directory: a missing key or agent CLI is refused before it (issue 41). A
+  // judge engine is checked with its target's suite, in openMeasurement.
+  if (!o.mock) await refuseUnusableEngines(targets.map((t) => (t.engine ? { where: `targets[${relative(cfg.dir, t.skillDir) || '.'}].engine`, cfg: t.engine } : { where: 'engine', cfg: cfg.engine })), e.env, e.cwd);
   const lock = await acquireStateLock(stateDir, holder, { report: e.log });
   try {
     const results = await Promise.all(

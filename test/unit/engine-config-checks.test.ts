@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { claudeEngineConfig, codexEngineConfig, openaiEngineConfig } from '../../src/config/engine-schema.js';
 import { engineWarnings, isOpenAIReasoningModel } from '../../src/config/engine-warnings.js';
 import { maxTokensParam, openaiRequestBody } from '../../src/engines/openai.js';
-import { missingFlags, passedFlags } from '../../src/commands/doctor-flags.js';
+import { missingFlags, passedFlags } from '../../src/engines/cli-flags.js';
 
 describe('engine warnings', () => {
   it('max_turns: 1 with installed mode is warned about; 2, or prepend mode, is not', () => {

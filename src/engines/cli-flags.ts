@@ -1,11 +1,11 @@
-// `whet doctor`'s flag check for the agent CLIs: every option whetstone itself passes (claudeArgv,
+// The agent CLIs' flag check (`whet doctor`, and every run before it starts: engines/offline-checks.ts): every option whetstone itself passes (claudeArgv,
 // codexArgv — extra_args are the user's own and not checked) must appear in the CLI's own help, so a
 // release too old to know one (`--no-session-persistence`, `--setting-sources`, codex's `--ephemeral`) is
 // caught before a run, not after every task failed with "unknown option". The help is `claude --help`
 // and `codex exec --help` (clap lists each long option as `--name`; Commander as `--name <value>`).
 import type { ClaudeEngineConfig, CodexEngineConfig } from '../config/engine-schema.js';
-import { claudeArgv } from '../engines/claude.js';
-import { codexArgv } from '../engines/codex.js';
+import { claudeArgv } from './claude.js';
+import { codexArgv } from './codex.js';
 import { runProcess } from '../core/proc.js';
 
 /** The long options whetstone passes for this config, without the user's extra_args. */

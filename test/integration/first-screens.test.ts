@@ -1,0 +1,95 @@
+// Issue 41's first screens: a command that cannot start refuses before it creates anything (no run folder,
+// nothing `whet status` would show as running), in `whet doctor`'s words; a folder with no pipeline.yaml
+// names `whet init`.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fixturesBin, tempDir, whet, write } from '../support/cli.js';
+
+function project(engine: string, extra = ''): string {
+  const dir = tempDir();
+  write(join(dir, 'skill/SKILL.md'), '---\nname: notes\ndescription: Writes release notes.\n---\n# Notes\n');
+  write(join(dir, 'skill/tasks.yaml'), 'skill_id: notes\nversion: "1.0"\ntasks:\n  - {id: a, prompt: "notes", judge: {type: regex, pattern: "fake"}}\n');
+  write(join(dir, 'pipeline.yaml'), `state_dir: state\nengine: ${engine}\ntargets:\n  - {skill: skill, suite: skill/tasks.yaml}\n${extra}`);
+  return dir;
+}
+const evaluate = ['evaluate', '--standalone', '--task-suite', 'skill/tasks.yaml', '--skill-path', 'skill'];
+/** A PATH with node (the fakes are node scripts) but no claude or codex. */
+const noAgents = { ...process.env, PATH: '/usr/bin:/bin', OPENAI_API_KEY: '' };
+const withFakes = { ...process.env, PATH: `${fixturesBin}:${process.env.PATH}` };
+
+describe('an engine that cannot run is refused before anything is created', () => {
+  const commands: [string, string[]][] = [
+    ['whet run', ['run']],
+    ['whet evaluate', evaluate],
+    ['whet baseline', ['baseline']],
+    ['whet nightly', ['nightly']],
+  ];
+  for (const [name, argv] of commands) {
+    it(`${name}: a missing API key is exit 2 naming the variable, and no state directory`, async () => {
+      const dir = project('{type: openai, model: m, base_url: "http://127.0.0.1:9/v1"}');
+      const r = await whet(argv, { cwd: dir, env: noAgents });
+      expect(r.stderr).toContain('[MISSING] engine (openai) key: OPENAI_API_KEY is not set in the environment (whetstone reads keys only from there)');
+      expect(r.code).toBe(2);
+      expect(existsSync(join(dir, 'state'))).toBe(false);
+    });
+    it(`${name}: claude not on PATH is exit 2 in doctor's words, and no state directory`, async () => {
+      const dir = project('{type: claude}');
+      const r = await whet(argv, { cwd: dir, env: noAgents });
+      expect(r.stderr).toContain('[MISSING] engine (claude) program: claude is not on PATH (install it, or set the full path in pipeline.yaml)');
+      expect(r.code).toBe(2);
+      expect(existsSync(join(dir, 'state'))).toBe(false);
+      // The same words `whet doctor` prints for it.
+      expect((await whet(['doctor'], { cwd: dir, env: noAgents })).stdout).toContain('[MISSING] engine (claude) program: claude is not on PATH (install it, or set the full path in pipeline.yaml)');
+    });
+  }
+
+  it('a claude too old to know a flag whetstone passes is refused before the run, with the way out', async () => {
+    const dir = project('{type: claude}');
+    const r = await whet(['run'], { cwd: dir, env: { ...withFakes, FAKE_CLAUDE_HELP_OMIT: '--no-session-persistence' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/engine \(claude\) flags: claude --help does not list --no-session-persistence: this release is probably too old/);
+    expect(existsSync(join(dir, 'state'))).toBe(false);
+  });
+
+  it('a judge engine is checked too, and the mock runs need no key', async () => {
+    const dir = project('{type: mock}', 'judge_engine: {type: anthropic, model: m}\n');
+    write(join(dir, 'skill/tasks.yaml'), 'skill_id: notes\nversion: "1.0"\ntasks:\n  - {id: a, prompt: "notes", judge: {type: llm-rubric, rubric: "is it good"}}\n');
+    const r = await whet(evaluate, { cwd: dir, env: { ...noAgents, ANTHROPIC_API_KEY: '' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('[MISSING] judge_engine (anthropic) key: ANTHROPIC_API_KEY is not set');
+    expect(existsSync(join(dir, 'state'))).toBe(false);
+    const mock = await whet([...evaluate, '--mock'], { cwd: dir, env: noAgents });
+    expect(mock.stderr).not.toContain('MISSING');
+    expect(existsSync(join(dir, 'state'))).toBe(true);
+  });
+});
+
+describe('no pipeline.yaml here', () => {
+  const message = 'no pipeline.yaml here: run `whet init`, or pass -c FILE';
+  const commands: [string, string[]][] = [
+    ['whet run', ['run']],
+    ['whet run --mock', ['run', '--mock']],
+    ['whet evaluate', evaluate],
+    ['whet baseline', ['baseline']],
+    ['whet nightly', ['nightly']],
+    ['whet plan', ['plan']],
+    ['whet schedule print', ['schedule', 'print']],
+  ];
+  for (const [name, argv] of commands) {
+    it(`${name}: names whet init, exit 2, nothing written`, async () => {
+      const dir = tempDir();
+      write(join(dir, 'skill/SKILL.md'), '# S\n');
+      write(join(dir, 'skill/tasks.yaml'), 'skill_id: s\nversion: "1.0"\ntasks:\n  - {id: a, prompt: "p", judge: {type: regex, pattern: "x"}}\n');
+      const r = await whet(argv, { cwd: dir, env: noAgents });
+      expect(r.stderr).toContain(message);
+      expect(r.code).toBe(2);
+      expect(existsSync(join(dir, 'state'))).toBe(false);
+    });
+  }
+  it('whet doctor says it too', async () => {
+    const r = await whet(['doctor'], { cwd: tempDir(), env: noAgents });
+    expect(r.stdout).toContain(message);
+    expect(r.code).toBe(1);
+  });
+});
