@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import { ConfigError, ConfigErrors } from '../core/errors.js';
 import { displayPath, formatPath, locate, yaml } from './locate.js';
 import { isStackOverflow, nestedTooDeeply, nestsDeeper } from './nesting.js';
+import { keysAt, nearest } from './did-you-mean.js';
 
 // The readers of YAML files import these from here too.
 export { displayPath, formatPath, locate, yaml };
@@ -117,11 +118,17 @@ export function yamlSource(file: string, what: string): YamlSource & { text: str
       const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
       // Each unknown key on its own, where it is written: a typo is fixed at its line, not its object's.
       if (issue.code === 'unrecognized_keys') {
+        // The nearest key the schema accepts here that is not written already (did-you-mean.ts).
+        const written = Object.keys(objectAt(value, path));
+        const valid = keysAt(schema, value, path).filter((k) => !written.includes(k));
         return issue.keys.map((k) => {
           const p = locateKey(doc, tree().lc, path, k);
-          return new ConfigError(`unknown key "${k}"`, `${shown}:${p.line}:${p.col}`, formatPath([...path, k]));
+          const near = nearest(k, valid);
+          return new ConfigError(`unknown key "${k}"${near ? ` (did you mean "${near}"?)` : ''}`, `${shown}:${p.line}:${p.col}`, formatPath([...path, k]));
         });
       }
+      const missing = missingKey(issue, path, value);
+      if (missing) return [new ConfigError(missing, at(path), formatPath(path))];
       return [new ConfigError(issueMessage(issue, doc.getIn(path)), at(path), formatPath(path))];
     });
     throw problems.length === 1 ? problems[0]! : new ConfigErrors(problems);
@@ -161,6 +168,35 @@ function locateKey(doc: Document, lc: LineCounter, path: (string | number)[], ke
     if (pair && isNode(pair.key) && pair.key.range) return lc.linePos(pair.key.range[0]);
   }
   return locate(doc, lc, [...path, key]);
+}
+
+/** The plain object at `path` of the value as written, or an empty one. */
+function objectAt(root: unknown, path: readonly (string | number)[]): Record<string, unknown> {
+  const v = valueAt(root, path);
+  return isObject(v) ? v : {};
+}
+
+function valueAt(root: unknown, path: readonly (string | number)[]): unknown {
+  let v = root;
+  for (const step of path) v = v && typeof v === 'object' ? (v as Record<string | number, unknown>)[step] : undefined;
+  return v;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * A required key the object does not write, named as missing (not "unknown type undefined" or "expected
+ * string, received undefined"), with the written key it is probably misspelt as.
+ */
+function missingKey(issue: z.core.$ZodIssue, path: (string | number)[], root: unknown): string | undefined {
+  const key = path[path.length - 1];
+  if (typeof key !== 'string') return undefined;
+  const parent = objectAt(root, path.slice(0, -1));
+  if (key in parent || !isObject(valueAt(root, path.slice(0, -1)))) return undefined;
+  const discriminator = issue.code === 'invalid_union' && 'discriminator' in issue && issue.discriminator === key;
+  if (!discriminator && !(issue.code === 'invalid_type' && / received undefined$/.test(issue.message))) return undefined;
+  const near = nearest(key, Object.keys(parent));
+  return `missing required key "${key}"${near ? ` ("${near}" is written: did you mean "${key}"?)` : ''}`;
 }
 
 function issueMessage(issue: z.core.$ZodIssue, value: unknown): string {

@@ -87,7 +87,7 @@ describe('loading a judge spec', () => {
       expect.arrayContaining([
         expect.stringMatching(/judge\.yaml:4:3 labels\.FAIL: required$/),
         expect.stringMatching(/judge\.yaml:6:44 edge_cases\[0\]\.ruling: must be PASS or FAIL$/),
-        expect.stringMatching(/judge\.yaml:14:1 temprature: unknown key "temprature"$/),
+        expect.stringMatching(/judge\.yaml:14:1 temprature: unknown key "temprature" \(did you mean "temperature"\?\)$/),
       ]),
     );
   });
