@@ -7,6 +7,7 @@ import { join, relative } from 'node:path';
 import { writeFileAtomically } from '../core/atomic.js';
 import { UsageError } from '../core/errors.js';
 import { runView, formatRun } from '../inspect/run-view.js';
+import { outcomeLines } from '../inspect/outcome.js';
 import type { LoopEnv } from '../loop/open.js';
 import { resolveRun } from '../loop/resolve-run.js';
 import { driveRun, type LoopResult, type Stages } from '../runner/loop.js';
@@ -22,6 +23,8 @@ export interface LoopOpts {
   config?: string;
   stateRoot?: string;
   mock?: boolean;
+  /** `whet run --apply`: a mock run's keeps edit the skill itself, not a copy. */
+  apply?: boolean;
   target?: string;
   run?: string;
   from?: string;
@@ -44,7 +47,7 @@ export function exitCodeOf(r: LoopResult): number {
   return 0;
 }
 
-export async function report(deps: CliDeps, stateDir: string, runId: string, r: LoopResult, json: boolean | undefined, setCode: SetCode): Promise<void> {
+export async function report(deps: CliDeps, stateDir: string, runId: string, r: LoopResult, json: boolean | undefined, setCode: SetCode, copyOf?: string): Promise<void> {
   const view = runView(stateLayout.runDir(stateDir, runId));
   let reportFile: string | undefined;
   if (r.status !== 'stepped') {
@@ -61,7 +64,9 @@ export async function report(deps: CliDeps, stateDir: string, runId: string, r: 
   if (json) deps.stdout(`${JSON.stringify({ run_id: runId, status: r.status, reason: r.reason, ...view }, null, 2)}\n`);
   else {
     const where = reportFile ? `evidence report: ${relative(deps.cwd, reportFile)}\n` : '';
-    deps.stdout(`${formatRun(view)}\n${r.status === 'stepped' ? r.reason : `run ${r.status}: ${r.reason}`}\n${where}`);
+    // A whole run ends with what it leaves behind (src/inspect/outcome.ts); one stage says what it did.
+    const outcome = r.status === 'stepped' ? '' : `${outcomeLines(view, { stateDir, cwd: deps.cwd, status: r.status, reason: r.reason, ...(copyOf ? { copyOf } : {}) }).join('\n')}\n`;
+    deps.stdout(`${formatRun(view)}\n${r.status === 'stepped' ? r.reason : `run ${r.status}: ${r.reason}`}\n${where}${outcome}`);
   }
   setCode(exitCodeOf(r));
 }

@@ -1,7 +1,9 @@
 // Starting a loop run (registering what it improves, its thresholds and its other decision settings) and
 // opening an existing run for a stage. Both read pipeline.yaml; opening compares nothing — the runner
 // does, before it moves or writes anything (src/runner/preflight.ts).
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { materialise } from '../state/variant.js';
 import { readArtifact } from '../state/artifact-io.js';
 import { lacking, loadPipeline, type PipelineConfig } from '../config/pipeline.js';
 import { loadSuiteWith } from '../config/suite-overrides.js';
@@ -36,6 +38,11 @@ export interface StartOptions {
   targetSkill?: string;
   /** --eval-threshold: registered instead of evaluate.eval_threshold. */
   evalThreshold?: number;
+  /**
+   * `whet run` without --apply: a run on the mock engine improves a copy of the skill (in the state
+   * directory), never the author's own — the mock quotes the skill, and its keeps are template text.
+   */
+  mockCopy?: boolean;
 }
 
 export interface RunPlan {
@@ -43,6 +50,8 @@ export interface RunPlan {
   manifest: LoopManifest;
   stateDir: string;
   runDir: string;
+  /** The skill folder a mock run copies to its target (manifest.target) when the run is created. */
+  copyOf?: string;
 }
 
 /**
@@ -72,6 +81,8 @@ export async function planRun(e: LoopEnv, o: StartOptions): Promise<RunPlan> {
   const runId = newRunId(stateDir, measuredSkillId(suite, skill.name), now);
   const runDir = stateLayout.runDir(stateDir, runId);
   const settings = registeredSettings(cfg, suite.tasks);
+  // The copy keeps the folder's name: a skill's name must match its folder's.
+  const copy = o.mockCopy && engineCfg?.type === 'mock' ? join(stateLayout.mockCopy(stateDir, runId), basename(skill.dir!)) : undefined;
   const manifest: LoopManifest = {
     schema: 'whetstone.run/1',
     run_id: runId,
@@ -79,7 +90,7 @@ export async function planRun(e: LoopEnv, o: StartOptions): Promise<RunPlan> {
     status: 'running',
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
-    target: { skill_path: skill.file, skill_dir: skill.dir!, sha256: skill.contentHash },
+    target: copy ? { skill_path: join(copy, basename(skill.file)), skill_dir: copy, sha256: skill.contentHash } : { skill_path: skill.file, skill_dir: skill.dir!, sha256: skill.contentHash },
     suite: { path: suite.path, sha256: suite.contentHash },
     config: { path: cfg.path ?? null, sha256: cfg.hash || 'none' },
     thresholds: { ...cfg.thresholds } as Record<string, unknown>,
@@ -90,7 +101,7 @@ export async function planRun(e: LoopEnv, o: StartOptions): Promise<RunPlan> {
     mock: o.mock ?? false,
     iteration: 1,
   };
-  return { cfg, manifest, stateDir, runDir };
+  return { cfg, manifest, stateDir, runDir, ...(copy ? { copyOf: skill.dir! } : {}) };
 }
 
 /** Every engine a loop run on real engines may call, by where the config names it. */
@@ -109,6 +120,10 @@ function loopEngines(cfg: PipelineConfig, engine: EngineConfig | undefined, task
  * run_started (`registered`), so `whet verify --repair` can rebuild a lost run.json from the events alone.
  */
 export async function createRun(plan: RunPlan, now: Date): Promise<void> {
+  if (plan.copyOf) {
+    const { skill_dir: to, skill_path } = plan.manifest.target;
+    await materialise({ targetDir: plan.copyOf, variantDir: to, skillText: readFileSync(join(plan.copyOf, basename(skill_path)), 'utf8'), exclude: [] });
+  }
   await writeRunManifest(plan.runDir, plan.manifest);
   appendEvent(plan.runDir, { event: 'run_started', target: plan.manifest.target.skill_path, thresholds_sha256: plan.manifest.thresholds_sha256, settings_sha256: plan.manifest.settings_sha256, ...RECORDS, registered: plan.manifest }, now);
 }

@@ -33,5 +33,8 @@ export const stateLayout = {
   /** A person's verdicts on outputs, given in `whet view` (src/lessons/feedback.ts). */
   feedback: (state: string) => join(state, 'memory', 'feedback.jsonl'),
   backups: (state: string, runId: string) => idPath(join(state, 'backups'), runId, 'run id'),
+  /** The copy of the skill a mock run improves in place of the author's own (issue 41; src/loop/open.ts). */
+  mockCopies: (state: string) => join(state, 'mock-copies'),
+  mockCopy: (state: string, runId: string) => idPath(join(state, 'mock-copies'), runId, 'run id'),
   lock: (state: string) => join(state, 'lock'),
 };

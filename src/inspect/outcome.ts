@@ -1,0 +1,54 @@
+// What a loop run leaves behind, in the words `whet run` and `whet resume` end with (issue 41): the
+// candidates kept and where they were applied, or that nothing was; a candidate waiting for a person; and
+// why the run stopped. The keep itself is printed iterations up; this is the line a reader looks for.
+import { isAbsolute, join, relative } from 'node:path';
+import type { RunView } from './run-view.js';
+
+const shown = (cwd: string, p: string): string => {
+  const r = relative(cwd, p);
+  return r && !r.startsWith('..') && !isAbsolute(r) ? r : p;
+};
+
+/** "plateau" from "stopped by plateau: …"; a run that did not finish says its status. */
+export function stoppedWord(status: string, reason: string): string {
+  if (status !== 'done') return status.replace(/_/g, ' ');
+  return /^stopped by ([^:;(]+)/.exec(reason)?.[1]?.trim() ?? (reason.split(/[:;]/)[0] ?? reason).trim();
+}
+
+/** Whether the run's target is the copy a mock run improves (src/loop/open.ts), not the author's skill. */
+export function isMockCopy(stateDir: string, skillDir: string): boolean {
+  const rel = relative(join(stateDir, 'mock-copies'), skillDir);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+}
+
+/**
+ * One or two lines: "kept 1 (iteration 1: cand-…), applied to SKILL.md (backup …); stopped: plateau" or
+ * "kept nothing; SKILL.md unchanged; stopped: plateau", then, for a mock run's copy, where the author's
+ * own skill stands.
+ */
+export function outcomeLines(view: RunView, o: { stateDir: string; cwd: string; status: string; reason: string; copyOf?: string }): string[] {
+  const target = view.manifest?.target as { skill_path?: string; skill_dir?: string } | undefined;
+  const file = target?.skill_path ? shown(o.cwd, target.skill_path) : 'SKILL.md';
+  const gates = view.iterations.flatMap((it) => (it.gate ? [{ iteration: it.iteration, ...it.gate }] : []));
+  const kept = gates.filter((g) => g.decision === 'keep');
+  const waiting = gates.filter((g) => g.decision === 'pending_review');
+  const stopped = `stopped: ${stoppedWord(o.status, o.reason)}`;
+  const copy = !!target?.skill_dir && isMockCopy(o.stateDir, target.skill_dir);
+  const where = copy ? `the mock run's copy ${file}` : file;
+  let first: string;
+  if (kept.length === 0) first = `kept nothing; ${where} unchanged`;
+  else {
+    const which = kept.map((g) => `iteration ${g.iteration}: ${g.candidate ?? '?'}`).join(', ');
+    // The first keep's backup holds the skill as it was before the run.
+    const backup = (kept[0]!.applied as { backup?: string } | undefined)?.backup;
+    const undone = view.rolled_back_at ? `, then undone by whet rollback at ${view.rolled_back_at}` : '';
+    first = `kept ${kept.length} (${which}), applied to ${where}${backup ? ` (backup ${shown(o.cwd, join(o.stateDir, backup))})` : ''}${undone}`;
+  }
+  const review = waiting.length ? `; ${waiting.length} wait(s) for review (${waiting.map((g) => `iteration ${g.iteration}: ${g.candidate ?? '?'}`).join(', ')}: whet review approve|reject)` : '';
+  const lines = [`${first}${review}; ${stopped}`];
+  if (copy) {
+    const own = o.copyOf ? shown(o.cwd, join(o.copyOf, 'SKILL.md')) : 'your own SKILL.md';
+    lines.push(`the mock engine is not a model (it answers by quoting the skill), so this run improved a copy: ${own} is unchanged; whet run --mock --apply lets a mock run edit it`);
+  }
+  return lines;
+}
