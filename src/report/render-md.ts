@@ -23,6 +23,20 @@ function header(m: ReportModel): string[] {
   ].filter(Boolean);
   if (r.target) out.push(`Target: \`${r.target}\``, '');
   out.push(facts.join(' · '), '');
+  return out;
+}
+
+/**
+ * What was decided, first (the HTML report's Decision section, render-html.ts): the gate's decision and
+ * the run's verdict before any evidence for them, within the report's first 15 lines (issue 41). The
+ * notes follow: they say which iteration this is and what the engine was.
+ */
+function decision(m: ReportModel): string[] {
+  const out = ['## Decision', ''];
+  const g = m.gate;
+  if (g) out.push(`Gate, iteration ${g.iteration}: **${g.decision.toUpperCase()}**${g.candidate_id ? ` \`${g.candidate_id}\`` : ''} — ${mdText(g.reason)}`, '');
+  if (m.verdict) out.push(`Verdict: **${m.verdict.verdict}** — ${mdText(m.verdict.reason)}`, '');
+  if (!g && !m.verdict) out.push('No decision yet in this run.', '');
   for (const n of m.notes) out.push(`> ${mdText(n)}`, '');
   return out;
 }
@@ -179,5 +193,5 @@ function proposed(m: ReportModel): string[] {
 }
 
 export function renderMarkdown(m: ReportModel): string {
-  return [...header(m), ...mdSuite(m), ...mdJudges(m), ...thresholds(m), ...planSection(m), ...gates(m), ...mdTrigger(m), ...system(m), ...candidate(m), ...loop(m), ...trend(m), ...proposed(m), ...mdEvidence(m)].join('\n');
+  return [...header(m), ...decision(m), ...mdSuite(m), ...mdJudges(m), ...thresholds(m), ...planSection(m), ...gates(m), ...mdTrigger(m), ...system(m), ...candidate(m), ...loop(m), ...trend(m), ...proposed(m), ...mdEvidence(m)].join('\n');
 }

@@ -1,7 +1,7 @@
 // Issue 41's first screens: a command that cannot start refuses before it creates anything (no run folder,
 // nothing `whet status` would show as running), in `whet doctor`'s words; a folder with no pipeline.yaml
 // names `whet init`.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixturesBin, tempDir, whet, write } from '../support/cli.js';
@@ -91,5 +91,36 @@ describe('no pipeline.yaml here', () => {
     const r = await whet(['doctor'], { cwd: tempDir(), env: noAgents });
     expect(r.stdout).toContain(message);
     expect(r.code).toBe(1);
+  });
+});
+
+describe("the starter's loop ends with its outcome, and the mock edits nothing of the author's", () => {
+  it('whet init && whet run --mock: the last lines name the kept candidate, report.md decides in its first 15 lines, SKILL.md unchanged', async () => {
+    const dir = tempDir();
+    expect((await whet(['init'], { cwd: dir, env: noAgents })).code).toBe(0);
+    const skillFile = join(dir, 'skills/meeting-notes/SKILL.md');
+    const before = readFileSync(skillFile, 'utf8');
+    const r = await whet(['run', '--mock'], { cwd: dir, env: noAgents });
+    expect(r.code).toBe(0);
+    const last = r.stdout.trimEnd().split('\n').slice(-3);
+    expect(last.join('\n')).toMatch(/^kept 1 \(iteration 1: cand-01-[\w-]+\), applied to the mock run's copy state\/mock-copies\/[\w-]+\/meeting-notes\/SKILL\.md \(backup state\/backups\/[\w-]+\/iter-001\); stopped: plateau$/m);
+    expect(last[2]).toBe("the mock engine is not a model (it answers by quoting the skill), so this run improved a copy: skills/meeting-notes/SKILL.md is unchanged; whet run --mock --apply lets a mock run edit it");
+    expect(r.stderr).toMatch(/this run improves a copy of .*meeting-notes, which stays as it is \(--apply lets a mock run edit it\)/);
+    expect(readFileSync(skillFile, 'utf8')).toBe(before);
+    const runId = /evidence report: state\/runs\/([^/]+)\/report\.md/.exec(r.stdout)![1]!;
+    const copy = readFileSync(join(dir, 'state/mock-copies', runId, 'meeting-notes/SKILL.md'), 'utf8');
+    expect(copy).not.toBe(before);
+    const head = readFileSync(join(dir, 'state/runs', runId, 'report.md'), 'utf8').split('\n').slice(0, 15).join('\n');
+    expect(head).toMatch(/^## Decision$/m);
+    expect(head).toMatch(/^Gate, iteration 1: \*\*KEEP\*\* `cand-01-[\w-]+` — held-out gain/m);
+
+    // --apply: the keep edits the skill itself, and the last line says so.
+    const applied = await whet(['run', '--mock', '--apply'], { cwd: dir, env: noAgents });
+    expect(applied.code).toBe(0);
+    expect(applied.stdout.trimEnd().split('\n').at(-1)).toMatch(/^kept 1 \(iteration 1: cand-01-[\w-]+\), applied to skills\/meeting-notes\/SKILL\.md \(backup state\/backups\/[\w-]+\/iter-001\); stopped: plateau$/);
+    expect(readFileSync(skillFile, 'utf8')).toBe(copy);
+    // A second run finds nothing more to keep, and says the skill is unchanged.
+    const again = await whet(['run', '--mock', '--apply'], { cwd: dir, env: noAgents });
+    expect(again.stdout.trimEnd().split('\n').at(-1)).toMatch(/^kept nothing; skills\/meeting-notes\/SKILL\.md unchanged; stopped: /);
   });
 });

@@ -28,7 +28,7 @@ describe('markdown report', () => {
 
   it('keeps judge metrics and system metrics in separate sections and ends with the evidence', () => {
     const heads = md.split('\n').filter((l) => l.startsWith('## '));
-    expect(heads).toEqual(['## Eval set', '## Judge metrics (agreement with people)', '## Thresholds (set before results)', '## Plan', '## Gates', '## System metrics (what the skill does)', '## The candidate', '## Iterations', '## Fed back as new cases', '## Evidence']);
+    expect(heads).toEqual(['## Decision', '## Eval set', '## Judge metrics (agreement with people)', '## Thresholds (set before results)', '## Plan', '## Gates', '## System metrics (what the skill does)', '## The candidate', '## Iterations', '## Fed back as new cases', '## Evidence']);
     const tail = md.trimEnd().split('\n');
     expect(tail[tail.length - 1]).toBe('- fed back: 2 new cases proposed from failures for review');
     expect(md.trimEnd()).not.toMatch(/\b(pass|fail|PASS|FAIL|keep|reject)\.?$/);
