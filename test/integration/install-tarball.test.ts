@@ -49,10 +49,11 @@ describe('the packed tarball, installed offline', () => {
     const files = packed[0]!.files.map((f) => f.path);
     expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'CHANGELOG.md', 'docs/method.md', pkg.bin.whet!, 'dist/stages/evaluate/main.js', 'assets/view/index.html', 'assets/view/app.js']));
     // Only the bundle (whet, the stage programs' entries and the chunks they share), the viewer's page, the
-    // README, the changelog and the docs: not the unbundled tsc tree, which would ship every module a second time.
-    for (const f of files) expect(f, 'only the bundle, the viewer\'s page, the README, the changelog and the docs').toMatch(/^(dist\/bin\/[^/]+\.js|dist\/stages\/[^/]+\/main\.js|assets\/view\/[a-z-]+\.(html|js|css)|package\.json|README\.md|CHANGELOG\.md|docs\/.+\.md)$/);
+    // README, the changelog, the docs with their pictures and the examples they link to (issue 41:
+    // packaged-links.test.ts): not the unbundled tsc tree, which would ship every module a second time.
+    for (const f of files) expect(f, 'only the bundle, the viewer\'s page, the README, the changelog, the docs and the examples').toMatch(/^(dist\/bin\/[^/]+\.js|dist\/stages\/[^/]+\/main\.js|assets\/view\/[a-z-]+\.(html|js|css)|package\.json|README\.md|CHANGELOG\.md|docs\/.+\.md|docs\/images\/[a-z-]+\.png|examples\/.+)$/);
     // Issue 30: at most 150 files. The bundler's own split gives ~165 chunks; the build joins the small ones
-    // (scripts/bundle-chunks.ts) to ~90, beside 24 docs pages and the viewer's 5 files.
+    // (scripts/bundle-chunks.ts) to ~90, beside 24 docs pages, their 4 pictures, the 16 example files and the viewer's 5 files.
     expect(files.length, 'files in the tarball').toBeLessThanOrEqual(150);
     const tarball = join(tmp, packed[0]!.filename);
 
