@@ -43,9 +43,9 @@ process.on('SIGINT', () => (++interrupts > 1 ? process.exit(130) : ac.abort()));
 process.stderr.write(`demo project: ${demo}\n`);
 const cfg = `-c ${typed(join(demo, 'pipeline.yaml'))}`;
 // Run from where the demo was started, like the commands it prints, so every path it prints is typed from there.
-// --apply: the demo's skill is already its own copy (above), so the mock's keep may edit it; on a project
-// of one's own a mock run improves a copy in the state directory instead (issue 41).
-const code = await runCli(['run', ...cfg.split(' '), '--apply'], {
+// The demo's pipeline.yaml names the mock engine and its skill is its own copy (above), so the keep is
+// applied there; `whet run --mock` on a project of one's own improves a copy in the state directory (issue 41).
+const code = await runCli(['run', ...cfg.split(' ')], {
   cwd: startDir,
   env: process.env,
   now: () => new Date(),
@@ -60,7 +60,7 @@ const whet = `node ${typed(join(root, 'dist', 'bin', 'whet.js'))}`;
 const lines = [
   '',
   `the mock engine is not a model: it answers by quoting the skill, so what it kept shows the loop at work, not a better skill.`,
-  `The demo ran on its own copy of examples/release-notes (${typed(join(demo, 'release-notes'))}/) with --apply, so the keep was applied there; the repository's example is unchanged.`,
+  `The demo's skill is its own copy of examples/release-notes (${typed(join(demo, 'release-notes'))}/), so the keep was applied there; the repository's example is unchanged.`,
   `In a project of your own, whet run --mock applies a keep only to a copy in the state directory (--apply to edit the skill itself).`,
   '',
   `what the demo did — its project is ${typed(demo)}/, so name its config (-c) from here:`,

@@ -27,7 +27,7 @@ export function registerLoopCommands(program: Command, deps: CliDeps, setCode: S
   common(program.command('run'))
     .description('the improvement loop: generate → discriminate → evaluate → gate → learn, until a stop rule')
     .option('--mock', 'run on the offline mock engine')
-    .option('--apply', 'on the mock engine, apply a kept candidate to the skill itself (default: to a copy in the state directory)')
+    .option('--apply', 'with --mock, apply a kept candidate to the skill itself (default: to a copy in the state directory)')
     .option('--target <skill>', 'improve this skill instead of the config’s first target')
     .option('--from <stage>', `redo an existing run from a stage (${STEPS.join(', ')}); needs --run`)
     .option('--run <id>', 'the run to redo (with --from)')

@@ -39,8 +39,9 @@ export interface StartOptions {
   /** --eval-threshold: registered instead of evaluate.eval_threshold. */
   evalThreshold?: number;
   /**
-   * `whet run` without --apply: a run on the mock engine improves a copy of the skill (in the state
-   * directory), never the author's own — the mock quotes the skill, and its keeps are template text.
+   * `whet run --mock` without --apply: the run improves a copy of the skill (in the state directory), never
+   * the author's own — the mock quotes the skill, and its keeps are template text. A config that names the
+   * mock engine itself (the demo's, on its own copy) applies as configured.
    */
   mockCopy?: boolean;
 }
@@ -82,7 +83,7 @@ export async function planRun(e: LoopEnv, o: StartOptions): Promise<RunPlan> {
   const runDir = stateLayout.runDir(stateDir, runId);
   const settings = registeredSettings(cfg, suite.tasks);
   // The copy keeps the folder's name: a skill's name must match its folder's.
-  const copy = o.mockCopy && engineCfg?.type === 'mock' ? join(stateLayout.mockCopy(stateDir, runId), basename(skill.dir!)) : undefined;
+  const copy = o.mockCopy && o.mock ? join(stateLayout.mockCopy(stateDir, runId), basename(skill.dir!)) : undefined;
   const manifest: LoopManifest = {
     schema: 'whetstone.run/1',
     run_id: runId,

@@ -51,9 +51,13 @@ describe('whet init', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/\[ok\] holdout_present: 3 held-out task\(s\) measured on both/);
     expect(r.stdout).toMatch(/gate: KEEP cand-01-guidance-for-action-items-requests — held-out gain \+0\.3333 with no new failures/);
-    const skill = readFileSync(join(dir, 'skills/meeting-notes/SKILL.md'), 'utf8');
+    // The mock is not a model: its keep went to a copy in the state directory (issue 41), the starter is as init wrote it.
+    const copy = /applied to the mock run's copy (\S+\/SKILL\.md)/.exec(r.stdout)?.[1];
+    expect(copy).toMatch(/^state\/mock-copies\/[\w-]+\/meeting-notes\/SKILL\.md$/);
+    const skill = readFileSync(join(dir, copy!), 'utf8');
     expect(skill).toContain('- When a meeting notes request involves action items, give action items a section of its own, titled Action items,');
     expect(skill).not.toMatch(/my skill|basics/);
+    expect(readFileSync(join(dir, 'skills/meeting-notes/SKILL.md'), 'utf8')).not.toContain('When a meeting notes request involves action items');
   }, 60_000);
 
   it('stops the loop after a baseline below evaluate.baseline_min_pass_rate, before generate', async () => {
