@@ -9,7 +9,7 @@ const shown = (cwd: string, p: string): string => {
   return r && !r.startsWith('..') && !isAbsolute(r) ? r : p;
 };
 
-/** "plateau" from "stopped by plateau: …"; a run that did not finish says its status. */
+/** The stop rule of a finished run ("stopped by plateau: …" gives plateau); an unfinished one says its status. */
 export function stoppedWord(status: string, reason: string): string {
   if (status !== 'done') return status.replace(/_/g, ' ');
   return /^stopped by ([^:;(]+)/.exec(reason)?.[1]?.trim() ?? (reason.split(/[:;]/)[0] ?? reason).trim();
