@@ -44,6 +44,14 @@ describe('an engine that cannot run is refused before anything is created', () =
     });
   }
 
+  it('a malformed base_url is refused with its place before anything is created', async () => {
+    const dir = project('{type: openai, model: m, base_url: "localhost:8080/v1"}');
+    const r = await whet(['run'], { cwd: dir, env: { ...noAgents, OPENAI_API_KEY: 'k' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/pipeline\.yaml:2:\d+ engine\.base_url: /);
+    expect(existsSync(join(dir, 'state'))).toBe(false);
+  });
+
   it('a claude too old to know a flag whetstone passes is refused before the run, with the way out', async () => {
     const dir = project('{type: claude}');
     const r = await whet(['run'], { cwd: dir, env: { ...withFakes, FAKE_CLAUDE_HELP_OMIT: '--no-session-persistence' } });
