@@ -65,3 +65,18 @@ export function parseRunId(runId: string): { evalDir: string; configuration: Con
   if (n !== null && n < 0) return undefined;
   return { evalDir: m[1]!, configuration: m[2] as Configuration, attempt: n };
 }
+
+/** The variant a run measures with no skill at all (`whet evaluate --standalone --without-skill`): skill-creator's `without_skill`. */
+export const NO_SKILL_VARIANT = 'no-skill';
+
+/** Which configuration a measured variant is: a candidate against the baseline, or the skill against none. */
+export function configurationOf(variant: string, candidate: string | null): Configuration {
+  if (candidate) return variant === candidate ? 'new_skill' : 'old_skill';
+  return variant === NO_SKILL_VARIANT ? 'without_skill' : 'with_skill';
+}
+
+/** The variant a configuration names in a run (undefined: the run has no such configuration). */
+export function variantOf(configuration: Configuration, candidate: string | null): string | undefined {
+  if (candidate) return configuration === 'new_skill' ? candidate : configuration === 'old_skill' ? 'baseline' : undefined;
+  return configuration === 'with_skill' ? 'baseline' : configuration === 'without_skill' ? NO_SKILL_VARIANT : undefined;
+}
