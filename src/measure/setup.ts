@@ -47,6 +47,8 @@ export interface EvaluateOptions {
    */
   fresh?: boolean;
   mock?: boolean;
+  /** Standalone: measure the suite with no skill too, and the skill's own effect against it (skill-effect.ts). */
+  withoutSkill?: boolean;
   output?: string;
   concurrency?: number;
   config?: string;

@@ -14,7 +14,7 @@ import type { Task } from '../config/suite-schema.js';
 import { UsageError } from '../core/errors.js';
 import { iterationPaths } from '../loop/paths.js';
 import { writeFileAtomically, writeJsonAtomically } from '../core/atomic.js';
-import { evalDirs, evalNameOf, runPath, type EvalDir } from '../config/skill-creator-dirs.js';
+import { evalDirs, evalNameOf, NO_SKILL_VARIANT, runPath, type EvalDir } from '../config/skill-creator-dirs.js';
 import { readResults, type ResultLine } from '../state/results-log.js';
 import { stateLayout } from '../state/layout.js';
 import { wilson } from '../stats/index.js';
@@ -170,7 +170,8 @@ export async function skillCreatorReport(stateDir: string, runId?: string, itera
         verdict: str(ev.verdict) ?? null,
         configurations: Object.fromEntries(variants.map(([c, , what]) => [c, what])),
         not_kept: ['files the agent produced (whetstone keeps the answer only): outputs/ holds answer.md'],
-        paired: obj(at(ev, 'evaluation', 'paired')) ?? null,
+        paired: obj(at(ev, 'evaluation', 'paired')) ?? obj(at(ev, 'without_skill', 'paired')) ?? null,
+        ...(obj(ev.without_skill) ? { skill_effect: obj(at(ev, 'without_skill', 'effect')) ?? null } : {}),
         ...(trigger.length ? { trigger } : {}),
       },
     },
@@ -190,6 +191,12 @@ function variantsOf(ev: Json & Record<string, unknown>): [Configuration, string,
     return [
       ['new_skill', candidate, `candidate ${candidate}`],
       ['old_skill', 'baseline', 'the current SKILL.md (the baseline)'],
+    ];
+  }
+  if (obj(ev.without_skill)) {
+    return [
+      ['with_skill', 'baseline', 'the skill as it is'],
+      ['without_skill', NO_SKILL_VARIANT, 'the same suite with no skill at all (whet evaluate --without-skill)'],
     ];
   }
   return [['with_skill', 'baseline', 'the skill as it is']];

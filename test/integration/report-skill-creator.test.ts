@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { cpSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { exampleLoopProject, findFiles, readJson, repoRoot, sharedDir, tempDir, whet, write } from '../support/cli.js';
-import { aggregate, viewerRuns } from '../support/skill-creator.js';
+import { readBySkillCreator } from '../support/skill-creator.js';
 
 const schemasMd = join(sharedDir, 'compat/anthropic-skills/skill-creator/references/schemas.md');
 
@@ -40,38 +40,6 @@ function project(): string {
   write(join(dir, 'variants/cand-01/SKILL.md'), `${readFileSync(join(dir, 'skill/SKILL.md'), 'utf8')}Draw a histogram of the monthly revenue trend beside the missing values.\n`);
   write(join(dir, 'ranking.json'), JSON.stringify({ run_id: 'run-1', iteration: 1, target: { path: join(dir, 'skill') }, scored_candidates: [{ id: 'cand-01', score: 7 }] }));
   return dir;
-}
-
-/**
- * skill-creator's viewer and aggregator on the workspace `ws` that whetstone wrote: every run of
- * benchmark.json found by both, with its prompt and answer, and the same mean pass rate per configuration.
- */
-function readBySkillCreator(ws: string): { bench: any; viewer: ReturnType<typeof viewerRuns>['runs'] } {
-  const bench = readJson(join(ws, 'benchmark.json'));
-  const view = viewerRuns(ws);
-  expect(view.code, view.stderr).toBe(0);
-  const runId = (r: any) => `eval-${r.eval_id}-${r.configuration}-run-${r.run_number}`;
-  expect(view.runs.map((r) => r.id).sort()).toEqual(bench.runs.map(runId).sort());
-  for (const v of view.runs) {
-    const meta = readJson(join(ws, v.id.replace(/-(with_skill|without_skill|new_skill|old_skill)-.*$/, ''), 'eval_metadata.json'));
-    expect(v.prompt).toBe(meta.prompt);
-    expect(v.prompt).not.toBe('(No prompt found)');
-    expect(v.eval_id).toBe(meta.eval_id);
-    const answer = v.outputs.find((o) => o.name === 'answer.md');
-    expect(answer?.type).toBe('text');
-    const mine = bench.runs.find((r: any) => runId(r) === v.id);
-    // A judged run carries its grading; an error or unjudged eval none (0/0 would pull the mean down).
-    expect(v.grading === null, v.id).toBe(mine.whetstone.status !== 'pass' && mine.whetstone.status !== 'fail');
-    if (v.grading) expect(v.grading.summary?.pass_rate).toBe(mine.result.pass_rate);
-  }
-  const agg = aggregate(ws).benchmark;
-  const judged = bench.runs.filter((r: any) => r.whetstone.status === 'pass' || r.whetstone.status === 'fail');
-  expect(agg.runs.map((r) => `${r.eval_id}-${r.configuration}-${r.run_number}`).sort()).toEqual(judged.map((r: any) => `${r.eval_id}-${r.configuration}-${r.run_number}`).sort());
-  const configurations = Object.keys(bench.run_summary).filter((k) => k !== 'delta');
-  expect(Object.keys(agg.run_summary).filter((k) => k !== 'delta').sort()).toEqual(configurations.sort());
-  for (const c of configurations) expect(agg.run_summary[c]!.pass_rate.mean, c).toBeCloseTo(bench.run_summary[c].pass_rate.mean, 4);
-  if (configurations.length === 2) expect(agg.run_summary.delta.pass_rate).toBe(bench.run_summary.delta.pass_rate);
-  return { bench, viewer: view.runs };
 }
 
 describe('whet report --format skill-creator', () => {
