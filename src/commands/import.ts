@@ -41,6 +41,7 @@ export function registerImportCommand(program: Command, deps: CliDeps, setCode: 
         lines.push(`not carried over (${r.issues.length}; also written as comments in the suite):`);
         for (const i of r.issues) lines.push(`  ${i.where} ${i.field}: ${i.message}${i.tasks.length ? ` — task ${i.tasks.join(', ')} marked promptfoo-partial` : ' — test not imported (no judge left)'}`);
       }
+      for (const d of r.dropped) lines.push(`not imported: ${d}`);
       if (r.unmapped) lines.push(`${r.unmapped} test(s) had no assertion whetstone can judge: written commented out at the end of the suite`);
       if (r.unjudged) lines.push(`${r.unjudged} task(s) from tests without assertions are unjudged: run and reported, kept out of every rate`);
       // promptfoo compares prompts and models; whetstone measures a skill given with each prompt, which the
