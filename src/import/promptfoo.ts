@@ -145,7 +145,7 @@ export function importPromptfoo(file: string, opts: { skillId?: string; outDir?:
     if (node) node.commentBefore = n.lines.map((l) => ` ${l}`).join('\n');
   }
   if (trailing.length) doc.comment = trailing.map((l) => ` ${l}`).join('\n');
-  if (dropped.length) doc.commentBefore = dropped.map((l) => ` promptfoo ${l.replace(shown, fromOut)}`).join('\n');
+  if (dropped.length) doc.commentBefore = dropped.map((l) => ` not imported from promptfoo: ${l.replace(shown, fromOut)}`).join('\n');
   const unjudged = tasks.filter((t) => t['unjudged']).length;
   return { yaml: doc.toString({ lineWidth: 0 }), tasks: tasks.length, tests: cfg.tests.length, prompts: prompts.length, issues, unmapped, unjudged, dropped };
 }
@@ -167,7 +167,7 @@ function droppedOf(cfg: Record<string, unknown>, src: { at(path: (string | numbe
   const providers = cfg['providers'] === undefined ? [] : Array.isArray(cfg['providers']) ? cfg['providers'] : [cfg['providers']];
   providers.forEach((p, k) => {
     const id = typeof p === 'string' ? p : isRecord(p) ? String(p['id'] ?? p['label'] ?? Object.keys(p)[0] ?? '?') : '?';
-    out.push(`${src.at(Array.isArray(cfg['providers']) ? ['providers', k] : ['providers'])} provider ${id}: not imported — the suite runs on the engine pipeline.yaml names (engine:, judge_engine:)`);
+    out.push(`${src.at(Array.isArray(cfg['providers']) ? ['providers', k] : ['providers'])} provider ${id}: the suite runs on the engine pipeline.yaml names (engine:, judge_engine:)`);
   });
   if (isRecord(cfg['nunjucksFilters'])) {
     for (const name of Object.keys(cfg['nunjucksFilters'])) out.push(`${src.at(['nunjucksFilters', name])} nunjucksFilters.${name}: a custom filter (JavaScript) is not run; a template using it fails to render`);

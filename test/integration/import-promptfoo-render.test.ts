@@ -45,8 +45,8 @@ describe('whet import promptfoo: prompts rendered by promptfoo\'s template engin
     // The assertion's value is rendered with the same engine.
     expect(tasks[0]!.judges[0]).toMatchObject({ type: 'contains', expected: ['WIDGET PRO'] });
     // Each dropped provider named once.
-    expect(stderr.match(/provider openai:gpt-4o-mini: not imported/g)).toHaveLength(1);
-    expect(stderr.match(/provider anthropic:messages:claude-sonnet-4-5: not imported/g)).toHaveLength(1);
+    expect(stderr.match(/not imported: \S*promptfooconfig\.yaml:\d+:\d+ provider openai:gpt-4o-mini: the suite runs on the engine pipeline\.yaml names/g)).toHaveLength(1);
+    expect(stderr.match(/provider anthropic:messages:claude-sonnet-4-5:/g)).toHaveLength(1);
   });
 
   it('a `---` prompt file and a chat prompt file whose content is a list of {type: text, text} parts', async () => {
