@@ -39,6 +39,8 @@ describe('whet evaluate --standalone --without-skill', () => {
     const md = await whet(['report', runId], { cwd: dir });
     expect(md.stdout).toMatch(/## With the skill against without it/);
     expect(md.stdout).toMatch(/\*\*The skill's own effect: \+\d+\.\d points\*\* \(95% CI \[/);
+    const html = (await whet(['report', runId, '--format', 'html'], { cwd: dir })).stdout;
+    expect(html).toContain(`data-testid="skill-effect-line" data-effect="${w.effect.effect}"`);
     const json = JSON.parse((await whet(['report', runId, '--format', 'json'], { cwd: dir })).stdout);
     expect(json.skill_effect).toMatchObject({ effect: w.effect.effect, low: w.effect.low, high: w.effect.high, paired: { fixed: passedWith.length } });
 
