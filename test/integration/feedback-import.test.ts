@@ -55,7 +55,7 @@ describe('whet import feedback', () => {
     write(join(dir, 'state/memory/feedback.jsonl'), '');
     expect((await whet(['import', 'feedback', 'round.json', runId, '--state-root', 'state'], { cwd: dir })).code).toBe(0);
     expect(brief(dir).map((b) => b.slice(0, 5))).toEqual(before);
-  });
+  }, 120_000);
 
   it('a candidate run maps new_skill and old_skill; a file that is not feedback.json is refused and nothing is written', async () => {
     const dir = tempDir('whet-fb-cand-');
@@ -81,5 +81,5 @@ describe('whet import feedback', () => {
     expect(bad.stderr).toMatch(/bad\.json reviews: .*expected skill-creator's feedback\.json/);
     expect(snapshotTree(join(dir, 'state'))).toEqual(state);
     expect(readJson(join(dir, 'ws/benchmark.json')).whetstone.configurations).toEqual({ new_skill: 'candidate cand-01', old_skill: 'the current SKILL.md (the baseline)' });
-  });
+  }, 120_000);
 });

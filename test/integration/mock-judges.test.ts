@@ -35,7 +35,7 @@ describe('the mock says what it cannot grade', () => {
     expect(started < 0 || note < started, r.stderr).toBe(true);
     expect(r.stderr + r.stdout).not.toMatch(/probably broken/);
     expect(r.stderr + r.stdout).toMatch(/the mock judge graded 2 of 2 task\(s\) \(expectations\) by word overlap.*set judge_engine/);
-  });
+  }, 120_000);
 
   it('standalone: the note, and none for a suite the mock can grade', async () => {
     const dir = project();

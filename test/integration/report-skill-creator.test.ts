@@ -100,7 +100,7 @@ describe('whet report --format skill-creator', () => {
     const seen = readBySkillCreator(join(dir, 'viewer'));
     expect(seen.viewer).toHaveLength(8);
     expect(seen.viewer.find((v) => v.id === 'eval-1-new_skill-run-1')?.prompt).toBe('Count the rows of evals/files/sales.csv and name every column.');
-  });
+  }, 120_000);
 
   it('reports a standalone run as with_skill only, unjudged evals noted and out of the summary', async () => {
     const dir = tempDir();
@@ -122,7 +122,7 @@ describe('whet report --format skill-creator', () => {
     // The unjudged evals are runs the viewer shows (their answers), with no grading the aggregator would count as 0.
     const seen = readBySkillCreator(join(dir, 'out'));
     expect(seen.viewer.map((v) => v.id)).toEqual(['eval-1-with_skill-run-1', 'eval-2-with_skill-run-1', 'eval-3-with_skill-run-1', 'eval-4-with_skill-run-1']);
-  });
+  }, 120_000);
 
   it('exports an iteration of a loop run as new_skill against old_skill, read alike by skill-creator', async () => {
     const dir = exampleLoopProject({ prefix: 'whet-sc-loop-', loop: '{max_iterations: 2, plateau_window: 2, proposers: [feedback, structural]}', thresholds: '{min_delta: 0, max_new_failures: 0, significance: 0.05}' });
@@ -134,7 +134,7 @@ describe('whet report --format skill-creator', () => {
     expect(Object.keys(bench.run_summary).sort()).toEqual(['delta', 'new_skill', 'old_skill']);
     expect(bench.whetstone.configurations.new_skill).toMatch(/^candidate /);
     expect(readdirSync(join(dir, 'ws')).filter((f) => f.startsWith('eval-')).length).toBeGreaterThan(3);
-  });
+  }, 120_000);
 
   it('refuses without -o, and refuses to write into a folder that holds other files', async () => {
     const dir = tempDir();

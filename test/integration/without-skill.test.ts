@@ -50,7 +50,7 @@ describe('whet evaluate --standalone --without-skill', () => {
     expect(viewer).toHaveLength(24);
     expect(bench.whetstone.skill_effect).toMatchObject({ effect: w.effect.effect });
     expect(bench.run_summary.without_skill.pass_rate.mean).toBe(0);
-  });
+  }, 120_000);
 
   it('is refused outside a standalone run, before anything runs', async () => {
     const dir = tempDir('whet-noskill-refuse-');
