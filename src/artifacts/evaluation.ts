@@ -251,9 +251,28 @@ export const pipelineEvaluation = common.extend({
 });
 export type PipelineEvaluation = z.infer<typeof pipelineEvaluation>;
 
+/**
+ * `whet evaluate --standalone --without-skill`: the same suite measured with no skill at all (the variant
+ * `no-skill`, skill-creator's `without_skill`), and the skill's own effect against it, paired by task.
+ */
+export const skillEffect = z.object({
+  variant: z.string(),
+  /** The suite's pass rate with no skill. */
+  summary: passRate,
+  /** The skill (as the candidate) against no skill (as the baseline), task by task. */
+  paired: pairedComparison,
+  /** Mean over tasks of (share of attempts passed with the skill − without), with a t interval over tasks. */
+  effect: z.object({ effect: z.number().nullable(), low: z.number().nullable(), high: z.number().nullable(), tasks: z.number().int(), confidence: z.number(), method: z.string() }),
+  /** The engine and judge calls the no-skill measurement made (the summary's usage line counts the skill's). */
+  engine_calls: z.number().int(),
+  cache: cacheInfo,
+});
+export type SkillEffect = z.infer<typeof skillEffect>;
+
 export const standaloneEvaluation = common.extend({
   mode: z.literal('standalone'),
   skill_path: z.string(),
+  without_skill: skillEffect.optional(),
   evaluation: variantSummary.extend({
     verdict: z.string(),
     min_pass_rate: z.number(),

@@ -21,6 +21,7 @@ export function registerEvaluateCommand(program: Command, deps: CliDeps, setCode
     .option('--cache-ttl <duration>', 'baseline cache lifetime, e.g. "12h", "7d" (default 7d)')
     .option('--force', 'ignore cached baselines and suites\' checked copies (fresh ones are still stored)')
     .option('--mock', 'use the offline mock engine for tasks and judges')
+    .option('--without-skill', 'standalone: also measure the suite with no skill at all, and the skill\'s own effect against it (paired by task, with its interval)')
     .option('--output <file>', 'also write the evaluation artifact here')
     .option('--concurrency <n>', 'task attempts run at once', intArg('--concurrency'))
     .option('--shard <i/n>', 'run only shard i of n (its share of the tasks) and write a shard manifest; `whet merge` decides')
@@ -39,6 +40,7 @@ export function registerEvaluateCommand(program: Command, deps: CliDeps, setCode
         options: opts,
         ...(deps.tty ? { progressOut: deps.stderr } : {}),
       };
+      if (opts.withoutSkill && (!opts.standalone || opts.shard !== undefined)) throw new UsageError('--without-skill measures the skill against no skill in a standalone evaluation: give --standalone (and no --shard)');
       if (opts.run && opts.shard === undefined) throw new UsageError('--run runs a shard of a loop run: give --shard i/n (whet resume RUN continues the run itself)');
       if (opts.run && (opts.taskSuite || opts.skillPath || opts.input || opts.standalone)) throw new UsageError('--run takes the suite, skill and ranking from the run; drop --task-suite, --skill-path, --input and --standalone');
       if (opts.shard !== undefined) {

@@ -1,4 +1,5 @@
-// `whet init [DIR]`: a commented pipeline.yaml, an example skill with its task suite, and .gitignore
+// `whet init [DIR] [--skill SKILL]`: a commented pipeline.yaml targeting the skills already in DIR
+// (init-adopt.ts) — or, in a folder with none, an example skill with its task suite — and .gitignore
 // entries for the state directory. It writes the engine it finds installed (claude, then codex) into the
 // config; nothing ever switches engines at run time — what the config says is what runs.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -8,6 +9,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../core/errors.js';
 import type { CliDeps, SetCode } from '../program/deps.js';
 import { findProgram } from '../core/find-program.js';
+import { findSkills, judgeNote, targetsBlock, type FoundSkill } from './init-adopt.js';
 
 function engineBlock(found: 'claude' | 'codex' | undefined): string {
   if (found === 'claude') return '# Found `claude` on PATH: Claude Code headless answers the tasks.\nengine:\n  type: claude\n  # model: sonnet\n  # max_turns: 4\n';
@@ -95,12 +97,19 @@ tasks:
     judge: {type: contains, expected: ["only records what a meeting already said"]}
 `;
 
-export function init(deps: CliDeps, dir: string): string[] {
+const THRESHOLDS = '# Set before any result and copied into each run: a run refuses to continue if they change.\nthresholds:\n  min_delta: 0\n  max_new_failures: 0\n  significance: 0.05\n\ncache:\n  ttl: 7d\n';
+
+/** What init wrote, and the skills it adopted (none: it wrote the starter). */
+export function init(deps: CliDeps, dir: string, o: { skill?: string } = {}): string[] {
+  return initProject(deps, dir, o).written;
+}
+
+export function initProject(deps: CliDeps, dir: string, o: { skill?: string } = {}): { written: string[]; adopted: FoundSkill[] } {
   const root = resolve(deps.cwd, dir);
   const cfg = join(root, 'pipeline.yaml');
   if (existsSync(cfg)) throw new UsageError(`${cfg} already exists; edit it, or init another folder`);
+  const adopted = existsSync(root) || o.skill !== undefined ? findSkills(root, deps.cwd, o.skill) : [];
   const found = findProgram('claude', deps.env, deps.cwd) ? 'claude' : findProgram('codex', deps.env, deps.cwd) ? 'codex' : undefined;
-  mkdirSync(join(root, 'skills/meeting-notes'), { recursive: true });
   const written: string[] = [];
   const put = (rel: string, text: string) => {
     const p = join(root, rel);
@@ -108,19 +117,29 @@ export function init(deps: CliDeps, dir: string): string[] {
     writeFileAtomicallySync(p, text);
     written.push(rel);
   };
+  if (adopted.length) {
+    put('pipeline.yaml', `# whetstone configuration. Paths are relative to this file. Every key:\n# docs/reference/configuration.md in the whetstone package.\nversion: 1\nstate_dir: state\n\n${engineBlock(found)}${judgeNote(adopted, found)}\n${targetsBlock(adopted, found)}\n${THRESHOLDS}`);
+    ignoreState(root, written);
+    return { written, adopted };
+  }
+  mkdirSync(join(root, 'skills/meeting-notes'), { recursive: true });
   put(
     'pipeline.yaml',
-    `# whetstone configuration. Paths are relative to this file. Every key:\n# docs/reference/configuration.md in the whetstone package.\nversion: 1\nstate_dir: state\n\n${engineBlock(found)}\n# What is improved or watched: skill folders, SKILL.md files, or globs such as skills/*/SKILL.md.\ntargets:\n  - skill: skills/meeting-notes\n\n# Set before any result and copied into each run: a run refuses to continue if they change.\nthresholds:\n  min_delta: 0\n  max_new_failures: 0\n  significance: 0.05\n\ncache:\n  ttl: 7d\n`,
+    `# whetstone configuration. Paths are relative to this file. Every key:\n# docs/reference/configuration.md in the whetstone package.\nversion: 1\nstate_dir: state\n\n${engineBlock(found)}\n# What is improved or watched: skill folders, SKILL.md files, or globs such as skills/*/SKILL.md.\ntargets:\n  - skill: skills/meeting-notes\n\n${THRESHOLDS}`,
   );
   put('skills/meeting-notes/SKILL.md', SKILL);
   put('skills/meeting-notes/tasks.yaml', SUITE);
+  ignoreState(root, written);
+  return { written, adopted };
+}
+
+function ignoreState(root: string, written: string[]): void {
   const gi = join(root, '.gitignore');
   const have = existsSync(gi) ? readFileSync(gi, 'utf8') : '';
   if (!/^state\/$/m.test(have)) {
     appendAtomically(gi, `${have && !have.endsWith('\n') ? '\n' : ''}# whetstone state (runs, cache, backups)\nstate/\n`);
     written.push('.gitignore');
   }
-  return written;
 }
 
 /** What to type next, in the order a first hour goes; from the folder init was run in. */
@@ -139,13 +158,31 @@ function nextSteps(dir: string): string {
   ].join('\n');
 }
 
+/** What to type next when init targeted skills already there. */
+function adoptedSteps(dir: string, adopted: FoundSkill[]): string {
+  const c = dir === '.' ? '' : ` -c ${/^[\w./-]+$/.test(dir) ? dir : `'${dir.replace(/'/g, `'\\''`)}'`}/pipeline.yaml`;
+  const at = (p: string) => (dir === '.' ? p : `${dir}/${p}`);
+  const lines = adopted.map((s) => `targeting ${s.dir}${s.suites.length ? ` with ${s.suites.map((x) => x.path).join(', ')}` : ' (no suite yet: add tasks.yaml or evals/evals.json beside its SKILL.md)'}`);
+  const first = adopted.flatMap((s) => s.suites)[0];
+  return [
+    ...lines,
+    'next:',
+    ...(first ? [`  whet lint ${at(first.path)}    # the suite's coverage, negative controls, leakage`] : []),
+    `  whet plan --mock${c}   # the power to find a gain, and the held-out tasks or attempts it takes`,
+    `  whet run${c}           # the improvement loop on the configured engine`,
+    `  whet report${c}        # the evidence report of the newest run`,
+    '',
+  ].join('\n');
+}
+
 export function registerInitCommand(program: Command, deps: CliDeps, _setCode: SetCode): void {
   program
     .command('init')
     .description('write a commented pipeline.yaml, an example skill and suite, and .gitignore entries')
     .argument('[dir]', 'project folder', '.')
-    .action((dir: string) => {
-      const written = init(deps, dir);
-      deps.stdout(`${written.map((w) => `wrote ${w}`).join('\n')}\n${nextSteps(dir)}`);
+    .option('--skill <dir>', 'the skill folder to target (default: the skills found in the project folder; the starter only when there are none)')
+    .action((dir: string, o: { skill?: string }) => {
+      const { written, adopted } = initProject(deps, dir, o);
+      deps.stdout(`${written.map((w) => `wrote ${w}`).join('\n')}\n${adopted.length ? adoptedSteps(dir, adopted) : nextSteps(dir)}`);
     });
 }

@@ -60,7 +60,7 @@ export async function verifiedReportOf(stateDir: string, runId: string | undefin
   return { model: buildReportModel(loadReportInputs(stateDir, id, iteration, damaged)), problems: check.problems };
 }
 
-/** skill-creator's viewer reads a folder (benchmark.json + grading.json per run), not one text: skill-creator.ts. */
+/** skill-creator's programs read a workspace folder, not one text: skill-creator.ts. */
 const SKILL_CREATOR = 'skill-creator';
 
 interface Opts {
@@ -104,7 +104,7 @@ export function registerReportCommand(program: Command, deps: CliDeps, setCode: 
     .command('report')
     .description('the evidence report of a run: eval set, judge metrics, thresholds, gates, per-category rates, new cases')
     .argument('[run]', 'run id (default: the newest run)')
-    .addOption(new Option('--format <format>', 'md, json, junit (JUnit XML), html (a single offline file) or skill-creator (benchmark.json + grading.json per run into -o DIR)').choices([...REPORT_FORMATS, SKILL_CREATOR]).default('md'))
+    .addOption(new Option('--format <format>', 'md, json, junit (JUnit XML), html (a single offline file) or skill-creator (a skill-creator workspace into -o DIR: eval-<id>/<configuration>/run-<n>/, benchmark.json)').choices([...REPORT_FORMATS, SKILL_CREATOR]).default('md'))
     .option('-o, --output <file>', 'write the report to this file instead of stdout')
     .option('--nightly [date]', 'the newest night (or that of YYYY-MM-DD) over all its targets: md, json or html')
     .option('--iteration <n>', 'which iteration of a loop run (default: the newest that kept a candidate, else the newest that evaluated one)', (v: string) => checkIterationFlag(v))
@@ -115,7 +115,7 @@ export function registerReportCommand(program: Command, deps: CliDeps, setCode: 
       const stateDir = await stateDirOf(deps, o);
       if (o.format === SKILL_CREATOR) {
         if (o.nightly !== undefined) throw new UsageError('--format skill-creator writes one run; leave out --nightly');
-        if (!o.output) throw new UsageError('--format skill-creator writes a folder (benchmark.json and a grading.json per run): name it with -o DIR');
+        if (!o.output) throw new UsageError('--format skill-creator writes a folder (a skill-creator workspace: eval-<id>/<configuration>/run-<n>/ and benchmark.json): name it with -o DIR');
         const out = resolve(deps.cwd, o.output);
         // skill-creator's files carry no mark: a damaged run is refused, --allow-damaged or not.
         const check = await verifyRun(stateDir, resolveReportRun(stateDir, run), { schemas: true });
@@ -124,8 +124,10 @@ export function registerReportCommand(program: Command, deps: CliDeps, setCode: 
           setCode(1);
           return;
         }
-        const written = await writeSkillCreatorReport(out, await skillCreatorReport(stateDir, run, o.iteration));
-        deps.stderr(`whet: skill-creator benchmark written to ${out} (benchmark.json and ${written.length - 1} grading.json)\n`);
+        const sc = await skillCreatorReport(stateDir, run, o.iteration);
+        await writeSkillCreatorReport(out, sc);
+        const graded = sc.runDirs.filter((d) => d.grading).length;
+        deps.stderr(`whet: skill-creator workspace written to ${out}: ${sc.evals.length} eval(s), ${sc.runDirs.length} run(s) with outputs/ (${graded} graded: grading.json), benchmark.json\n`);
         return;
       }
       let text: string;

@@ -17,3 +17,5 @@ export const yamlLib = lazyModule<typeof import('yaml')>('yaml');
 export const ajvLib = lazyModule<typeof import('ajv')>('ajv');
 export const ajv2019Lib = lazyModule<typeof import('ajv/dist/2019.js')>('ajv/dist/2019.js');
 export const ajv2020Lib = lazyModule<typeof import('ajv/dist/2020.js')>('ajv/dist/2020.js');
+/** promptfoo's template engine: `whet import promptfoo` renders prompts and vars with it (src/import/promptfoo-render.ts). */
+export const nunjucksLib = lazyModule<typeof import('nunjucks')>('nunjucks');

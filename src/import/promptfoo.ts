@@ -22,6 +22,7 @@ import { IdAllocator, slugify } from '../config/eval-ids.js';
 import { displayPath, formatPath, readYaml } from '../config/load-yaml.js';
 import { suiteSchema, type JudgeSpec } from '../config/suite-schema.js';
 import { mapAssertion, type PromptfooAssertion } from './promptfoo-asserts.js';
+import { promptfooEngine, renderPromptfoo, undefinedVariables } from './promptfoo-render.js';
 
 const nonEmpty = z.string().min(1, 'must not be empty');
 const vars = z.record(z.string(), z.unknown());
@@ -53,6 +54,8 @@ export interface PromptfooImport {
   unmapped: number;
   /** Tasks from tests without assertions, run but not graded. */
   unjudged: number;
+  /** What the config has that the suite does not carry (providers, nunjucksFilters, file vars), each named once. */
+  dropped: string[];
 }
 
 /** `outDir`: where the suite will be written; places inside it name the config relative to that folder. */
@@ -67,6 +70,8 @@ export function importPromptfoo(file: string, opts: { skillId?: string; outDir?:
   }
   const cfg = src.validate(configSchema, raw);
   const prompts = (typeof cfg.prompts === 'string' ? [cfg.prompts] : cfg.prompts).flatMap((p, j) => promptsOf(p, dirname(path), src.at(['prompts', j])));
+  const templates = promptfooEngine(dirname(path), isRecord(cfg['env']) ? cfg['env'] : {});
+  const dropped = droppedOf(cfg, src);
   const ids = new IdAllocator('test');
   const issues: ImportIssue[] = [];
   const tasks: Record<string, unknown>[] = [];
@@ -77,7 +82,9 @@ export function importPromptfoo(file: string, opts: { skillId?: string; outDir?:
   const fromDefault = new Map<number, ImportIssue>();
   cfg.tests.forEach((t, i) => {
     const v = { ...(cfg.defaultTest?.vars ?? {}), ...(t.vars ?? {}) };
-    const render = (s: string) => s.replace(/\{\{\s*([A-Za-z_][\w.]*)\s*\}\}/g, (whole, name: string) => (name in v ? valueText(v[name]) : whole));
+    const varsAt = src.at(t.vars ? ['tests', i, 'vars'] : ['tests', i]);
+    // promptfoo renders an assertion's value over the test's vars with the same engine.
+    const render = (s: string) => rendered(() => templates.renderString(s, v), varsAt);
     const judges: JudgeSpec[] = [];
     const lost: Omit<ImportIssue, 'tasks'>[] = [];
     const lostDefaults: number[] = [];
@@ -96,11 +103,15 @@ export function importPromptfoo(file: string, opts: { skillId?: string; outDir?:
     }
     const unjudged = asserts.length === 0;
     const base = ids.take(t.description?.trim() || i);
-    const mine = prompts.map((p, j) => ({ id: prompts.length > 1 ? `${base}-p${j + 1}` : base, prompt: render(p.text), ...(p.system !== undefined ? { system: render(p.system) } : {}) }));
-    for (const m of mine) {
-      const left = /\{\{[^}]*\}\}/.exec(m.prompt);
-      if (left) lost.push({ where: src.at(['tests', i, 'vars']), field: formatPath(['tests', i, 'vars']), message: `${m.id}: the prompt keeps ${left[0]} (no such var, or a template filter this import does not run)` });
-    }
+    const mine = prompts.map((p, j) => {
+      const id = prompts.length > 1 ? `${base}-p${j + 1}` : base;
+      const text = rendered(() => renderPromptfoo(templates, p.raw, v), varsAt);
+      const missing = [...new Set(undefinedVariables(p.raw, v))];
+      if (missing.length) lost.push({ where: varsAt, field: formatPath(t.vars ? ['tests', i, 'vars'] : ['tests', i]), message: `${id}: the prompt reads ${missing.map((x) => `{{ ${x} }}`).join(', ')}, which no var of this test gives (promptfoo renders it empty too)` });
+      if (p.chat === undefined) return { id, prompt: text };
+      const turns = chatPrompt(JSON.parse(text) as unknown, p.chat, src.at(['prompts', j]));
+      return { id, prompt: turns.text, ...(turns.system !== undefined ? { system: turns.system } : {}) };
+    });
     const taskIds = judges.length || unjudged ? mine.map((m) => m.id) : [];
     if (!judges.length && !unjudged) unmapped++;
     for (const k of lostDefaults) fromDefault.get(k)!.tasks.push(...(taskIds.length ? taskIds : [`(test ${i}, not imported)`]));
@@ -134,14 +145,41 @@ export function importPromptfoo(file: string, opts: { skillId?: string; outDir?:
     if (node) node.commentBefore = n.lines.map((l) => ` ${l}`).join('\n');
   }
   if (trailing.length) doc.comment = trailing.map((l) => ` ${l}`).join('\n');
+  if (dropped.length) doc.commentBefore = dropped.map((l) => ` not imported from promptfoo: ${l.replace(shown, fromOut)}`).join('\n');
   const unjudged = tasks.filter((t) => t['unjudged']).length;
-  return { yaml: doc.toString({ lineWidth: 0 }), tasks: tasks.length, tests: cfg.tests.length, prompts: prompts.length, issues, unmapped, unjudged };
+  return { yaml: doc.toString({ lineWidth: 0 }), tasks: tasks.length, tests: cfg.tests.length, prompts: prompts.length, issues, unmapped, unjudged, dropped };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A template promptfoo's engine refuses (a syntax error) is bad input at the test's vars. */
+function rendered(render: () => string, where: string): string {
+  try {
+    return render();
+  } catch (e) {
+    throw new ConfigError(`promptfoo's template engine (Nunjucks) cannot render this test's prompt: ${e instanceof Error ? e.message.split('\n').map((l) => l.trim()).filter(Boolean).join(' ') : String(e)}`, where);
+  }
+}
+
+/** What the config names that a suite cannot carry: whetstone runs the engine pipeline.yaml names. */
+function droppedOf(cfg: Record<string, unknown>, src: { at(path: (string | number)[]): string }): string[] {
+  const out: string[] = [];
+  const providers = cfg['providers'] === undefined ? [] : Array.isArray(cfg['providers']) ? cfg['providers'] : [cfg['providers']];
+  providers.forEach((p, k) => {
+    const id = typeof p === 'string' ? p : isRecord(p) ? String(p['id'] ?? p['label'] ?? Object.keys(p)[0] ?? '?') : '?';
+    out.push(`${src.at(Array.isArray(cfg['providers']) ? ['providers', k] : ['providers'])} provider ${id}: the suite runs on the engine pipeline.yaml names (engine:, judge_engine:)`);
+  });
+  if (isRecord(cfg['nunjucksFilters'])) {
+    for (const name of Object.keys(cfg['nunjucksFilters'])) out.push(`${src.at(['nunjucksFilters', name])} nunjucksFilters.${name}: a custom filter (JavaScript) is not run; a template using it fails to render`);
+  }
+  return out;
 }
 
 interface Prompt {
-  text: string;
-  /** A chat prompt's system turn. */
-  system?: string;
+  /** The prompt as promptfoo holds it before rendering: the text, or a chat file's messages as JSON. */
+  raw: string;
+  /** A chat prompt file (its reference, for messages). */
+  chat?: string;
 }
 
 /** The prompts an entry holds: inline, an object's `raw`, or a `file://` beside the config (text or chat). */
@@ -149,7 +187,7 @@ function promptsOf(p: z.infer<typeof promptEntry>, dir: string, where: string): 
   const ref = typeof p === 'string' ? p : (p.raw ?? p.id ?? '');
   if (!ref.startsWith('file://')) {
     if (!ref) throw new ConfigError('a prompt object needs "raw" (or an "id" naming a file://)', where);
-    return [{ text: ref }];
+    return [{ raw: ref }];
   }
   const f = resolve(dir, ref.slice('file://'.length));
   if (/\.(js|cjs|mjs|ts|py)$/i.test(f)) throw new ConfigError(`prompt functions are not imported (${ref}); give the prompt as text or a text file`, where);
@@ -159,36 +197,47 @@ function promptsOf(p: z.infer<typeof promptEntry>, dir: string, where: string): 
   } catch {
     throw new ConfigError(`cannot read prompt file ${displayPath(f)}`, where);
   }
-  if (/\.(json|ya?ml)$/i.test(f)) return [chatPrompt(text, ref, where)];
+  if (/\.(json|ya?ml)$/i.test(f)) {
+    let raw: unknown;
+    try {
+      raw = loadYamlText(text);
+    } catch (e) {
+      throw new ConfigError(`chat prompt file ${ref} does not parse: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, where);
+    }
+    chatPrompt(raw, ref, where);
+    return [{ raw: JSON.stringify(raw), chat: ref }];
+  }
   // promptfoo splits a text file on its separator line, `---` (PROMPTFOO_PROMPT_SEPARATOR changes it there).
   // A file with no separator is one prompt, kept byte for byte; split prompts are trimmed as promptfoo does.
   const parts = text.split(/^---[ \t]*$/m);
-  if (parts.length === 1) return [{ text }];
-  return parts.map((s) => s.trim()).filter(Boolean).map((s) => ({ text: s }));
+  if (parts.length === 1) return [{ raw: text }];
+  return parts.map((s) => s.trim()).filter(Boolean).map((s) => ({ raw: s }));
 }
 
-const message = z.looseObject({ role: z.enum(['system', 'user', 'assistant']), content: z.string() });
+/** A message's content: a string, or a list of parts (Anthropic's and OpenAI's messages) read as their text. */
+const part = z.looseObject({ type: z.string(), text: z.string().optional() });
+const message = z.looseObject({ role: z.enum(['system', 'user', 'assistant']), content: z.union([z.string(), z.array(part).min(1)]) });
 const chat = z.union([z.array(message).min(1), z.looseObject({ messages: z.array(message).min(1) })]);
 
-/** A chat prompt file: system turn(s), then exactly one user turn; anything else has no faithful task. */
-function chatPrompt(text: string, ref: string, where: string): Prompt {
-  let raw: unknown;
-  try {
-    raw = loadYamlText(text);
-  } catch (e) {
-    throw new ConfigError(`chat prompt file ${ref} does not parse: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, where);
-  }
+function contentText(content: string | z.infer<typeof part>[], ref: string, where: string): string {
+  if (typeof content === 'string') return content;
+  return content
+    .map((p) => {
+      if (p.type !== 'text' || typeof p.text !== 'string') throw new ConfigError(`chat prompt file ${ref}: a ${p.type} content part has no text a task can carry; only {type: text, text} parts are imported`, where);
+      return p.text;
+    })
+    .join('\n\n');
+}
+
+/** A chat prompt (parsed): system turn(s), then exactly one user turn; anything else has no faithful task. */
+function chatPrompt(raw: unknown, ref: string, where: string): { text: string; system?: string } {
   const parsed = chat.safeParse(raw);
-  if (!parsed.success) throw new ConfigError(`chat prompt file ${ref}: expected a list of {role: system|user|assistant, content} messages (or {messages: [...]})`, where);
+  if (!parsed.success) throw new ConfigError(`chat prompt file ${ref}: expected a list of {role: system|user|assistant, content} messages (or {messages: [...]}), content a string or a list of {type: text, text} parts`, where);
   const messages = Array.isArray(parsed.data) ? parsed.data : parsed.data.messages;
-  const system = messages.filter((m) => m.role === 'system').map((m) => m.content.trim());
+  const system = messages.filter((m) => m.role === 'system').map((m) => contentText(m.content, ref, where).trim());
   const turns = messages.filter((m) => m.role !== 'system');
   if (turns.length !== 1 || turns[0]!.role !== 'user') {
     throw new ConfigError(`chat prompt file ${ref}: ${turns.length} user/assistant turns; a task is one system turn and one user turn, so a multi-turn conversation is not imported`, where);
   }
-  return { text: turns[0]!.content, ...(system.length ? { system: system.join('\n\n') } : {}) };
-}
-
-function valueText(v: unknown): string {
-  return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
+  return { text: contentText(turns[0]!.content, ref, where), ...(system.length ? { system: system.join('\n\n') } : {}) };
 }

@@ -104,6 +104,20 @@ export function isNegativeControl(t: { negative?: boolean; shouldTrigger?: boole
 export const negativesRule: Rule = (ctx) => {
   const count = ctx.suite.tasks.filter(isNegativeControl).length;
   if (count > 0) return [];
+  // skill-creator's evals.json has no way to write a negative control (its evals are all things the skill
+  // should do; what it should not trigger on lives in a trigger set): an author's file as written is not an error.
+  if (ctx.suite.format === 'skill-creator-evals') {
+    return [
+      {
+        file: ctx.file,
+        line: ctx.lineOf(['tasks']),
+        severity: 'warning',
+        rule: 'negatives-none',
+        message: "no negative controls (a warning: skill-creator's evals.json has no field for one): without a request the skill should leave alone, a skill that acts on everything scores as well as one that acts only when it should",
+        hint: 'name evals that are negative controls in pipeline.yaml suites: <this file>: negative_controls: [ids] (or `negative: true` on the eval), and measure what should not trigger the skill with a trigger set (should_trigger: false queries)',
+      },
+    ];
+  }
   return [
     {
       file: ctx.file,
@@ -125,7 +139,8 @@ export function looksPositional(id: string): boolean {
 export const idsRule: Rule = (ctx) => {
   const out: Finding[] = [];
   for (const t of ctx.suite.tasks) {
-    if (!looksPositional(t.id)) continue;
+    // skill-creator's evals.json numbers its evals by format (schemas.md: "Unique integer identifier").
+    if (!looksPositional(t.id) || typeof t.origin?.id === 'number') continue;
     out.push({
       ...taskPlace(ctx, t, ['id']),
       severity: 'warning',

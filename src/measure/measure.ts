@@ -26,9 +26,12 @@ export interface Measured {
 export async function measure(
   p: Prepared,
   ctx: EvaluateContext,
-  a: { skill: LoadedSkill; variant: string; dir: string; cacheable: boolean; budget?: Budget; round?: number },
+  a: { skill: LoadedSkill; variant: string; dir: string; cacheable: boolean; budget?: Budget; round?: number; noSkill?: boolean },
 ): Promise<Measured> {
-  const key = evaluationKey(p, a.skill, a.round);
+  // With no skill the engine is given nothing: the key still names the skill's run, so a results file of
+  // another content is never resumed; such a variant is never cached (its key would be the skill's).
+  const key = a.noSkill ? `${evaluationKey(p, a.skill, a.round)}:no-skill` : evaluationKey(p, a.skill, a.round);
+  if (a.noSkill && a.cacheable) throw new Error('internal: a no-skill measurement is not cacheable');
   let why: string | undefined;
   if (a.cacheable) {
     if (!p.useCache) why = 'disabled';
@@ -60,7 +63,7 @@ export async function measure(
   const outcome = await runVariant({
     variant: a.variant,
     suite: p.suite,
-    skill: a.skill,
+    ...(a.noSkill ? {} : { skill: a.skill }),
     engine: p.engine,
     judgeEngine: p.judgeEngine,
     passK: p.passK,

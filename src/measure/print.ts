@@ -1,5 +1,6 @@
 // The human summary of an evaluation artifact, printed on stdout. Every rate comes with its counts and
 // interval; errors are shown apart; a run on the mock engine says so.
+import { skillEffectLine } from './skill-effect.js';
 import { displayPath } from '../config/load-yaml.js';
 import { formatDuration } from '../config/duration.js';
 import type { z } from 'zod';
@@ -96,6 +97,7 @@ export function formatEvaluation(a: EvaluationArtifact, artifactPath: string): s
     const e = a.evaluation;
     out.push(`skill: ${displayPath(a.skill_path)}`, '');
     out.push(rateLine('pass rate ', e));
+    if (a.without_skill) out.push(rateLine('without the skill ', a.without_skill.summary), skillEffectLine(a.without_skill, e.pass_rate));
     if (a.pass_k > 1) out.push(`pass@1 ${f4(e.pass_at_1)} · pass@${a.pass_k} ${f4(e.pass_at_k)} · pass^${a.pass_k} ${f4(e.pass_hat_k)}`);
     const cats = Object.entries(e.per_category);
     if (cats.length > 1) {

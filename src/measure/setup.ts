@@ -1,6 +1,7 @@
 // Everything the evaluate stage needs before it may touch the state directory: options resolved against
 // pipeline.yaml, the suite loaded and checked, engines built. Any bad input fails here, so a refused
 // command leaves the state directory exactly as it was.
+import { mockJudged, mockJudgeNote } from './mock-judges.js';
 import { resolve } from 'node:path';
 import { lacking, loadPipeline, type PipelineConfig } from '../config/pipeline.js';
 import { applySuiteOverrides } from '../config/suite-overrides.js';
@@ -47,6 +48,8 @@ export interface EvaluateOptions {
    */
   fresh?: boolean;
   mock?: boolean;
+  /** Standalone: measure the suite with no skill too, and the skill's own effect against it (skill-effect.ts). */
+  withoutSkill?: boolean;
   output?: string;
   concurrency?: number;
   config?: string;
@@ -142,6 +145,8 @@ export async function openMeasurement(ctx: EvaluateContext, loadedCfg?: Pipeline
   // Judge calls otherwise carry the task's limit; a judge engine's own timeout_seconds is about grading.
   const judgeEngine = needsJudge ? configureEngine(createEngine(judgeCfg, { suiteDir: suite.dir, env: ctx.env, maxConcurrency: concurrency }), judgeCfg, { overrideTimeout: true }) : undefined;
   const where = cfg.path ?? 'pipeline.yaml';
+  const mockJudge = mockJudged(suite, judgeEngine?.type);
+  if (mockJudge) ctx.log(mockJudgeNote(mockJudge, o.mock === true));
   for (const w of [...engineWarnings(engineCfg, o.engine ? 'targets[].engine' : 'engine'), ...(needsJudge && cfg.judgeEngine ? engineWarnings(cfg.judgeEngine, 'judge_engine') : [])]) ctx.log(`whet: warning: ${where}: ${w}`);
   return { cfg, suite, engine, ...(judgeEngine ? { judgeEngine } : {}), ...(read.copy ? { suiteCopy: read.copy } : {}) };
 }

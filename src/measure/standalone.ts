@@ -10,7 +10,9 @@ import { acquireStateLock } from '../state/lock.js';
 import { findResumableRun, newRunId, readRunManifest, writeRunManifest, type RunManifest } from '../state/runs.js';
 import { RECORDS, writeRecordedArtifact } from '../state/recorded.js';
 import { readSkill } from '../skill/read.js';
-import { measuredSkillId } from '../config/trigger-engine.js';
+import { measuredSkillId, triggerTaskCount } from '../config/trigger-engine.js';
+import { NO_SKILL_VARIANT } from '../config/skill-creator-dirs.js';
+import { skillEffectOf } from './skill-effect.js';
 import { UsageError } from '../core/errors.js';
 import { measure, standaloneFromMeasured } from './measure.js';
 import { standaloneEvaluation } from '../artifacts/evaluation.js';
@@ -33,7 +35,9 @@ export async function runStandalone(ctx: EvaluateContext, after?: AfterFirst): P
   const o = ctx.options;
   if (!o.skillPath) throw new UsageError('--skill-path is required with --standalone (the skill folder or its SKILL.md)');
   if (o.input || o.candidateId) throw new UsageError('--standalone evaluates the current skill; --input and --candidate-id belong to pipeline mode');
+  if (o.withoutSkill && after) throw new UsageError('--without-skill is a standalone evaluation of its own; a nightly measures the skill alone');
   const p = await prepare(ctx);
+  if (o.withoutSkill && triggerTaskCount(p.suite.tasks) > 0) throw new UsageError('--without-skill: a trigger suite asks whether the agent invokes the skill, which a run with no skill cannot answer; nothing was run');
   const skill = readSkill(resolve(ctx.cwd, o.skillPath));
   const key = evaluationKey(p, skill);
   // Before it spends anything: a direct call, and each target of a nightly (which holds the lock for all).
@@ -55,10 +59,15 @@ export async function runStandalone(ctx: EvaluateContext, after?: AfterFirst): P
     const budget = budgetFor(ctx, p, runDir);
     const unwatch = watchRateLimits(runDir, ctx.log, ctx.now);
     let m: Awaited<ReturnType<typeof measure>>;
+    let none: Awaited<ReturnType<typeof measure>> | undefined;
     let stopped: VariantOutcome | undefined;
     try {
       m = await measure(p, ctx, { skill, variant: 'baseline', dir: runDir, cacheable: true, budget });
       stopped = m.outcome.interrupted ? m.outcome : undefined;
+      if (!stopped && o.withoutSkill) {
+        none = await measure(p, ctx, { skill, variant: NO_SKILL_VARIANT, dir: runDir, cacheable: false, budget, noSkill: true });
+        stopped = none.outcome.interrupted ? none.outcome : undefined;
+      }
       if (!stopped && after) {
         // One attempt per task per round, whatever a task's own pass_k.
         const roundP: Prepared = { ...p, suite: { ...p.suite, tasks: p.suite.tasks.map((t) => ({ ...t, passK: 1 })) }, passK: 1 };
@@ -77,6 +86,7 @@ export async function runStandalone(ctx: EvaluateContext, after?: AfterFirst): P
       return { interrupted: true, runDir, ...(exhausted ? { budgetExhausted: exhausted } : {}), ...(limited ? { rateLimited: limited } : {}) };
     }
     const artifact = standaloneFromMeasured(p, skill, m, { runId, iteration: 0, now: ctx.now() });
+    if (none) artifact.without_skill = skillEffectOf(m.outcome.tallies, none, p.passK);
     const summary = artifact.evaluation;
     const artifactPath = o.output ? resolve(ctx.cwd, o.output) : `${runDir}/evaluation.json`;
     // Recorded with its results logs (issue 31): the read models hold both to what was written.
@@ -91,7 +101,7 @@ export async function runStandalone(ctx: EvaluateContext, after?: AfterFirst): P
       pass_rate: summary.pass_rate,
       passed: summary.passed,
       total_tasks: summary.total_tasks,
-      totals: m.outcome.spent ? totalsOf(m.outcome.spent) : runTotals(runDir),
+      totals: m.outcome.spent && !none ? totalsOf(m.outcome.spent) : runTotals(runDir),
     };
     await writeRunManifest(runDir, { ...manifest, status, updated_at: ctx.now().toISOString(), summary: finished });
     appendEvent(runDir, { event: 'finished', stage: 'evaluate', verdict: artifact.verdict, engine_calls: p.engine.calls() }, ctx.now());

@@ -154,6 +154,8 @@ export function pipelineArtifact(a: {
   measured?: PipelineMeasured;
   /** Set when the candidate was skipped before any task ran. */
   skippedReason?: string;
+  /** Why a baseline under baselineMinPassRate is weak, when it is known not to be a broken suite (mock-judges.ts). */
+  weakBaselineWhy?: string;
 }): PipelineEvaluation {
   const head = {
     schema: 'whetstone.evaluation/1' as const,
@@ -191,7 +193,7 @@ export function pipelineArtifact(a: {
     reason = `no baseline task could be judged; first error: ${firstError(m.baseline.tallies)}`;
   } else if ((base.pass_rate ?? 0) < a.baselineMinPassRate) {
     verdict = 'error';
-    reason = `baseline pass rate ${(base.pass_rate ?? 0).toFixed(4)} < ${a.baselineMinPassRate}: the task suite is probably broken; the candidate was not run`;
+    reason = `baseline pass rate ${(base.pass_rate ?? 0).toFixed(4)} < ${a.baselineMinPassRate}: ${a.weakBaselineWhy ?? 'the task suite is probably broken'}; the candidate was not run`;
   } else if (tooManyErrors(base, a.maxErrorShare)) {
     verdict = 'error';
     reason = `baseline ${tooManyErrors(base, a.maxErrorShare)}: the comparison would rest on part of the suite; the candidate was not run; first error: ${firstError(m.baseline.tallies)}`;

@@ -211,6 +211,19 @@ export const reportModel = z.object({
   tasks: z.array(taskRow),
   /** Trigger suites: trigger rate, false-trigger rate, precision and recall with intervals, per run and iteration. */
   trigger: z.array(triggerRow).optional(),
+  /** `whet evaluate --standalone --without-skill`: the suite with the skill against with no skill at all. */
+  skill_effect: z
+    .object({
+      with_skill: rate,
+      without_skill: rate,
+      effect: z.number().nullable(),
+      low: z.number().nullable(),
+      high: z.number().nullable(),
+      tasks: z.number().int(),
+      method: z.string(),
+      paired: pairedCounts,
+    })
+    .optional(),
   candidate: z
     .object({ id: z.string(), title: z.string(), category: z.string(), risk: z.string(), rationale: z.string(), diff: z.string(), added: z.number().int(), removed: z.number().int() })
     .nullable(),

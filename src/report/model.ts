@@ -4,7 +4,9 @@ import { arr, at, bool, int, isObj, num, obj, str, type IterationInputs, type Js
 import { judgesOf } from './model-judges.js';
 import { REPORT_SCHEMA, type ReportModel } from './model-schema.js';
 import { suiteShapeOf } from './model-suite.js';
-import { isPipeline, resultRows, splitsOf, systemOf, type Measured } from './model-system.js';
+import { isPipeline, rateOf, resultRows, splitsOf, systemOf, type Measured } from './model-system.js';
+import type { Rate } from './model-schema.js';
+import { pairedCounts } from '../state/measures.js';
 import { nightlyOf, nightOfRun, runTargetKeys } from './model-night.js';
 import { loopRows, trendOf } from './model-trend.js';
 import { planOf, roundsOf } from './model-plan.js';
@@ -184,6 +186,7 @@ export function buildReportModel(inp: ReportInputs): ReportModel {
     system,
     tasks,
     trigger: triggerRowsOf(ev, inp.iterations, ev !== undefined && !isPipeline(ev)),
+    ...skillEffectOf(ev, system.primary?.summary ?? null),
     candidate: candidateOf(chosen, candidateId),
     loop,
     proposed_cases: proposedOf(upTo),
@@ -191,5 +194,27 @@ export function buildReportModel(inp: ReportInputs): ReportModel {
     trend: trendOf(inp.history, m, loop, primaryRate, runId, trendMatch),
     notes: inp.damaged?.length ? [`DAMAGED RUN: ${inp.damaged.length} file(s) of this run failed verification and are left out of this report (${inp.damaged.map((d) => `${d.file}: ${d.kind}`).join('; ')}); nothing below comes from them`, ...notes] : notes,
     ...(inp.damaged?.length ? { damaged: inp.damaged } : {}),
+  };
+}
+
+/** The skill against no skill, from a standalone evaluation measured `--without-skill` (src/measure/skill-effect.ts). */
+function skillEffectOf(ev: Json | undefined, withSkill: Rate | null): Pick<ReportModel, 'skill_effect'> {
+  const w = obj(at(ev, 'without_skill'));
+  const summary = obj(w?.summary);
+  const effect = obj(w?.effect);
+  const paired = pairedCounts.safeParse(w?.paired);
+  if (!w || !summary || !effect || !paired.success || !withSkill) return {};
+  const n = (v: unknown) => (typeof v === 'number' ? v : null);
+  return {
+    skill_effect: {
+      with_skill: withSkill,
+      without_skill: rateOf(int(summary.passed) ?? 0, int(summary.failed) ?? 0, int(summary.errors) ?? 0, int(summary.total_tasks)),
+      effect: n(effect.effect),
+      low: n(effect.low),
+      high: n(effect.high),
+      tasks: int(effect.tasks) ?? 0,
+      method: str(effect.method) ?? '',
+      paired: paired.data,
+    },
   };
 }

@@ -116,6 +116,7 @@ ${m.notes.map((n) => `<p class="note" data-testid="note">${esc(n)}</p>`).join('\
 ${decisionSection(m)}
 ${section('trend', m.trend.source === 'nightly' ? 'Pass rate over nights' : m.trend.source === 'iterations' ? 'Baseline pass rate over iterations' : 'Pass rate', trendChart(m.trend))}
 ${htmlTrigger(m)}
+${htmlSkillEffect(m)}
 ${systemSection(m)}
 ${section('tasks', 'Tasks', taskTable(m))}
 ${candidate}
@@ -125,5 +126,20 @@ ${gateSection(m)}
 ${proposedSection(m)}
 ${section('evidence', 'Evidence', list(evidenceItems(m)))}`,
     FILTER_SCRIPT,
+  );
+}
+
+/** `--without-skill`: the skill against no skill, with its interval and paired test (render-md.ts says the same). */
+function htmlSkillEffect(m: ReportModel): string {
+  const e = m.skill_effect;
+  if (!e) return '';
+  const pts = (x: number | null) => (x === null ? '—' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}`);
+  const row = (label: string, r: typeof e.with_skill) => `<tr><td>${esc(label)}</td><td>${r.passed}</td><td>${r.failed}</td><td>${r.errors}</td><td>${f4(r.pass_rate)}</td><td>${ciText(r)}</td></tr>`;
+  const p = e.paired;
+  return section(
+    'skill-effect',
+    'With the skill against without it',
+    `<table><tr><th>configuration</th><th>passed</th><th>failed</th><th>errors</th><th>pass rate</th><th>95% CI</th></tr>${row('with the skill', e.with_skill)}${row('without a skill', e.without_skill)}</table>
+<p data-testid="skill-effect-line" data-effect="${e.effect ?? ''}">The skill's own effect: <b>${pts(e.effect)} points</b> (95% CI ${e.low === null || e.high === null ? '—' : `[${pts(e.low)}, ${pts(e.high)}]`}, ${e.tasks} task(s)). ${p.fixed} task(s) pass only with the skill, ${p.regressed} only without; exact McNemar p = ${p.p_value}.</p>`,
   );
 }

@@ -192,6 +192,32 @@ function proposed(m: ReportModel): string[] {
   return [...out, ''];
 }
 
+/** `--without-skill`: the skill's own effect, tested like any paired comparison. */
+function skillEffect(m: ReportModel): string[] {
+  const e = m.skill_effect;
+  if (!e) return [];
+  const pts = (x: number | null) => (x === null ? '—' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}`);
+  const p = e.paired;
+  return [
+    '## With the skill against without it',
+    '',
+    'The same suite, engine and judges with no skill at all (skill-creator\'s `without_skill`), compared task by task.',
+    '',
+    mdTable(
+      ['configuration', 'passed', 'failed', 'errors', 'pass rate', '95% CI'],
+      [
+        ['with the skill', String(e.with_skill.passed), String(e.with_skill.failed), String(e.with_skill.errors), f4(e.with_skill.pass_rate), ciText(e.with_skill)],
+        ['without a skill', String(e.without_skill.passed), String(e.without_skill.failed), String(e.without_skill.errors), f4(e.without_skill.pass_rate), ciText(e.without_skill)],
+      ],
+    ),
+    '',
+    `**The skill's own effect: ${pts(e.effect)} points** (95% CI ${e.low === null || e.high === null ? '— (fewer than 2 tasks judged both ways)' : `[${pts(e.low)}, ${pts(e.high)}]`}, ${e.tasks} task(s); ${mdText(e.method)}).`,
+    '',
+    `Paired on ${p.tasks_compared} task(s): ${p.fixed} pass only with the skill, ${p.regressed} only without, both pass ${p.both_pass}, both fail ${p.both_fail}; exact McNemar p = ${p.p_value}${p.excluded_errors ? ` (${p.excluded_errors} with errors left out)` : ''}.`,
+    '',
+  ];
+}
+
 export function renderMarkdown(m: ReportModel): string {
-  return [...header(m), ...decision(m), ...mdSuite(m), ...mdJudges(m), ...thresholds(m), ...planSection(m), ...gates(m), ...mdTrigger(m), ...system(m), ...candidate(m), ...loop(m), ...trend(m), ...proposed(m), ...mdEvidence(m)].join('\n');
+  return [...header(m), ...decision(m), ...mdSuite(m), ...mdJudges(m), ...thresholds(m), ...planSection(m), ...gates(m), ...mdTrigger(m), ...system(m), ...skillEffect(m), ...candidate(m), ...loop(m), ...trend(m), ...proposed(m), ...mdEvidence(m)].join('\n');
 }

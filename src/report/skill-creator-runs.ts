@@ -1,12 +1,15 @@
 // One attempt of a whetstone evaluation as skill-creator sees a run (references/schemas.md): its
-// benchmark.json `runs[]` entry and its grading.json, field names exactly as that document spells them.
+// benchmark.json `runs[]` entry, its grading.json and timing.json, field names exactly as that document
+// spells them. Only a judged attempt gets a grading.json: skill-creator's aggregator averages every
+// grading.json it finds, so an error or an unjudged eval graded 0/0 would pull its mean down.
 // What whetstone does not measure (steps, transcript size, grader time) is null and named in
 // `whetstone.not_measured`, never a made-up zero; whetstone's own facts sit under `whetstone`, a key the
 // viewer ignores.
 import type { JudgeSpec, Task } from '../config/suite-schema.js';
+import { evalNameOf, type Configuration } from '../config/skill-creator-dirs.js';
 import type { ResultLine } from '../state/results-log.js';
 
-export type Configuration = 'with_skill' | 'without_skill';
+export { evalIdOf, evalNameOf, type Configuration } from '../config/skill-creator-dirs.js';
 
 export interface ScExpectation {
   text: string;
@@ -44,16 +47,6 @@ export interface ScGrading {
 
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
-/** The eval's own id when it was a number, else its position in the suite (schemas.md: "numeric"). */
-export function evalIdOf(task: Task | undefined, fallback: number): number {
-  const id = task?.origin?.id;
-  return typeof id === 'number' ? id : (task?.index ?? fallback);
-}
-
-export function evalNameOf(task: Task | undefined, taskId: string): string {
-  return task?.origin?.name ?? (typeof task?.origin?.id === 'string' ? task.origin.id : taskId);
-}
-
 /** What a judge checks, in words, for suites whose judges are not skill-creator expectations. */
 export function describeJudge(spec: JudgeSpec | undefined, type: string): string {
   if (!spec) return type === 'trigger' ? 'the agent invokes the skill exactly when it should' : type;
@@ -88,7 +81,32 @@ function expectationsOf(line: ResultLine, task: Task | undefined): ScExpectation
   }));
 }
 
-export function runOf(line: ResultLine, task: Task | undefined, configuration: Configuration, variant: string, position: number): { run: ScRun; grading: ScGrading } {
+/** timing.json (schemas.md): whetstone times the attempt as a whole, the engine's call and its judges together. */
+export interface ScTiming {
+  total_tokens: number;
+  duration_ms: number;
+  total_duration_seconds: number;
+  executor_start: string;
+  executor_end: string;
+  executor_duration_seconds: number;
+}
+
+export interface ScRunFiles {
+  run: ScRun;
+  /** Absent when the attempt was not judged (an error, an unjudged eval). */
+  grading?: ScGrading;
+  timing: ScTiming;
+  /** outputs/: the agent's answer, and what went wrong when it errored. */
+  outputs: { name: string; text: string }[];
+}
+
+/** The expectations of an eval, in words: its own, else what each judge checks. */
+export function assertionsOf(task: Task | undefined): string[] {
+  if (!task) return [];
+  return task.judges.map((j, i) => task.expectations?.[i] ?? describeJudge(j, j.type));
+}
+
+export function runOf(line: ResultLine, task: Task | undefined, configuration: Configuration, variant: string, evalId: number): ScRunFiles {
   const expectations = expectationsOf(line, task);
   const judgeErrors = line.judges.filter((j) => j.error !== undefined).length;
   const passed = expectations.filter((e) => e.passed).length;
@@ -105,7 +123,7 @@ export function runOf(line: ResultLine, task: Task | undefined, configuration: C
   if (line.status === 'error') notes.push(`error (not a failure): ${line.error ? `${line.error.kind}: ${line.error.message}` : line.reason}`);
   const summary = { passed, failed, total, pass_rate: total ? round4(passed / total) : 0 };
   const run: ScRun = {
-    eval_id: evalIdOf(task, position),
+    eval_id: evalId,
     eval_name: evalNameOf(task, line.task_id),
     configuration,
     run_number: line.attempt + 1,
@@ -123,5 +141,17 @@ export function runOf(line: ResultLine, task: Task | undefined, configuration: C
     user_notes_summary: { uncertainties: [], needs_review: [], workarounds: [] },
     whetstone: { task_id: line.task_id, attempt: line.attempt, configuration, variant, status: line.status, not_measured: ['total_steps', 'transcript_chars', 'grader_duration_seconds', 'claims', 'user_notes_summary'] },
   };
-  return { run, grading };
+  const end = Date.parse(line.finished_at);
+  const timing: ScTiming = {
+    total_tokens: run.result.tokens,
+    duration_ms: line.duration_ms,
+    total_duration_seconds: seconds,
+    executor_start: Number.isFinite(end) ? new Date(end - line.duration_ms).toISOString() : line.finished_at,
+    executor_end: line.finished_at,
+    executor_duration_seconds: seconds,
+  };
+  const outputs = [{ name: 'answer.md', text: line.output_truncated ? `${line.output}\n\n[whetstone: the answer was cut at ${line.output.length} characters in the results log; the judges saw it whole]\n` : line.output }];
+  if (line.status === 'error') outputs.push({ name: 'error.txt', text: `${notes[notes.length - 1]}\n` });
+  const judged = line.status === 'pass' || line.status === 'fail';
+  return { run, ...(judged ? { grading } : {}), timing, outputs };
 }

@@ -1,17 +1,20 @@
-// `whet report --format skill-creator -o DIR`: a run written where skill-creator users look — DIR/
-// benchmark.json and DIR/<eval>/<configuration>/run-<n>/grading.json, the layout and field names of
-// skill-creator's references/schemas.md, so its viewer renders a whetstone evaluation. A standalone run
-// is `with_skill`; a candidate run is the candidate as `with_skill` and the current skill (the baseline)
-// as `without_skill`, which the viewer's two-way comparison needs — `whetstone.configurations` and a note
-// say what each really is. Wilson intervals and the paired McNemar test go under `whetstone` keys.
-import { existsSync, readdirSync } from 'node:fs';
+// `whet report --format skill-creator -o DIR`: a run written as a skill-creator workspace, the layout its
+// own programs read (eval-viewer/generate_review.py finds a run as a folder holding `outputs/`, its prompt
+// in the eval's eval_metadata.json; scripts/aggregate_benchmark.py reads `eval-*/<configuration>/run-*/
+// grading.json`): DIR/eval-<id>/eval_metadata.json, DIR/eval-<id>/<configuration>/run-<n>/{outputs/,
+// grading.json,timing.json,eval_metadata.json}, and DIR/benchmark.json, field names as references/schemas.md spells them.
+// A standalone run is `with_skill`; a candidate against the current skill is `new_skill` against
+// `old_skill` (skill-creator's names when improving a skill); a run measured without the skill too is
+// `with_skill` against `without_skill`. Wilson intervals and the paired test go under `whetstone` keys.
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { suiteOverridesIn } from '../config/pipeline.js';
 import { loadSuiteWith } from '../config/suite-overrides.js';
 import type { Task } from '../config/suite-schema.js';
 import { UsageError } from '../core/errors.js';
 import { iterationPaths } from '../loop/paths.js';
-import { writeJsonAtomically } from '../core/atomic.js';
+import { writeFileAtomically, writeJsonAtomically } from '../core/atomic.js';
+import { evalDirs, evalNameOf, NO_SKILL_VARIANT, runPath, type EvalDir } from '../config/skill-creator-dirs.js';
 import { readResults, type ResultLine } from '../state/results-log.js';
 import { stateLayout } from '../state/layout.js';
 import { wilson } from '../stats/index.js';
@@ -19,7 +22,7 @@ import { at, num, obj, str, type Json } from './inputs.js';
 import { loadReportInputs, resolveReportRun } from './load.js';
 import { chooseIteration } from './model.js';
 import { triggerLine, triggerRowsOf } from './model-trigger.js';
-import { runOf, type Configuration, type ScGrading, type ScRun } from './skill-creator-runs.js';
+import { assertionsOf, runOf, type Configuration, type ScRun, type ScRunFiles } from './skill-creator-runs.js';
 
 type Stats = { mean: number; stddev: number; min: number; max: number };
 type ConfigSummary = { pass_rate: Stats; time_seconds: Stats; tokens: Stats; whetstone: { runs: number; tasks_passed: number; tasks_judged: number; task_pass_rate: number | null; task_pass_rate_ci95: { low: number; high: number } | null } };
@@ -32,7 +35,19 @@ export interface SkillCreatorReport {
     notes: string[];
     whetstone: Json;
   };
-  gradings: { path: string; grading: ScGrading }[];
+  /** eval-<id>/eval_metadata.json of each eval with a run. */
+  evals: { dir: string; metadata: EvalMetadata }[];
+  /** Each run's folder (relative, `/`-separated) and its files. */
+  runDirs: ({ path: string } & ScRunFiles)[];
+}
+
+/** skill-creator/SKILL.md "Step 1": the eval's id, name, prompt and assertions. */
+export interface EvalMetadata {
+  eval_id: number;
+  eval_name: string;
+  prompt: string;
+  assertions: string[];
+  whetstone: { task_id: string; system?: string; files?: string[]; expected_output?: string };
 }
 
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
@@ -86,19 +101,15 @@ export async function skillCreatorReport(stateDir: string, runId?: string, itera
   } catch (err) {
     notes.push(`whetstone: the suite could not be read (${(err as Error).message.split('\n')[0]}); eval ids are positions and expectations are named by judge type`);
   }
+  const variants = variantsOf(ev);
   const candidate = str(ev.candidate_id);
-  const variants: [Configuration, string, string][] = candidate
-    ? [
-        ['with_skill', candidate, `candidate ${candidate}`],
-        ['without_skill', 'baseline', 'baseline: the current SKILL.md (not a run without any skill)'],
-      ]
-    : [['with_skill', 'baseline', 'the skill as it is']];
-  if (candidate) notes.push('whetstone: "with_skill" is the candidate and "without_skill" the current skill (the baseline), not a run without any skill');
+  if (candidate) notes.push(`whetstone: "new_skill" is candidate ${candidate} and "old_skill" the current SKILL.md (the baseline)`);
 
   const runs: ScRun[] = [];
-  const gradings: SkillCreatorReport['gradings'] = [];
+  const runDirs: SkillCreatorReport['runDirs'] = [];
   const summary: SkillCreatorReport['benchmark']['run_summary'] = { delta: {} };
   const order = [...tasks.keys()];
+  const measured: [Configuration, string, ResultLine[]][] = [];
   for (const [configuration, variant] of variants) {
     const file = stateLayout.resultsFile(dir, variant);
     if (!existsSync(file)) {
@@ -106,20 +117,30 @@ export async function skillCreatorReport(stateDir: string, runId?: string, itera
       continue;
     }
     const lines = (await linesOf(file)).sort((a, b) => pos(order, a.task_id) - pos(order, b.task_id) || a.attempt - b.attempt);
-    const mine = lines.map((l) => runOf(l, tasks.get(l.task_id), configuration, variant, pos(order, l.task_id)));
-    for (const { run, grading } of mine) {
-      runs.push(run);
-      gradings.push({ path: join(run.whetstone.task_id, configuration, `run-${run.run_number}`, 'grading.json'), grading });
+    measured.push([configuration, variant, lines]);
+  }
+  const dirs = evalDirs([...tasks.values()], [...new Set(measured.flatMap(([, , lines]) => lines.map((l) => l.task_id)))].filter((id) => !tasks.has(id)));
+  const used = new Map<string, EvalDir>();
+  for (const [configuration, variant, lines] of measured) {
+    const mine = lines.map((l) => {
+      const d = dirs.get(l.task_id)!;
+      used.set(d.dir, d);
+      const files = runOf(l, tasks.get(l.task_id), configuration, variant, d.evalId);
+      return { path: runPath(d.dir, configuration, l.attempt).path, ...files };
+    });
+    for (const m of mine) {
+      runs.push(m.run);
+      runDirs.push(m);
     }
     summary[configuration] = configSummary(mine.map((m) => m.run));
   }
-  const w = summary.with_skill;
-  const wo = summary.without_skill;
-  if (w && wo) {
+  const evals = [...used.values()].map((d) => ({ dir: d.dir, metadata: metadataOf(d, tasks.get(d.taskId)) }));
+  const [first, second] = variants.map(([c]) => summary[c]);
+  if (first && second) {
     summary.delta = {
-      pass_rate: deltaText(w.pass_rate.mean - wo.pass_rate.mean, 2),
-      time_seconds: deltaText(w.time_seconds.mean - wo.time_seconds.mean, 1),
-      tokens: deltaText(w.tokens.mean - wo.tokens.mean, 0),
+      pass_rate: deltaText(first.pass_rate.mean - second.pass_rate.mean, 2),
+      time_seconds: deltaText(first.time_seconds.mean - second.time_seconds.mean, 1),
+      tokens: deltaText(first.tokens.mean - second.tokens.mean, 0),
     };
   }
   notes.push(...expectationNotes(runs));
@@ -148,11 +169,50 @@ export async function skillCreatorReport(stateDir: string, runId?: string, itera
         mode: str(ev.mode) ?? null,
         verdict: str(ev.verdict) ?? null,
         configurations: Object.fromEntries(variants.map(([c, , what]) => [c, what])),
-        paired: obj(at(ev, 'evaluation', 'paired')) ?? null,
+        not_kept: ['files the agent produced (whetstone keeps the answer only): outputs/ holds answer.md'],
+        paired: obj(at(ev, 'evaluation', 'paired')) ?? obj(at(ev, 'without_skill', 'paired')) ?? null,
+        ...(obj(ev.without_skill) ? { skill_effect: obj(at(ev, 'without_skill', 'effect')) ?? null } : {}),
         ...(trigger.length ? { trigger } : {}),
       },
     },
-    gradings,
+    evals,
+    runDirs,
+  };
+}
+
+/**
+ * Which results are which configuration, in the order skill-creator's aggregator takes its delta (the
+ * first minus the second; it sorts the folders by name: `new_skill` before `old_skill`, `with_skill`
+ * before `without_skill`).
+ */
+function variantsOf(ev: Json & Record<string, unknown>): [Configuration, string, string][] {
+  const candidate = str(ev.candidate_id);
+  if (candidate) {
+    return [
+      ['new_skill', candidate, `candidate ${candidate}`],
+      ['old_skill', 'baseline', 'the current SKILL.md (the baseline)'],
+    ];
+  }
+  if (obj(ev.without_skill)) {
+    return [
+      ['with_skill', 'baseline', 'the skill as it is'],
+      ['without_skill', NO_SKILL_VARIANT, 'the same suite with no skill at all (whet evaluate --without-skill)'],
+    ];
+  }
+  return [['with_skill', 'baseline', 'the skill as it is']];
+}
+
+function metadataOf(d: EvalDir, task: Task | undefined): EvalMetadata {
+  return {
+    eval_id: d.evalId,
+    eval_name: evalNameOf(task, d.taskId),
+    prompt: task?.prompt ?? `(whetstone: task ${d.taskId} is no longer in the suite; its prompt is not known)`,
+    assertions: assertionsOf(task),
+    whetstone: {
+      task_id: d.taskId,
+      ...(task?.system ? { system: task.system } : {}),
+      ...(task?.files?.length ? { files: task.files.map((f) => f.path) } : {}),
+    },
   };
 }
 
@@ -198,19 +258,34 @@ function expectationNotes(runs: ScRun[]): string[] {
     });
 }
 
-/** Writes benchmark.json and every grading.json under `out`; returns the files written. */
+/** What a workspace written earlier may hold besides our files: the viewer's feedback and the aggregator's outputs. */
+const THEIRS = new Set(['feedback.json', 'benchmark.md']);
+
+/** Writes the workspace under `out`; returns the files written. */
 export async function writeSkillCreatorReport(out: string, r: SkillCreatorReport): Promise<string[]> {
-  if (existsSync(out) && readdirSync(out).some((f) => f !== 'benchmark.json' && !r.gradings.some((g) => g.path.startsWith(`${f}/`)))) {
-    throw new UsageError(`${out} holds other files; give -o an empty or new folder (or the one an earlier skill-creator report wrote)`);
+  const ours = new Set(['benchmark.json', ...r.evals.map((e) => e.dir)]);
+  const stranger = existsSync(out) ? readdirSync(out).find((f) => !ours.has(f) && !THEIRS.has(f)) : undefined;
+  if (stranger !== undefined) {
+    throw new UsageError(`${out} holds ${stranger}, which this report does not write; give -o an empty or new folder (or the one an earlier skill-creator report of this run wrote)`);
   }
+  // An eval folder written before may hold runs this report no longer has (fewer attempts): start it afresh.
+  for (const e of r.evals) rmSync(join(out, e.dir), { recursive: true, force: true });
   const written: string[] = [];
-  for (const g of r.gradings) {
-    const file = join(out, g.path);
-    await writeJsonAtomically(file, g.grading);
+  const put = async (file: string, write: (f: string) => Promise<void>) => {
+    await write(file);
     written.push(file);
+  };
+  for (const e of r.evals) await put(join(out, e.dir, 'eval_metadata.json'), (f) => writeJsonAtomically(f, e.metadata));
+  const metadata = new Map(r.evals.map((e) => [e.dir, e.metadata]));
+  for (const d of r.runDirs) {
+    const dir = join(out, ...d.path.split('/'));
+    // The viewer looks for the prompt in the run's folder or its parent (the configuration's), not the
+    // eval's; the aggregator in the eval's: both get it.
+    await put(join(dir, 'eval_metadata.json'), (f) => writeJsonAtomically(f, metadata.get(d.path.split('/')[0]!)));
+    for (const o of d.outputs) await put(join(dir, 'outputs', o.name), (f) => writeFileAtomically(f, o.text));
+    if (d.grading) await put(join(dir, 'grading.json'), (f) => writeJsonAtomically(f, d.grading));
+    await put(join(dir, 'timing.json'), (f) => writeJsonAtomically(f, d.timing));
   }
-  const bench = join(out, 'benchmark.json');
-  await writeJsonAtomically(bench, r.benchmark);
-  written.push(bench);
+  await put(join(out, 'benchmark.json'), (f) => writeJsonAtomically(f, r.benchmark));
   return written;
 }

@@ -18,14 +18,23 @@ export interface PromptView {
 }
 
 export function promptOf(manifest: Json | undefined, taskId: string): PromptView {
+  const tasks = suiteTasks(manifest);
+  if (typeof tasks === 'string') return { note: tasks };
+  const t = tasks.get(taskId);
+  if (!t) return { note: `the suite no longer has task ${taskId}` };
+  return { prompt: t.prompt, ...(t.system ? { system: t.system } : {}) };
+}
+
+/** The tasks of the suite run.json names, by id; a string says why they cannot be read. */
+export function suiteTasks(manifest: Json | undefined): Map<string, Task> | string {
   const file = typeof manifest?.suite?.path === 'string' ? (manifest.suite.path as string) : undefined;
-  if (!file) return { note: 'run.json names no suite' };
+  if (!file) return 'run.json names no suite';
   let stamp: string;
   try {
     const s = statSync(file);
     stamp = `${s.size}:${s.mtimeMs}`;
   } catch {
-    return { note: `the suite ${file} cannot be read now` };
+    return `the suite ${file} cannot be read now`;
   }
   let hit = suites.get(file);
   if (!hit || hit.stamp !== stamp) {
@@ -37,8 +46,5 @@ export function promptOf(manifest: Json | undefined, taskId: string): PromptView
     }
     suites.set(file, hit);
   }
-  if (typeof hit.tasks === 'string') return { note: hit.tasks };
-  const t = hit.tasks.get(taskId);
-  if (!t) return { note: `the suite no longer has task ${taskId}` };
-  return { prompt: t.prompt, ...(t.system ? { system: t.system } : {}) };
+  return hit.tasks;
 }

@@ -10,7 +10,7 @@ import { singleThresholdFrom } from '../../src/config/eval-thresholds.js';
 import { readSkill } from '../../src/skill/read.js';
 import { appendEvent } from '../../src/state/events.js';
 import { measure, standaloneFromMeasured } from '../../src/measure/measure.js';
-import { runPipeline } from './pipeline.js';
+import { runPipeline, weakBaselineWhy } from './pipeline.js';
 import { standaloneEvaluation, type StandaloneEvaluation } from '../../src/artifacts/evaluation.js';
 import { prepare } from '../../src/measure/setup.js';
 import { evaluateContext } from '../../src/loop/evaluate-context.js';
@@ -24,7 +24,7 @@ export async function evaluateLoopBaseline(ctx: LoopContext): Promise<StageOutco
   const m = await measure(p, ectx, { skill, variant: 'baseline', dir: paths.dir, cacheable: true, budget: ctx.budget });
   if (m.outcome.interrupted) return 'interrupted';
   const measured = standaloneFromMeasured(p, skill, m, { runId: ctx.runId, iteration: ctx.iteration, now: ctx.now() });
-  const base = tooWeak(measured, p.cfg.baselineMinPassRate);
+  const base = tooWeak(measured, p.cfg.baselineMinPassRate, weakBaselineWhy(p).weakBaselineWhy);
   const summary = base.evaluation;
   const usable = base.verdict !== 'error';
   const artifact = { ...base, ...(usable ? { next_step: 'generate', next_owner: 'generator' } : HANDOFF_END.abort) };
@@ -45,10 +45,11 @@ export async function evaluateLoopBaseline(ctx: LoopContext): Promise<StageOutco
  * evaluation would refuse it anyway, so the loop stops here rather than after paying for generate and
  * discriminate.
  */
-function tooWeak(base: StandaloneEvaluation, min: number): StandaloneEvaluation {
+function tooWeak(base: StandaloneEvaluation, min: number, mockWhy: string | undefined): StandaloneEvaluation {
   const s = base.evaluation;
   if (base.verdict === 'error' || s.pass_rate === null || s.pass_rate >= min) return base;
-  const reason = `baseline pass rate ${s.pass_rate.toFixed(4)} < evaluate.baseline_min_pass_rate ${min}: the task suite (or the skill) is probably broken; nothing was generated — fix the suite or the skill, then start a new run`;
+  const why = mockWhy ? `${mockWhy}; nothing was generated` : 'the task suite (or the skill) is probably broken; nothing was generated — fix the suite or the skill, then start a new run';
+  const reason = `baseline pass rate ${s.pass_rate.toFixed(4)} < evaluate.baseline_min_pass_rate ${min}: ${why}`;
   return { ...base, verdict: 'error', reason, evaluation: { ...s, verdict: 'error' } };
 }
 

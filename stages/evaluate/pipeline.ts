@@ -2,6 +2,7 @@
 // same tasks. The candidate's own files are what reach the engine — its materialised variant folder, or
 // the content carried in the ranking, or a seed edit plan applied to the target (candidate.ts) — and never
 // the original in its place (the seed's fatal bug), nor a plan's fragment as if it were the skill.
+import { mockJudged, weakMockBaseline } from '../../src/measure/mock-judges.js';
 import { checkIdFlag } from '../../src/config/safe-id.js';
 import { UsageError } from '../../src/core/errors.js';
 import { summarizeVariant } from '../../src/evaluation/summary.js';
@@ -68,6 +69,7 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
         cache: base.cache,
         candidateCache: measured?.cache,
         measured: { candidate: candMeasured, baseline: { summary: baseSummary, tallies: base.outcome.tallies } },
+        ...weakBaselineWhy(p),
       });
       const noise = engineNoise(p);
       built.evaluation.engine_noise = noise;
@@ -105,3 +107,8 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
   }
 }
 
+/** A mock judge's word overlap, not a broken suite, when it graded the rubrics (src/measure/mock-judges.ts). */
+export function weakBaselineWhy(p: { suite: Parameters<typeof mockJudged>[0]; judgeEngine?: { type: string } }): { weakBaselineWhy?: string } {
+  const m = mockJudged(p.suite, p.judgeEngine?.type);
+  return m ? { weakBaselineWhy: weakMockBaseline(m) } : {};
+}

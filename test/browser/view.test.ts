@@ -141,13 +141,14 @@ describe('whet view in headless Chromium', () => {
       required: ['reviews', 'status'],
       additionalProperties: false,
       properties: {
-        reviews: { type: 'array', items: { type: 'object', required: ['run_id', 'feedback', 'timestamp'], additionalProperties: false, properties: { run_id: { type: 'string', pattern: '^eval-\\d+-(with_skill|without_skill)$' }, feedback: { type: 'string' }, timestamp: { type: 'string', format: 'date-time' } } } },
+        reviews: { type: 'array', items: { type: 'object', required: ['run_id', 'feedback', 'timestamp'], additionalProperties: false, properties: { run_id: { type: 'string', pattern: '^eval-\\d+-(with_skill|without_skill|new_skill|old_skill)(-run-\\d+)?$' }, feedback: { type: 'string' }, timestamp: { type: 'string', format: 'date-time' } } } },
         status: { enum: ['complete', 'in_progress'] },
       },
     };
     expect(ajv.validate(skillCreatorFeedback, exported), JSON.stringify(ajv.errors)).toBe(true);
     const index = ev.candidate_results.findIndex((r: { task_id: string }) => r.task_id === task);
-    expect(exported).toEqual({ reviews: [{ run_id: `eval-${index}-with_skill`, feedback: 'bad: buries the breaking change under minor fixes', timestamp: lines[0].created_at }], status: 'complete' });
+    // The candidate beside the current skill: skill-creator's new_skill (src/config/skill-creator-dirs.ts).
+    expect(exported).toEqual({ reviews: [{ run_id: `eval-${index}-new_skill${lines[0].attempt === null ? '' : `-run-${lines[0].attempt + 1}`}`, feedback: 'bad: buries the breaking change under minor fixes', timestamp: lines[0].created_at }], status: 'complete' });
   });
 
   it('shows a half-written artifact as an error on its own section, and the rest of the run as before', async () => {

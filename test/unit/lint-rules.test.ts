@@ -1,6 +1,7 @@
 // Lint rules other than leakage: grid coverage, negative controls, impossible or vacuous expectations,
 // positional ids, judge configuration — each with its file:line, severity and exit code.
 import { describe, expect, it } from 'vitest';
+import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { lintSuite, looksPositional, matchesEverything, type Finding } from '../../src/lint/index.js';
 import { repoRoot, tempDir, write } from '../support/cli.js';
@@ -96,6 +97,24 @@ describe('negative controls', () => {
     expect(r.findings.filter((f) => f.rule === 'negatives-none')).toEqual([]);
     const positives = write(join(tempDir(), 'evals/only.json'), JSON.stringify([{ query: 'draft the release notes', should_trigger: true }]));
     expect(lintSuite({ suite: positives }, tempDir()).findings.map((f) => f.rule)).toContain('negatives-none');
+  });
+});
+
+describe("an author's skill-creator evals.json, unchanged", () => {
+  it('lints with exit 0: no negatives is a warning with its reason, the integer ids are the format\'s own', async () => {
+    const dir = tempDir();
+    cpSync(join(repoRoot, 'test/fixtures/evals-json/canonical'), join(dir, 'skill'), { recursive: true });
+    const r = lintSuite({ suite: 'skill/evals/evals.json' }, dir);
+    expect(r.errors, JSON.stringify(r.findings)).toBe(0);
+    const neg = r.findings.filter((f) => f.rule === 'negatives-none');
+    expect(neg.map((f) => f.severity)).toEqual(['warning']);
+    expect(neg[0]!.message).toMatch(/evals\.json has no field for one.*acts on everything/);
+    expect(neg[0]!.hint).toMatch(/negative_controls/);
+    expect(r.findings.filter((f) => f.rule === 'id-positional')).toEqual([]);
+    const cli = await runWhet(['lint', 'skill/evals/evals.json'], { cwd: dir });
+    expect(cli.code, cli.stdout + cli.stderr).toBe(0);
+    // A YAML suite with positional ids is still told so: only the format's own numbers are exempt.
+    expect(lint('skill_id: s\nversion: "1.0"\ntasks:\n  - id: "1"\n    negative: true\n    prompt: p\n    judge: {type: contains, expected: [x]}\n').result.findings.map((f) => f.rule)).toContain('id-positional');
   });
 });
 
