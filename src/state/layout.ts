@@ -1,4 +1,4 @@
-// Where everything lives in a state directory (DESIGN.md "The state directory"). Only this file knows
+// Where everything lives in a state directory (docs/concepts/state-directory.md). Only this file knows
 // the names, so moving a file is a one-line change. Ids are checked where they enter (a flag, a suite, an
 // artifact: src/config/safe-id.ts); the paths built from them here are checked again to stay inside their
 // folder, so a missed check is an internal error and never a write outside the state directory.
