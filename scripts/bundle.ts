@@ -24,6 +24,8 @@ const root = resolve(fileURLToPath(import.meta.url), '../../..');
 const dist = join(root, 'dist');
 const entries: Record<string, string> = { 'bin/whet': 'dist/src/cli.js' };
 for (const s of STAGES) entries[`stages/${s}/main`] = `dist/src/stage-programs/${s}.js`;
+// The package's one importable module (package.json "exports": whetstone/schemas): the artifacts' schemas.
+entries['bin/schemas'] = 'dist/src/report/public-schemas.js';
 
 // One join may cost the programs that load more this many bytes of code in all. 20 kB left 102 files,
 // 80 kB 80; at 40 kB (92) every command started as before or sooner (docs/benchmark.md, 2026-12-04).
