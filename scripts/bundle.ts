@@ -63,4 +63,4 @@ const planned = first.length - groups.reduce((s, g) => s + g.length - 1, 0);
 if (files.length !== planned) throw new Error(`the bundle has ${files.length} files where the chunk plan makes ${planned}: see scripts/bundle-chunks.ts`);
 const modules = Object.fromEntries(files.map((f) => [f.fileName, f.moduleIds.map((m) => relative(root, m))]));
 await writeFileAtomically(join(dist, 'bundle-modules.json'), `${JSON.stringify(modules, null, 1)}\n`);
-console.log(`bundled whet and ${STAGES.length} stage programs: ${files.length} files (the bundler's split: ${first.length}) in ${Math.round(performance.now() - started)} ms`);
+console.log(`bundled whet, ${STAGES.length} stage programs and whetstone/schemas: ${files.length} files (the bundler's split: ${first.length}) in ${Math.round(performance.now() - started)} ms`);

@@ -1,6 +1,6 @@
 // The parts of the markdown report that are about the measuring instruments rather than the skill: the
-// eval set's shape, the judges' agreement with people (docs/method.md: Calibrating a judge; with the positive class named
-// next to every figure), and the closing evidence list a reviewer reads instead of a verdict word.
+// eval set's shape, the judges' agreement with people (docs/method.md: Calibrating a judge), with the positive class named
+// next to every figure, and the closing evidence list a reviewer reads instead of a verdict word.
 import { f4, mdTable, mdText, plural } from './format.js';
 import { biasLine, calibratedText, evidenceItems, MOCK_CALIBRATION, rawText } from './evidence.js';
 import type { ReportModel } from './model-schema.js';
