@@ -21,6 +21,8 @@ export const stateLayout = {
   runsDir: (state: string) => join(state, 'runs'),
   runDir: (state: string, runId: string) => idPath(join(state, 'runs'), runId, 'run id'),
   runManifest: (runDir: string) => join(runDir, 'run.json'),
+  /** The manifest as registered when the run started, written once: what `whet verify --repair` rebuilds run.json from. */
+  registeredManifest: (runDir: string) => join(runDir, 'registered.json'),
   events: (runDir: string) => join(runDir, 'events.jsonl'),
   iterDir: (runDir: string, iteration: number) => join(runDir, iterName(iteration)),
   resultsDir: (dir: string) => join(dir, 'results'),
