@@ -44,7 +44,7 @@ describe('the registered manifest, kept once', () => {
     // A run started before registered.json: the manifest in run_started's line itself.
     rmSync(join(runDir, 'run.json'));
     rmSync(kept);
-    const old = { ...started, registered: JSON.parse(bytes.toString('utf8')) as unknown };
+    const old: Record<string, unknown> = { ...started, registered: JSON.parse(bytes.toString('utf8')) as unknown };
     delete old['registered_sha256'];
     writeFileSync(eventsFile, readFileSync(eventsFile, 'utf8').replace(startedLine, JSON.stringify(old)));
     const legacy = await whet(['verify', '--repair'], { cwd: dir });
