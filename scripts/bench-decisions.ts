@@ -5,6 +5,7 @@
 // reference for the calls is the design with every attempt run.
 import { CASES, ISSUE_SETUP, rates, type Rates } from './decision-trials.js';
 import { TRIGGER_CASES, TRIGGER_SETUP, triggerRates, trueRates } from './trigger-trials.js';
+import { driftTrials } from './drift-trials.js';
 
 const pct = (r: Rates) => `${(r.keepRate * 100).toFixed(1)}%`;
 
@@ -42,6 +43,21 @@ export async function triggerRows(trials: number): Promise<string[]> {
     const p = (x: number) => `${(x * 100).toFixed(1)}%`;
     console.error(`  trigger decisions, ${c.name}: keeps ${p(every.keepRate)}`);
     out.push(`| ${c.name} | ${t.trigger.toFixed(2)} · ${t.falseTrigger.toFixed(2)} | ${p(every.keepRate)} | ${p(first.keepRate)} | ${p(every.gainKeepRate)} |`);
+  }
+  return out;
+}
+
+/**
+ * The drift table (scripts/drift-trials.ts: chains of six nights, 40 tasks, chances 0.3–0.8): the alert rate
+ * of the sixth night when nothing changed and when every task's chance dropped, and the attempts it took —
+ * the full count test/unit/nightly-noisy-drift.test.ts runs a smaller share of, on the same seeds.
+ */
+export async function driftRows(trials: number): Promise<string[]> {
+  const out = [`| tonight (${trials} seeded chains of six nights each) | alert rate | attempts per task | alerts on every unchanged night |`, '|---|---|---|---|'];
+  for (const [name, drop, seed] of [['nothing changed', 0, 27], ['every chance down 0.10', 0.1, 28], ['every chance down 0.25', 0.25, 29]] as const) {
+    const r = await driftTrials(drop, seed, trials);
+    console.error(`  drift, ${name}: alerts ${(r.rate * 100).toFixed(1)}%`);
+    out.push(`| ${name} | ${(r.rate * 100).toFixed(1)}% | ${r.attempts.toFixed(2)} | ${r.nullAlerts}/${r.nullNights} |`);
   }
   return out;
 }

@@ -4,7 +4,7 @@
 // keyboard on the table — and then to apply a filter. Figures, never asserted (test/integration/bench.test.ts
 // checks only that the rows are printed). Without Chromium the rows say so instead.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli, measuredEnv, ratio, secs } from './bench-measure.js';
@@ -62,7 +62,8 @@ export async function viewRows(stateDir: string, runId: string, tasks: number, r
   }
   const { chromium } = await import('playwright-core');
   const view = await startView(stateDir);
-  const context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'whet-bench-chromium-')), {
+  const profile = mkdtempSync(join(tmpdir(), 'whet-bench-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -88,5 +89,6 @@ export async function viewRows(stateDir: string, runId: string, tasks: number, r
   } finally {
     await context.close();
     view.stop();
+    rmSync(profile, { recursive: true, force: true });
   }
 }

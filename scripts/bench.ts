@@ -1,4 +1,4 @@
-// npm run bench [-- --tasks N --large-tasks N --latency-tasks N --latency-ms MS --concurrency C --repeat R --heavy-repeat H --decision-trials T]
+// npm run bench [-- --tasks N --large-tasks N --latency-tasks N --latency-ms MS --concurrency C --repeat R --heavy-repeat H --decision-trials T --drift-trials D]
 // npm run bench -- --shards N [--tasks N --concurrency C]
 // Prints the rows of issue 15's table, each as a ratio to its reference, so figures compare across machines:
 //  - start-up (`--version`, `--help`, `status`, `show`): wall time against a bare `node -e 0` (median of R);
@@ -14,7 +14,8 @@
 //  - `whet view` (issue 29, bench-view.ts): the command until its URL is printed, and the N-task outputs page in
 //    headless Chromium from navigation start until usable (then one filter), the median of H;
 //  - decisions (issue 27): keep rates and calls per decision on a simulated noisy model, T seeded runs per
-//    true effect (bench-decisions.ts), whetstone's gate beside every attempt run and keep-when-it-rose.
+//    true effect (bench-decisions.ts), whetstone's gate beside every attempt run and keep-when-it-rose;
+//  - drift (issue 27 item 7): alert rates of a night on a simulated noisy engine, D seeded chains per case.
 // Every process is a fresh `node` measured by the exit probe (bench-measure.ts). With --shards N it measures
 // sharding instead (bench-shards.ts) and exits 1 if the merged artifact differs from the unsharded one.
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { benchShards } from './bench-shards.js';
-import { decisionRows, triggerRows } from './bench-decisions.js';
+import { decisionRows, driftRows, triggerRows } from './bench-decisions.js';
 import { viewRows } from './bench-view.js';
 import { writeBenchSuite } from './bench-suite.js';
 import { startBenchServer } from './bench-server.js';
@@ -81,10 +82,10 @@ async function httpRows(root: string, m: number, latency: number, conc: number):
       const cpu = e.cpu_ms !== undefined ? ` · CPU ${(e.cpu_ms / e.engine_calls).toFixed(2)} ms/call` : '';
       row(
         `${m} tasks, loopback server at ${latency} ms, \`--concurrency ${conc}\`, ${label}`,
-        `task phase ${secs(e.wall_ms)} (efficiency ${(ideal / e.wall_ms).toFixed(2)}) · ${server.maxInFlight()} in flight at the server${cpu} · end to end ${secs(r.wallMs)}`,
+        `task phase ${secs(e.wall_ms)} (efficiency ${(ideal / e.wall_ms).toFixed(2)}) · ${server.maxInFlight()} in flight at the server${cpu} · end to end ${secs(r.wallMs)} (${ratio(r.wallMs / ideal)} the ideal)`,
         ref,
         ratio(e.wall_ms / ideal),
-        `${conc} in flight; ≤ ${ratio(1 / 0.85)} (efficiency ≥ 0.85); ≤ 0.8 ms CPU per call`,
+        `${conc} in flight; ≤ ${ratio(1 / 0.85)} (efficiency ≥ 0.85); ≤ 0.8 ms CPU per call; end to end ≤ 1.5×`,
       );
     }
     const floor = await httpFloor(server.url, m, conc);
@@ -162,6 +163,7 @@ async function main(): Promise<void> {
     await httpRows(root, m, latency, conc);
     const decisions = await decisionRows(arg('decision-trials', 400));
     const triggers = await triggerRows(arg('decision-trials', 400));
+    const drift = await driftRows(arg('drift-trials', 200));
     console.log('| case | measured | reference | ratio | goal |');
     console.log('|---|---|---|---|---|');
     for (const r of rows) console.log(`| ${r.join(' | ')} |`);
@@ -169,6 +171,8 @@ async function main(): Promise<void> {
     for (const line of decisions) console.log(line);
     console.log('\ntrigger suites on a simulated noisy agent (scripts/trigger-trials.ts):\n');
     for (const line of triggers) console.log(line);
+    console.log('\ndrift on a simulated noisy engine (scripts/drift-trials.ts):\n');
+    for (const line of drift) console.log(line);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -24,6 +24,8 @@ const root = resolve(fileURLToPath(import.meta.url), '../../..');
 const dist = join(root, 'dist');
 const entries: Record<string, string> = { 'bin/whet': 'dist/src/cli.js' };
 for (const s of STAGES) entries[`stages/${s}/main`] = `dist/src/stage-programs/${s}.js`;
+// The package's one importable module (package.json "exports": whetstone/schemas): the artifacts' schemas.
+entries['bin/schemas'] = 'dist/src/report/public-schemas.js';
 
 // One join may cost the programs that load more this many bytes of code in all. 20 kB left 102 files,
 // 80 kB 80; at 40 kB (92) every command started as before or sooner (docs/benchmark.md, 2026-12-04).
@@ -61,4 +63,4 @@ const planned = first.length - groups.reduce((s, g) => s + g.length - 1, 0);
 if (files.length !== planned) throw new Error(`the bundle has ${files.length} files where the chunk plan makes ${planned}: see scripts/bundle-chunks.ts`);
 const modules = Object.fromEntries(files.map((f) => [f.fileName, f.moduleIds.map((m) => relative(root, m))]));
 await writeFileAtomically(join(dist, 'bundle-modules.json'), `${JSON.stringify(modules, null, 1)}\n`);
-console.log(`bundled whet and ${STAGES.length} stage programs: ${files.length} files (the bundler's split: ${first.length}) in ${Math.round(performance.now() - started)} ms`);
+console.log(`bundled whet, ${STAGES.length} stage programs and whetstone/schemas: ${files.length} files (the bundler's split: ${first.length}) in ${Math.round(performance.now() - started)} ms`);

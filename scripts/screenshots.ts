@@ -2,7 +2,7 @@
 // Chromium (Debian's chromium, or WHET_CHROMIUM) from the demo's project: the release-notes example on the
 // mock engine, run once as `npm run demo` runs it, and once more with every candidate held for review so
 // the review queue has one to show. Writes docs/images/view-*.png; offline, nothing but 127.0.0.1.
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +37,9 @@ for (const id of readdirSync(join(held, 'state', 'runs'))) cpSync(join(held, 'st
 const runId = readdirSync(join(state, 'runs')).sort()[0]!;
 
 const { viewer } = await openViewer({ cwd: demo, ...quiet }, { stateRoot: state, port: 0, review: true });
-const context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'whet-screenshots-chromium-')), {
+// Its temporary folders (both projects, Chromium's profile) are removed when it is done.
+const profile = mkdtempSync(join(tmpdir(), 'whet-screenshots-chromium-'));
+const context = await chromium.launchPersistentContext(profile, {
   executablePath: CHROMIUM,
   headless: true,
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -61,4 +63,5 @@ try {
 } finally {
   await context.close();
   await viewer.close();
+  for (const dir of [profile, demo, held]) rmSync(dir, { recursive: true, force: true });
 }

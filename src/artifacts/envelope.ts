@@ -1,4 +1,4 @@
-// The envelope every stage artifact carries (DESIGN.md "The artifact envelope"), and the handoff
+// The envelope every stage artifact carries (docs/reference/artifacts.md), and the handoff
 // table: which stage a verdict hands over to. Stages say who acts next; the runner only reads this.
 import { z } from 'zod';
 import { safeId, safeIteration } from '../config/safe-id-schema.js';

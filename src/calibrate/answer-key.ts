@@ -1,4 +1,4 @@
-// The answer key (METHOD.md §2 step 3): hand-labelled outputs, one JSON object a line —
+// The answer key (docs/method.md: Calibrating a judge): hand-labelled outputs, one JSON object a line —
 // {"id", "output", "human": "PASS|FAIL", "category"?, "task"? (or "prompt")}. Running a judge spec over
 // it gives the human/judge pairs calibration is computed from. The judge is given only the output and
 // its task: the human label, the id and the category stay here (the request's taskId is the item's
@@ -130,7 +130,7 @@ export async function runAnswerKey(spec: LoadedJudgeSpec, items: readonly Answer
   return run;
 }
 
-/** The pairs file, human first as METHOD.md writes it; `whet calibrate pairs.jsonl` reads it back. */
+/** The pairs file, human first as docs/method.md writes it; `whet calibrate pairs.jsonl` reads it back. */
 export function pairsJsonl(pairs: readonly JudgedPair[]): string {
   return pairs
     .map((p) => JSON.stringify({ human: p.human, judge: p.judge, id: p.id, ...(p.category !== undefined ? { category: p.category } : {}), reason: p.reason }))

@@ -1,4 +1,4 @@
-// Judge calibration (METHOD.md §2 step 5): what the rest of whetstone may use. The gate reads a judge's
+// Judge calibration (docs/method.md: Calibrating a judge): what the rest of whetstone may use. The gate reads a judge's
 // latest calibration with readCalibration(stateDir, specHash), where specHash is LoadedJudgeSpec.hash.
 export { runCalibrate, type CalibrateOptions, type CalibrateEnv, type CalibrateOutcome } from './run.js';
 export { readLabelFile, parseLabelText, parseLabel, type Label, type LabelPair, type LabelFormat } from './labels.js';

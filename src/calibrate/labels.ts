@@ -1,4 +1,4 @@
-// Reading a calibration file (METHOD.md §2 step 3): one human/judge pair a line, human first. JSONL
+// Reading a calibration file (docs/method.md: Calibrating a judge): one human/judge pair a line, human first. JSONL
 // (`{"human": "FAIL", "judge": "PASS"}`, optional "category" and "id") or a CSV of two columns (human,
 // judge; an optional third is the category; one header row allowed). Labels are PASS or FAIL in any
 // case; anything else is an error at its line, because a typo silently dropped or guessed would change

@@ -1,4 +1,4 @@
-// Judge-vs-human figures (METHOD.md §2 step 5). Everything starts from four positive-class-free counts,
+// Judge-vs-human figures (docs/method.md: Calibrating a judge). Everything starts from four positive-class-free counts,
 // human label × judge label, and only then is a positive class chosen: that is what makes `--positive
 // PASS` a pure relabelling (TP↔TN, FP↔FN, TPR↔TNR) and keeps the bias reading — which is about the
 // direction of the judge's errors, not about naming — identical either way round.
@@ -132,7 +132,7 @@ export function byCategory(pairs: readonly LabelPair[], positive: Label): Catego
   return [...groups].map(([category, ps]) => ({ category, calibration: calibrationOf(tally(ps), positive) }));
 }
 
-/** METHOD.md step 5: "TPR 0.88 over 50 labelled runs is a measurement, over 6 it is noise." */
+/** docs/method.md "Calibrating a judge": "TPR 0.88 over 50 labels is a measurement, over 6 it is noise." */
 export const MIN_RUNS_PER_CLASS = 30;
 
 export function smallSampleWarnings(c: Calibration): string[] {

@@ -1,6 +1,6 @@
 // The calibration report: built once as plain data (what --json prints and the state dir stores), then
 // rendered as text. The text puts the positive class beside the counts and the rates, never prints
-// accuracy without TPR, TNR and precision, and ends the figures with the bias line in METHOD.md's form:
+// accuracy without TPR, TNR and precision, and ends the figures with the bias line in docs/method.md's form:
 // "harsh: wrongly failed 9/30 (0.3000) vs wrongly passed 6/50 (0.1200)".
 import type { Label, LabelPair } from './labels.js';
 import {
@@ -38,7 +38,7 @@ export function num4(x: number | null | undefined): string {
   return x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(4);
 }
 
-/** `9/30 (0.3000)`, the form METHOD.md's bias line uses. */
+/** `9/30 (0.3000)`, the form docs/method.md's bias line uses. */
 export function countAndRate(f: Fraction): string {
   return `${f.count}/${f.of} (${rate4(f)})`;
 }

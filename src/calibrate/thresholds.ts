@@ -1,6 +1,6 @@
 // Calibration thresholds: the lowest TPR and TNR and the widest |TPR − TNR| a judge may have to be
-// trusted. They come from the judge spec's `calibration:` block (written before the run, METHOD.md
-// step 6) and from flags; a flag overrides the same threshold in the spec. A spec's thresholds were
+// trusted. They come from the judge spec's `calibration:` block (written before the run, docs/method.md
+// "Thresholds fixed before results") and from flags; a flag overrides the same threshold in the spec. A spec's thresholds were
 // written under the spec's positive class, so they are checked under that class even when --positive
 // names the other one for display: "min TPR 0.8" must keep meaning what its author meant.
 import type { Label } from './labels.js';

@@ -43,7 +43,7 @@ export function registerLintCommand(program: Command, deps: CliDeps, setCode: (c
 
 // Lint output for people: one finding a block, `file:line: severity rule: message` then the fix hint,
 // and a closing line with the suite's shape (tasks, negative controls, grid coverage) and the counts —
-// METHOD.md's report starts with the eval set's shape, so lint states it even when all is well.
+// The evidence report (docs/guides/reports.md) starts with the eval set's shape, so lint states it even when all is well.
 // A rule that fires on many tasks (positional ids across a whole case file, say) shows its first few
 // findings and a count, so it cannot bury the others; --json keeps every one.
 const SHOWN_PER_RULE = 5;

@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { writeFileAtomically } from '../core/atomic.js';
-import { ARTIFACT_SCHEMAS, jsonSchemaOf } from '../report/schemas.js';
+import { ARTIFACT_SCHEMAS, jsonSchemaOf, jsonSchemas } from '../report/schemas.js';
 import type { CliDeps, SetCode } from '../program/deps.js';
 
 export function registerSchemasCommand(program: Command, deps: CliDeps, _setCode: SetCode): void {
@@ -14,7 +14,7 @@ export function registerSchemasCommand(program: Command, deps: CliDeps, _setCode
     .option('--out <dir>', 'write <name>.schema.json files into this folder instead of printing')
     .action(async (o: { out?: string }) => {
       if (!o.out) {
-        const all = Object.fromEntries(ARTIFACT_SCHEMAS.map((a) => [a.name, jsonSchemaOf(a)]));
+        const all = jsonSchemas();
         deps.stdout(`${JSON.stringify(all, null, 2)}\n`);
         return;
       }

@@ -1,4 +1,4 @@
-// The shapes intent evals pass around (METHOD.md §4, seed 003). A case says what should happen; an
+// The shapes intent evals pass around (examples/intents/README.md, seed 003). A case says what should happen; an
 // engine returns a Decision; the harness checks the Decision against the catalogue's schemas and the
 // case's expectation. Nothing here does I/O. With the case and catalogue readers (intent-cases.ts,
 // intent-catalog.ts) it is the input format a suite's intents block is read in, so it stands in config/,

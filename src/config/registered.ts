@@ -1,6 +1,6 @@
 // Settings outside `thresholds:` that still decide verdicts: which candidates reach evaluation, when a
 // baseline or a standalone evaluation fails, which tasks are held out, when the loop stops. They are
-// registered in run.json beside the thresholds for the same reason (METHOD.md step 6): a value changed
+// registered in run.json beside the thresholds for the same reason (docs/method.md: Thresholds fixed before results): a value changed
 // after results were seen — eval_threshold lowered until a rejected candidate passes, a holdout_ratio
 // that moves the candidate's own train task into the held-out set, a minibatch or an LLM judge switched
 // on to screen out a candidate — would decide by hindsight.

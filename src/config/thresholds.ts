@@ -1,6 +1,6 @@
 // Thresholds every gate decision uses. They live in pipeline.yaml, are copied with their hash into
 // run.json when a run starts, and a stage that finds them changed refuses to go on in that run: choosing
-// thresholds after seeing results is how A/B tests lie (METHOD.md step 6).
+// thresholds after seeing results is how A/B tests lie (docs/method.md: Thresholds fixed before results).
 import { z } from 'zod';
 import { canonicalJson, sha256 } from '../core/hash.js';
 

@@ -1,4 +1,4 @@
-// The few error classes whetstone has. Each carries the exit code the CLI uses (DESIGN.md "Exit codes"):
+// The few error classes whetstone has. Each carries the exit code the CLI uses (docs/reference/cli.md "Exit codes"):
 // 2 bad usage or bad input, 3 engine or infrastructure error. Only src/cli.ts turns them into an exit.
 
 export abstract class WhetError extends Error {

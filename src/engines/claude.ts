@@ -1,4 +1,4 @@
-// The `claude` engine: a preset of the command engine that runs Claude Code headless (DESIGN.md "Engines"),
+// The `claude` engine: a preset of the command engine that runs Claude Code headless (docs/reference/engines.md),
 // started through runProcess in a fresh temporary directory per call (removed afterwards, also on
 // failure), with the prompt on stdin. `CLAUDECODE` is removed from the child's environment: Claude Code
 // ≥ 2.1.39 refuses to start when it finds it ("cannot be launched inside another Claude Code session"),

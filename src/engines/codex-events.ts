@@ -1,6 +1,6 @@
 // Reading `codex exec --json`: one JSON event per line on stdout (progress goes to stderr). Event and
 // item shapes from openai/codex codex-rs/exec/src/exec_events.rs (ThreadEvent, ThreadItemDetails) and
-// docs/exec.md "JSON output mode", whose sample is:
+// openai/codex docs/exec.md "JSON output mode", whose sample is:
 //
 //   {"type":"thread.started","thread_id":"0199a213-81c0-7800-8aa1-bbab2a035a53"}
 //   {"type":"turn.started"}

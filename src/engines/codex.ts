@@ -5,7 +5,7 @@
 // `-` makes codex read the prompt from stdin (`codex exec --help`: "If not provided as an argument (or
 // if `-` is used), instructions are read from stdin"), so no prompt text is ever on the command line.
 // `--skip-git-repo-check` is needed because the workspace is a fresh temporary directory, not a Git
-// repository (docs/exec.md, "Git repository requirement"). `--ephemeral` ("Run without persisting
+// repository (openai/codex docs/exec.md, "Git repository requirement"). `--ephemeral` ("Run without persisting
 // session files to disk", codex-rs/exec/src/cli.rs) keeps every task from leaving a rollout under
 // $CODEX_HOME/sessions/; `session_persistence: true` leaves it out (a CLI too old to know it). stdout is
 // the JSONL event stream read by codex-events.ts.

@@ -1,4 +1,4 @@
-// The `command` engine (DESIGN.md "Engines"): any program answers a task. The program is started through
+// The `command` engine (docs/reference/engines.md): any program answers a task. The program is started through
 // runProcess (src/core/proc.ts) — never a shell string with user data in it — with the prompt on stdin, in
 // a fresh temporary directory per call (or the suite's folder), and with the whole process tree killed on
 // timeout. Expected failures come back as values (`ok: false`), never as exceptions:

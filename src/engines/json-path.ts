@@ -1,4 +1,4 @@
-// Dotted paths into parsed JSON, as written in a command engine's `json_path` (DESIGN.md "Engines"):
+// Dotted paths into parsed JSON, as written in a command engine's `json_path` (docs/reference/engines.md):
 // `result`, `choices.0.message.content`. A segment made only of digits indexes an array; on an object it
 // is an ordinary key, so `{"0": …}` is reachable too. No escapes, wildcards or filters: a path that needs
 // more than this belongs in a wrapper script, not in config.

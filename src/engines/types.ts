@@ -1,4 +1,4 @@
-// The one interface every engine implements (DESIGN.md "Engines"). Expected failures — timeout,
+// The one interface every engine implements (docs/reference/engines.md). Expected failures — timeout,
 // non-zero exit, unparseable output, HTTP error after retries — are values (`ok: false`), never
 // exceptions, so the evaluator can count them as errors and not as task failures.
 

@@ -1,4 +1,4 @@
-// The baseline cache (DESIGN.md "The cache"). The key covers everything that changes a baseline's
+// The baseline cache (docs/concepts/state-directory.md: Baseline cache). The key covers everything that changes a baseline's
 // results — the skill's bytes and resources, the suite's content and fixture files, the engine's and the
 // judge engine's configuration, pass-k, the default task timeout — plus a format version. Entries carry
 // their creation time; a lookup older than the TTL is a miss. Results with any error are never stored.

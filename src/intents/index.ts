@@ -1,4 +1,4 @@
-// Public surface of intent evals (METHOD.md §4, seed 003). Three ways in:
+// Public surface of intent evals (examples/intents/README.md, seed 003). Three ways in:
 //
 //   CLI      src/commands/intents.ts adds `whet intents` to a commander program.
 //   Library  runIntents(options, deps) does what the command does and returns the result (and writes

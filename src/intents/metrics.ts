@@ -1,4 +1,4 @@
-// The intent metrics of METHOD.md §4 / seed 003, computed from scored cases. Pure: the evaluate stage
+// The intent metrics of examples/intents/README.md "Metrics" / seed 003, computed from scored cases. Pure: the evaluate stage
 // can call scoreIntentRun with decisions it already has. Every rate is a fraction n/d whose d is
 // exactly the set named below; a case whose engine call failed (`error`) is in NO denominator and is
 // counted apart, because an error is not a wrong decision.

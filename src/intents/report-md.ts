@@ -1,4 +1,4 @@
-// The dated record (report-YYYY-MM-DD.md). METHOD.md: a report ends with evidence, not a verdict word —
+// The dated record (report-YYYY-MM-DD.md). docs/guides/reports.md: a report ends with evidence, not a verdict word —
 // the set's shape, the thresholds set in advance, every rate with its counts, which gates passed, and
 // every failing case with what was expected, what happened, which metric it hit, and a line for the
 // person who decides whether the description or the case changes.

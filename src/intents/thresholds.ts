@@ -1,5 +1,5 @@
 // Intent thresholds: the seed's defaults, optionally overridden by a YAML/JSON file given before the
-// run (`--thresholds`). METHOD.md: thresholds are set in advance, so the report names their source and
+// run (`--thresholds`). docs/method.md "Thresholds fixed before results": thresholds are set in advance, so the report names their source and
 // hash. A threshold on an empty denominator is "n/a" (nothing was measured), never a pass or a fail —
 // counts included: no call decisions means no hallucination gate, no refuse-cases no overreach gate.
 import { createHash } from 'node:crypto';

@@ -50,7 +50,7 @@ export const calibrationRecordSchema = z.object({
   thresholds_met: z.boolean().nullable(),
   /** Items the judge could not label; a calibration with errors is incomplete. */
   errors: z.number().int().min(0),
-  /** Fewer than 30 human-labelled runs in a class (METHOD.md: counts are the signal). */
+  /** Fewer than 30 human-labelled runs in a class (docs/method.md: Calibrating a judge). */
   small_sample: z.boolean(),
 });
 export type CalibrationRecord = z.infer<typeof calibrationRecordSchema>;

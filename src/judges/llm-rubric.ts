@@ -1,4 +1,4 @@
-// The llm-rubric judge (METHOD.md §2 step 4): a grader model reads the rubric and the output and
+// The llm-rubric judge (docs/method.md: Writing a judge like code): a grader model reads the rubric and the output and
 // answers with structured JSON, so scoring is a parser, not a string search. A grade we cannot parse is
 // never a pass: the model gets one retry with the problem named, then the judge reports an error.
 // The answer is fenced by a line of '=' longer than any run of '=' inside it, so the output cannot

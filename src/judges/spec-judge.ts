@@ -2,7 +2,7 @@
 // and by `whet calibrate --answer-key`. The verdict is the reply's label; a reply that breaks the output
 // contract gets one retry with the problem named, then the judge reports an error (never a verdict).
 // The engine is given the output and, when known, its task — nothing else about the item, so a human
-// label, an id or a category can never reach the judge (METHOD.md: never let the judge see human labels).
+// label, an id or a category can never reach the judge (docs/method.md: Never).
 // The spec's temperature (validated ≤ 0.2 at load, 0 when unset) goes into every request and overrides the
 // engine's configured one: a judge engine shared with tasks may well run at 0.7, and a judge must repeat
 // its judgements whatever engine it is pointed at.

@@ -1,5 +1,5 @@
-// The prompt a judge spec becomes, and the parser for the judge's reply. The order follows METHOD.md
-// step 4: the job, exact label definitions, edge cases ruled in advance, worked examples with the
+// The prompt a judge spec becomes, and the parser for the judge's reply. The order follows docs/method.md
+// (Writing a judge like code): the job, exact label definitions, edge cases ruled in advance, worked examples with the
 // reasoning that decides them, and only then the answer to grade. Every block of graded or example text
 // sits between fences of '=' longer than any run of '=' inside the texts, so an answer cannot close its
 // fence and pass itself off as instructions; the fence depends only on the texts, which keeps the prompt

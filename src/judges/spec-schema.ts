@@ -1,4 +1,4 @@
-// A judge spec file: a judge prompt written like code (METHOD.md §2 step 4). Each part of the method is a
+// A judge spec file: a judge prompt written like code (docs/method.md: Writing a judge like code). Each part of the method is a
 // field, so a missing part is a load error rather than a judge that wobbles later: exact label
 // definitions, edge cases ruled before the run, few-shot examples with their reasoning (at least one of
 // each label, because the reasoning against the error's direction is what transfers), a low temperature
@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { engineConfig } from '../config/engine-schema.js';
 
-/** METHOD.md step 4: above this a judge's verdicts do not repeat well enough to be measured. */
+/** docs/method.md "Writing a judge like code": above this a judge's verdicts do not repeat well enough to be measured. */
 export const MAX_JUDGE_TEMPERATURE = 0.2;
 
 const text = z
@@ -33,7 +33,7 @@ export const judgeSpecFileSchema = z
     name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'must be a safe name: letters, digits, ".", "_" or "-"'),
     /** The judge's job description, shown before the definitions. */
     description: z.string().optional(),
-    /** Which label is the positive class in calibration reports (METHOD.md step 1). */
+    /** Which label is the positive class in calibration reports (docs/method.md: Say what "good" means, as yes-or-no labels). */
     positive: labelValue.default('FAIL'),
     labels: z.strictObject({ PASS: text, FAIL: text }),
     edge_cases: z.array(z.strictObject({ case: text, ruling: labelValue, why: text })).default([]),

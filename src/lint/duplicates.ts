@@ -1,4 +1,4 @@
-// Near-duplicate prompts: "100 random questions" yields duplicates (METHOD.md step 2), and two copies of
+// Near-duplicate prompts: "100 random questions" yields duplicates (docs/method.md: Building a suite on a grid), and two copies of
 // one case count its result twice. Similarity is the Jaccard index of the prompts' word sets (order-free,
 // so a reordered or lightly reworded copy is still caught). All pairs at or above the threshold are found
 // without comparing every pair, by prefix filtering (Chaudhuri, Ganti & Kaushik 2006; Bayardo, Ma &

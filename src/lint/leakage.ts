@@ -1,4 +1,4 @@
-// Leakage (METHOD.md §2 step 2: "eval cases stay unseen — never reuse them as few-shot examples"). A
+// Leakage (docs/method.md: Never): "use eval tasks as examples inside the thing being evaluated". A
 // task's prompt found in the skill under test, or in a judge spec's few-shots, is an error: the thing
 // measured has seen the exam. Checks, on normalised text (case, width and whitespace folded):
 //   - the whole prompt (≥ MIN_PROMPT_CHARS) inside a skill file or a few-shot → error

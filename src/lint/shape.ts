@@ -1,10 +1,10 @@
-// The eval set's shape (METHOD.md §2 step 2): cases sampled on a declared grid, every meaningful cell
+// The eval set's shape (docs/method.md: Building a suite on a grid): cases sampled on a declared grid, every meaningful cell
 // filled, negative controls present, ids that stay put. A cell that names a dimension or value the grid
 // does not declare is an error (a typo that would silently leave its real cell empty); empty cells and
 // tasks without a cell are warnings, because only the author knows which cells are meaningful.
 // Ids: the loader already refuses ids that are not safe file names; lint adds that an id like `task-3`
 // or `t12` is a position, not a name: when a case is inserted or deleted someone renumbers, and every
-// result, baseline and lesson keyed by the old id points at another case (METHOD.md §4: ids are stable,
+// result, baseline and lesson keyed by the old id points at another case (examples/intents/README.md "Cases": ids are stable,
 // never reused or renumbered).
 import type { Finding, LintContext, Rule } from './types.js';
 import { SAFE_ID } from '../config/suite-schema.js';

@@ -11,6 +11,8 @@ import { thresholdsHash } from '../config/thresholds.js';
 import { registeredSettings, settingsHash } from '../config/registered.js';
 import { displayPath } from '../config/load-yaml.js';
 import { UsageError } from '../core/errors.js';
+import { writeFileAtomically } from '../core/atomic.js';
+import { sha256 } from '../core/hash.js';
 import { readSkill, skillFileOf } from '../skill/read.js';
 import { appendEvent } from '../state/events.js';
 import { RECORDS } from '../state/recorded.js';
@@ -117,8 +119,10 @@ function loopEngines(cfg: PipelineConfig, engine: EngineConfig | undefined, task
 }
 
 /**
- * Writes the run's manifest: from here on its thresholds are registered. The manifest also rides in
- * run_started (`registered`), so `whet verify --repair` can rebuild a lost run.json from the events alone.
+ * Writes the run's manifest: from here on its thresholds are registered. A copy of it as registered is kept
+ * once, in registered.json, and run_started names it by hash (`registered_sha256`), so `whet verify --repair`
+ * can rebuild a lost run.json while the event line stays small: it carried the whole manifest, each task's
+ * split included — megabytes at 100,000 tasks — and every reader of events.jsonl parsed it (issue 43).
  */
 export async function createRun(plan: RunPlan, now: Date): Promise<void> {
   if (plan.copyOf) {
@@ -126,7 +130,9 @@ export async function createRun(plan: RunPlan, now: Date): Promise<void> {
     await materialise({ targetDir: plan.copyOf, variantDir: to, skillText: readFileSync(join(plan.copyOf, basename(skill_path)), 'utf8'), exclude: [] });
   }
   await writeRunManifest(plan.runDir, plan.manifest);
-  appendEvent(plan.runDir, { event: 'run_started', target: plan.manifest.target.skill_path, thresholds_sha256: plan.manifest.thresholds_sha256, settings_sha256: plan.manifest.settings_sha256, ...RECORDS, registered: plan.manifest }, now);
+  const registered = `${JSON.stringify(plan.manifest)}\n`;
+  await writeFileAtomically(stateLayout.registeredManifest(plan.runDir), registered);
+  appendEvent(plan.runDir, { event: 'run_started', target: plan.manifest.target.skill_path, thresholds_sha256: plan.manifest.thresholds_sha256, settings_sha256: plan.manifest.settings_sha256, ...RECORDS, registered_sha256: sha256(registered) }, now);
 }
 
 /** planRun + createRun, for callers that already hold the state lock (tests, stage programs). */

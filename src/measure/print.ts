@@ -50,7 +50,7 @@ export function concurrencyText(c: Variant['concurrency']): string {
   return ` · concurrency ${c.effective}${capped}${adaptive}`;
 }
 
-/** Intent suites: the system metrics of METHOD.md §4, each as n/N. */
+/** Intent suites: the system metrics of examples/intents/README.md "Metrics", each as n/N. */
 function intentLine(m: { selection: Frac; params: Frac; clarification: Frac; false_clarification: Frac; hallucination: Frac; overreach: Frac }): string {
   const f = (x: Frac) => `${x.n}/${x.d}`;
   return `intents: selection ${f(m.selection)} · params ${f(m.params)} · clarification ${f(m.clarification)} · false clarification ${f(m.false_clarification)} · hallucination ${f(m.hallucination)} · overreach ${f(m.overreach)}`;

@@ -1,6 +1,6 @@
 // The scaffolding every whetstone program stands on — `whet` (src/cli.ts) and each stage program
 // (src/stage-programs/<s>.ts) alike: a commander program with whetstone's version, output and error conventions,
-// and `runCli`, which runs one without exiting and maps what it throws to an exit code (DESIGN.md: 0 ok,
+// and `runCli`, which runs one without exiting and maps what it throws to an exit code (docs/reference/cli.md "Exit codes": 0 ok,
 // 1 a gate or threshold failed, 2 bad usage or input, 3 engine or infrastructure error). Below the
 // commands, so a stage program needs nothing of the CLI's own module to be a program.
 import { Command, CommanderError } from 'commander';

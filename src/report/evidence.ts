@@ -1,4 +1,4 @@
-// The evidence a report ends with (METHOD.md: "a report ends with evidence, not a verdict word"), as plain
+// The evidence a report ends with (docs/guides/reports.md: "it ends with evidence, not a verdict word"), as plain
 // sentences every renderer can print: the eval set's shape, the answer key's size and each judge's four
 // figures with the positive class and the bias reading with counts, the thresholds set in advance, which
 // gate checks passed or failed, the system's rate, the top failure category, and what was fed back.

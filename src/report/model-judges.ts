@@ -1,4 +1,4 @@
-// Judge metrics (METHOD.md §2 step 5, the first dashboard): for each calibrated judge its four figures
+// Judge metrics (docs/guides/reports.md, the first dashboard): for each calibrated judge its four figures
 // together — TPR, TNR, accuracy, precision — with the positive class named, the answer key's size and the
 // bias reading with the counts behind it. Calibration records are read leniently (another module writes
 // them; older or newer records may have more or fewer fields): counts may sit at the top level or under

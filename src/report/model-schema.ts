@@ -1,7 +1,7 @@
 // The report model: everything a report of one run says, built from the run's artifacts (model.ts) and
 // rendered as markdown, JSON, JUnit XML or HTML. `whet report --format json` prints it as it is, so its keys
 // are a contract: add fields, never rename them. Judge metrics (how well a judge agrees with people) and
-// system metrics (how well the skill does) are separate objects because METHOD.md §2 step 6 keeps them on
+// system metrics (how well the skill does) are separate objects because docs/guides/reports.md keeps them on
 // separate dashboards: a judge can agree perfectly with people about a system that is failing.
 import { z } from 'zod';
 import { interval, pairedCounts, passRate, taskStatus } from '../state/measures.js';

@@ -1,4 +1,4 @@
-// The eval set's shape (METHOD.md §2 step 2), the first thing a report's evidence names: how many tasks,
+// The eval set's shape (docs/method.md: Building a suite on a grid), the first thing a report's evidence names: how many tasks,
 // in which categories, how much of the declared grid is filled and which cells are empty, the negative
 // controls, and the train / held-out split. Read from the suite file when it can be; otherwise from what
 // the results show, saying so.

@@ -1,4 +1,4 @@
-// System metrics (METHOD.md §2 step 6, the second dashboard): what the skill does, per variant and per
+// System metrics (docs/guides/reports.md, the second dashboard): what the skill does, per variant and per
 // category, with counts and Wilson intervals, errors kept apart from failures, the paired comparison of
 // candidate and baseline on the same tasks, and the category that fails most.
 import { mcnemarExact, wilson } from '../stats/index.js';

@@ -1,6 +1,6 @@
 // The parts of the markdown report that are about the measuring instruments rather than the skill: the
-// eval set's shape, the judges' agreement with people (METHOD.md step 5, with the positive class named
-// next to every figure), and the closing evidence list a reviewer reads instead of a verdict word.
+// eval set's shape, the judges' agreement with people (docs/method.md: Calibrating a judge), with the positive class named
+// next to every figure, and the closing evidence list a reviewer reads instead of a verdict word.
 import { f4, mdTable, mdText, plural } from './format.js';
 import { biasLine, calibratedText, evidenceItems, MOCK_CALIBRATION, rawText } from './evidence.js';
 import type { ReportModel } from './model-schema.js';
@@ -59,7 +59,7 @@ export function mdJudges(m: ReportModel): string[] {
   return [...out, ''];
 }
 
-/** The closing list, in METHOD.md's order: what a reviewer reads instead of a verdict word. */
+/** The closing list, in docs/guides/reports.md's order: what a reviewer reads instead of a verdict word. */
 export function mdEvidence(m: ReportModel): string[] {
   return ['## Evidence', '', ...evidenceItems(m).map((i) => `- ${mdText(i)}`), ''];
 }

@@ -1,4 +1,4 @@
-// The evidence report METHOD.md asks for, in markdown: the eval set's shape, the judges' agreement with
+// The evidence report docs/guides/reports.md describes, in markdown: the eval set's shape, the judges' agreement with
 // people, the thresholds set before results, which gates passed, the system's numbers per category, and
 // what was fed back as new cases. Judge metrics and system metrics have their own sections (two dashboards),
 // and the report ends with the evidence, never with a lone verdict word.

@@ -45,3 +45,8 @@ export function jsonSchemaOf(a: ArtifactSchema): Record<string, unknown> {
   const js = z.toJSONSchema(a.schema, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
   return { ...js, title: a.title, description: `whetstone ${a.file}` };
 }
+
+/** Every artifact's JSON Schema, by name: the object `whet schemas` prints. */
+export function jsonSchemas(): Record<string, Record<string, unknown>> {
+  return Object.fromEntries(ARTIFACT_SCHEMAS.map((a) => [a.name, jsonSchemaOf(a)]));
+}

@@ -7,22 +7,33 @@ import { iterations } from '../loop/iterations.js';
 import { loopManifest } from '../loop/manifest.js';
 import { nextStep } from '../loop/next-step.js';
 import { ONCE } from '../core/parse-once.js';
+import { sha256 } from '../core/hash.js';
 import { stateLayout } from '../state/layout.js';
 import { readLenient } from '../state/read-lenient.js';
 import { supersedeFile, writeRunManifest, type RunManifest } from '../state/runs.js';
 import { statusAfter } from './preflight.js';
 
-/** The manifest run_started registered, or undefined (a run started before it was kept there). */
+/**
+ * The manifest run_started registered: registered.json when the line names it by hash (and the file is those
+ * bytes), the line's own `registered` in runs started before; undefined when neither is there whole.
+ */
 function registered(runDir: string): Record<string, unknown> | undefined {
   const file = stateLayout.events(runDir);
   if (!existsSync(file)) return undefined;
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     if (!line.includes('"run_started"')) continue;
     try {
-      const e = JSON.parse(line) as { event?: unknown; registered?: unknown };
-      if (e.event === 'run_started' && typeof e.registered === 'object' && e.registered !== null) return e.registered as Record<string, unknown>;
+      const e = JSON.parse(line) as { event?: unknown; registered?: unknown; registered_sha256?: unknown };
+      if (e.event !== 'run_started') continue;
+      if (typeof e.registered === 'object' && e.registered !== null) return e.registered as Record<string, unknown>;
+      const kept = stateLayout.registeredManifest(runDir);
+      if (typeof e.registered_sha256 !== 'string' || !existsSync(kept)) return undefined;
+      const bytes = readFileSync(kept);
+      if (sha256(bytes) !== e.registered_sha256) return undefined;
+      const m = JSON.parse(bytes.toString('utf8')) as unknown;
+      return typeof m === 'object' && m !== null ? (m as Record<string, unknown>) : undefined;
     } catch {
-      // a torn line registers nothing
+      // a torn line or file registers nothing
     }
   }
   return undefined;
@@ -44,7 +55,7 @@ export async function rebuildManifest(stateDir: string, runDir: string, o: { reb
   const rel = relative(stateDir, file);
   if (!reg) {
     const why = its.length
-      ? 'its events.jsonl holds no registered manifest (the run started before whetstone kept one there, or that line was lost)'
+      ? 'no registered manifest is left whole (registered.json is missing or not the file run_started named, the run started before whetstone kept one, or that line was lost)'
       : 'a standalone evaluation keeps no manifest in its events (run the same "whet evaluate" command again: it measures anew)';
     return { ok: false, message: `${rel} not rebuilt: ${why}; restore run.json from a copy of the state directory` };
   }
@@ -53,5 +64,5 @@ export async function rebuildManifest(stateDir: string, runDir: string, o: { reb
   if (!checked.success) return { ok: false, message: `${rel} not rebuilt: the manifest run_started registered does not match its schema (${checked.error.issues[0]?.message ?? '?'})` };
   const aside = existsSync(file) ? supersedeFile(runDir, file, o.now) : undefined;
   await writeRunManifest(runDir, checked.data);
-  return { ok: true, message: `${rel} rebuilt from the manifest registered in events.jsonl (status ${status}, iteration ${rebuilt.iteration})${aside ? `; the damaged one moved to ${relative(stateDir, aside)}` : ''}` };
+  return { ok: true, message: `${rel} rebuilt from the manifest registered when the run started (status ${status}, iteration ${rebuilt.iteration})${aside ? `; the damaged one moved to ${relative(stateDir, aside)}` : ''}` };
 }

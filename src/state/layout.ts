@@ -1,4 +1,4 @@
-// Where everything lives in a state directory (DESIGN.md "The state directory"). Only this file knows
+// Where everything lives in a state directory (docs/concepts/state-directory.md). Only this file knows
 // the names, so moving a file is a one-line change. Ids are checked where they enter (a flag, a suite, an
 // artifact: src/config/safe-id.ts); the paths built from them here are checked again to stay inside their
 // folder, so a missed check is an internal error and never a write outside the state directory.
@@ -21,6 +21,8 @@ export const stateLayout = {
   runsDir: (state: string) => join(state, 'runs'),
   runDir: (state: string, runId: string) => idPath(join(state, 'runs'), runId, 'run id'),
   runManifest: (runDir: string) => join(runDir, 'run.json'),
+  /** The manifest as registered when the run started, written once: what `whet verify --repair` rebuilds run.json from. */
+  registeredManifest: (runDir: string) => join(runDir, 'registered.json'),
   events: (runDir: string) => join(runDir, 'events.jsonl'),
   iterDir: (runDir: string, iteration: number) => join(runDir, iterName(iteration)),
   resultsDir: (dir: string) => join(dir, 'results'),

@@ -1,4 +1,4 @@
-// How far a judge can be trusted, beyond the four calibration rates (METHOD.md step 5): Cohen's kappa for
+// How far a judge can be trusted, beyond the four calibration rates (docs/method.md: Calibrating a judge): Cohen's kappa for
 // agreement corrected for chance, and the Rogan-Gladen correction that turns a judge's observed PASS rate
 // into an estimate of the true rate given the judge's measured error rates.
 
@@ -40,7 +40,7 @@ export function cohenKappa(tp: number, tn: number, fp: number, fn: number): numb
  *   observedRate  the fraction of outputs the judge labelled PASS
  *   tpr           P(judge says PASS | truly PASS), the judge's sensitivity to passing work
  *   tnr           P(judge says FAIL | truly FAIL), the judge's specificity
- * When calibration declared FAIL positive (METHOD.md's usual choice), its TPR is the FAIL-detection rate and
+ * When calibration declared FAIL positive (docs/method.md's default), its TPR is the FAIL-detection rate and
  * must be passed here as `tnr`, and its TNR as `tpr`. Passing them unswapped silently gives a wrong rate.
  *
  * Returns NaN when tpr + tnr <= 1: such a judge is no better than a coin (or worse), its labels carry no

@@ -1,4 +1,4 @@
-// The statistics whetstone reports (DESIGN.md "Honest numbers"): Wilson intervals for rates, exact McNemar
+// The statistics whetstone reports (docs/method.md: Reading the numbers): Wilson intervals for rates, exact McNemar
 // for paired pass/fail, a paired cluster bootstrap for scores, unbiased pass@k, Holm for many comparisons,
 // and judge-agreement helpers. Inputs that cannot be valid throw RangeError; undefined results are NaN.
 

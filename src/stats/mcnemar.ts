@@ -78,7 +78,7 @@ export function mcnemarChiSquare(b: number, c: number): McNemarChiSquareResult {
  * is convention and readers who expect a chi-square statistic. Measured against the exact test: from
  * b + c = 100 on, the corrected chi-square p-value is within 3.3% of it for every p >= 0.01 (never more than
  * 0.04% smaller) and only errs conservative (larger) below that. Whetstone's suites rarely have 100
- * discordant tasks, so reported McNemar p-values are in practice exact, as DESIGN.md "Honest numbers" asks.
+ * discordant tasks, so reported McNemar p-values are in practice exact, as docs/method.md "The paired test (McNemar)" asks.
  */
 export const MCNEMAR_EXACT_BELOW = 100;
 
@@ -108,7 +108,7 @@ export interface PairedOutcomes {
 /**
  * Cross-tabulates pass/fail per task id over the ids present in both maps (a paired test may only use pairs).
  * Callers must leave errored, skipped or timed-out tasks out of the maps rather than mapping them to false:
- * an engine error is not a task failure (DESIGN.md "Honest numbers"). Ids dropped for lacking a partner are
+ * an engine error is not a task failure (docs/method.md: Pass rate and its Wilson interval). Ids dropped for lacking a partner are
  * returned so a report can say how many tasks the comparison did not cover.
  */
 export function pairedOutcomes(

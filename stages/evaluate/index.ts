@@ -1,5 +1,5 @@
 // The evaluate stage: run(ctx) picks the mode, measures, writes evaluation.json and says who acts next.
-// Exit codes follow DESIGN.md: 0 pass/skipped, 1 a threshold failed (fail, or an unusable baseline),
+// Exit codes follow docs/reference/cli.md "Exit codes": 0 pass/skipped, 1 a threshold failed (fail, or an unusable baseline),
 // 3 nothing (or too little of the suite) could be judged because the engine or judges failed, 130 interrupted.
 import { runPipeline } from './pipeline.js';
 import { formatEvaluation } from '../../src/measure/print.js';

@@ -1,5 +1,5 @@
 // The feedback proposer (offline): turns what kind of check failed on TRAIN tasks into guidance for the
-// kind of request those tasks are (their category). METHOD.md §2: one observed failure is a class, so the
+// kind of request those tasks are (their category). docs/method.md "One failure is a class": one observed failure is a class, so the
 // fix is guidance for every request of that kind, never an answer to the case seen — and never the
 // test itself: no expected string, regex source, task id or "the answer includes …" checklist is
 // written into the skill (judge-reasons.ts hands over only the kinds of the failing checks). It reads

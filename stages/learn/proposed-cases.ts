@@ -1,5 +1,5 @@
-// New eval cases proposed from observed failures (METHOD.md §2 and step 6: one observed failure is a
-// class, and failures feed back as new cases). Each failing task becomes a skeleton of the same category,
+// New eval cases proposed from observed failures (docs/method.md: One failure is a class): one observed failure is a
+// class, and failures feed back as new cases. Each failing task becomes a skeleton of the same category,
 // grid cell and judge with the prompt left for a person to write. The file is for review only: it is not
 // a loadable suite (`status: proposed` is not a suite key), and nothing adds it to the suite — least of
 // all to the held-out split, which must stay cases the loop has never been tuned on.

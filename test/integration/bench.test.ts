@@ -9,11 +9,17 @@ import { repoRoot } from '../support/cli.js';
 
 describe('npm run bench', () => {
   it('prints every row of the table as a ratio to its reference', () => {
-    const args = ['--tasks', '100', '--large-tasks', '200', '--latency-tasks', '64', '--latency-ms', '20', '--concurrency', '16', '--repeat', '1', '--heavy-repeat', '1', '--decision-trials', '20'];
+    const args = ['--tasks', '100', '--large-tasks', '200', '--latency-tasks', '64', '--latency-ms', '20', '--concurrency', '16', '--repeat', '1', '--heavy-repeat', '1', '--decision-trials', '20', '--drift-trials', '10'];
     const r = spawnSync(process.execPath, [join(repoRoot, 'dist/scripts/bench.js'), ...args], { encoding: 'utf8', timeout: 240_000 });
     expect(r.status, r.stderr).toBe(0);
     const [first, rest] = r.stdout.split('decisions on a simulated noisy model');
-    const [decisions, triggers] = rest!.split('trigger suites on a simulated noisy agent');
+    const [decisions, afterDecisions] = rest!.split('trigger suites on a simulated noisy agent');
+    const [triggers, drift] = afterDecisions!.split('drift on a simulated noisy engine');
+    // The drift table: tonight's alert rate with nothing changed and after two drops.
+    const frows = drift!.split('\n').filter((l) => l.startsWith('| '));
+    expect(frows[0]).toMatch(/^\| tonight \(10 seeded chains of six nights each\) \| alert rate/);
+    expect(frows.slice(1).map((f) => f.split(' | ')[0])).toEqual(['| nothing changed', '| every chance down 0.10', '| every chance down 0.25']);
+    for (const f of frows.slice(1)) expect(f).toMatch(/^\| .+ \| \d+\.\d% \| \d+\.\d\d \| \d+\/\d+ \|$/);
     // The trigger-suite table: a row per description edit, the gate's keeps three ways.
     const trows = triggers!.split('\n').filter((l) => l.startsWith('| '));
     expect(trows[0]).toMatch(/^\| description edit \(20 seeded runs each\) \| candidate's true trigger/);
@@ -36,7 +42,7 @@ describe('npm run bench', () => {
       new RegExp(String.raw`^\| 200 tasks, instant mock \| .* \| goal 5\.00 s · 160 MB \|`),
       ...['`whet --version`', '`whet --help`', '`whet status`', '`whet show RUN`'].map((c) => new RegExp(String.raw`^\| ${c} \| ${num} s · \d+ MB \| bare \`node -e 0\` ${num} s · \d+ MB \| ${num}× \| ≤ [23]× \|`)),
       ...['default config', 'max_concurrency: 16'].map(
-        (c) => new RegExp(String.raw`^\| 64 tasks, loopback server at 20 ms, \`--concurrency 16\`, ${c} \| task phase ${num} s \(efficiency ${num}\) · \d+ in flight at the server · CPU ${num} ms/call · end to end ${num} s \| ideal 0\.08 s \(⌈64/16⌉ × 20 ms\) \| ${num}× \|`),
+        (c) => new RegExp(String.raw`^\| 64 tasks, loopback server at 20 ms, \`--concurrency 16\`, ${c} \| task phase ${num} s \(efficiency ${num}\) · \d+ in flight at the server · CPU ${num} ms/call · end to end ${num} s \(${num}× the ideal\) \| ideal 0\.08 s \(⌈64/16⌉ × 20 ms\) \| ${num}× \|`),
       ),
       new RegExp(String.raw`^\| the same 64 requests sent alone, through whetstone's HTTP transport \(no evaluation around them\) \| CPU ${num} ms/call · ${num} s \(efficiency ${num}\) \| ideal 0\.08 s \(⌈64/16⌉ × 20 ms\) \| ${num}× \| reference: the floor of the rows above \|`),
     ];

@@ -1,6 +1,6 @@
-// `whet calibrate LABELS` end to end: the METHOD.md sanity anchor (80 runs: 50 FAIL, 30 PASS; the judge
+// `whet calibrate LABELS` end to end: the docs/method.md check of the arithmetic (80 runs: 50 FAIL, 30 PASS; the judge
 // fails 44/50 and passes 21/30) must print exactly its figures, from JSONL and from CSV, with FAIL and
-// with PASS as the positive class. Source: METHOD.md §2 step 5, restating seed 000 (/work/shared/seeds).
+// with PASS as the positive class. Source: docs/method.md "Calibrating a judge", restating seed 000.
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { repoRoot, tempDir, write } from '../support/cli.js';

@@ -1,7 +1,7 @@
 // Every reference a reader can follow leads somewhere: relative links in README.md, AGENTS.md and every
 // markdown page under docs/ point at files that exist (and at headings that exist, for a #fragment into
 // markdown), every docs page can be reached from the README, the CLI's help names files that exist, and
-// every "(docs/method.md: Heading)" the code prints names a real heading.
+// every "(docs/method.md: <heading>)" the code prints names a real heading.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -2,7 +2,7 @@
 // folder placed where Claude Code discovers project skills, the stream-json output read, the Skill tool call
 // detected — and the HOME side (a fake ~/.claude with a personal skill) left exactly as it was.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import { createClaudeEngine } from '../../src/engines/claude.js';
 import type { ClaudeEngineConfig } from '../../src/config/engine-schema.js';
 import type { EngineRequest } from '../../src/engines/types.js';
 import type { SkillInput } from '../../src/skill/read.js';
+import { tempDir } from '../support/temp.js';
 
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures/bin');
 const TMP = realpathSync(tmpdir());
@@ -74,7 +75,7 @@ function req(over: Partial<EngineRequest> = {}): EngineRequest {
 }
 
 beforeAll(() => {
-  scratch = mkdtempSync(join(tmpdir(), 'whet-installed-test-'));
+  scratch = tempDir('whet-installed-test-');
   skillDir = join(scratch, 'skill-src');
   mkdirSync(join(skillDir, 'references'), { recursive: true });
   mkdirSync(join(skillDir, 'scripts'), { recursive: true });

@@ -1,5 +1,5 @@
 // The claude engine against the fake `claude` in test/fixtures/bin (put first on PATH for these tests).
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createClaudeEngine } from '../../src/engines/claude.js';
 import type { EngineRequest } from '../../src/engines/types.js';
 import { waitAllDead } from '../support/process.js';
+import { tempDir } from '../support/temp.js';
 
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures/bin');
 const TMP = realpathSync(tmpdir());
@@ -50,7 +51,7 @@ function mode(m: string): void {
 }
 
 beforeAll(() => {
-  scratch = mkdtempSync(join(tmpdir(), 'whet-claude-test-'));
+  scratch = tempDir('whet-claude-test-');
 });
 afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });

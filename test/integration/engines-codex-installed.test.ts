@@ -2,8 +2,7 @@
 // whose header cites the loader, the skills section and the event shapes): the skill folder placed where
 // Codex discovers repository skills, a read of its SKILL.md reported as skill_triggered, trigger and
 // false-trigger rates measured through `whet evaluate` like claude's installed mode, and 429s retried.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -24,7 +23,7 @@ interface LogEntry {
 const skillText = '---\nname: notes\ndescription: Writes release notes. Use when asked for release notes.\n---\n# Notes\nSee references/style.md.\n';
 
 function setup() {
-  const dir = mkdtempSync(join(realpathSync(tmpdir()), 'whet-codex-installed-'));
+  const dir = tempDir('whet-codex-installed-');
   const skillDir = join(dir, 'skill');
   mkdirSync(join(skillDir, 'references'), { recursive: true });
   writeFileSync(join(skillDir, 'SKILL.md'), skillText);

@@ -1,6 +1,6 @@
 // The codex engine against the fake `codex` in test/fixtures/bin: argv, the skill as AGENTS.md in a fresh
 // workspace, the `codex exec --json` event stream read, and every failure as a value.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ import type { CodexEngineConfig } from '../../src/config/engine-schema.js';
 import { createCodexEngine } from '../../src/engines/codex.js';
 import type { EngineRequest } from '../../src/engines/types.js';
 import { waitAllDead } from '../support/process.js';
+import { tempDir } from '../support/temp.js';
 
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures/bin');
 const TMP = realpathSync(tmpdir());
@@ -46,7 +47,7 @@ function req(over: Partial<EngineRequest> = {}): EngineRequest {
 }
 
 beforeAll(() => {
-  scratch = mkdtempSync(join(tmpdir(), 'whet-codex-test-'));
+  scratch = tempDir('whet-codex-test-');
   skillDir = join(scratch, 'skill');
   mkdirSync(join(skillDir, 'references'), { recursive: true });
   writeFileSync(join(skillDir, 'SKILL.md'), 'on-disk text, not the one under test\n');

@@ -1,5 +1,5 @@
 // The command engine against real programs: `cat`, and the probe in test/fixtures/bin/whet-probe.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,7 @@ import type { CommandEngineConfig } from '../../src/config/engine-schema.js';
 import { createCommandEngine } from '../../src/engines/command.js';
 import type { EngineRequest, EngineResult } from '../../src/engines/types.js';
 import { waitAllDead } from '../support/process.js';
+import { tempDir } from '../support/temp.js';
 
 const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures/bin');
 const PROBE = join(BIN, 'whet-probe');
@@ -42,7 +43,7 @@ function report(r: EngineResult): ProbeReport {
 
 let scratch: string;
 beforeAll(() => {
-  scratch = mkdtempSync(join(tmpdir(), 'whet-engines-test-'));
+  scratch = tempDir('whet-engines-test-');
 });
 afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });

@@ -5,8 +5,7 @@
 // error naming the setting. The engine's environment is the one it is handed (HttpEngineOptions.env, the
 // run's RunEnv.env), never process.env: every test passes its own.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -19,6 +18,7 @@ import type { OpenAIEngineConfig } from '../../src/config/engine-schema.js';
 import type { EngineRequest } from '../../src/engines/types.js';
 import { repoRoot } from '../support/cli.js';
 import { completion, selfSignedCert, startApiServer, startProxy, type ApiServer, type TestProxy } from '../support/http/proxy.js';
+import { tempDir } from '../support/temp.js';
 
 const KEY = 'sk-proxy-test-4b1d9e7c2a5f8e3d';
 let api: ApiServer;
@@ -34,7 +34,7 @@ function engine(base: string, env: NodeJS.ProcessEnv, over: Partial<OpenAIEngine
 const req: EngineRequest = { kind: 'task', prompt: 'say PASSWORD', taskId: 't1', timeoutMs: 5000 };
 
 beforeAll(async () => {
-  const tls = selfSignedCert(mkdtempSync(join(tmpdir(), 'whet-tls-')));
+  const tls = selfSignedCert(tempDir('whet-tls-'));
   [api, other, secure, proxy, locked] = await Promise.all([startApiServer(), startApiServer(), startApiServer(tls), startProxy(), startProxy({ user: 'ann', pass: 's3cr et!' })]);
 });
 afterAll(async () => {
@@ -113,7 +113,7 @@ describe('proxies from the engine environment', () => {
   it('loads the proxy code only when a proxy applies', async () => {
     // A child process per case, its module loads logged (test/support/module-log.mjs).
     const loads = async (env: Record<string, string>): Promise<string[]> => {
-      const log = join(mkdtempSync(join(tmpdir(), 'whet-modlog-')), 'modules');
+      const log = join(tempDir('whet-modlog-'), 'modules');
       const mod = pathToFileURL(join(repoRoot, 'dist/src/engines/http-json.js')).href;
       const code = `import { postJson } from ${JSON.stringify(mod)}; await postJson(${JSON.stringify(`${api.url}/v1/chat/completions`)}, {}, { a: 1 }, new AbortController().signal, { env: ${JSON.stringify(env)} });`;
       const hook = pathToFileURL(join(repoRoot, 'test/support/module-log.mjs')).href;

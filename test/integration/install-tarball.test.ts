@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot, tempDir } from '../support/cli.js';
 import { startLockfileRegistry } from '../support/loopback-registry.js';
 
-const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { name: string; version: string; dependencies: Record<string, string>; bin: Record<string, string>; scripts: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { name: string; version: string; dependencies: Record<string, string>; bin: Record<string, string>; scripts: Record<string, string>; exports: Record<string, string> };
 
 /** An npm command while this process keeps serving the loopback registry (spawnSync would block it). */
 function npmAsync(args: string[], cwd: string): Promise<{ code: number; all: string }> {
@@ -125,6 +125,33 @@ describe('the packed tarball, installed offline', () => {
     expect(out.schedule!.stdout).toContain(`WHETSTONE_PACKAGE: ${pkg.name}@${pkg.version}`);
     expect(out.schedule!.stdout).toMatch(/^ {10}whet nightly -c 'pipeline\.yaml'$/m);
     expect(out.schedule!.stdout).not.toMatch(/^ +npx whet/m);
+
+    // The public surface (package.json "exports", issue 43): `whetstone/schemas` imports — the artifacts'
+    // zod schemas, their JSON Schemas as `whet schemas` prints them, the stage protocol's handoff table —
+    // and every other path into the package is refused, so moving an internal file breaks nobody.
+    expect(Object.keys(pkg.exports)).toEqual(['./schemas', './package.json']);
+    const probe = join(prefix, 'lib', 'public-surface.mjs');
+    writeFileSync(probe, [
+      `const s = await import('${pkg.name}/schemas');`,
+      "const gate = s.gateArtifact.safeParse({ schema: 'whetstone.gate/1' });",
+      'const out = { schemas: s.jsonSchemas(), gateRefused: !gate.success, handoff: s.HANDOFF.evaluated, resolved: {} };',
+      `for (const p of ['${pkg.name}/package.json', '${pkg.name}', '${pkg.name}/dist/bin/whet.js', '${pkg.name}/dist/stages/gate/main.js', '${pkg.name}/assets/view/app.js'])`,
+      '  try { out.resolved[p] = import.meta.resolve(p).endsWith(p.slice(p.indexOf("/") + 1)) ? "ok" : "elsewhere"; } catch (e) { out.resolved[p] = e.code; }',
+      'console.log(JSON.stringify(out));',
+    ].join('\n'));
+    const surface = sh('node', [probe], { cwd: project, env });
+    expect(surface.code, surface.all).toBe(0);
+    const got = JSON.parse(surface.stdout) as { schemas: unknown; gateRefused: boolean; handoff: unknown; resolved: Record<string, string> };
+    expect(got.schemas).toEqual(JSON.parse(whet('schemas').stdout));
+    expect(got.gateRefused).toBe(true);
+    expect(got.handoff).toEqual({ next_step: 'gate_decision', next_owner: expect.any(String) });
+    expect(got.resolved).toEqual({
+      [`${pkg.name}/package.json`]: 'ok',
+      [pkg.name]: 'ERR_PACKAGE_PATH_NOT_EXPORTED',
+      [`${pkg.name}/dist/bin/whet.js`]: 'ERR_PACKAGE_PATH_NOT_EXPORTED',
+      [`${pkg.name}/dist/stages/gate/main.js`]: 'ERR_PACKAGE_PATH_NOT_EXPORTED',
+      [`${pkg.name}/assets/view/app.js`]: 'ERR_PACKAGE_PATH_NOT_EXPORTED',
+    });
 
     const status = whet('status');
     expect(status.stdout).toMatch(/-meeting-notes\s+loop\s+completed/);

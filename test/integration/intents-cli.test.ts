@@ -1,8 +1,7 @@
 // `whet intents` end to end through registerIntentsCommand: the example with the floor planner, a
 // seed-format case set with a scripted command engine counted by hand, --compare, --kind, --json, the
 // dated report, and the exit codes (0 / 1 threshold / 2 bad input / 3 every case errored).
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { WhetError } from '../../src/core/errors.js';
 import { registerIntentsCommand } from '../../src/commands/intents.js';
 import type { IntentsResult } from '../../src/intents/run-intents.js';
 import { startLoopbackServer } from '../support/http/server.js';
+import { tempDir } from '../support/temp.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const FIX = join(ROOT, 'test/fixtures/intents');
@@ -36,7 +36,7 @@ async function whet(argv: string[], env: NodeJS.ProcessEnv = {}, now = NOW): Pro
   }
   return { code, stdout, stderr };
 }
-const outDir = () => mkdtempSync(join(tmpdir(), 'whet-intents-cli-'));
+const outDir = () => tempDir('whet-intents-cli-');
 
 describe('whet intents on the example with the floor planner', () => {
   it('prints the summary, exits 1 on missed thresholds, and writes the dated report', async () => {

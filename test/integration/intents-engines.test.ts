@@ -1,8 +1,7 @@
 // Intent engines against real processes and real HTTP: the command protocol through a scripted program,
 // and the OpenAI / Anthropic engines against node:http servers on 127.0.0.1 speaking their wire formats.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
@@ -13,6 +12,7 @@ import { createIntentEngine } from '../../src/intents/engine-spec.js';
 import { scoreIntentRun } from '../../src/intents/metrics.js';
 import type { CatalogEntry, IntentCase, IntentRequest } from '../../src/config/intent-types.js';
 import { listenLoopback } from '../support/http/server.js';
+import { tempDir } from '../support/temp.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const PLANNER = join(ROOT, 'test/fixtures/intents/scripted-planner.mjs');
@@ -24,7 +24,7 @@ const catalog = catalogFromEntries(entries);
 const request = (id: string, utterance: string, context: Record<string, unknown> = {}): IntentRequest => ({ id, utterance, context, catalog: entries });
 
 describe('command engine protocol', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'whet-intents-cmd-'));
+  const dir = tempDir('whet-intents-cmd-');
   const script = join(dir, 'script.json');
   writeFileSync(script, JSON.stringify({ echo: { $echo: true }, log: { $log: { behavior: 'clarify', question: 'which?' } }, garbage: { $garbage: true }, exit: { $exit: 4 }, sleep: { $sleep: 5000 }, bad: { behavior: 'maybe' } }));
   const engine = createIntentEngine(`command:node ${PLANNER} --flag 'two words'`, { cwd: ROOT, env: { ...process.env, SCRIPT_FILE: script } });
@@ -272,7 +272,7 @@ describe('the same scripted decisions through both wire formats', () => {
 
   it('gives the hand-counted figures on both engines, with no disagreement', async () => {
     const { runIntents } = await import('../../src/intents/run-intents.js');
-    const out = mkdtempSync(join(tmpdir(), 'whet-intents-wire-'));
+    const out = tempDir('whet-intents-wire-');
     const env = { OPENAI_BASE_URL: `${openai.base}/v1`, OPENAI_API_KEY: 'k', ANTHROPIC_BASE_URL: anthropic.base, ANTHROPIC_API_KEY: 'k' };
     const result = await runIntents(
       { cases: join(SEED, 'intent-cases.jsonl'), catalog: join(SEED, 'catalog.yaml'), engine: 'openai:m', compare: 'anthropic:m', out, retries: 0 },

@@ -3,7 +3,7 @@
 // engines did not: exhausted quota is not retried, Anthropic's cached prompt tokens are counted, the
 // per-request timeout and the caller's abort are told apart, and credentials in a base URL never reach
 // a label, an identity, an error or the report. Real HTTP on 127.0.0.1 only.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import { runIntents } from '../../src/intents/run-intents.js';
 import type { CatalogEntry, IntentCase, IntentRequest } from '../../src/config/intent-types.js';
 import { startLoopbackServer, type LoopbackServer } from '../support/http/server.js';
 import { anthropicError, anthropicMessage, openaiCompletion, openaiError } from '../support/http/wire.js';
+import { tempDir } from '../support/temp.js';
 
 const entries: CatalogEntry[] = [
   { id: 'issue.create', description: 'Create an issue.', systems: ['jira'], parameters: { type: 'object', required: ['title'], properties: { title: { type: 'string' } } } },
@@ -115,7 +116,7 @@ describe('intent engines on the engine family', () => {
     expect(r.error).toBeDefined();
     expect(r.error!.message).not.toContain(secret);
 
-    const dir = mkdtempSync(join(tmpdir(), 'whet-intents-family-'));
+    const dir = tempDir('whet-intents-family-');
     writeFileSync(join(dir, 'cases.jsonl'), `${JSON.stringify({ id: 'c1', kind: 'direct', utterance: 'file a ticket', expect: { behavior: 'call', capability: 'issue.create', params: {} } })}\n`);
     writeFileSync(join(dir, 'catalog.json'), JSON.stringify({ capabilities: entries }));
     const result = await runIntents(

@@ -1,6 +1,6 @@
 // A judge spec's temperature reaches the wire: the spec judge's request to an OpenAI-compatible server on
 // 127.0.0.1 carries the spec's temperature (0 when the spec sets none), even when the engine it runs on
-// is configured hotter for tasks — a judge must repeat its judgements (METHOD.md step 4).
+// is configured hotter for tasks — a judge must repeat its judgements (docs/method.md: Writing a judge like code).
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { OpenAIEngineConfig } from '../../src/config/engine-schema.js';

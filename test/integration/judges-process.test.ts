@@ -2,11 +2,11 @@
 import { describe, it, expect } from 'vitest';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { access, chmod, copyFile, mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { access, chmod, copyFile, mkdir, symlink, writeFile } from 'node:fs/promises';
 import type { JudgeSpec, Task } from '../../src/config/suite-schema.js';
 import type { JudgeContext } from '../../src/judges/types.js';
 import { runJudge } from '../../src/judges/index.js';
+import { tempDir } from '../support/temp.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const suiteDir = path.resolve(here, '../fixtures/judges/suite');
@@ -102,7 +102,7 @@ describe('script judge', () => {
     expect(missing.passed).toBe(false);
     expect(missing.error).toMatch(/cannot run \/.*\/judges\/no-such-script\.sh: .*No such file or directory$/);
     expect(missing.error).not.toContain('whet-judge: line');
-    const dir = await mkdtemp(path.join(tmpdir(), 'whet-judges-script-'));
+    const dir = tempDir('whet-judges-script-');
     await writeFile(path.join(dir, 'plain.sh'), '#!/usr/bin/env bash\nexit 0\n');
     await chmod(path.join(dir, 'plain.sh'), 0o644);
     const notExec = await runJudge({ type: 'script', command: ['./plain.sh'] }, ctx('x', { suiteDir: dir }));
@@ -158,7 +158,7 @@ describe('pytest judge', () => {
 
   it('tells a missing pytest and other pytest exit codes apart from failed tests', async () => {
     // A fake python3 first on PATH stands in for a broken Python setup.
-    const bin = await mkdtemp(path.join(tmpdir(), 'whet-judges-fakepy-'));
+    const bin = tempDir('whet-judges-fakepy-');
     await writeFile(
       path.join(bin, 'python3'),
       '#!/usr/bin/env bash\necho "$FAKE_PY_MSG" >&2\nexit "$FAKE_PY_EXIT"\n',
@@ -227,7 +227,7 @@ describe('pytest judge', () => {
   });
 
   it('refuses a symlink that escapes the suite folder', async () => {
-    const root = await mkdtemp(path.join(tmpdir(), 'whet-judges-pytest-'));
+    const root = tempDir('whet-judges-pytest-');
     const suite = path.join(root, 'suite');
     await mkdir(path.join(suite, 'fixtures'), { recursive: true });
     await copyFile(path.resolve(suiteDir, '../outside/test_outside.py'), path.join(root, 'test_outside.py'));
@@ -238,14 +238,14 @@ describe('pytest judge', () => {
   });
 
   it('returns error on timeout', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'whet-judges-pytest-slow-'));
+    const dir = tempDir('whet-judges-pytest-slow-');
     await writeFile(path.join(dir, 'test_slow.py'), 'import time\n\ndef test_slow():\n    time.sleep(30)\n');
     const r = await runJudge({ type: 'pytest', test_file: 'test_slow.py', timeout_seconds: 1 }, ctx('x', { suiteDir: dir }));
     expect(r.error).toMatch(/timed out after 1000 ms/);
   });
 
   it('does not write caches into the suite folder', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'whet-judges-pytest-clean-'));
+    const dir = tempDir('whet-judges-pytest-clean-');
     await copyFile(path.join(suiteDir, 'fixtures/test_output.py'), path.join(dir, 'test_output.py'));
     const r = await runJudge({ type: 'pytest', test_file: 'test_output.py' }, ctx('hello\n{"ok": true}', { suiteDir: dir }));
     expect(r.passed).toBe(true);

@@ -1,6 +1,5 @@
 // Test helpers: temp directories, and the CLI run in-process with injectable cwd, clock and output.
-import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync, mkdirSync, cpSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, statSync, writeFileSync, mkdirSync, cpSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../../src/cli.js';
@@ -11,9 +10,9 @@ export const fixturesBin = join(repoRoot, 'test/fixtures/bin');
 /** The `whet` users run: package.json "bin", the bundle `npm run build` writes (not the tsc output). */
 export const whetBin = join(repoRoot, (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { bin: { whet: string } }).bin.whet);
 
-export function tempDir(prefix = 'whet-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
+import { tempDir } from './temp.js';
+
+export { tempDir };
 
 export function write(file: string, text: string): string {
   mkdirSync(dirname(file), { recursive: true });

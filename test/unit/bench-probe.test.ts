@@ -3,11 +3,11 @@
 // size. The bench's exit probe (scripts/bench-probe.cts, loaded with --require) reads the child's own
 // high-water mark instead.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/cli.js';
+import { tempDir } from '../support/temp.js';
 
 // The built probe (npm test builds first): the child is a plain node, as the bench's are.
 const probe = join(repoRoot, 'dist/scripts/bench-probe.cjs');
@@ -15,7 +15,7 @@ const probe = join(repoRoot, 'dist/scripts/bench-probe.cjs');
 describe.runIf(existsSync('/proc/self/status'))('the bench probe', () => {
   it('reports a small child of a large parent at its own size, where maxRSS reports the parent’s', () => {
     const hog = Buffer.alloc(300 * 1024 * 1024, 7); // resident: every page written
-    const dir = mkdtempSync(join(tmpdir(), 'whet-probe-'));
+    const dir = tempDir('whet-probe-');
     try {
       const out = join(dir, 'probe.json');
       const r = spawnSync(process.execPath, ['--require', probe, '-e', 'console.log(process.resourceUsage().maxRSS)'], { encoding: 'utf8', env: { ...process.env, WHET_BENCH_PROBE: out } });

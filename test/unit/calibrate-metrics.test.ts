@@ -1,4 +1,4 @@
-// Calibration figures. The expected numbers come from METHOD.md §2 step 5's sanity anchor (restating
+// Calibration figures. The expected numbers come from docs/method.md's check of the arithmetic (Calibrating a judge) (restating
 // seed 000: TP=44 TN=21 FP=9 FN=6, TPR 0.8800, TNR 0.7000, accuracy 0.8125, precision 0.8302, harsh
 // 9/30 vs 6/50), from exact fractions worked by hand in the comments, and from an independent count.
 import { describe, expect, it } from 'vitest';
@@ -19,7 +19,7 @@ function wilsonRef(k: number, n: number): [number, number] {
   return [c - h, c + h];
 }
 
-describe('the METHOD.md sanity anchor', () => {
+describe('the method guide\'s check of the arithmetic', () => {
   it('with FAIL positive: TP=44 TN=21 FP=9 FN=6, TPR 0.88, TNR 0.70, accuracy 0.8125, precision 44/53, harsh', () => {
     const c = calibrationOf(tally(anchor()), 'FAIL');
     expect([c.tp, c.tn, c.fp, c.fn]).toEqual([44, 21, 9, 6]);

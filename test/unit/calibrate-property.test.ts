@@ -1,5 +1,5 @@
 // Property test: on random label sets, every figure the report prints equals a straightforward,
-// independent count from the definitions (METHOD.md §2 step 5 and the precise definitions),
+// independent count from the definitions (docs/method.md: Calibrating a judge) and the precise definitions,
 // formatted independently (toFixed on the double; on an exact 4-decimal tie the report rounds the exact
 // fraction half up, so there only the value is compared, to within half a unit in the last place).
 import { describe, expect, it } from 'vitest';

@@ -1,7 +1,6 @@
 // Pure parts of claude's installed mode: argv and identity, reading stream-json, detecting the Skill call,
 // and placing the skill folder.
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { claudeEngineConfig } from '../../src/config/engine-schema.js';
 import { allowedTools, claudeArgv, createClaudeEngine, settingSources } from '../../src/engines/claude.js';
 import { explainClaudeStreamExit, namesSkill, parseClaudeStream, readClaudeStream, skillOutcome } from '../../src/engines/claude-stream.js';
 import { installAgentsMd, installClaudeSkill } from '../../src/engines/skill-install.js';
+import { tempDir } from '../support/temp.js';
 
 const line = (o: object): string => JSON.stringify(o);
 const init = line({ type: 'system', subtype: 'init', session_id: 's', tools: ['Skill', 'Read'], model: 'claude-x' });
@@ -152,7 +152,7 @@ describe('placing a skill', () => {
   let root: string;
   let src: string;
   beforeAll(() => {
-    root = mkdtempSync(join(tmpdir(), 'whet-install-unit-'));
+    root = tempDir('whet-install-unit-');
     src = join(root, 'src');
     mkdirSync(join(src, 'references', '.git'), { recursive: true });
     writeFileSync(join(src, 'SKILL.md'), 'on disk');

@@ -1,14 +1,14 @@
 // Loading intent cases (JSONL) and the capability catalogue: shapes accepted, errors at file:line:col.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, ConfigErrors } from '../../src/core/errors.js';
 import { checkCasesAgainstCatalog, loadCases } from '../../src/config/intent-cases.js';
 import { loadCatalog } from '../../src/config/intent-catalog.js';
+import { tempDir } from '../support/temp.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const tmp = () => mkdtempSync(join(tmpdir(), 'whet-intents-load-'));
+const tmp = () => tempDir('whet-intents-load-');
 const line = (o: Record<string, unknown>) => JSON.stringify(o);
 const good = { id: 'a-1', kind: 'direct', utterance: 'deploy  checkout tp staging ', context: { project: 'PAY' }, expect: { behavior: 'call', capability: 'deploy.release', params: { environment: 'staging' } }, note: 'n' };
 

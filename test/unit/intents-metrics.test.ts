@@ -1,4 +1,4 @@
-// Every intent metric's definition and denominator, on hand-checked cases (METHOD.md §4).
+// Every intent metric's definition and denominator, on hand-checked cases (examples/intents/README.md: Metrics).
 import { describe, expect, it } from 'vitest';
 import { catalogFromEntries } from '../../src/config/intent-catalog.js';
 import { scoreIntentRun, formatFraction } from '../../src/intents/metrics.js';

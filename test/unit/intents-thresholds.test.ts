@@ -1,12 +1,12 @@
 // Intent gates: seed defaults, exact boundaries, n/a on empty denominators, kind spellings, overrides.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/core/errors.js';
 import { canonicalKind, orderKinds } from '../../src/intents/kinds.js';
 import type { Fraction, IntentMetricSet, IntentMetrics } from '../../src/intents/metrics.js';
 import { evaluateGates, loadThresholds, SEED_THRESHOLDS } from '../../src/intents/thresholds.js';
+import { tempDir } from '../support/temp.js';
 
 const f = (n: number, d: number): Fraction => ({ n, d, rate: d === 0 ? null : n / d });
 function set(over: Partial<IntentMetricSet> = {}): IntentMetricSet {
@@ -76,7 +76,7 @@ describe('seed thresholds', () => {
 });
 
 describe('threshold files', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'whet-intent-thr-'));
+  const dir = tempDir('whet-intent-thr-');
   it('override the seed; null switches a gate off; the source is named with its hash', () => {
     writeFileSync(join(dir, 't.yaml'), 'selection_min: 0.7\nparams_min: null\nrefusal_min: 1\nselection_min_by_kind: {multi_turn: 0.5}\n');
     const t = loadThresholds('t.yaml', dir);

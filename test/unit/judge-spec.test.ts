@@ -1,5 +1,5 @@
-// Judge spec files (METHOD.md §2 step 4: label definitions, edge rulings, few-shots with reasoning, low
-// temperature, JSON {label, reason}): loading with located errors, the prompt they become, the reply
+// Judge spec files (docs/method.md: Writing a judge like code) — label definitions, edge rulings, few-shots with reasoning, low
+// temperature, JSON {label, reason}: loading with located errors, the prompt they become, the reply
 // contract with its single retry, and the llm-rubric judge of a suite pointing at one.
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// Leakage (METHOD.md §2 step 2: eval cases stay unseen). The bar from the issue: an eval case pasted
+// Leakage (docs/method.md: Never): eval cases stay unseen. The bar from the issue: an eval case pasted
 // into a judge's few-shots is reported by `whet lint` as leakage — at the few-shot's line, as an error.
 import { describe, expect, it } from 'vitest';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 // The report model is a pure function of parsed artifacts: these tests pin what it computes — rates with
 // counts and Wilson intervals, errors apart, the paired comparison, the top failure category, the eval
-// set's shape, judge metrics under the declared positive class (METHOD.md's sanity anchor), thresholds set
+// set's shape, judge metrics under the declared positive class (docs/method.md's check of the arithmetic), thresholds set
 // in advance, and the trend from nightly history — and that it always validates against its own schema.
 import { describe, expect, it } from 'vitest';
 import { buildReportModel, chooseIteration } from '../../src/report/model.js';
@@ -76,7 +76,7 @@ describe('report model: candidate against baseline', () => {
 });
 
 describe('report model: judge metrics', () => {
-  it('reproduces METHOD.md’s sanity anchor with the positive class named and the bias reading with counts', () => {
+  it('reproduces the method guide’s check of the arithmetic with the positive class named and the bias reading with counts', () => {
     const c = calibrationView(anchorCalibration(), [])!;
     expect(c).toMatchObject({ judge: 'release-notes-rubric', positive: 'FAIL', answer_key_items: 80, tp: 44, tn: 21, fp: 9, fn: 6, tpr: 0.88, tnr: 0.7, accuracy: 0.8125, precision: 0.8302 });
     expect(c.bias).toEqual({ reading: 'harsh', wrongly_failed: { count: 9, of: 30 }, wrongly_passed: { count: 6, of: 50 } });

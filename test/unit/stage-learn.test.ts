@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -8,6 +7,7 @@ import { lessonsFor, readLessons, recordLesson, rejectedContents } from '../../s
 import { observedFailures, proposedCases } from '../../stages/learn/proposed-cases.js';
 import type { Lesson } from '../../src/artifacts/learning.js';
 import { decideStop, type StopFacts } from '../../stages/learn/stop-rules.js';
+import { tempDir } from '../support/temp.js';
 
 const facts = (over: Partial<StopFacts> = {}): StopFacts => ({
   iteration: 2,
@@ -67,7 +67,7 @@ const lesson = (over: Partial<Lesson> = {}): Lesson => ({
 
 describe('lessons memory', () => {
   it('records one lesson per (run, iteration): a re-run does not append a duplicate, a redo replaces it', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'whet-lessons-')), 'memory', 'lessons.jsonl');
+    const file = join(tempDir('whet-lessons-'), 'memory', 'lessons.jsonl');
     expect(await recordLesson(file, lesson())).toBe('appended');
     expect(await recordLesson(file, lesson({ at: '2026-02-02T00:00:00.000Z' }))).toBe('unchanged');
     expect(await recordLesson(file, lesson({ iteration: 2 }))).toBe('appended');
@@ -78,7 +78,7 @@ describe('lessons memory', () => {
   });
 
   it('skips (and counts) lines that are not lessons, keeps them on rewrite, and filters by target', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'whet-lessons-')), 'lessons.jsonl');
+    const file = join(tempDir('whet-lessons-'), 'lessons.jsonl');
     writeFileSync(file, `not json\n${JSON.stringify(lesson({ target: '/skills/b', run_id: 'run-0' }))}\n{"half": true}\n`);
     await recordLesson(file, lesson());
     const read = readLessons(file);

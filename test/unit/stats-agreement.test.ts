@@ -13,7 +13,7 @@ describe('cohenKappa', () => {
     expect(cohenKappa(25, 35, 35, 5)).toBeCloseTo(7 / 27, 14);
   });
 
-  it('METHOD.md sanity anchor: TP=44 TN=21 FP=9 FN=6 gives 29/49', () => {
+  it('the method guide\'s check of the arithmetic: TP=44 TN=21 FP=9 FN=6 gives 29/49', () => {
     // p_o = 65/80; p_e = (53*50 + 27*30)/6400 = 3460/6400; kappa = (65/80 - 3460/6400)/(1 - 3460/6400)
     // = 1740/2940 = 29/49 (python3 fractions.Fraction) = 0.5918367346938775.
     expect(cohenKappa(44, 21, 9, 6)).toBeCloseTo(29 / 49, 14);
@@ -52,7 +52,7 @@ describe('cohenKappa', () => {
 });
 
 describe('roganGladen', () => {
-  it('recovers the true PASS rate of the METHOD.md sanity anchor from the judge PASS rate', () => {
+  it('recovers the true PASS rate of the method guide\'s check of the arithmetic from the judge PASS rate', () => {
     // 80 runs, 30 truly PASS and 50 truly FAIL; the judge passes 21 of the 30 and fails 44 of the 50.
     // PASS-oriented: tpr = P(judge PASS | PASS) = 21/30 = 0.7, tnr = P(judge FAIL | FAIL) = 44/50 = 0.88.
     // Judge PASS rate = (21 + 6)/80 = 0.3375. (0.3375 + 0.88 - 1)/(0.7 + 0.88 - 1) = 0.2175/0.58 = 0.375
@@ -61,7 +61,7 @@ describe('roganGladen', () => {
   });
 
   it('gives a wrong answer when the FAIL-positive TPR/TNR are passed unswapped (orientation check)', () => {
-    // METHOD.md reports that judge with FAIL positive: TPR 0.88, TNR 0.70. Passing those as (tpr, tnr)
+    // docs/method.md reports that judge with FAIL positive: TPR 0.88, TNR 0.70. Passing those as (tpr, tnr)
     // gives (0.3375 + 0.7 - 1)/(0.58) = 0.0647, not 0.375: the swap the doc comment warns about.
     const wrong = roganGladen(27 / 80, 0.88, 0.7);
     expect(wrong).toBeCloseTo(0.0375 / 0.58, 12);
