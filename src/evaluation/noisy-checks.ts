@@ -10,10 +10,10 @@ import { holm } from '../stats/holm.js';
 import { normalCdf } from '../stats/normal.js';
 import { tQuantile } from '../stats/t-quantile.js';
 import { cmh, DESIGN, type TaskPair } from './sequential.js';
+import { round4 as r4 } from '../core/numbers.js';
 
 const share = (c: { passes: number; judged: number }) => c.passes / c.judged;
 const both = (pairs: readonly TaskPair[]) => pairs.filter((p) => p.candidate.judged > 0 && p.baseline.judged > 0);
-const r4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
 export interface Effect {
   /** Mean over tasks of the candidate's share of passed attempts minus the baseline's. */

@@ -8,6 +8,7 @@ import type { VariantOutcome } from './run-variant.js';
 import type { ConcurrencyUsed } from './metered.js';
 import type { IntentMetrics } from '../intents/metrics.js';
 import { intentMetricsOf } from '../intents/intent-metrics.js';
+import { round4 } from '../core/numbers.js';
 
 export interface RateSummary {
   total_tasks: number;
@@ -52,7 +53,6 @@ export interface VariantSummary extends RateSummary {
   stopped_early?: { reason: string; attempts_not_run: number };
 }
 
-const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
 type Interval = { low: number; high: number };
 

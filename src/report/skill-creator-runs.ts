@@ -5,6 +5,7 @@
 // viewer ignores.
 import type { JudgeSpec, Task } from '../config/suite-schema.js';
 import type { ResultLine } from '../state/results-log.js';
+import { round4 } from '../core/numbers.js';
 
 export type Configuration = 'with_skill' | 'without_skill';
 
@@ -42,7 +43,6 @@ export interface ScGrading {
   whetstone: { task_id: string; attempt: number; configuration: Configuration; variant: string; status: ResultLine['status']; not_measured: string[] };
 }
 
-const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
 /** The eval's own id when it was a number, else its position in the suite (schemas.md: "numeric"). */
 export function evalIdOf(task: Task | undefined, fallback: number): number {

@@ -20,6 +20,7 @@ import { loadReportInputs, resolveReportRun } from './load.js';
 import { chooseIteration } from './model.js';
 import { triggerLine, triggerRowsOf } from './model-trigger.js';
 import { runOf, type Configuration, type ScGrading, type ScRun } from './skill-creator-runs.js';
+import { round4 } from '../core/numbers.js';
 
 type Stats = { mean: number; stddev: number; min: number; max: number };
 type ConfigSummary = { pass_rate: Stats; time_seconds: Stats; tokens: Stats; whetstone: { runs: number; tasks_passed: number; tasks_judged: number; task_pass_rate: number | null; task_pass_rate_ci95: { low: number; high: number } | null } };
@@ -35,7 +36,6 @@ export interface SkillCreatorReport {
   gradings: { path: string; grading: ScGrading }[];
 }
 
-const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
 /** mean, sample standard deviation (n − 1; 0 for one value), min and max. */
 export function statsOf(values: number[]): Stats {

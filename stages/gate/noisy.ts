@@ -10,11 +10,11 @@ import { holm } from '../../src/stats/index.js';
 import { categoryDrops, supportedRegressions } from '../../src/evaluation/noisy-checks.js';
 import { cmh, replay, type TaskPair } from '../../src/evaluation/sequential.js';
 import { decisionWords } from '../../src/measure/sequential-words.js';
+import { signed4 as sign } from '../../src/core/numbers.js';
 
 type TaskResult = PipelineEvaluation['candidate_results'][number];
 
 const judgedOf = (r: TaskResult) => r.judged ?? Math.max(0, r.attempts - r.errors);
-const sign = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(4)}`;
 
 /** Every task's attempt counts: held-out ones over all rounds, train ones from the first measurement. */
 function allPairs(e: PipelineEvaluation, seq: SequentialRecord): { pairs: TaskPair[]; categoryOf: Map<string, string> } {
