@@ -27,13 +27,15 @@ export async function decisionRows(trials: number): Promise<string[]> {
 
 /**
  * The trigger-suite table (scripts/trigger-trials.ts: 10 should-trigger and 10 should-not held-out queries,
- * bars 0.5): for each description edit, how often the gate keeps it counting every attempt in its trigger
- * checks (what it does), counting the first measurement's alone (what it did), and on its gain test alone.
+ * the default bars 0.5 and 0.2): for each description edit, how often the gate keeps it (trigger checks on
+ * every attempt, the false-trigger bar held to its bound clustered by query), how often the false-trigger
+ * bound and the comparison with the baseline each failed, counting the first measurement's runs alone, and
+ * on its gain test alone.
  */
 export async function triggerRows(trials: number): Promise<string[]> {
   const out = [
-    `| description edit (${trials} seeded runs each) | candidate's true trigger · false-trigger rate | keeps, trigger checks on every attempt | keeps, trigger checks on the first measurement | keeps on the held-out gain alone |`,
-    '|---|---|---|---|---|',
+    `| description edit (${trials} seeded runs each) | candidate's true trigger · false-trigger rate | keeps | false-trigger bound > 0.2 | more false triggers than the baseline | keeps, trigger checks on the first measurement | keeps on the held-out gain alone |`,
+    '|---|---|---|---|---|---|---|',
   ];
   for (const c of TRIGGER_CASES) {
     const seed = 7 + TRIGGER_CASES.indexOf(c) * 100_003;
@@ -42,7 +44,7 @@ export async function triggerRows(trials: number): Promise<string[]> {
     const t = trueRates(c);
     const p = (x: number) => `${(x * 100).toFixed(1)}%`;
     console.error(`  trigger decisions, ${c.name}: keeps ${p(every.keepRate)}`);
-    out.push(`| ${c.name} | ${t.trigger.toFixed(2)} · ${t.falseTrigger.toFixed(2)} | ${p(every.keepRate)} | ${p(first.keepRate)} | ${p(every.gainKeepRate)} |`);
+    out.push(`| ${c.name} | ${t.trigger.toFixed(2)} · ${t.falseTrigger.toFixed(2)} | ${p(every.keepRate)} | ${p(every.failed.falseBar)} | ${p(every.failed.moreThanBaseline)} | ${p(first.keepRate)} | ${p(every.gainKeepRate)} |`);
   }
   return out;
 }

@@ -12,6 +12,7 @@ import { countRoundsInTrigger, sequentialRecord, type RoundTallies } from '../sr
 import type { SequentialSettings } from '../src/evaluation/sequential.js';
 import { THRESHOLD_DEFAULTS } from '../src/config/thresholds.js';
 import { decide, type GateFacts } from '../stages/gate/decide.js';
+import type { TriggerBars } from '../src/measure/verdict.js';
 import { evaluationOf, meanOver, tally } from './decision-trials.js';
 
 export interface TriggerCase {
@@ -32,9 +33,12 @@ export const trueRates = (c: TriggerCase) => ({
 });
 
 export const TRIGGER_CASES: TriggerCase[] = [
-  { name: 'no effect', trigger: [0.5, 0.8], falseTrigger: [0.05, 0.25], triggerEffect: 0, falseTriggerEffect: 0 },
-  { name: '+25 trigger, lands at 0.60', trigger: [0.2, 0.5], falseTrigger: [0.05, 0.25], triggerEffect: 0.25, falseTriggerEffect: 0 },
-  { name: '+25 trigger, lands at 0.40', trigger: [0.05, 0.25], falseTrigger: [0.05, 0.25], triggerEffect: 0.25, falseTriggerEffect: 0 },
+  { name: 'no effect', trigger: [0.5, 0.8], falseTrigger: [0, 0.1], triggerEffect: 0, falseTriggerEffect: 0 },
+  { name: '+25 trigger, lands at 0.60', trigger: [0.2, 0.5], falseTrigger: [0, 0.1], triggerEffect: 0.25, falseTriggerEffect: 0 },
+  { name: '+25 trigger, lands at 0.40', trigger: [0.05, 0.25], falseTrigger: [0, 0.1], triggerEffect: 0.25, falseTriggerEffect: 0 },
+  { name: '+25 trigger, false 0.30 as before', trigger: [0.2, 0.5], falseTrigger: [0.2, 0.4], triggerEffect: 0.25, falseTriggerEffect: 0 },
+  { name: '+25 trigger, false 0.05 → 0.30', trigger: [0.2, 0.5], falseTrigger: [0, 0.1], triggerEffect: 0.25, falseTriggerEffect: 0.25 },
+  { name: '+25 trigger, false 0.15 as before', trigger: [0.2, 0.5], falseTrigger: [0.05, 0.25], triggerEffect: 0.25, falseTriggerEffect: 0 },
   { name: '+40 trigger, +45 false', trigger: [0.2, 0.5], falseTrigger: [0.05, 0.25], triggerEffect: 0.4, falseTriggerEffect: 0.45 },
 ];
 
@@ -43,10 +47,11 @@ export interface TriggerSetup {
   should: number;
   shouldNot: number;
   maxAttempts: number;
-  bars: { minTriggerRate: number; maxFalseTriggerRate: number };
+  bars: TriggerBars;
 }
 
-export const TRIGGER_SETUP: TriggerSetup = { should: 10, shouldNot: 10, maxAttempts: 10, bars: { minTriggerRate: 0.5, maxFalseTriggerRate: 0.5 } };
+/** The default bars (src/config/pipeline.ts), the false-trigger one held to its bound at the default significance. */
+export const TRIGGER_SETUP: TriggerSetup = { should: 10, shouldNot: 10, maxAttempts: 10, bars: { minTriggerRate: 0.5, maxFalseTriggerRate: 0.2, significance: THRESHOLD_DEFAULTS.significance } };
 
 /** What the gate's trigger checks count: the first measurement's attempts alone, or every attempt the rounds made too. */
 export type TriggerCount = 'first measurement' | 'every attempt';
@@ -56,6 +61,10 @@ export interface TriggerTrial {
   /** Whether the held-out gain test alone would have kept it (the trigger checks aside). */
   gainKeeps: boolean;
   attempts: number;
+  /** Which trigger check failed, if any (more than one may). */
+  triggerBar: boolean;
+  falseBar: boolean;
+  moreThanBaseline: boolean;
 }
 
 function queryTally(id: string, split: 'train' | 'holdout', should: boolean, k: number, triggered: number): TaskTally {
@@ -97,7 +106,9 @@ export async function triggerTrial(setup: TriggerSetup, c: TriggerCase, count: T
   // What the evaluate stage does (stages/evaluate/pipeline.ts); 'first measurement' is how it was before.
   if (count === 'every attempt') countRoundsInTrigger(e, { baseline: base, candidate: cand }, rounds);
   const facts: GateFacts = { evaluation: e, thresholds: THRESHOLD_DEFAULTS, category: 'content', risk: 'low', integrity: [], maxErrorShare: 0.1 };
-  return { keep: decide({ ...facts, trigger: setup.bars }).decision === 'keep', gainKeeps: decide(facts).decision === 'keep', attempts: outcome.attempts };
+  const d = decide({ ...facts, trigger: setup.bars });
+  const failed = (id: string) => d.checks.some((x) => x.id === id && !x.passed);
+  return { keep: d.decision === 'keep', gainKeeps: decide(facts).decision === 'keep', attempts: outcome.attempts, triggerBar: failed('min_trigger_rate'), falseBar: failed('max_false_trigger_rate'), moreThanBaseline: failed('false_trigger_vs_baseline') };
 }
 
 export interface TriggerRates {
@@ -107,9 +118,11 @@ export interface TriggerRates {
   keepRate: number;
   gainKeepRate: number;
   meanAttempts: number;
+  /** Share of runs each trigger check failed in. */
+  failed: { triggerBar: number; falseBar: number; moreThanBaseline: number };
 }
 
 export async function triggerRates(setup: TriggerSetup, c: TriggerCase, count: TriggerCount, trials: number, seed0 = 1): Promise<TriggerRates> {
   const m = await meanOver(trials, seed0, (seed) => triggerTrial(setup, c, count, seed));
-  return { case: c.name, count, trials, keepRate: m.keep, gainKeepRate: m.gainKeeps, meanAttempts: m.attempts };
+  return { case: c.name, count, trials, keepRate: m.keep, gainKeepRate: m.gainKeeps, meanAttempts: m.attempts, failed: { triggerBar: m.triggerBar, falseBar: m.falseBar, moreThanBaseline: m.moreThanBaseline } };
 }

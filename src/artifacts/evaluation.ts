@@ -44,6 +44,8 @@ export const triggerSummarySchema = z.object({
   recall: z.number().nullable().optional(),
   precision: z.number().nullable().optional(),
   precision_ci95: ci.nullable().optional(),
+  /** Held-out summaries: each query's runs (what the false-trigger bar's bound, clustered by query, is computed from). */
+  queries: z.array(z.object({ task_id: z.string(), should: z.boolean(), triggered: z.number().int().min(0), judged: z.number().int().min(0) })).optional(),
 });
 
 export const variantSummary = rateSummary.extend({

@@ -19,7 +19,7 @@ export const DEFAULTS = {
   standaloneMinPassRate: 0.5,
   /** Trigger suites: skill-creator counts a query as triggering at a rate of 0.5 over its runs; the same bar, pooled. */
   minTriggerRate: 0.5,
-  maxFalseTriggerRate: 0.5,
+  maxFalseTriggerRate: 0.2,
   /** More of the suite than this errored: the verdict is `error`, whatever the judged tasks say. */
   maxErrorShare: 0.1,
   taskTimeoutMs: 120_000,

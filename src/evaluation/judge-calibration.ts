@@ -11,6 +11,7 @@ import { createEngine } from '../engines/index.js';
 import type { Engine } from '../engines/types.js';
 import { loadJudgeSpec, type LoadedJudgeSpec } from '../judges/spec.js';
 import { roganGladen } from '../stats/index.js';
+import { round4 } from '../core/numbers.js';
 
 export interface JudgeCalibration {
   judge: string;
@@ -146,4 +147,3 @@ export function withCorrectedRates(cals: JudgeCalibration[], results: { task_id:
   });
 }
 
-const round4 = (x: number) => Math.round(x * 10_000) / 10_000;

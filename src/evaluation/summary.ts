@@ -8,6 +8,7 @@ import type { VariantOutcome } from './run-variant.js';
 import type { ConcurrencyUsed } from './metered.js';
 import type { IntentMetrics } from '../intents/metrics.js';
 import { intentMetricsOf } from '../intents/intent-metrics.js';
+import { round4 } from '../core/numbers.js';
 
 export interface RateSummary {
   total_tasks: number;
@@ -52,7 +53,6 @@ export interface VariantSummary extends RateSummary {
   stopped_early?: { reason: string; attempts_not_run: number };
 }
 
-const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
 type Interval = { low: number; high: number };
 
@@ -73,6 +73,15 @@ export interface TriggerSummary {
   recall?: number | null;
   precision?: number | null;
   precision_ci95?: Interval | null;
+  /** Held-out summaries: each query's runs, so a bar can be held to a bound clustered by query. */
+  queries?: QueryTriggers[];
+}
+
+export interface QueryTriggers {
+  task_id: string;
+  should: boolean;
+  triggered: number;
+  judged: number;
 }
 
 function ci95(k: number, n: number): Interval | null {
@@ -192,7 +201,22 @@ function holdoutTrigger(tallies: TaskTally[]): { holdout_trigger?: TriggerSummar
 /** The trigger metrics over the held-out tasks' attempts in `tallies` (a task may stand once per measurement). */
 export function heldOutTriggerOf(tallies: readonly TaskTally[]): TriggerSummary | undefined {
   if (!tallies.some((t) => t.split === 'holdout' && t.shouldTrigger !== undefined)) return undefined;
-  return triggerSummary(tallies.filter((x) => x.split === 'holdout')).trigger;
+  const held = tallies.filter((x) => x.split === 'holdout');
+  const t = triggerSummary(held).trigger;
+  return t && { ...t, queries: queryTriggers(held) };
+}
+
+/** Each query's runs summed over the measurements it stands in (the first and every round). */
+export function queryTriggers(tallies: readonly TaskTally[]): QueryTriggers[] {
+  const byId = new Map<string, QueryTriggers>();
+  for (const t of tallies) {
+    if (t.shouldTrigger === undefined) continue;
+    const q = byId.get(t.task_id) ?? { task_id: t.task_id, should: t.shouldTrigger, triggered: 0, judged: 0 };
+    q.triggered += t.triggered ?? 0;
+    q.judged += t.judged;
+    byId.set(t.task_id, q);
+  }
+  return [...byId.values()];
 }
 
 /** Attempt-level trigger rates: triggered / judged attempts of should_trigger true (and false) tasks. */

@@ -8,6 +8,7 @@ import { iterations, newestArtifact } from '../loop/iterations.js';
 import { gateStandIn, readLenient, type Json } from '../state/read-lenient.js';
 import { spentIn, spentWords, type RunTotals } from '../evaluation/run-usage.js';
 import { formatProblems, type Problem } from '../state/verify-files.js';
+import { signed4 as signed } from '../core/numbers.js';
 
 export interface IterationView {
   iteration: number;
@@ -97,7 +98,6 @@ export function spentLine(t: RunTotals): string {
 
 // Not measured (nothing judged): "—", as in the reports.
 const f4 = (x: number | null) => (x === null ? '—' : x.toFixed(4));
-const signed = (x: number) => `${x >= 0 ? '+' : ''}${f4(x)}`;
 
 /** The lines `whet run` ends with and `whet show RUN` prints: one block per iteration. */
 export function formatRun(view: RunView): string {

@@ -3,11 +3,10 @@
 import type { JudgeSpec } from '../config/suite-schema.js';
 import type { Usage } from '../engines/types.js';
 import type { JudgeResult } from './types.js';
+import { round4 } from '../core/numbers.js';
 
 /** Scores are rounded to 4 decimals so reports and caches never carry float noise (2/3 → 0.6667). */
-export function round4(x: number): number {
-  return Math.round(x * 10_000) / 10_000;
-}
+export { round4 };
 
 /** A judge that could not judge: never a pass, and flagged so it is not counted as a fail either. */
 export function errorResult(type: JudgeSpec['type'], message: string, usage?: Usage): JudgeResult {

@@ -8,6 +8,7 @@ import type { PipelineEvaluation, StandaloneEvaluation } from '../artifacts/eval
 import type { GateArtifact } from '../artifacts/gate.js';
 import type { CandidatesArtifact } from '../artifacts/candidates.js';
 import type { Lesson } from '../artifacts/learning.js';
+import { round4 as r4 } from '../core/numbers.js';
 
 export const BOOTSTRAP_SEED = 20261130;
 export const BOOTSTRAP_ITERATIONS = 10_000;
@@ -25,7 +26,6 @@ export interface LessonFacts {
   gate?: GateArtifact;
 }
 
-const r4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
 /**
  * 95% paired cluster-bootstrap interval of the held-out pass-rate difference (candidate − baseline),

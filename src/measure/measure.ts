@@ -119,7 +119,7 @@ export function standaloneFromMeasured(p: Prepared, skill: LoadedSkill, m: Measu
     tallies: m.outcome.tallies,
     minPassRate: p.cfg.standaloneMinPassRate,
     maxErrorShare: p.cfg.maxErrorShare,
-    trigger: { minTriggerRate: p.cfg.minTriggerRate, maxFalseTriggerRate: p.cfg.maxFalseTriggerRate },
+    trigger: { minTriggerRate: p.cfg.minTriggerRate, maxFalseTriggerRate: p.cfg.maxFalseTriggerRate, significance: p.cfg.thresholds.significance },
     cache: m.cache,
   });
   const cals = judgeCalibrations(p.suite, p.stateDir, p.judgeEngine);

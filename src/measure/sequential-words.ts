@@ -3,8 +3,8 @@
 // and when nothing was decided, what would decide it. Shared by `whet evaluate`, the gate, status, show
 // and the reports, so every place says the same thing.
 import type { SequentialRecord } from '../artifacts/evaluation.js';
+import { signedPoints as sign } from '../core/numbers.js';
 
-const sign = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`;
 const pts = (x: number) => `${x >= 0 ? '+' : '−'}${Math.round(Math.abs(x) * 100)}-point`;
 
 export function effectText(r: Pick<SequentialRecord, 'effect'>): string {

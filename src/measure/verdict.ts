@@ -3,7 +3,8 @@
 import { HANDOFF, HANDOFF_END } from '../artifacts/envelope.js';
 import { derivedArray } from '../core/derived-array.js';
 import { taskStatus, type TaskTally } from '../evaluation/aggregate.js';
-import { rateOf, type TriggerSummary, type VariantSummary } from '../evaluation/summary.js';
+import { queryTriggers, rateOf, type QueryTriggers, type TriggerSummary, type VariantSummary } from '../evaluation/summary.js';
+import { clusteredUpperBound } from '../stats/clustered-rate.js';
 import { pairedComparison } from '../evaluation/paired.js';
 import { errorShareOf, tooManyErrors } from '../evaluation/summary.js';
 
@@ -76,7 +77,7 @@ export function standaloneArtifact(a: {
     verdict = 'error';
     reason = `${partial}; pass rate ${rate.toFixed(4)} over the judged tasks is no verdict; first error: ${firstError(a.tallies)}`;
   } else if (bars && s.trigger) {
-    const t = triggerVerdict(s.trigger, bars);
+    const t = triggerVerdict(s.trigger, bars, queryTriggers(a.tallies));
     verdict = t.pass ? 'pass' : 'fail';
     reason = t.reason;
   } else if (rate >= a.minPassRate) {
@@ -110,6 +111,21 @@ function diffOf(a: number | null | undefined, b: number | null | undefined): num
 export interface TriggerBars {
   minTriggerRate: number;
   maxFalseTriggerRate: number;
+  /** One-sided level of the false-trigger bound (thresholds.significance); 0.05 when not given. */
+  significance?: number;
+}
+
+/**
+ * The false-trigger bar, held to the upper bound of the rate clustered by query (src/stats/clustered-rate.ts):
+ * met only when that bound is at most the bar, so a description is not passed on runs that happened to
+ * stay quiet. No should-not-trigger query judged meets nothing.
+ */
+export function falseTriggerBound(queries: readonly QueryTriggers[], bar: number, alpha = 0.05): { passed: boolean; upper: number; words: string } {
+  const b = clusteredUpperBound(queries.filter((q) => !q.should).map((q) => ({ x: q.triggered, n: q.judged })), alpha);
+  if (b.rate === null) return { passed: false, upper: 1, words: `false-trigger rate — (no should-not-trigger query judged); needs an upper bound ≤ ${bar}` };
+  const passed = b.upper <= bar;
+  const words = `false-trigger rate ${b.rate.toFixed(4)}, its ${Number(((1 - alpha) * 100).toFixed(1))}% upper bound ${b.upper.toFixed(4)} clustered by query ${passed ? '≤' : '>'} ${bar} (${b.clusters} should-not-trigger queries, ${b.trials} runs)`;
+  return { passed, upper: b.upper, words };
 }
 
 /** " [0.21, 1.00]": an interval as the trigger verdicts and the gate's trigger checks print it; '' when there is none. */
@@ -120,7 +136,7 @@ export const ciWords = (c: { low: number; high: number } | null | undefined) => 
  * (which a skill that never triggers passes) carry a skill that misses every positive. A side with no
  * queries is not measured and decides nothing; both sides unmeasured is no verdict the caller reaches.
  */
-export function triggerVerdict(t: TriggerSummary, bars: TriggerBars): { pass: boolean; reason: string } {
+export function triggerVerdict(t: TriggerSummary, bars: TriggerBars, queries: readonly QueryTriggers[]): { pass: boolean; reason: string } {
   const parts: string[] = [];
   let pass = true;
   if (t.trigger_rate !== null) {
@@ -129,9 +145,9 @@ export function triggerVerdict(t: TriggerSummary, bars: TriggerBars): { pass: bo
     parts.push(`trigger rate ${t.trigger_rate.toFixed(4)}${ciWords(t.trigger_rate_ci95)} ${ok ? '≥' : '<'} ${bars.minTriggerRate} (${t.triggered}/${t.should} should-trigger runs)`);
   } else parts.push('trigger rate — (no should-trigger query judged)');
   if (t.false_trigger_rate !== null) {
-    const ok = t.false_trigger_rate <= bars.maxFalseTriggerRate;
-    pass &&= ok;
-    parts.push(`false-trigger rate ${t.false_trigger_rate.toFixed(4)}${ciWords(t.false_trigger_rate_ci95)} ${ok ? '≤' : '>'} ${bars.maxFalseTriggerRate} (${t.false_triggered}/${t.should_not} should-not-trigger runs)`);
+    const b = falseTriggerBound(queries, bars.maxFalseTriggerRate, bars.significance);
+    pass &&= b.passed;
+    parts.push(b.words);
   } else parts.push('false-trigger rate — (no should-not-trigger query judged)');
   return { pass, reason: parts.join('; ') };
 }

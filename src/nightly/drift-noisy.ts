@@ -11,6 +11,7 @@
 import { heldOutEffect, supportedRegressions } from '../evaluation/noisy-checks.js';
 import { designSettings, lookAt, sequentialPValue, type Counts, type Look, type SequentialSettings, type TaskPair } from '../evaluation/sequential.js';
 import type { NightSequential, NightTask } from './schema.js';
+import { signedPoints as signed } from '../core/numbers.js';
 
 export const NIGHT_METHOD =
   'Cochran–Mantel–Haenszel score for a drop, tonight’s attempts against the previous night’s per task (tasks as strata), one-sided, group-sequential with Hwang–Shih–DeCani error spending (docs/method.md: Drift on a noisy engine)';
@@ -87,7 +88,6 @@ export function nightSequential(o: NoisyOutcome, pairs: readonly TaskPair[], s: 
   };
 }
 
-const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`;
 
 /** Tonight minus the previous night, with its interval: "−0.12 (95% CI −0.20 to −0.04) over 40 task(s)". */
 export function effectWords(q: Pick<NightSequential, 'effect'>): string {

@@ -10,6 +10,7 @@ import { THRESHOLD_DEFAULTS } from '../config/thresholds.js';
 import { mcnemarExact } from '../stats/index.js';
 import { countsOf, dropLook, hasCounts, MCNEMAR, nightPairs, nightSequential, NIGHT_METHOD, sequentialWords, type NoisyOutcome } from './drift-noisy.js';
 import type { DriftReport, EvalSettings, NightRecord, NightRecordRead, NightSequential, NightTask } from './schema.js';
+import { round4 } from '../core/numbers.js';
 
 export type { DriftReport, NightRecord, NightTask } from './schema.js';
 
@@ -166,4 +167,3 @@ export function compareNights(tonight: NightRecord, previous: (NightRecordRead &
   };
 }
 
-const round4 = (x: number) => Math.round(x * 10_000) / 10_000;

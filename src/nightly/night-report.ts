@@ -3,10 +3,10 @@
 import { sequentialWords } from './drift-noisy.js';
 import type { TrendRow } from './history.js';
 import type { NightTarget } from './schema.js';
+import { signed4 as signed } from '../core/numbers.js';
 
 const pct = (x: number) => x.toFixed(4);
 const rate = (x: number | null) => (x === null ? '—' : pct(x));
-const signed = (x: number | null) => (x === null ? '—' : `${x >= 0 ? '+' : ''}${pct(x)}`);
 /** A pass rate over no judged task is not 0%: it is unknown. */
 const judgedRate = (r: { pass_rate: number | null; passed: number; failed: number }) => (r.passed + r.failed === 0 || r.pass_rate === null ? '—' : pct(r.pass_rate));
 

@@ -2,10 +2,11 @@
 // markdown, HTML and a JUnit property.
 import type { Rate, ReportModel } from './model-schema.js';
 import { spentWords } from '../evaluation/run-usage.js';
+import { signed4 } from '../core/numbers.js';
 
 // A rate that was not measured (nothing judged) is "—" in every format, never a number (issue 28).
 export const f4 = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(4));
-export const signed = (x: number | null | undefined) => (x === null || x === undefined ? '—' : `${x >= 0 ? '+' : ''}${x.toFixed(4)}`);
+export { signed4 as signed };
 export const pct = (x: number | null | undefined) => (x === null || x === undefined ? '—' : `${(x * 100).toFixed(1)}%`);
 
 /** "[0.3968, 0.8922]", or "—" when nothing was judged (Wilson's [0, 1] over no trial says nothing). */

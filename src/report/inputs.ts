@@ -34,6 +34,7 @@ export interface NightDay {
 }
 
 import type { RunTotals } from '../evaluation/run-usage.js';
+import { round4 } from '../core/numbers.js';
 
 export interface ReportInputs {
   runId: string;
@@ -83,4 +84,4 @@ export function at(v: unknown, ...path: string[]): unknown {
   return cur;
 }
 
-export const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
+export { round4 };

@@ -10,6 +10,7 @@
 import { triggerCells, triggerLine } from './model-trigger.js';
 import { ciText, f4, pValue } from './format.js';
 import type { Outcome, ReportModel, TaskRow, Variant } from './model-schema.js';
+import { signed4 as signed } from '../core/numbers.js';
 
 // Characters XML 1.0 cannot carry at all (even as references): C0 controls other than tab, newline and
 // carriage return, lone surrogates, U+FFFE and U+FFFF. They are replaced, not dropped, so a reader sees something was there.
@@ -87,7 +88,6 @@ function triggerProperties(m: ReportModel): [string, string][] {
 type Night = NonNullable<ReportModel['nightly']>;
 
 const rate = (x: number | null) => (x === null ? '—' : f4(x));
-const signed = (x: number | null) => (x === null ? '—' : `${x >= 0 ? '+' : ''}${f4(x)}`);
 
 function nightProperties(n: Night): [string, string][] {
   const k = 'whetstone.nightly';

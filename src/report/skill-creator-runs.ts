@@ -8,6 +8,7 @@
 import type { JudgeSpec, Task } from '../config/suite-schema.js';
 import { evalNameOf, type Configuration } from '../config/skill-creator-dirs.js';
 import type { ResultLine } from '../state/results-log.js';
+import { round4 } from '../core/numbers.js';
 
 export { evalIdOf, evalNameOf, type Configuration } from '../config/skill-creator-dirs.js';
 
@@ -45,7 +46,6 @@ export interface ScGrading {
   whetstone: { task_id: string; attempt: number; configuration: Configuration; variant: string; status: ResultLine['status']; not_measured: string[] };
 }
 
-const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
 /** What a judge checks, in words, for suites whose judges are not skill-creator expectations. */
 export function describeJudge(spec: JudgeSpec | undefined, type: string): string {

@@ -23,6 +23,7 @@ import { loadReportInputs, resolveReportRun } from './load.js';
 import { chooseIteration } from './model.js';
 import { triggerLine, triggerRowsOf } from './model-trigger.js';
 import { assertionsOf, runOf, type Configuration, type ScRun, type ScRunFiles } from './skill-creator-runs.js';
+import { round4 } from '../core/numbers.js';
 
 type Stats = { mean: number; stddev: number; min: number; max: number };
 type ConfigSummary = { pass_rate: Stats; time_seconds: Stats; tokens: Stats; whetstone: { runs: number; tasks_passed: number; tasks_judged: number; task_pass_rate: number | null; task_pass_rate_ci95: { low: number; high: number } | null } };
@@ -50,7 +51,6 @@ export interface EvalMetadata {
   whetstone: { task_id: string; system?: string; files?: string[]; expected_output?: string };
 }
 
-const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
 /** mean, sample standard deviation (n − 1; 0 for one value), min and max. */
 export function statsOf(values: number[]): Stats {

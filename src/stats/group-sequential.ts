@@ -49,6 +49,8 @@ interface Grid {
 const POINT: Grid = { s: [0], w: [1] };
 const G = 61; // Simpson points per look (odd): boundaries agree with 241 points to 0.001
 const Z_MAX = 12;
+/** Information below this is no new information: the look keeps the last boundaries. */
+const EPS = 1e-12;
 
 export function hsdSpend(total: number, gamma: number, t: number): number {
   const x = Math.min(1, Math.max(0, t));
@@ -90,28 +92,19 @@ function propagate(g: Grid, dI: number, theta: number, lo: number, hi: number, m
   return { s, w };
 }
 
-/** Smallest z whose mass above is at most `target` (the mass above falls as z grows). */
-function solveUpper(above: (z: number) => number, target: number): number {
+/**
+ * Where a monotone mass crosses `target`, by bisection: for the mass above z (`falling`), the smallest z
+ * whose mass is at most `target`; for the mass below z, the largest such z.
+ */
+function solve(mass: (z: number) => number, target: number, falling: boolean): number {
   let lo = -Z_MAX;
   let hi = Z_MAX;
   for (let i = 0; i < 60; i++) {
     const mid = (lo + hi) / 2;
-    if (above(mid) > target) lo = mid;
+    if (mass(mid) > target === falling) lo = mid;
     else hi = mid;
   }
-  return hi;
-}
-
-/** Largest z whose mass below is at most `target` (the mass below grows with z). */
-function solveLower(below: (z: number) => number, target: number): number {
-  let lo = -Z_MAX;
-  let hi = Z_MAX;
-  for (let i = 0; i < 60; i++) {
-    const mid = (lo + hi) / 2;
-    if (below(mid) > target) hi = mid;
-    else lo = mid;
-  }
-  return lo;
+  return falling ? hi : lo;
 }
 
 /**
@@ -133,61 +126,64 @@ export function nextBoundary(earlier: readonly Boundary[], look: LookInfo, d: Sp
   const lastInfo = prev?.info ?? 0;
   const spentBefore = prev?.alphaSpent ?? 0;
   const dI = look.info - lastInfo;
-  if (!(dI > 1e-12)) {
+  if (!(dI > EPS)) {
     // Nothing new was learned: no α is spent, and only the final look decides (keep needs a crossing).
     const upper = prev?.upper ?? Infinity;
     return { ...look, upper, lower: look.final ? upper : -Infinity, alphaSpent: spentBefore };
   }
-  const nullGrid = undecided(earlier, 0, false);
+  // The keep boundaries ignore the non-binding futility stops: the null's mass is stopped by the upper ones alone.
+  const nullGrid = walk(earlier, 0, false).grid;
   const sqrtI = Math.sqrt(look.info);
   const target = look.final ? d.alpha : hsdSpend(d.alpha, d.gammaAlpha, look.t);
   const inc = Math.max(0, target - spentBefore);
   const cross = (z: number) => tail(nullGrid, dI, 0, z * sqrtI, true);
-  const upper = inc <= 1e-15 ? Infinity : solveUpper(cross, inc);
+  const upper = inc <= 1e-15 ? Infinity : solve(cross, inc, true);
   const alphaSpent = spentBefore + (Number.isFinite(upper) ? cross(upper) : 0);
   const lower = look.final ? upper : futilityBound(earlier, look, d, upper);
   return { ...look, upper, lower: Math.min(lower, upper), alphaSpent };
 }
 
+/** A boundary on the score scale (z·√I); ±∞ stays ±∞. */
+const scaled = (z: number, sqrtI: number) => (Number.isFinite(z) ? z * sqrtI : z);
+
 /**
- * The mass still undecided after the earlier looks, under drift θ: below each upper boundary and, when
- * `binding`, above each lower one (the null's keep boundaries ignore the non-binding futility stops).
+ * The one walk over looks: under drift θ, the mass still undecided reaching each look with new
+ * information is handed to `atLook` (with the information the look adds), then carried past the look:
+ * below its upper boundary and, when `binding`, above its lower one. Looks that add no information are
+ * passed over; the walk ends after a final look. Returns the mass undecided after the last look walked,
+ * and the index after it.
  */
-function undecided(earlier: readonly Boundary[], theta: number, binding: boolean): Grid {
+function walk(looks: readonly Boundary[], theta: number, binding: boolean, atLook?: (grid: Grid, dI: number, b: Boundary, k: number) => void): { grid: Grid; lastInfo: number; end: number } {
   let grid = POINT;
   let lastInfo = 0;
-  for (const b of earlier) {
+  let k = 0;
+  for (; k < looks.length; k++) {
+    const b = looks[k]!;
     const dI = b.info - lastInfo;
-    if (!(dI > 1e-12)) continue;
+    if (!(dI > EPS)) continue;
+    atLook?.(grid, dI, b, k);
+    if (b.final) return { grid, lastInfo, end: k + 1 };
     const sq = Math.sqrt(b.info);
-    const lo = binding && Number.isFinite(b.lower) ? b.lower * sq : -Infinity;
-    grid = propagate(grid, dI, theta, lo, Number.isFinite(b.upper) ? b.upper * sq : Infinity, theta * b.info, sq);
+    grid = propagate(grid, dI, theta, binding ? scaled(b.lower, sq) : -Infinity, scaled(b.upper, sq), theta * b.info, sq);
     lastInfo = b.info;
   }
-  return grid;
+  return { grid, lastInfo, end: k };
 }
 
 /** The futility boundary of `look` under θ₁, given the earlier looks' boundaries (both binding there). */
 function futilityBound(earlier: readonly Boundary[], look: LookInfo, d: SpendingDesign, upper: number): number {
   const theta = look.theta1;
   if (theta === null || !(theta > 0) || d.beta <= 0) return -Infinity;
-  let grid = POINT;
-  let lastInfo = 0;
   let betaSpent = 0;
-  for (const b of earlier) {
-    const dI = b.info - lastInfo;
-    if (!(dI > 1e-12)) continue;
-    const sq = Math.sqrt(b.info);
-    if (Number.isFinite(b.lower)) betaSpent += tail(grid, dI, theta, b.lower * sq, false);
-    grid = propagate(grid, dI, theta, Number.isFinite(b.lower) ? b.lower * sq : -Infinity, Number.isFinite(b.upper) ? b.upper * sq : Infinity, theta * b.info, sq);
-    lastInfo = b.info;
-  }
+  const { grid, lastInfo } = walk(earlier, theta, true, (g, dI, b) => {
+    if (Number.isFinite(b.lower)) betaSpent += tail(g, dI, theta, b.lower * Math.sqrt(b.info), false);
+  });
   const dI = look.info - lastInfo;
   const sqrtI = Math.sqrt(look.info);
   const inc = hsdSpend(d.beta, d.gammaBeta, look.t) - betaSpent;
   if (inc <= 1e-15) return -Infinity;
   const below = (z: number) => tail(grid, dI, theta, z * sqrtI, false);
-  const lower = solveLower(below, inc);
+  const lower = solve(below, inc, false);
   return Math.min(lower, upper);
 }
 
@@ -206,19 +202,13 @@ export function decideAt(b: Boundary, z: number): LookDecision {
  * exactly when the upper boundary was crossed. What Holm adjusts when a run gates several candidates.
  */
 export function stagewisePValue(bounds: readonly Boundary[], z: number): number {
-  let grid = POINT;
-  let lastInfo = 0;
+  const last = bounds.length - 1;
   let p = 0;
-  for (let k = 0; k < bounds.length; k++) {
-    const b = bounds[k]!;
-    const dI = b.info - lastInfo;
-    if (!(dI > 1e-12)) continue;
+  walk(bounds, 0, false, (g, dI, b, k) => {
     const sq = Math.sqrt(b.info);
-    if (k === bounds.length - 1) return Math.min(1, p + tail(grid, dI, 0, z * sq, true));
-    if (Number.isFinite(b.upper)) p += tail(grid, dI, 0, b.upper * sq, true);
-    grid = propagate(grid, dI, 0, -Infinity, Number.isFinite(b.upper) ? b.upper * sq : Infinity, 0, sq);
-    lastInfo = b.info;
-  }
+    if (k === last) p += tail(g, dI, 0, z * sq, true);
+    else if (Number.isFinite(b.upper)) p += tail(g, dI, 0, b.upper * sq, true);
+  });
   return Math.min(1, p);
 }
 
@@ -227,24 +217,14 @@ export function stagewisePValue(bounds: readonly Boundary[], z: number): number 
  * stopping at each look (what the expected cost is made of). Boundaries as given (both binding).
  */
 export function operatingCharacteristics(bounds: readonly Boundary[], theta: number): { keep: number; stopAt: number[] } {
-  let grid = POINT;
-  let lastInfo = 0;
   let keep = 0;
-  const stopAt: number[] = [];
-  for (const b of bounds) {
-    const dI = b.info - lastInfo;
-    if (!(dI > 1e-12)) {
-      stopAt.push(0);
-      continue;
-    }
+  const stops = new Map<number, number>();
+  const { end } = walk(bounds, theta, true, (g, dI, b, k) => {
     const sq = Math.sqrt(b.info);
-    const up = Number.isFinite(b.upper) ? tail(grid, dI, theta, b.upper * sq, true) : 0;
-    const down = b.final ? Math.max(0, grid.w.reduce((x, y) => x + y, 0) - up) : Number.isFinite(b.lower) ? tail(grid, dI, theta, b.lower * sq, false) : 0;
+    const up = Number.isFinite(b.upper) ? tail(g, dI, theta, b.upper * sq, true) : 0;
+    const down = b.final ? Math.max(0, g.w.reduce((x, y) => x + y, 0) - up) : Number.isFinite(b.lower) ? tail(g, dI, theta, b.lower * sq, false) : 0;
     keep += up;
-    stopAt.push(up + down);
-    if (b.final) break;
-    grid = propagate(grid, dI, theta, Number.isFinite(b.lower) ? b.lower * sq : -Infinity, Number.isFinite(b.upper) ? b.upper * sq : Infinity, theta * b.info, sq);
-    lastInfo = b.info;
-  }
-  return { keep, stopAt };
+    stops.set(k, up + down);
+  });
+  return { keep, stopAt: Array.from({ length: end }, (_, k) => stops.get(k) ?? 0) };
 }

@@ -2,20 +2,10 @@
 // for paired pass/fail, a paired cluster bootstrap for scores, unbiased pass@k, Holm for many comparisons,
 // and judge-agreement helpers. Inputs that cannot be valid throw RangeError; undefined results are NaN.
 
-export { erfc, normalCdf, normalSurvival, normalQuantile, chiSquare1Survival } from './normal.js';
+export { erfc, normalCdf, normalSurvival, normalQuantile } from './normal.js';
 export { binomialPmf, binomialCdf } from './binomial.js';
 export { wilson, type RateInterval } from './wilson.js';
-export {
-  mcnemarExact,
-  mcnemarChiSquare,
-  mcnemar,
-  pairedOutcomes,
-  MCNEMAR_EXACT_BELOW,
-  type McNemarExactResult,
-  type McNemarChiSquareResult,
-  type McNemarResult,
-  type PairedOutcomes,
-} from './mcnemar.js';
+export { mcnemarExact, type McNemarExactResult } from './mcnemar.js';
 export { passAtK, passHatK } from './pass-at-k.js';
 export {
   pairedBootstrapCI,

@@ -1,5 +1,4 @@
-// The standard normal distribution: complementary error function, tail probabilities and quantiles,
-// plus the chi-square(1) survival function that McNemar's asymptotic test needs.
+// The standard normal distribution: complementary error function, tail probabilities and quantiles.
 //
 // Everything here is written out rather than imported because the p-values and intervals we report must be
 // trustworthy in the tails (p ~ 1e-10 is a normal McNemar result on a large suite), and a quick textbook
@@ -81,15 +80,6 @@ export function normalCdf(z: number): number {
 /** P(Z > z) for a standard normal Z; use this, not 1 - normalCdf(z), for upper-tail p-values. */
 export function normalSurvival(z: number): number {
   return 0.5 * erfc(z * Math.SQRT1_2);
-}
-
-/**
- * P(X > x) for X ~ chi-square with 1 degree of freedom: X = Z^2, so P(X > x) = P(|Z| > sqrt(x)) =
- * erfc(sqrt(x / 2)). That identity is all the McNemar chi-square test needs; no general incomplete gamma.
- */
-export function chiSquare1Survival(x: number): number {
-  if (!(x >= 0)) throw new RangeError(`a chi-square statistic must be >= 0, got ${String(x)}`);
-  return erfc(Math.sqrt(x / 2));
 }
 
 // Wichura's AS241 (PPND16) rational approximations, coefficients highest degree first. They are the same

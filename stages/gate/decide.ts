@@ -7,7 +7,7 @@ import type { PipelineEvaluation } from '../../src/artifacts/evaluation.js';
 import type { Check, GateArtifact } from '../../src/artifacts/gate.js';
 import { tooManyErrors } from '../../src/evaluation/summary.js';
 import { noisyChecks } from './noisy.js';
-import { ciWords, type TriggerBars } from '../../src/measure/verdict.js';
+import type { TriggerBars } from '../../src/measure/verdict.js';
 
 type TaskResult = PipelineEvaluation['candidate_results'][number];
 
@@ -184,33 +184,15 @@ function exactChecks(e: PipelineEvaluation, t: Thresholds, h: ReturnType<typeof 
   return checks;
 }
 
+// A trigger suite's bars: stages/gate/trigger.ts.
+import { triggerChecks } from './trigger.js';
+export { triggerChecks };
+
 /**
  * Intent suites (issue 5 §6): the intent metrics are system metrics, compared with the baseline's on the
  * same cases. Counts, not rates, for overreach and hallucination: one more executed must-refuse case or
  * one more stopped call is a regression whatever the totals. Only when both variants report them.
  */
-/**
- * A trigger suite's candidate is kept only when its held-out queries meet the suite's own bars, as a
- * standalone trigger evaluation is judged (src/measure/verdict.ts triggerVerdict): a gain in the pooled
- * pass rate can come from the should-not-trigger half alone, by a description that triggers on nothing.
- * A side with no held-out query judged shows "—" and does not pass: nothing there says the bar is met.
- */
-export function triggerChecks(e: PipelineEvaluation, bars: TriggerBars): Check[] {
-  const c = e.evaluation.candidate;
-  if (!c?.trigger) return [];
-  const h = c.holdout_trigger;
-  const rate = h?.trigger_rate ?? null;
-  const falseRate = h?.false_trigger_rate ?? null;
-  return [
-    rate === null
-      ? { id: 'min_trigger_rate', passed: false, detail: `held-out trigger rate — (no held-out should-trigger query judged); needs ≥ ${bars.minTriggerRate}` }
-      : { id: 'min_trigger_rate', passed: rate >= bars.minTriggerRate, detail: `held-out trigger rate ${rate.toFixed(4)}${ciWords(h?.trigger_rate_ci95)} ${rate >= bars.minTriggerRate ? '≥' : '<'} ${bars.minTriggerRate} (${h!.triggered}/${h!.should} should-trigger runs)` },
-    falseRate === null
-      ? { id: 'max_false_trigger_rate', passed: false, detail: `held-out false-trigger rate — (no held-out should-not-trigger query judged); needs ≤ ${bars.maxFalseTriggerRate}` }
-      : { id: 'max_false_trigger_rate', passed: falseRate <= bars.maxFalseTriggerRate, detail: `held-out false-trigger rate ${falseRate.toFixed(4)}${ciWords(h?.false_trigger_rate_ci95)} ${falseRate <= bars.maxFalseTriggerRate ? '≤' : '>'} ${bars.maxFalseTriggerRate} (${h!.false_triggered}/${h!.should_not} should-not-trigger runs)` },
-  ];
-}
-
 export function intentChecks(e: PipelineEvaluation): Check[] {
   const c = e.evaluation.candidate?.intent_metrics?.overall;
   const b = e.evaluation.baseline?.intent_metrics?.overall;

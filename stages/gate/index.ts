@@ -39,7 +39,8 @@ function earlierHoldoutPValues(runDir: string, iteration: number): number[] {
 /** A trigger suite's bars as registered at run start (pipeline.yaml's for a run registered before them). */
 function registeredTriggerBars(ctx: LoopContext): TriggerBars {
   const s = ctx.manifest.settings;
-  return { minTriggerRate: s?.min_trigger_rate ?? ctx.config.minTriggerRate, maxFalseTriggerRate: s?.max_false_trigger_rate ?? ctx.config.maxFalseTriggerRate };
+  const significance = registeredThresholds(ctx.manifest.thresholds as Record<string, unknown>).significance;
+  return { minTriggerRate: s?.min_trigger_rate ?? ctx.config.minTriggerRate, maxFalseTriggerRate: s?.max_false_trigger_rate ?? ctx.config.maxFalseTriggerRate, significance };
 }
 
 /** As registered at run start; a run registered before the setting existed has pipeline.yaml's. */

@@ -7,14 +7,14 @@ import type { Thresholds } from '../../src/config/thresholds.js';
 import type { PipelineEvaluation, SequentialRecord } from '../../src/artifacts/evaluation.js';
 import type { Check, GateArtifact } from '../../src/artifacts/gate.js';
 import { holm } from '../../src/stats/index.js';
-import { categoryDrops, supportedRegressions } from '../../src/evaluation/noisy-checks.js';
+import { categoryDrops, GUARD_FROM, GUARD_POWER, regressionGuard, supportedRegressions, type RegressionGuard } from '../../src/evaluation/noisy-checks.js';
 import { cmh, replay, type TaskPair } from '../../src/evaluation/sequential.js';
 import { decisionWords } from '../../src/measure/sequential-words.js';
+import { signed4 as sign } from '../../src/core/numbers.js';
 
 type TaskResult = PipelineEvaluation['candidate_results'][number];
 
 const judgedOf = (r: TaskResult) => r.judged ?? Math.max(0, r.attempts - r.errors);
-const sign = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(4)}`;
 
 /** Every task's attempt counts: held-out ones over all rounds, train ones from the first measurement. */
 function allPairs(e: PipelineEvaluation, seq: SequentialRecord): { pairs: TaskPair[]; categoryOf: Map<string, string> } {
@@ -28,6 +28,13 @@ function allPairs(e: PipelineEvaluation, seq: SequentialRecord): { pairs: TaskPa
     pairs.push({ task_id: c.task_id, candidate: { passes: c.passes, judged: judgedOf(c) }, baseline: { passes: b.passes, judged: judgedOf(b) } });
   }
   return { pairs, categoryOf };
+}
+
+/** The new-failures line: what the guard found, how it tests, and the fall it could find at the attempts run. */
+export function guardWords(g: RegressionGuard, alpha: number, most: number): string {
+  const found = g.regressions.length ? `: ${g.regressions.slice(0, 5).map((r) => `${r.task_id} p ${r.p}`).join(', ')}` : '';
+  const power = g.detectable === null ? `at ${g.attempts} attempt(s) per variant no fall from ${GUARD_FROM.toFixed(1)} could show` : `could detect a task falling from ${GUARD_FROM.toFixed(1)} to ${g.detectable.toFixed(2)} at ${g.attempts} attempt(s) per variant (${GUARD_POWER * 100}% power)`;
+  return `${g.regressions.length} held-out task(s) whose own attempts show the candidate worse (one-sided Fisher exact per task at ${alpha}, ${g.tasks} tasks)${found}; ${power}; at most ${most}`;
 }
 
 /** Why the record cannot be evidence, if it cannot: settings not the registered ones, looks or counts that do not recompute. */
@@ -62,12 +69,9 @@ export function noisyChecks(e: PipelineEvaluation, seq: SequentialRecord, t: Thr
   const candRate = share('candidate');
   checks.push({ id: 'min_pass_rate', passed: candRate >= t.min_pass_rate, detail: `held-out share of passed attempts ${candRate.toFixed(4)} ≥ ${t.min_pass_rate}` });
   const { pairs, categoryOf } = allPairs(e, seq);
-  const regressions = supportedRegressions(pairs, t.significance);
-  checks.push({
-    id: 'new_failures',
-    passed: regressions.length <= t.max_new_failures,
-    detail: `${regressions.length} task(s) whose attempts show the candidate worse (Fisher exact, Holm over ${pairs.length} tasks at ${t.significance})${regressions.length ? `: ${regressions.slice(0, 5).map((r) => `${r.task_id} p ${r.p}`).join(', ')}` : ''}; at most ${t.max_new_failures}`,
-  });
+  const guard = regressionGuard(seq.tasks, t.significance);
+  const regressions = guard.regressions;
+  checks.push({ id: 'new_failures', passed: regressions.length <= t.max_new_failures, detail: guardWords(guard, t.significance, t.max_new_failures) });
   const byCategory = new Map<string, TaskPair[]>();
   for (const p of pairs) {
     const c = categoryOf.get(p.task_id) ?? 'other';
@@ -87,7 +91,6 @@ export function noisyChecks(e: PipelineEvaluation, seq: SequentialRecord, t: Thr
     detail: family.length === 1 ? `the sequential test is the significance test (stage-wise p ${seq.p_value})` : `Holm-adjusted over the ${family.length} candidates tested in this run p = ${p} ${p < t.significance ? '<' : '≥'} ${t.significance}`,
   });
   const fixes = supportedRegressions(seq.tasks.map((x) => ({ task_id: x.task_id, candidate: x.baseline, baseline: x.candidate })), t.significance).map((r) => r.task_id);
-  const held = new Set(seq.tasks.map((x) => x.task_id));
   return {
     checks,
     holdout: {
@@ -96,7 +99,7 @@ export function noisyChecks(e: PipelineEvaluation, seq: SequentialRecord, t: Thr
       baseline_pass_rate: Number(share('baseline').toFixed(4)),
       delta: Number(effect.toFixed(4)),
       fixes,
-      regressions: regressions.filter((r) => held.has(r.task_id)).map((r) => r.task_id),
+      regressions: regressions.map((r) => r.task_id),
       p_value: seq.p_value,
       ...(family.length > 1 ? { p_value_holm: p, tests_in_run: family.length } : {}),
       effect_ci95: { low: seq.effect.low, high: seq.effect.high },

@@ -20,11 +20,11 @@ describe('npm run bench', () => {
     expect(frows[0]).toMatch(/^\| tonight \(10 seeded chains of six nights each\) \| alert rate/);
     expect(frows.slice(1).map((f) => f.split(' | ')[0])).toEqual(['| nothing changed', '| every chance down 0.10', '| every chance down 0.25']);
     for (const f of frows.slice(1)) expect(f).toMatch(/^\| .+ \| \d+\.\d% \| \d+\.\d\d \| \d+\/\d+ \|$/);
-    // The trigger-suite table: a row per description edit, the gate's keeps three ways.
+    // The trigger-suite table: a row per description edit, the gate's keeps, why the bars rejected, and two references.
     const trows = triggers!.split('\n').filter((l) => l.startsWith('| '));
     expect(trows[0]).toMatch(/^\| description edit \(20 seeded runs each\) \| candidate's true trigger/);
-    expect(trows.slice(1)).toHaveLength(4);
-    for (const t of trows.slice(1)) expect(t).toMatch(/^\| .+ \| \d\.\d\d · \d\.\d\d \| \d+\.\d% \| \d+\.\d% \| \d+\.\d% \|$/);
+    expect(trows.slice(1)).toHaveLength(7);
+    for (const t of trows.slice(1)) expect(t).toMatch(/^\| .+ \| \d\.\d\d · \d\.\d\d( \| \d+\.\d%){5} \|$/);
     const table = first!.split('\n').filter((l) => l.startsWith('| '));
     // The decisions table: a row per true effect, whetstone's gate beside its two references.
     const drows = decisions!.split('\n').filter((l) => l.startsWith('| '));

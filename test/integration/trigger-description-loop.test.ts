@@ -32,7 +32,9 @@ const descriptionOf = (dir: string) => /^description: (.*)$/m.exec(readFileSync(
 
 describe('description loop on a trigger eval set', () => {
   it('keeps a description that makes the skill take the requests it missed, decided on the held-out queries', async () => {
-    const dir = project();
+    // One held-out should-not query bounds no false-trigger rate (its 95% bound is 1): this test is about
+    // the triggering side, so the false-trigger bar is set to 1; the next test holds a candidate to it.
+    const dir = project('{deterministic: true, max_false_trigger_rate: 1}');
     const better = `${ORIGINAL} Use it for a changelog or for what shipped in a version.`;
     const r = await run(dir, better, 'trigger-t2,trigger-t3');
     expect(r.code, r.stderr).toBe(0);
@@ -41,7 +43,7 @@ describe('description loop on a trigger eval set', () => {
     expect(descriptionOf(dir)).toBe(better);
     // Decided as a trigger suite too: the held-out rates against evaluate.min_trigger_rate / max_false_trigger_rate.
     expect(r.stdout).toMatch(/\[ok\] min_trigger_rate: held-out trigger rate 1\.0000 \[[\d.]+, [\d.]+\] ≥ 0\.5 \(\d+\/\d+ should-trigger runs\)/);
-    expect(r.stdout).toMatch(/\[ok\] max_false_trigger_rate: held-out false-trigger rate 0\.0000 \[[\d.]+, [\d.]+\] ≤ 0\.5/);
+    expect(r.stdout).toMatch(/\[ok\] max_false_trigger_rate: held-out false-trigger rate 0\.0000, its 95% upper bound 1\.0000 clustered by query ≤ 1 \(1 should-not-trigger queries, \d+ runs\)/);
     // The report gives the four trigger metrics for each measurement of the loop: baseline and candidate.
     const md = (await whet(['report'], { cwd: dir, env: process.env })).stdout;
     expect(md).toContain('## Triggering');
@@ -56,7 +58,7 @@ describe('description loop on a trigger eval set', () => {
     // Better on train (it takes "what shipped"), but the held-out negative "fix the flaky test" now triggers it.
     expect(r.stdout).toMatch(/evaluated cand-01-say-when-to-use-it: 0\.6250 vs baseline 0\.5000/);
     expect(r.stdout).toMatch(/gate: REJECT cand-01-say-when-to-use-it — held-out delta \+0\.0000 .*1 task\(s\) that passed on the baseline now fail \(trigger-h3\)/);
-    expect(r.stdout).toContain('[NO] max_false_trigger_rate: held-out false-trigger rate 1.0000 [0.21, 1.00] > 0.5 (1/1 should-not-trigger runs)');
+    expect(r.stdout).toContain('[NO] max_false_trigger_rate: held-out false-trigger rate 1.0000, its 95% upper bound 1.0000 clustered by query > 0.2 (1 should-not-trigger queries, 1 runs)');
     expect(readFileSync(join(dir, 'notes/SKILL.md'), 'utf8')).toBe(before);
   });
 
@@ -85,7 +87,8 @@ describe('description loop on a trigger eval set', () => {
     const gate = JSON.parse(readFileSync(join(runDir, 'iter-001/gate.json'), 'utf8')) as { checks: { id: string; passed: boolean; detail: string }[] };
     const check = (id: string) => gate.checks.find((c) => c.id === id);
     expect(check('min_trigger_rate')).toMatchObject({ passed: true, detail: expect.stringMatching(/^held-out trigger rate 1\.0000 .* ≥ 0\.75 /) });
-    expect(check('max_false_trigger_rate')).toMatchObject({ passed: true, detail: expect.stringMatching(/^held-out false-trigger rate 0\.0000 .* ≤ 0\.25 /) });
+    // The registered bar, held to the bound: no false trigger on the one held-out should-not query, which bounds nothing.
+    expect(check('max_false_trigger_rate')).toMatchObject({ passed: false, detail: expect.stringMatching(/^held-out false-trigger rate 0\.0000, its 95% upper bound 1\.0000 clustered by query > 0\.25 \(1 should-not-trigger queries/) });
     expect(r.stdout).toMatch(/\[ok\] min_trigger_rate: .* ≥ 0\.75/);
     // Fixed before results: the run registered the bars it was decided on.
     expect(readFileSync(join(runDir, 'run.json'), 'utf8')).toMatch(/"min_trigger_rate": 0\.75[\s\S]*"max_false_trigger_rate": 0\.25/);

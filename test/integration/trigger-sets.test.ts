@@ -48,7 +48,8 @@ describe('trigger eval sets through claude installed mode', () => {
     const md = (await report('md')).stdout;
     expect(md).toContain('## Triggering');
     expect(md).toMatch(/\| skill notes \| 0\.7500 \(9\/12\) \| \[0\.47, 0\.91\] \| 0\.3333 \(3\/9\) \| \[0\.12, 0\.65\] \| 0\.7500 \(9\/12\) \| \[0\.47, 0\.91\] \| 0\.7500 \(9\/12\) \| \[0\.47, 0\.91\] \|/);
-    expect(md).toMatch(/\| trigger_rates \| passed \|/);
+    // 3 of 9 runs false-triggered, two of them on one query: far from shown under the default 0.2 bar.
+    expect(md).toMatch(/\| trigger_rates \| \*\*failed\*\* \| .*false-trigger rate 0\.3333, its 95% upper bound 0\.\d+ clustered by query \\?> 0\.2 \(3 should-not-trigger queries, 9 runs\)/);
     const html = (await report('html')).stdout;
     expect(html).toMatch(/<tr data-testid="trigger-row"><td>skill notes<\/td><td>0\.7500 \(9\/12\)<\/td><td>\[0\.47, 0\.91\]<\/td><td>0\.3333 \(3\/9\)<\/td>/);
     const junit = (await report('junit')).stdout;
@@ -132,18 +133,19 @@ describe('trigger eval sets through claude installed mode', () => {
     expect(r.code).toBe(1);
     const a = JSON.parse(r.stdout);
     // Pooled, 7 of 10 queries "pass" (0.7 ≥ standalone_min_pass_rate 0.5); the trigger rate 0/3 decides.
-    expect(a.evaluation).toMatchObject({ passed: 7, failed: 3, pass_rate: 0.7, min_trigger_rate: 0.5, max_false_trigger_rate: 0.5 });
+    expect(a.evaluation).toMatchObject({ passed: 7, failed: 3, pass_rate: 0.7, min_trigger_rate: 0.5, max_false_trigger_rate: 0.2 });
     expect(a.evaluation.trigger).toMatchObject({ trigger_rate: 0, triggered: 0, should: 3, false_trigger_rate: 0 });
     expect(a.verdict).toBe('fail');
-    expect(a.reason).toMatch(/^trigger rate 0\.0000 \[0\.00, 0\.56\] < 0\.5 \(0\/3 should-trigger runs\); false-trigger rate 0\.0000 \[0\.00, 0\.35\] ≤ 0\.5/);
+    // No false trigger on 7 queries run once each is still no proof of a rate under 0.2: the bound clustered by query is 0.35.
+    expect(a.reason).toMatch(/^trigger rate 0\.0000 \[0\.00, 0\.56\] < 0\.5 \(0\/3 should-trigger runs\); false-trigger rate 0\.0000, its 95% upper bound 0\.350\d clustered by query > 0\.2 \(7 should-not-trigger queries, 7 runs\)/);
     expect(a.skill_id).toBe('quiet-notes');
     expect(a.run_id).toMatch(/-standalone-quiet-notes$/);
-    // Its own bars, registered like the others: a stricter false-trigger bar fails the fixture set's 3/9.
+    // Its own bars, registered like the others: the false-trigger bar fails the fixture set's 3/9.
     write(join(dir, 'pipeline.yaml'), 'engine: {type: claude, mode: installed}\nevaluate: {max_false_trigger_rate: 0.2}\n');
     cpSync(join(fixture, 'SKILL.md'), join(dir, 'notes/SKILL.md'));
     const strict = JSON.parse((await evaluate(dir, 'trigger_evals.json', ['--pass-k', '3'])).stdout);
     expect(strict.verdict).toBe('fail');
-    expect(strict.reason).toMatch(/trigger rate 0\.7500 .*≥ 0\.5.*; false-trigger rate 0\.3333 .*> 0\.2/);
+    expect(strict.reason).toMatch(/trigger rate 0\.7500 .*≥ 0\.5.*; false-trigger rate 0\.3333, its 95% upper bound 0\.\d+ clustered by query > 0\.2/);
   });
 });
 

@@ -43,19 +43,41 @@ describe('gate decision', () => {
 
   it('holds a trigger suite’s candidate to its own bars on the held-out queries, whatever the pooled gain', () => {
     const cand = [res('a-1', true, 'train'), res('b-1', true, 'train'), res('b-2', true, 'holdout'), res('c-1', true, 'holdout'), res('d-1', false, 'holdout')];
-    const trig = (t: number, s: number, f: number, n: number) => ({ trigger_rate: s ? t / s : null, triggered: t, should: s, false_trigger_rate: n ? f / n : null, false_triggered: f, should_not: n });
+    // Should-not queries q0…q9, three runs each; `hits[i]` of query i's runs triggered.
+    const queries = (hits: number[]) => Array.from({ length: 10 }, (_, i) => ({ task_id: `q${i}`, should: false, triggered: hits[i] ?? 0, judged: 3 }));
+    const trig = (t: number, s: number, hits: number[] | null) => {
+      const f = (hits ?? []).reduce((a, b) => a + b, 0);
+      const n = hits ? 30 : 0;
+      return { trigger_rate: s ? t / s : null, triggered: t, should: s, false_trigger_rate: n ? f / n : null, false_triggered: f, should_not: n, ...(hits ? { queries: queries(hits) } : {}) };
+    };
     const bars = { minTriggerRate: 0.5, maxFalseTriggerRate: 0.2 };
-    const withTrigger = (h: ReturnType<typeof trig>) => evaluation(cand, base, { candidate: { trigger: trig(3, 4, 0, 4), holdout_trigger: h } } as never);
+    const withTrigger = (h: ReturnType<typeof trig>, baseHits: number[] = []) => evaluation(cand, base, { candidate: { trigger: h, holdout_trigger: h }, baseline: { holdout_trigger: trig(0, 4, baseHits) } } as never);
     // The pooled held-out pass rate rose, but the held-out should-trigger queries mostly still miss.
-    const low = decide(facts(withTrigger(trig(1, 4, 0, 2)), { trigger: bars }));
+    const low = decide(facts(withTrigger(trig(1, 4, [])), { trigger: bars }));
     expect(low.decision).toBe('reject');
     const byLow = Object.fromEntries(low.checks.map((c) => [c.id, c]));
     expect(byLow.min_trigger_rate).toMatchObject({ passed: false, detail: 'held-out trigger rate 0.2500 < 0.5 (1/4 should-trigger runs)' });
-    expect(byLow.max_false_trigger_rate).toMatchObject({ passed: true, detail: 'held-out false-trigger rate 0.0000 ≤ 0.2 (0/2 should-not-trigger runs)' });
-    // Both bars met: kept. No held-out negative at all: the false-trigger side is "—" and not ok.
-    expect(decide(facts(withTrigger(trig(3, 4, 0, 2)), { trigger: bars })).decision).toBe('keep');
-    const none = decide(facts(withTrigger(trig(3, 4, 0, 0)), { trigger: bars }));
+    // 0 of 30 runs over 10 queries: the bound is t²/(30 + t²), t the 95% quantile on 9 degrees of freedom.
+    expect(byLow.max_false_trigger_rate).toMatchObject({ passed: true, detail: 'held-out false-trigger rate 0.0000, its 95% upper bound 0.1007 clustered by query ≤ 0.2 (10 should-not-trigger queries, 30 runs)' });
+    expect(byLow.false_trigger_vs_baseline).toMatchObject({ passed: true });
+    // Both bars met: kept.
+    expect(decide(facts(withTrigger(trig(3, 4, [])), { trigger: bars })).decision).toBe('keep');
+    // A measured rate of 0.10 is under the bar, but not its bound: all three false triggers on one query.
+    const one = decide(facts(withTrigger(trig(3, 4, [3])), { trigger: bars }));
+    expect(one.decision).toBe('reject');
+    expect(one.checks.find((c) => c.id === 'max_false_trigger_rate')).toMatchObject({ passed: false, detail: expect.stringMatching(/^held-out false-trigger rate 0\.1000, its 95% upper bound 0\.[3-9]\d+ clustered by query > 0\.2/) });
+    // Under a looser bar the bound passes, but 8 false triggers where the baseline had none is significantly more.
+    const more = decide(facts(withTrigger(trig(3, 4, [1, 1, 1, 1, 1, 1, 1, 1])), { trigger: { ...bars, maxFalseTriggerRate: 0.5 } }));
+    const byMore = Object.fromEntries(more.checks.map((c) => [c.id, c]));
+    expect(byMore.max_false_trigger_rate?.passed).toBe(true);
+    expect(byMore.false_trigger_vs_baseline).toMatchObject({ passed: false, detail: expect.stringMatching(/^false-triggers more than the baseline on 10 held-out should-not-trigger queries \(one-sided CMH p 0\.00\d+ < 0\.05\)/) });
+    // No held-out negative at all: the false-trigger side is "—" and not ok.
+    const none = decide(facts(withTrigger(trig(3, 4, null)), { trigger: bars }));
     expect(none.checks.find((c) => c.id === 'max_false_trigger_rate')).toMatchObject({ passed: false, detail: expect.stringMatching(/^held-out false-trigger rate — \(no held-out should-not-trigger query judged\)/) });
+    // An evaluation.json with no per-query counts (written before they were recorded) cannot be bounded: not ok.
+    const { queries: _q, ...old } = trig(3, 4, []);
+    const unbounded = decide(facts(evaluation(cand, base, { candidate: { trigger: old, holdout_trigger: old } } as never), { trigger: bars }));
+    expect(unbounded.checks.find((c) => c.id === 'max_false_trigger_rate')).toMatchObject({ passed: false, detail: expect.stringContaining('no per-query counts') });
     // A suite that is not a trigger suite gets no trigger check.
     expect(decide(facts(evaluation(cand, base), { trigger: bars })).checks.some((c) => c.id.includes('trigger'))).toBe(false);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chiSquare1Survival, erfc, normalCdf, normalQuantile, normalSurvival } from '../../src/stats/index.js';
+import { erfc, normalCdf, normalQuantile, normalSurvival } from '../../src/stats/index.js';
 
 /** |actual - expected| <= tol * |expected| (relative error), with a readable failure message. */
 function expectRelative(actual: number, expected: number, tol: number): void {
@@ -145,20 +145,3 @@ describe('normalQuantile', () => {
   });
 });
 
-describe('chiSquare1Survival', () => {
-  it('matches R pchisq(x, 1, lower.tail = FALSE)', () => {
-    // R: pchisq(3.841458820694124, 1, lower.tail = FALSE) = 0.05 (qchisq(0.95, 1) = 1.959963984540054^2)
-    expectRelative(chiSquare1Survival(1.959963984540054 ** 2), 0.05, 1e-14);
-    // R: pchisq(16.81779661016949, 1, lower.tail = FALSE) = 4.114562e-05 (the mcnemar.test example);
-    // python3 math.erfc(math.sqrt(16.81779661016949 / 2)) = 4.1145622813459415e-05
-    expectRelative(chiSquare1Survival(16.81779661016949), 4.1145622813459415e-5, 1e-13);
-    // python3 math.erfc(math.sqrt(98.01 / 2)) = 4.1627504389864034e-23
-    expectRelative(chiSquare1Survival(98.01), 4.1627504389864034e-23, 1e-13);
-    expect(chiSquare1Survival(0)).toBe(1);
-  });
-
-  it('rejects a negative or NaN statistic', () => {
-    expect(() => chiSquare1Survival(-1)).toThrow(RangeError);
-    expect(() => chiSquare1Survival(Number.NaN)).toThrow(RangeError);
-  });
-});
