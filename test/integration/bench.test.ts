@@ -9,11 +9,17 @@ import { repoRoot } from '../support/cli.js';
 
 describe('npm run bench', () => {
   it('prints every row of the table as a ratio to its reference', () => {
-    const args = ['--tasks', '100', '--large-tasks', '200', '--latency-tasks', '64', '--latency-ms', '20', '--concurrency', '16', '--repeat', '1', '--heavy-repeat', '1', '--decision-trials', '20'];
+    const args = ['--tasks', '100', '--large-tasks', '200', '--latency-tasks', '64', '--latency-ms', '20', '--concurrency', '16', '--repeat', '1', '--heavy-repeat', '1', '--decision-trials', '20', '--drift-sequences', '20'];
     const r = spawnSync(process.execPath, [join(repoRoot, 'dist/scripts/bench.js'), ...args], { encoding: 'utf8', timeout: 240_000 });
     expect(r.status, r.stderr).toBe(0);
     const [first, rest] = r.stdout.split('decisions on a simulated noisy model');
-    const [decisions, triggers] = rest!.split('trigger suites on a simulated noisy agent');
+    const [decisions, afterDecisions] = rest!.split('trigger suites on a simulated noisy agent');
+    const [triggers, drift] = afterDecisions!.split('nightly drift over sequences of dated nights');
+    // The nightly drift table (issue 39): false alerts per 30 unchanged nights, a slow decline, a step.
+    const nrows = drift!.split('\n').filter((l) => l.startsWith('| '));
+    expect(nrows[0]).toMatch(/^\| model \| false alerts per 30 unchanged nights \| −2 points a night alerted by night 10 \| −10 step alerted that night or next \|$/);
+    expect(nrows.slice(2)).toHaveLength(2);
+    for (const d of nrows.slice(2)) expect(d).toMatch(/^\| 40 tasks, .* \| \d\.\d\d \(night \d\.\d\d, accumulated \d\.\d\d\) \| \d+% \(mean night \d+\.\d\) \| \d+% \|$/);
     // The trigger-suite table: a row per description edit, the gate's keeps three ways.
     const trows = triggers!.split('\n').filter((l) => l.startsWith('| '));
     expect(trows[0]).toMatch(/^\| description edit \(20 seeded runs each\) \| candidate's true trigger/);
