@@ -31,7 +31,7 @@ export const NIGHT_SIGNIFICANCE_SHARE = 0.2;
 export const FALSE_ALERTS_PER_30 = 1;
 
 /** The night-over-night test's significance in `whet nightly`, from the configured one. */
-export const nightSignificance = (significance: number) => significance * NIGHT_SIGNIFICANCE_SHARE;
+export const nightSignificance = (significance: number) => Number((significance * NIGHT_SIGNIFICANCE_SHARE).toPrecision(12));
 
 /** Expected false alerts per 30 unchanged nights of one target: both tests added (a bound: they overlap). */
 export function falseAlertsPer30(significance: number): { night: number; accumulated: number; total: number } {
