@@ -5,7 +5,7 @@
 // reference for the calls is the design with every attempt run.
 import { CASES, ISSUE_SETUP, rates, type Rates } from './decision-trials.js';
 import { TRIGGER_CASES, TRIGGER_SETUP, triggerRates, trueRates } from './trigger-trials.js';
-import { driftTrials } from './drift-trials.js';
+import { driftTrials } from './drift-chains.js';
 
 const pct = (r: Rates) => `${(r.keepRate * 100).toFixed(1)}%`;
 
@@ -50,7 +50,7 @@ export async function triggerRows(trials: number): Promise<string[]> {
 }
 
 /**
- * The drift table (scripts/drift-trials.ts: chains of six nights, 40 tasks, chances 0.3–0.8): the alert rate
+ * The drift table (scripts/drift-chains.ts: chains of six nights, 40 tasks, chances 0.3–0.8): the alert rate
  * of the sixth night when nothing changed and when every task's chance dropped, and the attempts it took —
  * the full count test/unit/nightly-noisy-drift.test.ts runs a smaller share of, on the same seeds.
  */

@@ -1,4 +1,4 @@
-// npm run bench [-- --tasks N --large-tasks N --latency-tasks N --latency-ms MS --concurrency C --repeat R --heavy-repeat H --decision-trials T --drift-trials D]
+// npm run bench [-- --tasks N --large-tasks N --latency-tasks N --latency-ms MS --concurrency C --repeat R --heavy-repeat H --decision-trials T --drift-trials D --drift-sequences S]
 // npm run bench -- --shards N [--tasks N --concurrency C]
 // Prints the rows of issue 15's table, each as a ratio to its reference, so figures compare across machines:
 //  - start-up (`--version`, `--help`, `status`, `show`): wall time against a bare `node -e 0` (median of R);
@@ -24,6 +24,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { benchShards } from './bench-shards.js';
 import { decisionRows, driftRows, triggerRows } from './bench-decisions.js';
+import { driftTable } from './drift-trials.js';
 import { viewRows } from './bench-view.js';
 import { writeBenchSuite } from './bench-suite.js';
 import { startBenchServer } from './bench-server.js';
@@ -171,8 +172,10 @@ async function main(): Promise<void> {
     for (const line of decisions) console.log(line);
     console.log('\ntrigger suites on a simulated noisy agent (scripts/trigger-trials.ts):\n');
     for (const line of triggers) console.log(line);
-    console.log('\ndrift on a simulated noisy engine (scripts/drift-trials.ts):\n');
+    console.log('\ndrift on a simulated noisy engine (scripts/drift-chains.ts):\n');
     for (const line of drift) console.log(line);
+    console.log('\nnightly drift over sequences of dated nights on a simulated noisy model (scripts/drift-trials.ts):\n');
+    for (const line of driftTable(arg('drift-sequences', 1000))) console.log(line);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

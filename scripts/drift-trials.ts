@@ -1,90 +1,128 @@
-// Drift on a noisy engine (issue 27 item 7), simulated: seeded chains of nights through the real rounds loop
-// (runNightRounds, with the reference attempts the nightly plans) and the real comparison (compareNights),
-// 40 tasks whose pass chances lie between 0.3 and 0.8. Each trial is a chain of nights as `whet nightly`
-// makes them: a first night of one attempt per task, four nights with nothing changed (each with its rounds
-// against the one before), and a sixth that is tested — nothing changed, or every task's chance down by
-// `drop`. A chain, not a pair, because each night is the next one's reference: a reference chosen by its own
-// night's stopping rule raised false alerts to 5.7% in such chains. Used by
-// test/unit/nightly-noisy-drift.test.ts (a count sized for the suite) and `npm run bench` (the full count).
+// Nightly drift over sequences of dated nights on a simulated noisy model (issue 39): 40 tasks, each with
+// its own chance drawn from 0.3–0.8, each night `attempts` seeded coins per task. Every night goes through
+// the decisions `whet nightly` makes — compareNights (tonight against the previous night, the noisy
+// engine's test at the nightly significance) and accumulateNight (the CUSUM against the reference night)
+// — and the rates are counted: false alerts per 30 unchanged nights, the share of sequences a loss of
+// 2 points a night is alerted by its 10th night, and the share a 10-point step is alerted on its night or
+// the next. The test runs sized-down counts (test/unit/nightly-accumulate.test.ts); npm run bench the full.
+import { mulberry32 } from '../src/stats/index.js';
+import { THRESHOLD_DEFAULTS } from '../src/config/thresholds.js';
 import { compareNights } from '../src/nightly/drift.js';
-import { referenceAttempts, runNightRounds } from '../src/nightly/night-rounds.js';
-import type { NightRecord, NightTask } from '../src/nightly/schema.js';
-import type { SequentialSettings } from '../src/evaluation/sequential.js';
+import { accumulateNight, nightSignificance } from '../src/nightly/accumulate.js';
+import type { AccumulatedDecline, NightRecord, NightTask } from '../src/nightly/schema.js';
+
+export interface DriftSetup {
+  tasks: number;
+  chance: [number, number];
+  /** Attempts per task each night (what a night's reference attempts are on a noisy engine). */
+  attempts: number;
+  significance: number;
+  /** The CUSUM's K and H, when not the design's (the search for them). */
+  design?: { k: number; h: number };
+}
+
+// 10 attempts: what a night's reference attempts come to on this model with the default design
+// (night-rounds.ts referenceAttempts: the power for min_effect 0.1 at the nightly significance needs max_attempts).
+export const DRIFT_SETUP: DriftSetup = { tasks: 40, chance: [0.3, 0.8], attempts: 10, significance: THRESHOLD_DEFAULTS.significance };
+
+/** How the model's chances move night by night: the drop on night n (0 before the change). */
+export type Scenario = { kind: 'unchanged' } | { kind: 'decline'; perNight: number; from: number } | { kind: 'step'; size: number; at: number };
+
+const HASH = 'same';
+
+function night(chances: number[], drop: number, attempts: number, rnd: () => number): NightRecord {
+  const tasks: NightTask[] = chances.map((c, i) => {
+    const p = Math.max(0, c - drop);
+    let passes = 0;
+    for (let k = 0; k < attempts; k++) if (rnd() < p) passes++;
+    return { task_id: `t${i}`, status: passes > 0 ? 'pass' : 'fail', category: `c${i % 4}`, attempts, judged: attempts, passes };
+  });
+  const passed = tasks.reduce((n, t) => n + (t.passes ?? 0), 0);
+  return { target: 'skill', target_key: 'k', label: 'skill', suite: 's', pass_rate: passed / (tasks.length * attempts), skill_sha256: HASH, suite_sha256: HASH, engine_sha256: HASH, judge_engine_sha256: HASH, settings: { pass_k: attempts, task_timeout_ms: 1 }, noise: { deterministic: false, why: 'simulated' }, tasks };
+}
+
+const dropOn = (s: Scenario, n: number) => (s.kind === 'decline' ? (n >= s.from ? s.perNight * (n - s.from + 1) : 0) : s.kind === 'step' ? (n >= s.at ? s.size : 0) : 0);
+
+/** One sequence of `nights` dated nights (night 0 the reference); which nights alerted, and by which test. */
+export function sequence(setup: DriftSetup, scenario: Scenario, nights: number, seed: number): { alerts: boolean[]; byNight: boolean[]; byAccumulation: boolean[] } {
+  const rnd = mulberry32(seed);
+  const chances = Array.from({ length: setup.tasks }, () => setup.chance[0] + (setup.chance[1] - setup.chance[0]) * rnd());
+  const alerts: boolean[] = [];
+  const byNight: boolean[] = [];
+  const byAccumulation: boolean[] = [];
+  let previous: (NightRecord & { label: string }) | undefined;
+  let acc: AccumulatedDecline | undefined;
+  let reference: NightTask[] | undefined;
+  for (let n = 0; n < nights; n++) {
+    const tonight = night(chances, dropOn(scenario, n), setup.attempts, rnd);
+    const drift = compareNights(tonight, previous, nightSignificance(setup.significance), undefined, { minEffect: THRESHOLD_DEFAULTS.min_effect, maxAttempts: setup.attempts });
+    acc = accumulateNight({ tonight: { file: `n${n}.json`, label: `night ${n}`, tasks: tonight.tasks }, ...(acc ? { previous: acc } : {}), ...(reference ? { reference } : {}), ...(setup.design ? { design: setup.design } : {}) });
+    if (acc.nights === 0) reference = tonight.tasks;
+    byNight.push(drift.alert);
+    byAccumulation.push(acc.alert);
+    alerts.push(drift.alert || acc.alert);
+    previous = { ...tonight, label: `night ${n}` };
+  }
+  return { alerts, byNight, byAccumulation };
+}
 
 export interface DriftRates {
-  /** The share of chains whose tested night raised an alert. */
-  rate: number;
-  /** Mean attempts per task of the tested night. */
-  attempts: number;
-  /** Nights with nothing changed tested against a night with its own rounds, and their alerts. */
-  nullNights: number;
-  nullAlerts: number;
+  /** False alerts per 30 unchanged nights: all tests, and each test alone. */
+  falsePer30: number;
+  falsePer30Night: number;
+  falsePer30Accumulated: number;
+  /** Share of sequences where a loss of `perNight` a night is alerted by the 10th night of the decline. */
+  declineBy10: number;
+  /** Mean night of the decline its first alert came on (11 when none did by night 10). */
+  declineNights: number;
+  /** Share of sequences where a step is alerted on its night or the next. */
+  stepByNext: number;
 }
 
-export const SETTINGS: SequentialSettings = { significance: 0.05, minEffect: 0.1, maxAttempts: 10 };
-export const TASKS = 40;
+const WARMUP = 4;
 
-/** mulberry32: a small seeded generator, so every run of this test sees the same nights. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const ids = Array.from({ length: TASKS }, (_, i) => `t${i}`);
-
-function record(tasks: NightTask[]): NightRecord {
-  return {
-    target: '/s', target_key: 'k', label: '/s', suite: '/s/tasks.yaml', pass_rate: 0,
-    skill_sha256: 's', suite_sha256: 'u', engine_sha256: 'e', judge_engine_sha256: 'j',
-    settings: { pass_k: 1, task_timeout_ms: 1 },
-    noise: { deterministic: false, why: 'simulated noisy engine' },
-    tasks,
-  };
-}
-
-/** One night: one attempt per task, then rounds against `previous` (when it has counts) as the nightly runs them. */
-async function night(chances: number[], previous: NightRecord | undefined, r: () => number) {
-  const attempt = () => chances.map((p, i) => ({ task_id: ids[i]!, passes: r() < p ? 1 : 0, judged: 1, errors: 0 }));
-  const first = attempt();
-  const outcome = previous
-    ? await runNightRounds({ settings: SETTINGS, firstAttempts: 1, reference: referenceAttempts(previous.tasks, SETTINGS, 1), first, previous: previous.tasks, measure: async () => ({ tasks: attempt(), engineCalls: TASKS, judgeCalls: 0 }) })
-    : undefined;
-  const tasks: NightTask[] = first.map((f) => {
-    const c = outcome?.tonight.get(f.task_id);
-    const counts = c ? { attempts: c.attempts, judged: c.judged, passes: c.passes, reference_judged: c.reference.judged, reference_passes: c.reference.passes } : { attempts: 1, judged: 1, passes: f.passes };
-    return { task_id: f.task_id, category: 'c', status: f.passes ? 'pass' : 'fail', ...counts };
-  });
-  const rec = record(tasks);
-  const drift = compareNights(rec, previous && { ...previous, label: 'last night' }, SETTINGS.significance, undefined, { minEffect: SETTINGS.minEffect, maxAttempts: SETTINGS.maxAttempts, ...(outcome ? { outcome } : {}) });
-  return { rec, drift, attempts: outcome?.attempts ?? 1 };
-}
-
-/** `trials` seeded chains of six nights, the sixth with every task's chance down by `drop`. */
-export async function driftTrials(drop: number, seed: number, trials: number): Promise<DriftRates> {
-  const r = rng(seed);
-  let alerts = 0;
-  let attempts = 0;
-  let nullNights = 0;
-  let nullAlerts = 0;
-  for (let k = 0; k < trials; k++) {
-    const chances = ids.map(() => 0.3 + 0.5 * r());
-    let last = (await night(chances, undefined, r)).rec;
-    for (let n = 1; n <= 4; n++) {
-      const same = await night(chances, last, r);
-      // The second night's reference is the first night's one attempt per task; from the third on, a planned one.
-      if (n >= 2) (nullNights++, same.drift.alert && nullAlerts++);
-      last = same.rec;
-    }
-    const tested = await night(chances.map((p) => p - drop), last, r);
-    if (!tested.drift.test?.startsWith('Cochran–Mantel–Haenszel')) throw new Error(`drift tested by ${tested.drift.test}, not the CMH score`);
-    if (tested.drift.alert) alerts++;
-    attempts += tested.attempts;
+/** The three figures of the issue over `sequences` seeded sequences each (`unchangedNights` nights long). */
+export function driftRates(setup: DriftSetup, sequences: number, unchangedNights: number, seed0 = 1): DriftRates {
+  let falseAll = 0;
+  let falseNight = 0;
+  let falseAcc = 0;
+  let counted = 0;
+  for (let k = 0; k < sequences; k++) {
+    const r = sequence(setup, { kind: 'unchanged' }, unchangedNights + 1, seed0 + k * 7919);
+    // Night 0 has nothing to compare with; every later night is an unchanged night.
+    counted += unchangedNights;
+    falseAll += r.alerts.slice(1).filter(Boolean).length;
+    falseNight += r.byNight.slice(1).filter(Boolean).length;
+    falseAcc += r.byAccumulation.slice(1).filter(Boolean).length;
   }
-  return { rate: alerts / trials, attempts: attempts / trials, nullNights, nullAlerts };
+  let declined = 0;
+  let nightsTo = 0;
+  let stepped = 0;
+  for (let k = 0; k < sequences; k++) {
+    const d = sequence(setup, { kind: 'decline', perNight: 0.02, from: WARMUP }, WARMUP + 10, seed0 + 1_000_003 + k * 7919);
+    const first = d.alerts.slice(WARMUP).indexOf(true);
+    if (first >= 0) declined++;
+    nightsTo += first >= 0 ? first + 1 : 11;
+    const s = sequence(setup, { kind: 'step', size: 0.1, at: WARMUP }, WARMUP + 2, seed0 + 2_000_003 + k * 7919);
+    if (s.alerts[WARMUP] || s.alerts[WARMUP + 1]) stepped++;
+  }
+  const per30 = (n: number) => (30 * n) / counted;
+  return { falsePer30: per30(falseAll), falsePer30Night: per30(falseNight), falsePer30Accumulated: per30(falseAcc), declineBy10: declined / sequences, declineNights: nightsTo / sequences, stepByNext: stepped / sequences };
+}
+
+/** The bench's table: the figures at the issue's model and, beside it, with fewer attempts a night. */
+export function driftTable(sequences: number): string[] {
+  const rows = [DRIFT_SETUP, { ...DRIFT_SETUP, attempts: 6 }].map((s) => {
+    const r = driftRates(s, sequences, 60);
+    const f = (x: number) => x.toFixed(2);
+    const pct = (x: number) => `${Math.round(x * 100)}%`;
+    return `| ${s.tasks} tasks, chances ${s.chance.join('–')}, ${s.attempts} attempts a night | ${f(r.falsePer30)} (night ${f(r.falsePer30Night)}, accumulated ${f(r.falsePer30Accumulated)}) | ${pct(r.declineBy10)} (mean night ${r.declineNights.toFixed(1)}) | ${pct(r.stepByNext)} |`;
+  });
+  return [
+    `${sequences} seeded sequences per figure; unchanged sequences of 60 nights. Goals: ≤ 1 false alert per 30 nights; ≥ 80% for both drops.`,
+    '',
+    '| model | false alerts per 30 unchanged nights | −2 points a night alerted by night 10 | −10 step alerted that night or next |',
+    '|---|---|---|---|',
+    ...rows,
+  ];
 }

@@ -33,6 +33,8 @@ export interface NoisyModel {
   requests(): number;
   /** The chance a (skill, prompt) is answered right with. */
   chance(skill: string, prompt: string): number;
+  /** Moves every chance by `points` from now on: a model that changes behind the same config, night by night. */
+  shift(points: number): void;
   close(): Promise<void>;
 }
 
@@ -53,11 +55,12 @@ export async function startNoisyModel(o: NoisyModelOptions): Promise<NoisyModel>
   const high = o.high ?? 0.8;
   const streams = new Map<string, () => number>();
   let count = 0;
+  let moved = 0;
   const chance = (skill: string, prompt: string) => {
     const base = low + (high - low) * mulberry32(seedOf(o.seed, 'chance', prompt))();
     const edited = skill.trim().length > 0 && skill.trim() !== o.baseline.trim();
     const touched = !o.effectOn || o.effectOn.some((p) => prompt.includes(p));
-    return Math.min(1, Math.max(0, base + (edited && touched ? o.effect : 0)));
+    return Math.min(1, Math.max(0, base + moved + (edited && touched ? o.effect : 0)));
   };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -88,6 +91,9 @@ export async function startNoisyModel(o: NoisyModelOptions): Promise<NoisyModel>
     url,
     requests: () => count,
     chance,
+    shift: (points: number) => {
+      moved = points;
+    },
     close,
   };
 }

@@ -66,6 +66,7 @@
       const damage = (r.problems || []).filter((p) => !(r.manifest && r.manifest.error && /run\.json$/.test(p.file))).map((p) => problem(`${p.file}: ${p.message} — ${p.hint}`));
       const head = [h('h1', {}, `Run ${r.run_id}`), r.manifest && r.manifest.error ? problem(r.manifest.error) : null, ...damage,
         m ? h('p', {}, `${m.mode} run on ${m.target ? m.target.skill_path : '?'} — status `, h('strong', { id: 'run-status' }, m.status), m.mock ? ' — mock engine' : '') : null,
+        m && m.interrupted_because ? h('p', { class: 'muted', id: 'run-interrupted' }, `interrupted: run.json says running, but ${m.interrupted_because}; ${m.resume_hint}`) : null,
         r.progress ? h('p', { id: 'progress' }, progressOf(r.progress)) : null];
       const its = r.iterations.slice().reverse().map((it) => {
         const s = it.sections;

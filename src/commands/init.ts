@@ -7,6 +7,7 @@ import { appendAtomically, writeFileAtomicallySync } from '../core/atomic.js';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../core/errors.js';
+import { isDependencyOf } from '../core/package-info.js';
 import type { CliDeps, SetCode } from '../program/deps.js';
 import { findProgram } from '../core/find-program.js';
 import { findSkills, judgeNote, targetsBlock, type FoundSkill } from './init-adopt.js';
@@ -143,7 +144,7 @@ function ignoreState(root: string, written: string[]): void {
 }
 
 /** What to type next, in the order a first hour goes; from the folder init was run in. */
-function nextSteps(dir: string): string {
+function nextSteps(dir: string, dependency: boolean): string {
   const c = dir === '.' ? '' : ` -c ${/^[\w./-]+$/.test(dir) ? dir : `'${dir.replace(/'/g, `'\\''`)}'`}/pipeline.yaml`;
   const suite = `${dir === '.' ? '' : `${dir}/`}skills/meeting-notes/tasks.yaml`;
   return [
@@ -153,7 +154,9 @@ function nextSteps(dir: string): string {
     `  whet plan --mock${c}   # the power to find a gain, and the held-out tasks or attempts it takes`,
     `  whet run --mock${c}    # the improvement loop, offline on the mock engine (drop --mock for the configured engine)`,
     `  whet report${c}        # the evidence report of the newest run`,
-    `  whet schedule print --via github${c}    # a nightly GitHub Actions workflow`,
+    dependency
+      ? `  whet schedule print --via github${c}    # a nightly GitHub Actions workflow (npm ci, then the project's whet)`
+      : `  whet schedule print --via github --package <spec>${c}    # a nightly GitHub Actions workflow; <spec>: how its job installs whetstone (a tarball you commit from npm pack, a git URL, a version you publish)`,
     '',
   ].join('\n');
 }
@@ -183,6 +186,6 @@ export function registerInitCommand(program: Command, deps: CliDeps, _setCode: S
     .option('--skill <dir>', 'the skill folder to target (default: the skills found in the project folder; the starter only when there are none)')
     .action((dir: string, o: { skill?: string }) => {
       const { written, adopted } = initProject(deps, dir, o);
-      deps.stdout(`${written.map((w) => `wrote ${w}`).join('\n')}\n${adopted.length ? adoptedSteps(dir, adopted) : nextSteps(dir)}`);
+      deps.stdout(`${written.map((w) => `wrote ${w}`).join('\n')}\n${adopted.length ? adoptedSteps(dir, adopted) : nextSteps(dir, isDependencyOf(resolve(deps.cwd, dir)))}`);
     });
 }

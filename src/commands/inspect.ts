@@ -5,7 +5,7 @@ import { checkIdFlag, checkIterationFlag } from '../config/safe-id.js';
 import { UsageError } from '../core/errors.js';
 import { findCandidate, formatCandidates, iterationsWith } from '../inspect/candidates-view.js';
 import { formatRun, runView } from '../inspect/run-view.js';
-import { formatStatus, listRuns } from '../inspect/status.js';
+import { formatStatus, listRuns, liveStatus, resumeHint } from '../inspect/status.js';
 import { iterationPaths } from '../loop/paths.js';
 import { resolveRun } from '../loop/resolve-run.js';
 import { iterations } from '../loop/iterations.js';
@@ -66,6 +66,9 @@ export function registerInspectCommands(program: Command, deps: CliDeps, setCode
       if (check.problems.length) setCode(1);
       if (!stage) {
         const view = runView(runDir, check);
+        // run.json says running, but no live process holds the run (kill -9, a reboot): say interrupted.
+        const live = view.manifest ? liveStatus(stateDir, runId, String(view.manifest.status)) : undefined;
+        if (view.manifest && live?.because) view.manifest = { ...view.manifest, status: live.status, interrupted_because: live.because, resume_hint: resumeHint(runId, String(view.manifest.mode)) };
         deps.stdout(o.json ? `${JSON.stringify(view, null, 2)}\n` : `${formatRun(view)}\n`);
         return;
       }

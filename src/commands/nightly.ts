@@ -5,6 +5,7 @@ import { parseDuration } from '../config/duration.js';
 import { UsageError } from '../core/errors.js';
 import { baselineAll } from '../nightly/baseline.js';
 import { runNightly } from '../nightly/nightly.js';
+import { falseAlertsWords } from '../nightly/accumulate.js';
 import { prune } from '../nightly/prune.js';
 import { mergedBaselines, shardTargets } from '../nightly/shard-targets.js';
 import { acquireStateLock } from '../state/lock.js';
@@ -22,6 +23,7 @@ interface Opts {
   dryRun?: boolean;
   shard?: string;
   merge?: string[];
+  setReference?: boolean;
 }
 
 /** `--shard i/n`: this machine's shard of every target; no verdict and no report until the merge. */
@@ -57,10 +59,12 @@ export function registerNightlyCommands(program: Command, deps: CliDeps, setCode
   // --force stays accepted (older schedules pass it) and is what nightly always does anyway.
   targetsCommand('nightly', 'every task of every target measured fresh (never from the cache) + dated report + trend + drift check; exit 1 on a significant drop', 'accepted for older schedules: nightly never reads cached baselines')
     .option('--merge <dirs...>', 'tonight from the shards of `whet nightly --shard i/n` (directories or .tar.gz) instead of measuring')
+    .option('--set-reference', 'make tonight the reference night every later night is compared with (it is otherwise the first night since the skill, suite, engine or settings changed)')
+    .addHelpText('after', `\nA drift alert (exit 1): tonight against the previous night, or the evidence of a drop accumulated since the reference night.\nWith the default thresholds.significance 0.05, ${falseAlertsWords(0.05)}.\nwhet plan --nightly states it for your config and its targets.`)
     .action(async (o: Opts) => {
       if (o.shard !== undefined && o.merge) throw new UsageError('--shard runs one shard and --merge adds all of them up; use one');
       if (o.shard !== undefined) return runTargetShards(env(), o, deps, setCode);
-      const r = await runNightly(env(), o, o.merge ? mergedBaselines(o.merge) : undefined);
+      const r = await runNightly(env(), { ...o, setReference: o.setReference === true }, o.merge ? mergedBaselines(o.merge) : undefined);
       if (r === 'interrupted') return setCode(130);
       deps.stdout(o.json ? `${JSON.stringify({ date: r.date, file: r.file, alert: r.alert, engine_calls: r.engineCalls, targets: r.targets.map((t) => ({ label: t.label, ...t.summary, drift: t.drift })) }, null, 2)}\n` : `${r.markdown}\nwritten: ${r.file}\n`);
       setCode(r.engineFailed ? 3 : r.alert ? 1 : 0);

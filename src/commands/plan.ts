@@ -14,6 +14,20 @@ import { prepare } from '../measure/setup.js';
 import { planReport, planText } from '../measure/plan-report.js';
 import { readSkill } from '../skill/read.js';
 import * as stage from '../../stages/evaluate/index.js';
+import { CUSUM_H, CUSUM_K, falseAlertsPer30, falseAlertsWords, IN_CONTROL_NIGHTS, nightSignificance } from '../nightly/accumulate.js';
+
+/** `whet plan --nightly`: what a night tests and how many false alerts a month of unchanged nights gives. */
+function nightlyPlan(significance: number, targets: number, json: boolean): string {
+  const f = falseAlertsPer30(significance);
+  if (json) return `${JSON.stringify({ night_significance: nightSignificance(significance), cusum: { k: CUSUM_K, h: CUSUM_H, in_control_nights: IN_CONTROL_NIGHTS }, false_alerts_per_30_nights: { per_target: f, targets, all_targets: Math.round(f.total * targets * 100) / 100 } }, null, 2)}\n`;
+  return [
+    'nightly drift design (whet nightly; docs/guides/nightly-and-drift.md):',
+    `  tonight against the previous night: on a noisy engine the paired drop test at ${Number(nightSignificance(significance).toPrecision(3))} per night (a fifth of thresholds.significance ${significance}); a deterministic engine keeps ${significance} (nothing flips when nothing changed)`,
+    `  tonight against the reference night (the first since the skill, suite, engine or settings changed, or whet nightly --set-reference): a CUSUM of the drop, K ${CUSUM_K}, H ${CUSUM_H}`,
+    `  ${falseAlertsWords(significance, targets)}`,
+    '',
+  ].join('\n');
+}
 
 interface PlanOpts {
   taskSuite?: string;
@@ -24,6 +38,7 @@ interface PlanOpts {
   passK?: number;
   pilot?: boolean;
   json?: boolean;
+  nightly?: boolean;
 }
 
 export function registerPlanCommand(program: Command, deps: CliDeps, setCode: SetCode): void {
@@ -38,8 +53,10 @@ export function registerPlanCommand(program: Command, deps: CliDeps, setCode: Se
     .option('-c, --config <file>', 'pipeline config (default: ./pipeline.yaml when present)')
     .option('--state-root <dir>', 'state directory')
     .option('--json', 'JSON output')
+    .option('--nightly', 'the nightly drift design instead: its tests and the false alerts to expect per 30 nights, per target and over the config\'s targets')
     .action(async (o: PlanOpts) => {
       const cfg = await loadPipeline(o.config, deps.cwd);
+      if (o.nightly) return deps.stdout(nightlyPlan(cfg.thresholds.significance, expandTargets(cfg).length, o.json === true));
       let taskSuite = o.taskSuite;
       let skillPath = o.skillPath;
       if (!taskSuite || !skillPath) {

@@ -16,6 +16,7 @@ import { inRepo } from '../schedule/github-jobs.js';
 import { githubShardedWorkflow, SHARDED_WORKFLOW_FILE } from '../schedule/github-shards.js';
 import { gitlabShardedPipeline } from '../schedule/gitlab-shards.js';
 import { k8sShardedManifests } from '../schedule/k8s-shards.js';
+import { resolveInstall, type WhetInstall } from '../schedule/install.js';
 import { runScheduler } from '../schedule/runner.js';
 import { installSystemd, removeOwnedFile, removeSystemd, repositoryRoot, systemdUserDir, writeOwnedFile } from '../schedule/systemd.js';
 import { crontabBlock, NIGHTLY_CALLS_NOTE, nightlyArgv, systemdUnits, unitName, type ScheduleTarget } from '../schedule/units.js';
@@ -30,13 +31,22 @@ interface Opts {
   timeout?: string;
   shards?: string;
   image?: string;
+  package?: string;
 }
 
 /** The workflow file and text for github: sharded over a job matrix with --shards N, else one job. */
-function githubFile(t: ScheduleTarget, o: Opts): { file: string; text: string } {
+function githubFile(deps: CliDeps, t: ScheduleTarget, o: Opts): { file: string; text: string } {
   const root = repositoryRoot(t.projectDir);
-  if (o.shards === undefined) return { file: join(root, WORKFLOW_FILE), text: githubWorkflow(t, root) };
-  return { file: join(root, SHARDED_WORKFLOW_FILE), text: githubShardedWorkflow(t, root, Number(o.shards)) };
+  const install = installOf(deps, t, o);
+  if (o.shards === undefined) return { file: join(root, WORKFLOW_FILE), text: githubWorkflow(t, root, install) };
+  return { file: join(root, SHARDED_WORKFLOW_FILE), text: githubShardedWorkflow(t, root, Number(o.shards), install) };
+}
+
+/** How a CI job gets whet: the project's dependency or --package; refused (exit 2, the flag to add) otherwise. */
+function installOf(deps: CliDeps, t: ScheduleTarget, o: Opts): WhetInstall {
+  const repoRoot = repositoryRoot(t.projectDir);
+  // A Kubernetes pod starts in the image's folder, the repository root; a CI job in the project folder.
+  return resolveInstall({ projectDir: t.projectDir, repoRoot, cwd: deps.cwd, spec: o.package, runsIn: o.via === 'k8s' ? repoRoot : t.projectDir });
 }
 
 function refuseShards(o: Opts): void {
@@ -44,6 +54,7 @@ function refuseShards(o: Opts): void {
   if (o.via === 'gitlab' && o.shards === undefined) throw new UsageError('--via gitlab writes a pipeline of parallel: N shard jobs and a merge job: give --shards N');
   if (o.shards !== undefined && o.via !== 'github' && o.via !== 'gitlab' && o.via !== 'k8s') throw new UsageError(`--shards runs the nightly on a CI job matrix or Kubernetes: it is supported with --via github, gitlab or k8s (not ${o.via})`);
   if (o.image !== undefined && o.via !== 'gitlab' && o.via !== 'k8s') throw new UsageError(`--image names the container the jobs run in: it is supported with --via gitlab or k8s (not ${o.via})`);
+  if (o.package !== undefined && o.via !== 'github' && o.via !== 'gitlab' && o.via !== 'k8s') throw new UsageError(`--package names how a CI job installs whetstone: it is supported with --via github, gitlab or k8s (not ${o.via}, which runs this install: ${WHET_BIN})`);
   if (o.shards !== undefined && !/^\d+$/.test(o.shards)) throw new UsageError(`--shards "${o.shards}" must be a whole number`);
 }
 
@@ -75,10 +86,10 @@ function runsComment(t: ScheduleTarget, via: Via, now: Date): string {
 function printText(deps: CliDeps, t: ScheduleTarget, via: Via, o: Opts): string {
   const head = runsComment(t, via, deps.now());
   if (via === 'cron') return `${head}\n${crontabBlock(t)}`;
-  if (via === 'k8s') return `${head}\n${k8sShardedManifests(t, Number(o.shards), o.image ?? 'whetstone-project:latest', inRepo(repositoryRoot(t.projectDir), t.configPath) ?? t.configPath)}`;
-  if (via === 'gitlab') return `${head}\n${gitlabShardedPipeline(t, repositoryRoot(t.projectDir), Number(o.shards), o.image)}`;
+  if (via === 'k8s') return `${head}\n${k8sShardedManifests(t, Number(o.shards), o.image ?? 'whetstone-project:latest', inRepo(repositoryRoot(t.projectDir), t.configPath) ?? t.configPath, installOf(deps, t, o))}`;
+  if (via === 'gitlab') return `${head}\n${gitlabShardedPipeline(t, repositoryRoot(t.projectDir), Number(o.shards), installOf(deps, t, o), o.image)}`;
   if (via === 'github') {
-    const g = githubFile(t, o);
+    const g = githubFile(deps, t, o);
     return `${head}\n# file: ${g.file}\n${g.text}`;
   }
   const u = systemdUnits(t);
@@ -92,6 +103,7 @@ const common = (c: Command) => {
     .addOption(new Option('--via <scheduler>', 'cron, systemd (user timer), github (Actions workflow), gitlab or k8s (print only, with --shards)').choices(VIAS).default('cron'))
     .option('-c, --config <file>', 'pipeline config the nightly job uses (default: ./pipeline.yaml)')
     .option('--shards <n>', 'github, gitlab, k8s: run the nightly as n shards (a job matrix, parallel: n, an Indexed Job) and a merge job')
+    .option('--package <spec>', 'github, gitlab, k8s: how the jobs install whetstone when package.json does not list it: a tarball in the repository, a git URL or a registry version you publish')
     .option('--image <image>', 'gitlab: the jobs\' image (default node:20); k8s: the image holding the repository with npm ci done (default whetstone-project:latest)');
 };
 
@@ -118,7 +130,7 @@ export function registerScheduleCommand(program: Command, deps: CliDeps, setCode
       const r = await installSystemd(pe(), u, t.projectDir);
       deps.stdout(`systemd: ${u.name}.service ${r.service}, ${u.name}.timer ${r.timer} in ${r.dir}; timer enabled (OnCalendar=${u.onCalendar})\n${runs}\n`);
     } else {
-      const { file, text } = githubFile(t, o);
+      const { file, text } = githubFile(deps, t, o);
       const action = await writeOwnedFile(file, text, t.projectDir);
       deps.stdout(`github: ${file} ${action}; commit and push it to start the schedule\n${runs}\n`);
     }
@@ -140,7 +152,8 @@ export function registerScheduleCommand(program: Command, deps: CliDeps, setCode
       if (r.warning) deps.stderr(`whet: ${r.warning}\n`);
       deps.stdout(`systemd: ${name}.timer ${r.timer}, ${name}.service ${r.service} (${r.dir})\n`);
     } else {
-      const { file } = githubFile(t, o);
+      // Only the path: removing needs no install, so it is never refused for want of --package.
+      const file = join(repositoryRoot(t.projectDir), o.shards === undefined ? WORKFLOW_FILE : SHARDED_WORKFLOW_FILE);
       deps.stdout(`github: ${file} ${removeOwnedFile(file, t.projectDir)}\n`);
     }
   });

@@ -44,9 +44,6 @@ export const WHET_BIN = join(PACKAGE_ROOT, own.bin);
 /** The method guide, shipped in the package: the help output names it by this absolute path. */
 export const METHOD_GUIDE = join(PACKAGE_ROOT, 'docs', 'method.md');
 
-/** What `npm install -g` is given to install this very version from the registry. */
-export const INSTALL_SPEC = `${PACKAGE_NAME}@${VERSION}`;
-
 /** Whether the project in `dir` lists whetstone in its package.json, so `npm ci` there brings `npx whet`. */
 export function isDependencyOf(dir: string): boolean {
   const pkg = readPkg(join(dir, 'package.json'));

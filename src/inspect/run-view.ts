@@ -106,6 +106,7 @@ export function formatRun(view: RunView): string {
   const rolled = view.rolled_back_at;
   if (!m && view.run_id) out.push(`run ${view.run_id} — run.json cannot be read (see below)`);
   if (m) out.push(`run ${m.run_id} — target ${m.target?.skill_path ?? '?'} — status ${m.status}${rolled ? ` (rolled back ${rolled})` : ''}${m.mock ? ' — mock engine (offline; not a model)' : ''}`);
+  if (m?.interrupted_because) out.push(`  interrupted: run.json says running, but ${m.interrupted_because}; ${m.resume_hint}`);
   if (view.problems?.length) out.push(`  ${view.problems.length} problem(s): these files failed verification and none of their values is shown:`, formatProblems(view.problems, '  ').trimEnd());
   // A standalone (or pipeline-mode) evaluation: what run.json kept of how it ended, and where the artifact is.
   const s = m?.mode !== 'loop' ? m?.summary : undefined;

@@ -11,6 +11,7 @@ import { callsText, spentIn, type RunTotals } from '../evaluation/run-usage.js';
 import { verifyRun } from './verify-run.js';
 import { runIds } from './verify-state.js';
 import { formatProblems, type Problem } from '../state/verify-files.js';
+import { runLiveness } from '../state/lock.js';
 
 export interface RunStatus {
   run_id: string;
@@ -33,7 +34,19 @@ export interface RunStatus {
   rate_limit: RateLimitState | null;
   /** Files of the run that failed verification (verify-run.ts): their values are left out above. */
   problems: Problem[];
+  /** run.json says running but no live process holds the run (killed, rebooted): why, and status is `interrupted`. */
+  interrupted_because?: string;
 }
+
+/** What a run's status is: `running` only while a live process holds it (the lock's own check), else `interrupted`. */
+export function liveStatus(stateDir: string, runId: string, status: string): { status: string; because?: string } {
+  if (status !== 'running') return { status };
+  const live = runLiveness(stateDir, runId);
+  return live.alive ? { status } : { status: 'interrupted', because: live.why };
+}
+
+/** How to go on with an interrupted run. */
+export const resumeHint = (runId: string, mode: string) => (mode === 'loop' ? `continue with "whet resume ${runId}"` : 'run the same command again to resume');
 
 /**
  * Every run, oldest first. What runs next in a loop run is read through its artifacts' schema
@@ -72,6 +85,8 @@ export async function listRuns(stateDir: string, now: Date): Promise<RunStatus[]
       rate_limit: rateLimitState(runDir, now),
       problems: check.problems,
     };
+    const live = liveStatus(stateDir, id, base.status);
+    if (live.because) Object.assign(base, { status: live.status, interrupted_because: live.because });
     if (m.mode === 'loop') {
       const its = iterations(runDir);
       const views = its.map((n) => iterationView(runDir, n, damaged));
@@ -123,7 +138,8 @@ export function formatStatus(runs: RunStatus[]): string {
       const rolled = r.rolled_back_at ? `\n    rolled back ${r.rolled_back_at}: the target was restored to what it was before this run` : '';
       const tokens = `, tokens ${r.totals.input_tokens} in / ${r.totals.output_tokens} out`;
       const bad = r.problems.length ? `\n${formatProblems(r.problems, '    ').trimEnd()}` : '';
-      return `${r.run_id}  ${r.mode}  ${r.status}${r.problems.length ? ' (DAMAGED)' : ''}${r.rolled_back_at ? ' (rolled back)' : ''}  ${r.target}\n    ${what}; ${callsText(r.totals.calls, r.totals.engine_calls)}${tokens}${cost}; ${formatDuration(r.age_ms)} ago${rolled}${limit}${bad}`;
+      const dead = r.interrupted_because ? `\n    interrupted: run.json says running, but ${r.interrupted_because}; ${resumeHint(r.run_id, r.mode)}` : '';
+      return `${r.run_id}  ${r.mode}  ${r.status}${r.problems.length ? ' (DAMAGED)' : ''}${r.rolled_back_at ? ' (rolled back)' : ''}  ${r.target}\n    ${what}; ${callsText(r.totals.calls, r.totals.engine_calls)}${tokens}${cost}; ${formatDuration(r.age_ms)} ago${rolled}${limit}${dead}${bad}`;
     })
     .join('\n');
 }

@@ -9,6 +9,7 @@ import type { VariantOutcome } from '../evaluation/run-variant.js';
 import type { SequentialSettings } from '../evaluation/sequential.js';
 import type { AfterTarget } from './baseline.js';
 import { hasCounts } from './drift-noisy.js';
+import { nightSignificance } from './accumulate.js';
 import { historyOf, nightlyDir, previousNight, readHistory } from './history.js';
 import { referenceAttempts, runNightRounds, type NightRounds } from './night-rounds.js';
 import type { HistoryLineRead } from './schema.js';
@@ -32,7 +33,7 @@ export function driftRounds(found: Map<string, TargetRounds>, log?: (line: strin
       // Nothing to compare with, or a night recorded before attempt counts were: compared by status.
       if (!previous || !hasCounts(previous.tasks)) return undefined;
       const cfg = prepared.cfg;
-      const settings: SequentialSettings = { significance: cfg.thresholds.significance, minEffect: cfg.thresholds.min_effect, maxAttempts: Math.max(prepared.passK, cfg.maxAttempts) };
+      const settings: SequentialSettings = { significance: nightSignificance(cfg.thresholds.significance), minEffect: cfg.thresholds.min_effect, maxAttempts: Math.max(prepared.passK, cfg.maxAttempts) };
       let stopped: VariantOutcome | undefined;
       const outcome = await runNightRounds({
         settings,

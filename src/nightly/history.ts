@@ -4,7 +4,7 @@
 import { isSafeId } from '../config/safe-id.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { historyLineRead, nightRecordRead, type HistoryLineRead, type NightRecordRead } from './schema.js';
+import { accumulatedDecline, historyLineRead, nightRecordRead, type AccumulatedDecline, type HistoryLineRead, type NightRecordRead } from './schema.js';
 
 export const nightlyDir = (stateDir: string) => join(stateDir, 'nightly');
 
@@ -41,7 +41,7 @@ export function historyOf(history: HistoryLineRead[], t: TargetId, tonight: Targ
 }
 
 /** The newest earlier night that judged something: an engine-failure night has nothing to compare with. */
-export function previousNight(dir: string, lines: HistoryLineRead[]): (NightRecordRead & { label: string }) | undefined {
+export function previousNight(dir: string, lines: HistoryLineRead[]): (NightRecordRead & { label: string; accumulated?: AccumulatedDecline }) | undefined {
   for (const h of [...lines].reverse()) {
     if (h.passed + h.failed === 0) continue;
     const r = recordIn(dir, h);
@@ -50,7 +50,12 @@ export function previousNight(dir: string, lines: HistoryLineRead[]): (NightReco
   return undefined;
 }
 
-function recordIn(dir: string, h: HistoryLineRead): (NightRecordRead & { label: string }) | undefined {
+/** A night's record of one target by its dated file (the accumulation's reference night), if it is still there. */
+export function recordAt(dir: string, file: string, t: { target: string; target_key: string }): (NightRecordRead & { label: string; accumulated?: AccumulatedDecline }) | undefined {
+  return recordIn(dir, { file, date: file.replace(/\.json$/, ''), run_id: '', target: t.target, target_key: t.target_key } as HistoryLineRead);
+}
+
+function recordIn(dir: string, h: HistoryLineRead): (NightRecordRead & { label: string; accumulated?: AccumulatedDecline }) | undefined {
   // The day file is named by a line someone could have edited: only a plain name inside nightly/ is read.
   if (!isSafeId(h.file)) return undefined;
   let day: { targets?: unknown[] };
@@ -61,7 +66,10 @@ function recordIn(dir: string, h: HistoryLineRead): (NightRecordRead & { label: 
   }
   for (const x of day.targets ?? []) {
     const r = nightRecordRead.safeParse(x);
-    if (r.success && (h.target_key ? r.data.target_key === h.target_key : r.data.target === h.target)) return { ...r.data, label: `${h.date} (${h.run_id})` };
+    if (r.success && (h.target_key ? r.data.target_key === h.target_key : r.data.target === h.target)) {
+      const acc = accumulatedDecline.safeParse((x as { drift?: { accumulated?: unknown } }).drift?.accumulated);
+      return { ...r.data, label: h.run_id ? `${h.date} (${h.run_id})` : h.date, ...(acc.success ? { accumulated: acc.data } : {}) };
+    }
   }
   return undefined;
 }

@@ -1,6 +1,7 @@
 // nightly/<date>.md: engine failures and drift alerts first (what dropped, how sure, and what changed since
 // the last night), then every target's numbers with their counts and intervals and its last nights.
 import { sequentialWords } from './drift-noisy.js';
+import { falseAlertsWords } from './accumulate.js';
 import type { TrendRow } from './history.js';
 import type { NightTarget } from './schema.js';
 import { signed4 as signed } from '../core/numbers.js';
@@ -19,7 +20,7 @@ function trendTable(rows: TrendRow[]): string[] {
   ];
 }
 
-export function formatNight(date: string, targets: NightTarget[], trends: Map<string, TrendRow[]> = new Map()): string {
+export function formatNight(date: string, targets: NightTarget[], trends: Map<string, TrendRow[]> = new Map(), significance?: number): string {
   const calls = targets.reduce((n, t) => n + t.summary.engine_calls, 0);
   const attempts = targets.reduce((n, t) => n + t.summary.passed + t.summary.failed + t.summary.errors, 0);
   const out: string[] = [
@@ -51,6 +52,8 @@ export function formatNight(date: string, targets: NightTarget[], trends: Map<st
     out.push('');
   }
   if (!failed.length && !drops.length) out.push('No drift alert.', '');
+  // How often an alert comes with nothing changed: what a reader needs to weigh one (issue 39).
+  if (significance !== undefined) out.push(`The design: ${falseAlertsWords(significance, targets.length)}.`, '');
   for (const t of targets) {
     const s = t.summary;
     out.push(`## ${t.label}`, '');
@@ -66,6 +69,8 @@ export function formatNight(date: string, targets: NightTarget[], trends: Map<st
       const cats = Object.entries(d.per_category).filter(([, c]) => c.change !== 0);
       if (cats.length) out.push(`- categories (tasks judged both nights): ${cats.map(([k, c]) => `${k} ${rate(c.before)} → ${rate(c.after)} (${c.tasks})`).join('; ')}`);
     } else out.push(`- ${d.cause}`);
+    const acc = d.accumulated;
+    if (acc) out.push(acc.nights === 0 ? `- reference night for the accumulated decline: tonight (${acc.since})` : `- against the reference night ${acc.reference.label} (${acc.nights} night(s) since): change ${signed(acc.change)}, z ${acc.z?.toFixed(2) ?? '—'}, CUSUM ${acc.alert ? `passed ${acc.h}: alert` : `${acc.statistic.toFixed(2)} of ${acc.h}`}`);
     const rows = trends.get(t.target_key);
     if (rows?.length) out.push(...trendTable(rows));
     out.push('');

@@ -10,10 +10,11 @@ import { InternalError } from '../core/errors.js';
 import { localDate } from '../intents/run-intents.js';
 import { appendAtomically, writeFileAtomically } from '../core/atomic.js';
 import { baselineAll, type BaselineEnv, type TargetBaseline } from './baseline.js';
-import { compareNights } from './drift.js';
+import { compareNights, nothingChanged } from './drift.js';
+import { accumulatedWords, accumulateNight, nightSignificance } from './accumulate.js';
 import { driftRounds, type TargetRounds } from './drift-rounds.js';
 import { engineNoise } from '../measure/setup.js';
-import { historyOf, nightlyDir, previousNight, readHistory, toTrendRow, type TrendRow } from './history.js';
+import { historyOf, nightlyDir, previousNight, readHistory, recordAt, toTrendRow, type TrendRow } from './history.js';
 import { formatNight } from './night-report.js';
 import { historyLine, nightlyDay, NIGHTLY_SCHEMA, type HistoryLine, type NightRecord, type NightTarget } from './schema.js';
 
@@ -44,7 +45,7 @@ function labelOf(r: TargetBaseline, all: TargetBaseline[]): string {
 
 export async function runNightly(
   e: BaselineEnv,
-  o: { config?: string; stateRoot?: string; force?: boolean; mock?: boolean },
+  o: { config?: string; stateRoot?: string; force?: boolean; mock?: boolean; setReference?: boolean },
   /** Where tonight's baselines come from: measured here, or merged from shards (shard-targets.ts). */
   measure: typeof baselineAll = baselineAll,
 ): Promise<NightResult | 'interrupted'> {
@@ -91,7 +92,23 @@ export async function runNightly(
     };
     const mine = historyOf(history, ids[i]!, ids);
     const noisy = { minEffect: cfg.thresholds.min_effect, maxAttempts: tonight?.settings.maxAttempts ?? cfg.maxAttempts, ...(tonight ? { outcome: tonight.outcome } : {}) };
-    const drift = compareNights(record, previousNight(dir, mine), cfg.thresholds.significance, cfg.maxErrorShare, noisy);
+    const previous = previousNight(dir, mine);
+    // A noisy engine's night-over-night test runs at the nightly significance (accumulate.ts: its share of the
+    // false alerts stated); a deterministic engine flips nothing when nothing changed, so it keeps its own.
+    const significance = record.noise?.deterministic === false ? nightSignificance(cfg.thresholds.significance) : cfg.thresholds.significance;
+    const drift = compareNights(record, previous, significance, cfg.maxErrorShare, noisy);
+    // Besides the previous night, a fixed reference night and the evidence of a drop summed since (accumulate.ts).
+    const restart = o.setReference ? 'set' : drift.changed && !nothingChanged(drift.changed) ? 'changed' : undefined;
+    const refFile = previous?.accumulated?.reference.file;
+    const accumulated = accumulateNight({
+      tonight: { file: `${name}.json`, label: `${date} (${a.run_id})`, tasks: record.tasks },
+      ...(previous?.accumulated ? { previous: previous.accumulated } : {}),
+      ...(refFile ? { reference: recordAt(dir, refFile, record)?.tasks } : {}),
+      ...(restart ? { restart } : {}),
+      engineFailed: drift.engine_failed,
+    });
+    drift.accumulated = accumulated;
+    if (accumulated.alert) Object.assign(drift, { alert: true, reasons: [...drift.reasons, accumulatedWords(accumulated)] });
     const summary: NightTarget['summary'] = {
       target: record.target,
       target_key: record.target_key,
@@ -119,7 +136,7 @@ export async function runNightly(
   const file = join(dir, `${name}.json`);
   const engineCalls = targets.reduce((n, t) => n + t.summary.engine_calls, 0);
   await writeArtifact(file, nightlyDay, { schema: NIGHTLY_SCHEMA, date, created_at: now.toISOString(), alert, engine_calls: engineCalls, targets });
-  const markdown = formatNight(date, targets, trends);
+  const markdown = formatNight(date, targets, trends, cfg.thresholds.significance);
   await writeFileAtomically(join(dir, `${name}.md`), markdown);
   mkdirSync(dir, { recursive: true });
   for (const t of targets) {

@@ -85,6 +85,29 @@ export const nightSequential = z.object({
 
 const rateOrNull = z.number().nullable();
 
+/**
+ * The accumulated decline (src/nightly/accumulate.ts): tonight against a fixed reference night, the
+ * evidence of a drop summed over nights by a one-sided CUSUM. Absent from nights recorded before it was.
+ */
+export const accumulatedDecline = z.object({
+  /** The reference night: its dated file and label. */
+  reference: z.object({ file: z.string(), label: z.string() }),
+  /** Why it is the reference: the first night, the first since a change, or set with --set-reference. */
+  since: z.enum(['first night', 'changed', 'set', 'reference lost']),
+  /** Nights compared with the reference, tonight included (0: tonight is the reference). */
+  nights: z.number().int(),
+  /** Tonight minus the reference in standard errors (null: nothing to compare), the change in pass rate. */
+  z: z.number().nullable(),
+  change: rateOrNull,
+  tasks: z.number().int(),
+  /** The CUSUM after tonight (0 again after an alert), its allowance, threshold and in-control run length. */
+  statistic: z.number(),
+  k: z.number(),
+  h: z.number(),
+  in_control_nights: z.number(),
+  alert: z.boolean(),
+});
+
 export const driftReport = z.object({
   compared_with: z.string().nullable(),
   /** Tasks judged (not errored) on both nights: every comparison below is over these only. */
@@ -110,6 +133,7 @@ export const driftReport = z.object({
   /** The test the alert was decided by: exact McNemar on status (absent: the same), or the noisy engine's. */
   test: z.string().optional(),
   sequential: nightSequential.optional(),
+  accumulated: accumulatedDecline.optional(),
 });
 
 export const historySummary = z.object({
@@ -168,3 +192,4 @@ export type HistoryLine = z.infer<typeof historyLine>;
 export type HistoryLineRead = z.infer<typeof historyLineRead>;
 export type NightTarget = z.infer<typeof nightTarget>;
 export type NightlyDay = z.infer<typeof nightlyDay>;
+export type AccumulatedDecline = z.infer<typeof accumulatedDecline>;

@@ -1,10 +1,12 @@
 // What the one-machine and the sharded GitHub Actions workflows (github.ts, github-shards.ts) are made of,
 // written once: the actions they use and their versions, the workflow's head (schedule, permissions, one
-// night at a time), a job (runner, time limit, the engine keys from repository secrets, the project folder)
-// and the steps that make `whet` runnable in it. A new action version is one line of ACTIONS.
+// night at a time), a job (runner, time limit, the project folder), the steps that make `whet` runnable in it,
+// and the engine keys from repository secrets — in the env of the steps that run whet only (issue 39): never
+// at job level, where the checkout, the install and every action would see them. A new action version is
+// one line of ACTIONS.
 import { relative, sep } from 'node:path';
 import { UsageError } from '../core/errors.js';
-import { INSTALL_SPEC, isDependencyOf } from '../core/package-info.js';
+import { NPX_WHET, type WhetInstall } from './install.js';
 import { marker, type ScheduleTarget } from './units.js';
 
 /** Every action a generated workflow uses, at the version it is pinned to. */
@@ -57,22 +59,28 @@ jobs:
 /** Keys every run needs even when the config names none: the CLI engines (claude, codex) read these too. */
 const DEFAULT_KEY_ENVS = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY'];
 
-/** The job's env block: each key variable read from the repository secret of the same name. */
-export function envBlock(keyEnvs: readonly string[] = []): string {
-  const names = [...new Set([...keyEnvs, ...DEFAULT_KEY_ENVS])];
-  return names.map((n) => `      ${n}: \${{ secrets.${n} }}`).join('\n');
+/** The key variables a run reads: the config's api_key_env names, then the defaults. */
+export const keyNames = (keyEnvs: readonly string[] = []) => [...new Set([...keyEnvs, ...DEFAULT_KEY_ENVS])];
+
+/** A step's env block: each key variable read from the repository secret of the same name. */
+export function keysEnv(keyEnvs: readonly string[] = []): string {
+  return `        env:\n${keyNames(keyEnvs).map((n) => `          ${n}: \${{ secrets.${n} }}`).join('\n')}\n`;
 }
 
+/** The comment over the first step given the keys. */
+export const KEYS_NOTE = `        # Engine API keys, only in the steps that run whet, each from the repository secret of the same name
+        # (Settings → Secrets and variables → Actions). Add one for every api_key_env your pipeline.yaml names;
+        # a mock-only config needs none, and an unset secret is passed as an empty value, which whet treats as not set.
+`;
+
 /**
- * A job that runs whet in the project folder: `head` its lines before the env (needs, if, strategy…),
- * `keysNote` the comment over its engine keys, `steps` its steps after the set-up (checkout, Node, whet).
+ * A job that runs whet in the project folder: `head` its lines before runs-on (needs, if, strategy…),
+ * `steps` its steps after the set-up (checkout, Node, whet). No job-level env: the keys are in its steps.
  */
-export function whetJob(o: { id: string; head?: string; timeout: number; keysNote?: string; keyEnvs?: readonly string[]; project: string; setup: string; steps: string }): string {
+export function whetJob(o: { id: string; head?: string; timeout: number; project: string; setup: string; steps: string }): string {
   return `  ${o.id}:
 ${o.head ?? ''}    runs-on: ubuntu-latest
     timeout-minutes: ${o.timeout}
-${o.keysNote ?? ''}    env:
-${envBlock(o.keyEnvs)}
     defaults:
       run:
         working-directory: ${JSON.stringify(o.project)}
@@ -82,24 +90,23 @@ ${o.steps}`;
 }
 
 /** The steps that make `whet` runnable in the job (checkout, Node, whetstone), and how the later steps call it. */
-export function whetSetup(projectDir: string): { steps: string; whet: string } {
+export function whetSetup(install: WhetInstall): { steps: string; whet: string } {
   const node = `      - uses: ${ACTIONS.checkout}
+        with:
+          persist-credentials: false
       - uses: ${ACTIONS.setupNode}
         with:
           node-version: 20`;
-  if (isDependencyOf(projectDir)) {
-    return { steps: `${node}\n      # whetstone is a dependency in package.json: npm ci installs it, npx runs it.\n      - run: npm ci`, whet: 'npx whet' };
+  if (install.kind === 'dependency') {
+    return { steps: `${node}\n      # whetstone is a dependency in package.json: npm ci installs it (no key in this step), npx runs it.\n      - run: npm ci`, whet: NPX_WHET };
   }
   return {
     steps: `${node}
-      # package.json here does not list whetstone (or there is none): install it for the job. To pin it
-      # with the project instead, add it as a dependency (npm install --save-dev whetstone) and
-      # print this workflow again: it then runs npm ci and npx whet.
+      # whetstone from --package (no engine key in this step: its install scripts never see one). To pin
+      # it with the project instead, list it in package.json and print this workflow again.
       - name: Install whetstone
         env:
-          # an npm package spec: a registry version, a tarball in the repository (./whetstone-x.y.z.tgz)
-          # or a git URL
-          WHETSTONE_PACKAGE: ${INSTALL_SPEC}
+          WHETSTONE_PACKAGE: ${JSON.stringify(install.spec)}
         run: npm install -g "$WHETSTONE_PACKAGE"`,
     whet: 'whet',
   };

@@ -4,20 +4,21 @@
 // i/N` on a copy and upload their shard directories; a merge job downloads them all, runs `whet nightly
 // --merge` — the merge refuses a missing shard, so a failed shard fails the night loudly — uploads the
 // reports and saves the state, and its exit code is the night's verdict (1 on a drift alert). Engine keys
-// come from repository secrets, never from the file. Kept apart from github.ts (the unsharded workflow).
+// come from repository secrets, never from the file, into the env of the steps that run whet nightly only. Kept apart from github.ts (the unsharded workflow).
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
-import { ACTIONS, placeWorkflow, reportAndSaveSteps, restoreStateStep, sh, whetJob, whetSetup, workflowHead } from './github-jobs.js';
+import { ACTIONS, KEYS_NOTE, keysEnv, placeWorkflow, reportAndSaveSteps, restoreStateStep, sh, whetJob, whetSetup, workflowHead } from './github-jobs.js';
+import type { WhetInstall } from './install.js';
 import type { ScheduleTarget } from './units.js';
 
 export const SHARDED_WORKFLOW_FILE = join('.github', 'workflows', 'whetstone-nightly-shards.yml');
 
-export function githubShardedWorkflow(t: ScheduleTarget, repoRoot: string, shards: number): string {
+export function githubShardedWorkflow(t: ScheduleTarget, repoRoot: string, shards: number, install: WhetInstall): string {
   if (!Number.isInteger(shards) || shards < 2 || shards > 256) throw new UsageError(`--shards ${shards}: give 2–256 (one machine needs no shards)`);
   const { project, config, state, prefix } = placeWorkflow(t, repoRoot);
   const matrix = JSON.stringify(Array.from({ length: shards }, (_, i) => i + 1));
   // The same install as the one-machine workflow: npx only when the project depends on whetstone.
-  const whet = whetSetup(t.projectDir);
+  const whet = whetSetup(install);
   const plan = `  plan:
     runs-on: ubuntu-latest
     outputs:
@@ -30,20 +31,16 @@ export function githubShardedWorkflow(t: ScheduleTarget, repoRoot: string, shard
   const shard = whetJob({
     id: 'shard',
     head: `    needs: plan
-`,
-    timeout: 120,
-    keysNote: `    strategy:
+    strategy:
       fail-fast: false
       matrix:
         shard: \${{ fromJSON(needs.plan.outputs.shards) }}
-    # Engine API keys, each from the repository secret of the same name (Settings → Secrets and variables →
-    # Actions); an unset secret is passed as an empty value, which whet treats as not set.
 `,
-    keyEnvs: t.keyEnvs,
+    timeout: 120,
     project,
     setup: whet.steps,
-    steps: `      - name: whet nightly --shard \${{ matrix.shard }}/${shards}
-        run: |
+    steps: `${KEYS_NOTE}      - name: whet nightly --shard \${{ matrix.shard }}/${shards}
+${keysEnv(t.keyEnvs)}        run: |
           ${whet.whet} nightly -c ${sh(config)} --shard "\${{ matrix.shard }}/${shards}" --state-root whetstone-shard
       - uses: ${ACTIONS.upload}
         with:
@@ -59,7 +56,6 @@ export function githubShardedWorkflow(t: ScheduleTarget, repoRoot: string, shard
     if: \${{ !cancelled() }}
 `,
     timeout: 60,
-    keyEnvs: t.keyEnvs,
     project,
     setup: whet.steps,
     steps: `${restoreStateStep(state)}      - uses: ${ACTIONS.download}
@@ -67,7 +63,7 @@ export function githubShardedWorkflow(t: ScheduleTarget, repoRoot: string, shard
           pattern: whetstone-shard-*
           path: ${prefix}whetstone-shards
       - name: whet nightly --merge (exit 1 on a drift alert, 2 on a missing or mismatched shard)
-        run: |
+${keysEnv(t.keyEnvs)}        run: |
           ${whet.whet} nightly -c ${sh(config)} --merge whetstone-shards/*
 ${reportAndSaveSteps({ whet: whet.whet, config, state, prefix })}`,
   });

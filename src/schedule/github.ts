@@ -1,7 +1,8 @@
 // The nightly job as a GitHub Actions workflow: a schedule trigger with the cron expression (which GitHub
 // reads in UTC), the state directory carried from one night to the next, whet made available (the
-// project's `npm ci` when its package.json lists whetstone, then `npx whet`; else `npm install -g`, then
-// `whet`: a project that installed whetstone globally has nothing for `npx` to find), `whet nightly`,
+// project's `npm ci` when its package.json lists whetstone, then `npx --no-install whet`; else `npm install
+// -g` of the --package spec, then `whet`; install.ts refuses anything else), `whet nightly` with the engine
+// keys in its own step's env (no other step sees one),
 // and the night's reports uploaded as an artifact: `whet report --nightly`, every target of the night (the
 // newest run alone is one target). A drift alert makes the nightly step fail (exit 1), and that is
 // exactly the night the trend must keep and someone will want to read: so the state is restored
@@ -10,12 +11,13 @@
 // written) restored by prefix, and the upload runs `if: always()` too.
 import { join } from 'node:path';
 import { NIGHTLY_CALLS_NOTE, type ScheduleTarget } from './units.js';
-import { placeWorkflow, reportAndSaveSteps, restoreStateStep, sh, whetJob, whetSetup, workflowHead } from './github-jobs.js';
+import { KEYS_NOTE, keysEnv, placeWorkflow, reportAndSaveSteps, restoreStateStep, sh, whetJob, whetSetup, workflowHead } from './github-jobs.js';
+import type { WhetInstall } from './install.js';
 
 export const WORKFLOW_FILE = join('.github', 'workflows', 'whetstone-nightly.yml');
 
-export function githubWorkflow(t: ScheduleTarget, repoRoot: string): string {
-  const setup = whetSetup(t.projectDir);
+export function githubWorkflow(t: ScheduleTarget, repoRoot: string, install: WhetInstall): string {
+  const setup = whetSetup(install);
   const { project, config, state, prefix } = placeWorkflow(t, repoRoot);
   const head = workflowHead(t, 'whetstone nightly', [
     `${NIGHTLY_CALLS_NOTE}.`,
@@ -25,15 +27,10 @@ export function githubWorkflow(t: ScheduleTarget, repoRoot: string): string {
   return `${head}${whetJob({
     id: 'nightly',
     timeout: 120,
-    keysNote: `    # Engine API keys, each from the repository secret of the same name (Settings → Secrets and variables →
-    # Actions). Add one for every api_key_env your pipeline.yaml names; a mock-only config needs none, and an
-    # unset secret is passed as an empty value, which whet treats as not set.
-`,
-    keyEnvs: t.keyEnvs,
     project,
     setup: setup.steps,
-    steps: `${restoreStateStep(state)}      - name: whet nightly
-        run: |
+    steps: `${restoreStateStep(state)}${KEYS_NOTE}      - name: whet nightly
+${keysEnv(t.keyEnvs)}        run: |
           ${setup.whet} nightly -c ${sh(config)}
 ${reportAndSaveSteps({ whet: setup.whet, config, state, prefix })}`,
   })}`;

@@ -4,38 +4,51 @@
 // directory to the shared volume under the night's date), and a merge CronJob on the same schedule whose
 // init container waits for all N shards of the night, then runs `whet nightly --merge`, keeping the
 // history on the volume; its exit code (1 on a drift alert, 2 on a missing shard) is the Job's outcome.
-// Engine keys come from a Secret (envFrom), never from these files. The image is the project's own (the
-// repository with `npm ci` done): whetstone does not build or push it.
+// Engine keys come from a Secret (envFrom), never from these files, and only into the container that runs
+// whet (issue 39): a --package install runs in an init container with no Secret, into an emptyDir the whet
+// container then reads. The image is the project's own (the repository, with `npm ci` done when
+// package.json lists whetstone — installed when the image is built, where no key is): whetstone does not
+// build or push it.
 import { stringify } from 'yaml';
 import { UsageError } from '../core/errors.js';
 import { sh } from './github-jobs.js';
+import { describeInstall, NPX_WHET, type WhetInstall } from './install.js';
 import { marker, type ScheduleTarget } from './units.js';
 
 export const K8S_SECRET = 'whetstone-engine-keys';
 const VOLUME = 'whetstone-shards';
 const WAIT_SECONDS = 6 * 3600;
+/** Where a --package install puts whet: an emptyDir shared by the install and the whet container. */
+const WHET_PREFIX = '/opt/whetstone';
 
-export function k8sShardedManifests(t: ScheduleTarget, shards: number, image: string, configInImage: string): string {
+export function k8sShardedManifests(t: ScheduleTarget, shards: number, image: string, configInImage: string, install: WhetInstall): string {
   if (!Number.isInteger(shards) || shards < 2 || shards > 256) throw new UsageError(`--shards ${shards}: give 2–256 (one machine needs no shards)`);
   const night = 'night=$(date -u +%F)';
   const config = sh(configInImage);
-  const pod = (name: string, script: string, extra: Record<string, unknown> = {}) => ({
+  const fromPackage = install.kind === 'package';
+  const whet = fromPackage ? `${WHET_PREFIX}/bin/whet` : NPX_WHET;
+  const whetMount = fromPackage ? [{ name: 'whetstone', mountPath: WHET_PREFIX }] : [];
+  // The install, in an init container of its own: no Secret, so its install scripts never see a key.
+  const installer = fromPackage
+    ? [{ name: 'install-whetstone', image, command: ['sh', '-c', `npm install -g --prefix ${WHET_PREFIX} "$WHETSTONE_PACKAGE"`], env: [{ name: 'WHETSTONE_PACKAGE', value: install.spec }], volumeMounts: whetMount }]
+    : [];
+  const pod = (name: string, script: string, waiting: Record<string, unknown>[] = []) => ({
     restartPolicy: 'Never',
-    ...extra,
+    ...(installer.length + waiting.length ? { initContainers: [...waiting, ...installer] } : {}),
     containers: [
       {
         name,
         image,
         command: ['sh', '-c', script],
         envFrom: [{ secretRef: { name: K8S_SECRET, optional: true } }],
-        volumeMounts: [{ name: 'shards', mountPath: '/shards' }],
+        volumeMounts: [{ name: 'shards', mountPath: '/shards' }, ...whetMount],
       },
     ],
-    volumes: [{ name: 'shards', persistentVolumeClaim: { claimName: VOLUME } }],
+    volumes: [{ name: 'shards', persistentVolumeClaim: { claimName: VOLUME } }, ...(fromPackage ? [{ name: 'whetstone', emptyDir: {} }] : [])],
   });
-  const shardScript = `${night}; i=$((JOB_COMPLETION_INDEX + 1)); dir=/shards/$night/shard-$i; rm -rf "$dir" && npx whet nightly -c ${config} --shard "$i/${shards}" --state-root "$dir" && touch "/shards/$night/done-$i"`;
+  const shardScript = `${night}; i=$((JOB_COMPLETION_INDEX + 1)); dir=/shards/$night/shard-$i; rm -rf "$dir" && ${whet} nightly -c ${config} --shard "$i/${shards}" --state-root "$dir" && touch "/shards/$night/done-$i"`;
   const waitScript = `${night}; until [ "$(ls /shards/$night/done-* 2>/dev/null | wc -l)" -ge ${shards} ]; do sleep 30; done`;
-  const mergeScript = `${night}; npx whet nightly -c ${config} --merge /shards/$night/shard-* --state-root /shards/state`;
+  const mergeScript = `${night}; ${whet} nightly -c ${config} --merge /shards/$night/shard-* --state-root /shards/state`;
   const schedule = { schedule: t.cron, timeZone: 'Etc/UTC', concurrencyPolicy: 'Forbid' };
   const docs = [
     { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: VOLUME }, spec: { accessModes: ['ReadWriteMany'], resources: { requests: { storage: '10Gi' } } } },
@@ -59,9 +72,7 @@ export function k8sShardedManifests(t: ScheduleTarget, shards: number, image: st
             backoffLimit: 0,
             activeDeadlineSeconds: WAIT_SECONDS + 3600,
             template: {
-              spec: pod('merge', mergeScript, {
-                initContainers: [{ name: 'wait-for-shards', image, command: ['sh', '-c', waitScript], volumeMounts: [{ name: 'shards', mountPath: '/shards' }] }],
-              }),
+              spec: pod('merge', mergeScript, [{ name: 'wait-for-shards', image, command: ['sh', '-c', waitScript], volumeMounts: [{ name: 'shards', mountPath: '/shards' }] }]),
             },
           },
         },
@@ -69,8 +80,9 @@ export function k8sShardedManifests(t: ScheduleTarget, shards: number, image: st
     },
   ];
   const head = `${marker(t.projectDir)}
-# kubectl apply -f this file. Engine keys: kubectl create secret generic ${K8S_SECRET} --from-literal=NAME=… (one per key variable).
-# The image must hold the repository with npm ci done; the schedule is read in UTC (timeZone: Etc/UTC).
+# kubectl apply -f this file. Engine keys: kubectl create secret generic ${K8S_SECRET} --from-literal=NAME=… (one per key variable);
+# only the containers that run whet read it. ${describeInstall(install)}.
+# The image must hold the repository${fromPackage ? '' : ' with npm ci done'}; the schedule is read in UTC (timeZone: Etc/UTC).
 `;
   return head + docs.map((d) => stringify(d, { lineWidth: 0 })).join('---\n');
 }

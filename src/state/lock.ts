@@ -187,3 +187,22 @@ function firstFileOn(path: string): string {
     if (dirname(p) === p) return found;
   }
 }
+
+export type RunLiveness = { alive: true } | { alive: false; why: string };
+
+/**
+ * Whether a run whose run.json says `running` has a live process behind it (issue 39): the state lock
+ * held — by the same judgement a new command makes before taking it over — by a holder that is this run
+ * (a loop names its run in the lock's command) or names no run. A run killed with kill -9 never wrote
+ * `interrupted`; the read models say it from this, so a dead run is not shown as running.
+ */
+export function runLiveness(stateDir: string, runId: string): RunLiveness {
+  const lockPath = stateLayout.lock(stateDir);
+  if (!exists(lockPath)) return { alive: false, why: 'no process holds the state lock' };
+  const owner = readOwner(lockPath);
+  const j = judge(lockPath, owner);
+  if (!j.held) return { alive: false, why: j.why };
+  const named = owner ? /\(([^()\s]+)\)\s*$/.exec(owner.command)?.[1] : undefined;
+  if (named !== undefined && named !== runId) return { alive: false, why: `the state lock is held by another run (${describe(owner!)})` };
+  return { alive: true };
+}

@@ -6,7 +6,7 @@ import { verifyRun } from '../inspect/verify-run.js';
 import type { Problem } from '../state/verify-files.js';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { listRuns, type RunStatus } from '../inspect/status.js';
+import { listRuns, liveStatus, resumeHint, type RunStatus } from '../inspect/status.js';
 import { iterations } from '../loop/iterations.js';
 import { iterationPaths } from '../loop/paths.js';
 import { stateLayout } from '../state/layout.js';
@@ -88,7 +88,8 @@ export async function runRows(stateDir: string, now: Date): Promise<RunRow[]> {
   const runs = await listRuns(stateDir, now);
   const rows: RunRow[] = runs.map((r) => {
     const runDir = stateLayout.runDir(stateDir, r.run_id);
-    return { ...r, progress: progressOf(runDir, readLenient(stateLayout.runManifest(runDir)), now) };
+    // A run whose process is gone (status says interrupted) has no progress to show.
+    return { ...r, progress: r.status === 'running' ? progressOf(runDir, readLenient(stateLayout.runManifest(runDir)), now) : null };
   });
   // `whet status` skips a run whose run.json it cannot read; a person looking at the state should see it.
   const listed = new Set(runs.map((r) => r.run_id));
@@ -162,7 +163,10 @@ export async function runDetail(stateDir: string, runId: string, now: Date): Pro
   } catch {
     // No events yet: the page shows none.
   }
-  const m = manifest && 'data' in manifest ? manifest.data : undefined;
+  let m = manifest && 'data' in manifest ? manifest.data : undefined;
+  // run.json says running, but the process that ran it is gone (kill -9, a reboot): shown as interrupted.
+  const live = m ? liveStatus(stateDir, runId, String(m.status)) : undefined;
+  if (m && manifest && 'data' in manifest && live?.because) manifest.data = m = { ...m, status: live.status, interrupted_because: live.because, resume_hint: resumeHint(runId, String(m.mode)) };
   const standalone = m?.mode === 'loop' ? undefined : trimmed(readSection(join(runDir, 'evaluation.json'), 'evaluation.json'));
   return { run_id: runId, manifest, progress: progressOf(runDir, m, now), iterations: its, events, problems: check.problems, ...(standalone ? { standalone } : {}) };
 }

@@ -9,17 +9,23 @@ import { repoRoot } from '../support/cli.js';
 
 describe('npm run bench', () => {
   it('prints every row of the table as a ratio to its reference', () => {
-    const args = ['--tasks', '100', '--large-tasks', '200', '--latency-tasks', '64', '--latency-ms', '20', '--concurrency', '16', '--repeat', '1', '--heavy-repeat', '1', '--decision-trials', '20', '--drift-trials', '10'];
+    const args = ['--tasks', '100', '--large-tasks', '200', '--latency-tasks', '64', '--latency-ms', '20', '--concurrency', '16', '--repeat', '1', '--heavy-repeat', '1', '--decision-trials', '20', '--drift-trials', '10', '--drift-sequences', '20'];
     const r = spawnSync(process.execPath, [join(repoRoot, 'dist/scripts/bench.js'), ...args], { encoding: 'utf8', timeout: 240_000 });
     expect(r.status, r.stderr).toBe(0);
     const [first, rest] = r.stdout.split('decisions on a simulated noisy model');
     const [decisions, afterDecisions] = rest!.split('trigger suites on a simulated noisy agent');
-    const [triggers, drift] = afterDecisions!.split('drift on a simulated noisy engine');
+    const [triggers, afterTriggers] = afterDecisions!.split('drift on a simulated noisy engine');
+    const [drift, nightly] = afterTriggers!.split('nightly drift over sequences of dated nights');
     // The drift table: tonight's alert rate with nothing changed and after two drops.
     const frows = drift!.split('\n').filter((l) => l.startsWith('| '));
     expect(frows[0]).toMatch(/^\| tonight \(10 seeded chains of six nights each\) \| alert rate/);
     expect(frows.slice(1).map((f) => f.split(' | ')[0])).toEqual(['| nothing changed', '| every chance down 0.10', '| every chance down 0.25']);
     for (const f of frows.slice(1)) expect(f).toMatch(/^\| .+ \| \d+\.\d% \| \d+\.\d\d \| \d+\/\d+ \|$/);
+    // The nightly drift table (issue 39): false alerts per 30 unchanged nights, a slow decline, a step.
+    const nrows = nightly!.split('\n').filter((l) => l.startsWith('| '));
+    expect(nrows[0]).toMatch(/^\| model \| false alerts per 30 unchanged nights \| −2 points a night alerted by night 10 \| −10 step alerted that night or next \|$/);
+    expect(nrows.slice(1)).toHaveLength(2);
+    for (const d of nrows.slice(1)) expect(d).toMatch(/^\| 40 tasks, .* \| \d\.\d\d \(night \d\.\d\d, accumulated \d\.\d\d\) \| \d+% \(mean night \d+\.\d\) \| \d+% \|$/);
     // The trigger-suite table: a row per description edit, the gate's keeps, why the bars rejected, and two references.
     const trows = triggers!.split('\n').filter((l) => l.startsWith('| '));
     expect(trows[0]).toMatch(/^\| description edit \(20 seeded runs each\) \| candidate's true trigger/);

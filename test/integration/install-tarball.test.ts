@@ -10,8 +10,9 @@
 // (its non-dev entries, the versions the project tests) and npm takes every tarball from the cache `npm ci`
 // has just filled: no outside registry is reached.
 import { execFile, spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { repoRoot, tempDir } from '../support/cli.js';
 import { startLockfileRegistry } from '../support/loopback-registry.js';
@@ -109,7 +110,11 @@ describe('the packed tarball, installed offline', () => {
     expect(readFileSync(join(project, 'pipeline.yaml'), 'utf8')).toMatch(/^# No agent CLI found on PATH[\s\S]*engine:\n {2}type: mock\n/m);
 
     // Every command init suggests, typed as printed (its comment left off), in order.
-    const typed = [...init.stdout.matchAll(/^ {2}whet (.+?)(?:\s+#.*)?$/gm)].map((m) => m[1]!.trim().split(/\s+/));
+    // The schedule line's <spec> is how the nightly job installs whetstone: here the packed tarball, committed
+    // to the project (issue 39: a source that exists, never a registry name whetstone is not published under).
+    mkdirSync(join(project, 'vendor'));
+    copyFileSync(tarball, join(project, 'vendor', packed[0]!.filename));
+    const typed = [...init.stdout.matchAll(/^ {2}whet (.+?)(?:\s+#.*)?$/gm)].map((m) => m[1]!.trim().split(/\s+/).map((w) => (w === '<spec>' ? `./vendor/${packed[0]!.filename}` : w)));
     expect(typed.map((a) => a[0])).toEqual(['lint', 'plan', 'run', 'report', 'schedule']);
     const out: Record<string, ReturnType<typeof whet>> = {};
     for (const args of typed) {
@@ -121,10 +126,27 @@ describe('the packed tarball, installed offline', () => {
     expect(reportFile && readFileSync(join(project, reportFile), 'utf8')).toMatch(/^# whetstone report — run `/);
     expect(out.report!.stdout).toMatch(/^# whetstone report — run `[^`]+-meeting-notes`/);
     expect(out.report!.stdout).toContain('## Thresholds (set before results)');
-    // The workflow of a project that installed whetstone this way installs it in the job too.
-    expect(out.schedule!.stdout).toContain(`WHETSTONE_PACKAGE: ${pkg.name}@${pkg.version}`);
+    // The workflow installs the tarball the user named, and its install step, run as printed in a clean
+    // checkout (the project's files, a fresh global prefix, no key in the environment), gives a working whet.
+    const workflow = parse(out.schedule!.stdout.slice(out.schedule!.stdout.indexOf('# whetstone nightly'))) as { jobs: { nightly: { steps: { name?: string; run?: string; env?: Record<string, string> }[] } } };
+    const step = workflow.jobs.nightly.steps.find((s) => s.name === 'Install whetstone')!;
+    expect(step.env).toEqual({ WHETSTONE_PACKAGE: `./vendor/${packed[0]!.filename}` });
+    expect(out.schedule!.stdout).not.toContain(`${pkg.name}@${pkg.version}`);
     expect(out.schedule!.stdout).toMatch(/^ {10}whet nightly -c 'pipeline\.yaml'$/m);
-    expect(out.schedule!.stdout).not.toMatch(/^ +npx whet/m);
+    const checkout = join(tmp, 'checkout');
+    cpSync(project, checkout, { recursive: true, filter: (f) => !f.includes(`${join(project, 'state')}`) });
+    const jobPrefix = join(tmp, 'job-prefix');
+    const ciRegistry = await startLockfileRegistry(lock);
+    let jobInstall: { code: number; all: string };
+    try {
+      jobInstall = await new Promise((ok) => {
+        execFile('sh', ['-c', step.run!], { cwd: checkout, env: { ...npmEnv(), ...step.env, npm_config_prefix: jobPrefix, npm_config_registry: ciRegistry.url, npm_config_prefer_offline: 'true' }, encoding: 'utf8', timeout: 240_000 }, (err, stdout, stderr) => ok({ code: err ? 1 : 0, all: `${stdout}${stderr}` }));
+      });
+    } finally {
+      await ciRegistry.close();
+    }
+    expect(jobInstall.code, jobInstall.all).toBe(0);
+    expect(sh(join(jobPrefix, 'bin', 'whet'), ['--version'], { cwd: checkout, env }).stdout.trim()).toBe(pkg.version);
 
     // The public surface (package.json "exports", issue 43): `whetstone/schemas` imports — the artifacts'
     // zod schemas, their JSON Schemas as `whet schemas` prints them, the stage protocol's handoff table —

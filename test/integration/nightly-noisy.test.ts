@@ -86,7 +86,7 @@ describe('whet nightly on a noisy agent', () => {
     // A drop this large is decided at the first look, after the reference attempts the plan asked for.
     expect(q3.looks).toHaveLength(1);
     expect(q3.attempts).toBe(q3.reference_attempts);
-    expect(q3.settings).toMatchObject({ min_effect: 0.3, max_attempts: 6, significance: 0.05 });
+    expect(q3.settings).toMatchObject({ min_effect: 0.3, max_attempts: 6, significance: 0.01 });
     // The printed summary: the alert with the test's words, and the target's line naming the test.
     expect(n3.stdout).toMatch(/## ⚠ Drift alert\n\n- \*\*.*notes\*\*: drift on a noisy engine: tonight − previous night −0\.\d\d \(95% CI −0\.\d\d to −0\.\d\d\) over 20 task\(s\), after \d+ attempt\(s\) per task tonight \(previous night \d+, max 6\)/);
     expect(n3.stdout).toMatch(/- drift test on a noisy engine \(command answers may vary .*\): Cochran–Mantel–Haenszel score for a drop/);

@@ -77,7 +77,8 @@ describe('whet nightly', () => {
     const r = await whet(['nightly'], { cwd: dir, now: () => new Date(2026, 10, 8, 3) });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/## ⚠ Drift alert/);
-    expect(r.stdout).toMatch(/significant drop: 10 task\(s\) regressed vs 0 fixed, exact McNemar p = 0\.001953 < 0\.05/);
+    expect(r.stdout).toMatch(/significant drop: 10 task\(s\) regressed vs 0 fixed, exact McNemar p = 0\.001953 < 0\.01/);
+    // A command engine may vary from call to call: its night-over-night test runs at the nightly significance (a fifth).
     expect(r.stdout).toMatch(/critical task\(s\) newly failing: n9/);
     expect(r.stdout).toMatch(/engine changed, skill and suite unchanged/);
     const md = readFileSync(join(dir, 'state/nightly/2026-11-08.md'), 'utf8');

@@ -87,12 +87,12 @@ describe('whet schedule --via cron (fake crontab)', () => {
   it('says in each scheduler output that each night calls the engine for every task (no cache)', async () => {
     const p = project();
     for (const via of ['cron', 'systemd', 'github']) {
-      const r = await runCommand(['schedule', 'print', '--via', via], { cwd: p.cwd, env: p.env });
+      const r = await runCommand(['schedule', 'print', '--via', via, ...(via === 'github' ? ['--package', '@team/whetstone@0.1.0'] : [])], { cwd: p.cwd, env: p.env });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toContain('# each night calls the engine for every task of every target: whet nightly never reads the baseline cache');
       expect(r.stdout).not.toMatch(/nightly[^\n]*(from|served by|reuses) the (baseline )?cache/i);
     }
-    const gh = await runCommand(['schedule', 'print', '--via', 'github'], { cwd: p.cwd, env: p.env });
+    const gh = await runCommand(['schedule', 'print', '--via', 'github', '--package', '@team/whetstone@0.1.0'], { cwd: p.cwd, env: p.env });
     expect(gh.stdout).toContain('the baseline cache inside\n# it serves whet run / whet baseline, never whet nightly.');
   });
 });
@@ -154,16 +154,16 @@ describe('whet schedule --via github', () => {
     const p = project();
     mkdirSync(join(p.dir, '.git'));
     const wf = join(p.dir, '.github', 'workflows', 'whetstone-nightly.yml');
-    const printed = await runCommand(['schedule', 'print', '--via', 'github'], { cwd: p.cwd, env: p.env });
+    const printed = await runCommand(['schedule', 'print', '--via', 'github', '--package', '@team/whetstone@0.1.0'], { cwd: p.cwd, env: p.env });
     expect(printed.stdout).toContain('(UTC, as GitHub reads it)');
     expect(existsSync(wf)).toBe(false);
-    expect((await runCommand(['schedule', 'install', '--via', 'github'], { cwd: p.cwd, env: p.env })).stdout).toContain(`${wf} written`);
-    // This project has no package.json listing whetstone: the job installs it, then runs whet itself.
+    expect((await runCommand(['schedule', 'install', '--via', 'github', '--package', '@team/whetstone@0.1.0'], { cwd: p.cwd, env: p.env })).stdout).toContain(`${wf} written`);
+    // This project has no package.json listing whetstone: the job installs the --package spec, then runs whet itself.
     expect(readFileSync(wf, 'utf8')).toContain('npm install -g "$WHETSTONE_PACKAGE"');
     expect(readFileSync(wf, 'utf8')).toMatch(/^ {10}whet nightly -c 'pipeline\.yaml'$/m);
     // No API engine in this config: only the default key variables are passed.
     expect(readFileSync(wf, 'utf8')).not.toContain('GATEWAY_KEY');
-    expect((await runCommand(['schedule', 'install', '--via', 'github'], { cwd: p.cwd, env: p.env })).stdout).toContain(`${wf} unchanged`);
+    expect((await runCommand(['schedule', 'install', '--via', 'github', '--package', '@team/whetstone@0.1.0'], { cwd: p.cwd, env: p.env })).stdout).toContain(`${wf} unchanged`);
     expect((await runCommand(['schedule', 'remove', '--via', 'github', '--at', '0 3 * * *'], { cwd: p.cwd, env: p.env })).stdout).toContain(`${wf} removed`);
     expect(existsSync(wf)).toBe(false);
   });
@@ -174,7 +174,7 @@ describe('whet schedule --via github, engine keys', () => {
     const p = project();
     mkdirSync(join(p.dir, '.git'));
     write(join(p.cwd, 'pipeline.yaml'), 'state_dir: state\nengine: {type: openai, model: m, api_key_env: GATEWAY_KEY}\njudge_engine: {type: anthropic, model: j, api_key_env: JUDGE_KEY}\n');
-    const r = await runCommand(['schedule', 'print', '--via', 'github'], { cwd: p.cwd, env: p.env });
+    const r = await runCommand(['schedule', 'print', '--via', 'github', '--package', '@team/whetstone@0.1.0'], { cwd: p.cwd, env: p.env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('GATEWAY_KEY: ${{ secrets.GATEWAY_KEY }}');
     expect(r.stdout).toContain('JUDGE_KEY: ${{ secrets.JUDGE_KEY }}');

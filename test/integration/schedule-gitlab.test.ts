@@ -47,16 +47,16 @@ describe('whet schedule print --via gitlab --shards N', () => {
 
   it('prints a pipeline GitLab’s schema accepts: N parallel shards, then a merge that needs them', async () => {
     const p = project();
-    const { text, ci } = await printed(p.cwd, '4');
+    const { text, ci } = await printed(p.cwd, '4', ['--package', '@team/whetstone@0.1.0']);
     expect(errorsOf(ci)).toEqual([]);
     const shard = ci['whetstone-shard'];
     const merge = ci['whetstone-merge'];
-    expect(ci.stages).toEqual(['whetstone-shards', 'whetstone-merge']);
+    expect(ci.stages).toEqual(['whetstone-install', 'whetstone-shards', 'whetstone-merge']);
     expect(shard.parallel).toBe(4);
-    expect(shard.script.join('\n')).toMatch(/^whet nightly -c 'pipeline.yaml' --shard "\$CI_NODE_INDEX\/\$CI_NODE_TOTAL" --state-root "whetstone-shards\/\$CI_NODE_INDEX"$/m);
+    expect(shard.script.join('\n')).toMatch(/^\.whetstone\/bin\/whet nightly -c 'pipeline.yaml' --shard "\$CI_NODE_INDEX\/\$CI_NODE_TOTAL" --state-root "whetstone-shards\/\$CI_NODE_INDEX"$/m);
     expect(shard.script[0]).toBe("cd 'proj'");
     expect(shard.artifacts.paths).toEqual(['proj/whetstone-shards/']);
-    expect(merge.needs).toEqual([{ job: 'whetstone-shard', artifacts: true }]);
+    expect(merge.needs).toEqual([{ job: 'whetstone-install', artifacts: true }, { job: 'whetstone-shard', artifacts: true }]);
     expect(merge.rules[0].when).toBe('always');
     const ms = merge.script.join('\n');
     expect(ms).toMatch(/whet nightly -c 'pipeline.yaml' --merge whetstone-shards\/\* \|\| verdict=\$\?/);
@@ -64,34 +64,34 @@ describe('whet schedule print --via gitlab --shards N', () => {
     expect(ms).toMatch(/whet report --nightly --format html -o whetstone-report.html/);
     expect(merge.artifacts).toMatchObject({ when: 'always', paths: ['proj/state/nightly/', 'proj/whetstone-report.html', 'proj/whetstone-report.md'] });
     expect(merge.cache).toMatchObject({ paths: ['proj/state/'], when: 'always' });
-    // whetstone is not a dependency here: the jobs install this very version, then call `whet`.
-    expect(ci.variables.WHETSTONE_PACKAGE).toMatch(/^whetstone@\d+\.\d+\.\d+/);
-    expect(shard.script).toContain('npm install -g "$WHETSTONE_PACKAGE"');
+    // whetstone is not a dependency here: the install job installs the --package spec, the others call it.
+    expect(ci['whetstone-install'].variables.WHETSTONE_PACKAGE).toBe('@team/whetstone@0.1.0');
+    expect(ci['whetstone-install'].script).toContain('npm install -g --prefix "$CI_PROJECT_DIR/proj/.whetstone" "$WHETSTONE_PACKAGE"');
     // Keys: named in the comment as CI/CD variables to create, never given a value in the file.
     expect(text).toMatch(/CI\/CD variables .* named TEAM_ANTHROPIC_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY/);
     expect(Object.keys(ci.variables)).not.toContain('TEAM_ANTHROPIC_KEY');
     expect(text).not.toMatch(/TEAM_ANTHROPIC_KEY:/);
     // The schedule lives in GitLab, not the file: the comment gives the cron and the variable to set.
-    expect(text).toMatch(/pipeline schedule .* with the cron\n# "0 3 \* \* \*", time zone UTC, and the variable WHETSTONE_NIGHTLY = 1/);
+    expect(text).toMatch(/pipeline schedule \(Build → Pipeline\n# schedules\) with the cron "0 3 \* \* \*", time zone UTC, and the variable WHETSTONE_NIGHTLY = 1/);
     expect(shard.rules).toEqual([{ if: '$WHETSTONE_NIGHTLY == "1"' }]);
   });
 
   it('the same check fails on the printed file once it is broken', async () => {
     const p = project();
-    const { text } = await printed(p.cwd, '3');
+    const { text } = await printed(p.cwd, '3', ['--package', '@team/whetstone@0.1.0']);
     expect(errorsOf(parse(text))).toEqual([]);
     expect(errorsOf(parse(text.replace('parallel: 3', 'parallel: three'))).join('\n')).toMatch(/parallel/);
     expect(errorsOf(parse(text.replace('when: always\n  timeout', 'when: sometimes\n  timeout'))).length).toBeGreaterThan(0);
   });
 
-  it('a project that lists whetstone runs npm ci and npx whet; --image is obeyed', async () => {
+  it('a project that lists whetstone runs npm ci and npx --no-install whet; --image is obeyed', async () => {
     const p = project({ dependency: true });
     const { ci } = await printed(p.cwd, '2', ['--image', 'registry.example/node:20-slim']);
     expect(errorsOf(ci)).toEqual([]);
     expect(ci['whetstone-shard'].image).toBe('registry.example/node:20-slim');
-    expect(ci['whetstone-shard'].script.slice(0, 2)).toEqual(["cd 'proj'", 'npm ci']);
-    expect(ci['whetstone-merge'].script.join('\n')).toMatch(/npx whet nightly .*--merge/);
-    expect(ci.variables.WHETSTONE_PACKAGE).toBeUndefined();
+    expect(ci['whetstone-install'].script).toEqual(["cd 'proj'", 'npm ci']);
+    expect(ci['whetstone-merge'].script.join('\n')).toMatch(/npx --no-install whet nightly .*--merge/);
+    expect(ci['whetstone-install'].variables).toBeUndefined();
   });
 
   it('refuses what it cannot write: no --shards, install/remove, too many shards, --image elsewhere', async () => {
@@ -100,7 +100,7 @@ describe('whet schedule print --via gitlab --shards N', () => {
     expect([none.code, none.stderr]).toEqual([2, expect.stringMatching(/give --shards N/)]);
     const install = await whet(['schedule', 'install', '--via', 'gitlab', '--shards', '2'], { cwd: p.cwd });
     expect([install.code, install.stderr]).toEqual([2, expect.stringMatching(/print only/)]);
-    const many = await whet(['schedule', 'print', '--via', 'gitlab', '--shards', '201'], { cwd: p.cwd });
+    const many = await whet(['schedule', 'print', '--via', 'gitlab', '--shards', '201', '--package', '@team/whetstone@0.1.0'], { cwd: p.cwd });
     expect([many.code, many.stderr]).toEqual([2, expect.stringMatching(/give 2–200/)]);
     const image = await whet(['schedule', 'print', '--via', 'github', '--image', 'x'], { cwd: p.cwd });
     expect([image.code, image.stderr]).toEqual([2, expect.stringMatching(/--image .* gitlab or k8s/)]);

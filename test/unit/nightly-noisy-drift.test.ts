@@ -1,9 +1,9 @@
 // Drift on a noisy engine (issue 27 item 7), measured on seeded chains of simulated nights
-// (scripts/drift-trials.ts): 100 chains per case here, sized for the suite — tolerances that a defect still
+// (scripts/drift-chains.ts): 100 chains per case here, sized for the suite — tolerances that a defect still
 // fails (an alert rate on unchanged nights twice the registered 0.05 is caught over the 100 tested nights and
 // the ~1,000 pooled ones) — and the full count in `npm run bench`'s drift table.
 import { describe, expect, it } from 'vitest';
-import { driftTrials } from '../../scripts/drift-trials.js';
+import { driftTrials } from '../../scripts/drift-chains.js';
 
 const TRIALS = 100;
 

@@ -10,8 +10,10 @@ import { withEntry, withoutEntry } from '../../src/schedule/crontab.js';
 import { githubWorkflow } from '../../src/schedule/github.js';
 import { ACTIONS } from '../../src/schedule/github-jobs.js';
 import { githubShardedWorkflow } from '../../src/schedule/github-shards.js';
+import type { WhetInstall } from '../../src/schedule/install.js';
+import { isDependencyOf } from '../../src/core/package-info.js';
 import { crontabBlock, cronQuote, marker, systemdQuote, systemdUnits, unitName, type ScheduleTarget } from '../../src/schedule/units.js';
-import { repoRoot, tempDir, write } from '../support/cli.js';
+import { tempDir, write } from '../support/cli.js';
 
 const target = (projectDir: string, over: Partial<ScheduleTarget> = {}): ScheduleTarget => ({
   projectDir,
@@ -96,17 +98,20 @@ describe('GitHub Actions workflow', () => {
     mkdirSync(join(repo, '.git'));
     mkdirSync(join(repo, 'evals'));
     if (packageJson) writeFileSync(join(repo, 'evals', 'package.json'), JSON.stringify(packageJson));
-    const wf = githubWorkflow(target(join(repo, 'evals'), { cron: '15 2 * * *', ...over }), repo);
+    const wf = githubWorkflow(target(join(repo, 'evals'), { cron: '15 2 * * *', ...over }), repo, installFor(join(repo, 'evals')));
     return { repo, wf, y: parseYaml(wf) };
   };
 
-  it('installs whetstone in the job when the project does not list it, and calls whet, not npx whet', () => {
+  // A project that lists whetstone runs its own; else the --package spec the user names (issue 39).
+  const installFor = (dir: string): WhetInstall => (isDependencyOf(dir) ? { kind: 'dependency' } : { kind: 'package', source: 'registry', spec: '@team/whetstone@0.1.0' });
+
+  it('installs the --package spec in the job when the project does not list whetstone, and calls whet, not npx whet', () => {
     for (const pkg of [null, { dependencies: { other: '1' } }]) {
       const { wf, y } = workflow({}, pkg);
       const steps = y.jobs.nightly.steps as (Step & { env?: Record<string, string> })[];
       const install = steps.findIndex((s) => s.run === 'npm install -g "$WHETSTONE_PACKAGE"');
       expect(install, wf).toBeGreaterThanOrEqual(0);
-      expect(steps[install]!.env).toEqual({ WHETSTONE_PACKAGE: `whetstone@${JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version}` });
+      expect(steps[install]!.env).toEqual({ WHETSTONE_PACKAGE: '@team/whetstone@0.1.0' });
       const nightly = steps.findIndex((s) => s.run?.trim() === "whet nightly -c 'pipeline.yaml'");
       expect(nightly).toBeGreaterThan(install);
       expect(wf).not.toMatch(/^ +npx whet/m);
@@ -116,7 +121,7 @@ describe('GitHub Actions workflow', () => {
 
   it('takes every action of both workflows, one-machine and sharded, from the one table of versions', () => {
     const { repo } = workflow();
-    const sharded = githubShardedWorkflow(target(join(repo, 'evals'), { cron: '15 2 * * *' }), repo, 3);
+    const sharded = githubShardedWorkflow(target(join(repo, 'evals'), { cron: '15 2 * * *' }), repo, 3, { kind: 'dependency' });
     for (const wf of [workflow().wf, sharded]) {
       const jobs = Object.values((parseYaml(wf) as { jobs: Record<string, { steps: Step[] }> }).jobs);
       const uses = jobs.flatMap((j) => j.steps.flatMap((s) => (s.uses ? [s.uses] : [])));
@@ -138,7 +143,7 @@ describe('GitHub Actions workflow', () => {
     expect(job.defaults.run['working-directory']).toBe('evals');
     const steps = job.steps as Step[];
     const at = (pred: (s: Step) => boolean) => steps.findIndex(pred);
-    const nightly = at((s) => s.run?.includes("npx whet nightly -c 'pipeline.yaml'") ?? false);
+    const nightly = at((s) => s.run?.includes("npx --no-install whet nightly -c 'pipeline.yaml'") ?? false);
     expect(at((s) => s.run?.trim() === 'npm ci')).toBeLessThan(nightly);
     const restore = at((s) => s.uses === 'actions/cache/restore@v4');
     expect(restore).toBeGreaterThanOrEqual(0);
@@ -148,12 +153,12 @@ describe('GitHub Actions workflow', () => {
     expect(upload.if).toBe('always()');
     expect(upload.with!.path).toContain('evals/state/nightly/');
     // The report covers every target of the night, not the newest run (one target), and is uploaded.
-    const report = steps[at((s) => s.run?.includes('npx whet report') ?? false)]!;
+    const report = steps[at((s) => s.run?.includes('npx --no-install whet report') ?? false)]!;
     expect(report.if).toBe('always()');
-    expect(report.run).toContain("npx whet report --nightly --format html -o whetstone-report.html -c 'pipeline.yaml'");
-    expect(report.run).toContain("npx whet report --nightly --format md -o whetstone-report.md -c 'pipeline.yaml'");
+    expect(report.run).toContain("npx --no-install whet report --nightly --format html -o whetstone-report.html -c 'pipeline.yaml'");
+    expect(report.run).toContain("npx --no-install whet report --nightly --format md -o whetstone-report.md -c 'pipeline.yaml'");
     expect(upload.with!.path!.split('\n').map((l) => l.trim())).toEqual(expect.arrayContaining(['evals/whetstone-report.html', 'evals/whetstone-report.md']));
-    expect(() => githubWorkflow(target(join(repo, 'evals'), { stateDir: '/var/whet' }), repo)).toThrow(/outside the repository/);
+    expect(() => githubWorkflow(target(join(repo, 'evals'), { stateDir: '/var/whet' }), repo, { kind: 'dependency' })).toThrow(/outside the repository/);
   });
 
   it('saves the state even when a drift alert fails the job, under a key unique to the run and attempt', () => {
@@ -161,7 +166,7 @@ describe('GitHub Actions workflow', () => {
     // The combined actions/cache saves only after a successful job: the alerting night would be lost.
     expect(steps.filter((s) => s.uses?.startsWith('actions/cache@'))).toEqual([]);
     const restore = steps.findIndex((s) => s.uses === 'actions/cache/restore@v4');
-    const nightly = steps.findIndex((s) => s.run?.includes('npx whet nightly') ?? false);
+    const nightly = steps.findIndex((s) => s.run?.includes('npx --no-install whet nightly') ?? false);
     const save = steps.findIndex((s) => s.uses === 'actions/cache/save@v4');
     expect(save).toBeGreaterThan(nightly);
     expect(steps[save]!.if).toBe('always()');
@@ -170,14 +175,17 @@ describe('GitHub Actions workflow', () => {
     expect(steps[save]!.with!.key?.startsWith('whetstone-state-')).toBe(true);
   });
 
-  it('passes the engine API keys from secrets, the ones the config names first', () => {
+  it('passes the engine API keys from secrets, the ones the config names first, to the whet nightly step only', () => {
     const { wf, y } = workflow({ keyEnvs: ['MY_GATEWAY_KEY'] });
-    expect(y.jobs.nightly.env).toEqual({
+    expect(y.jobs.nightly.env).toBeUndefined();
+    const nightlyStep = (steps: { name?: string; env?: Record<string, string> }[]) => steps.find((s) => s.name === 'whet nightly')!;
+    expect(y.jobs.nightly.steps.filter((s: { env?: object }) => JSON.stringify(s.env ?? {}).includes('secrets.')).length).toBe(1);
+    expect(nightlyStep(y.jobs.nightly.steps).env).toEqual({
       MY_GATEWAY_KEY: '${{ secrets.MY_GATEWAY_KEY }}',
       OPENAI_API_KEY: '${{ secrets.OPENAI_API_KEY }}',
       ANTHROPIC_API_KEY: '${{ secrets.ANTHROPIC_API_KEY }}',
     });
-    expect(wf).toMatch(/# Engine API keys, each from the repository secret of the same name/);
-    expect(Object.keys(workflow().y.jobs.nightly.env)).toEqual(['OPENAI_API_KEY', 'ANTHROPIC_API_KEY']);
+    expect(wf).toMatch(/# Engine API keys, only in the steps that run whet, each from the repository secret of the same name/);
+    expect(Object.keys(nightlyStep(workflow().y.jobs.nightly.steps).env!)).toEqual(['OPENAI_API_KEY', 'ANTHROPIC_API_KEY']);
   });
 });
