@@ -32,6 +32,7 @@ async function damagedIn(stateDir: string, runId: string): Promise<Map<string, s
 
 export const ASSET_DIR = join(PACKAGE_ROOT, 'assets', 'view');
 const ASSETS: Record<string, string> = {
+  'format.js': 'text/javascript',
   'app.js': 'text/javascript',
   'pages.js': 'text/javascript',
   'outputs.js': 'text/javascript',
