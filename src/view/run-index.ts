@@ -71,21 +71,45 @@ async function computeRow(stateDir: string, id: string, now: Date): Promise<RunS
 
 export class RunIndex {
   private readonly kept = new Map<string, { stamp: string; row: RunSummary | null }>();
+  private folders: { stamp: string; ids: string[] } | undefined;
+  /** The watcher's generation under which every kept row was last checked against its files. */
+  private checkedIn: number | undefined;
   private warming: Promise<void> | undefined;
   private warm = false;
 
-  constructor(private readonly stateDir: string) {}
+  /**
+   * `watching`: the live watcher's generation while it runs (watch.ts: it then reports every run that
+   * changes, and `forget` drops its row), undefined while no page listens — then each request checks
+   * every kept row's stamp itself (two stats a run).
+   */
+  constructor(
+    private readonly stateDir: string,
+    private readonly watching: () => number | undefined = () => undefined,
+  ) {}
 
   private stamp(id: string): string {
     const runDir = stateLayout.runDir(this.stateDir, id);
     return `${stampOf(stateLayout.runManifest(runDir))}|${stampOf(stateLayout.events(runDir))}`;
   }
 
-  /** One run's row: the kept one while its files are unchanged, else read again. */
-  async row(id: string, now: Date): Promise<RunSummary | null> {
-    const stamp = this.stamp(id);
+  /** Runs the watcher saw change: read again when next asked for. */
+  forget(ids: readonly string[]): void {
+    for (const id of ids) this.kept.delete(id);
+  }
+
+  /** The run folders, oldest first; read again only when the runs folder itself changed. */
+  ids(): string[] {
+    const stamp = stampOf(stateLayout.runsDir(this.stateDir));
+    if (this.folders?.stamp !== stamp) this.folders = { stamp, ids: runFolders(this.stateDir) };
+    return this.folders.ids;
+  }
+
+  /** One run's row: the kept one (checked against its files when `check`), else read again. */
+  private async read(id: string, now: Date, check: boolean): Promise<RunSummary | null> {
     const hit = this.kept.get(id);
-    if (hit && hit.stamp === stamp) return hit.row && { ...hit.row, age_ms: Math.max(0, now.getTime() - Date.parse(hit.row.updated_at)) };
+    if (hit && !check) return hit.row;
+    const stamp = this.stamp(id);
+    if (hit && hit.stamp === stamp) return hit.row;
     const row = await computeRow(this.stateDir, id, now);
     // A running run moves with the clock (progress, a rate-limit pause ending): never kept.
     if (row && (row.status === 'running' || row.rate_limit)) this.kept.delete(id);
@@ -93,12 +117,29 @@ export class RunIndex {
     return row;
   }
 
+  /** Whether kept rows must be checked against their files on this request (no watcher vouches for them). */
+  private mustCheck(): boolean {
+    const g = this.watching();
+    if (g !== undefined && g === this.checkedIn) return false;
+    this.checkedIn = g;
+    return true;
+  }
+
+  private async rows(ids: readonly string[], now: Date, check: boolean): Promise<RunSummary[]> {
+    const out: RunSummary[] = [];
+    for (const id of ids) {
+      const r = await this.read(id, now, check);
+      if (r) out.push({ ...r, age_ms: Math.max(0, now.getTime() - Date.parse(r.updated_at)) });
+    }
+    return out;
+  }
+
   /** Reads every run's row once, yielding to the server between runs; then the count of waiting runs is known. */
   warmUp(now: () => Date): Promise<void> {
     this.warming ??= (async () => {
-      for (const id of runFolders(this.stateDir)) {
+      for (const id of this.ids()) {
         try {
-          if (!this.kept.has(id)) await this.row(id, now());
+          if (!this.kept.has(id)) await this.read(id, now(), false);
         } catch {
           // a run removed or half-written as it was read: read again when a page asks for it
         }
@@ -110,35 +151,23 @@ export class RunIndex {
   }
 
   /** Every run's row, oldest first (what `/api/runs` answers). */
-  async all(now: Date): Promise<RunSummary[]> {
-    const out: RunSummary[] = [];
-    for (const id of runFolders(this.stateDir)) {
-      const r = await this.row(id, now);
-      if (r) out.push(r);
-    }
-    return out;
+  all(now: Date): Promise<RunSummary[]> {
+    return this.rows(this.ids(), now, this.mustCheck());
   }
 
   /** One page of the list, newest first, and how many runs wait for review. */
   async page(now: Date, offset: number, limit: number): Promise<RunPage> {
-    const ids = runFolders(this.stateDir).reverse();
-    const rows: RunSummary[] = [];
-    for (const id of ids.slice(offset, offset + limit)) {
-      const r = await this.row(id, now);
-      if (r) rows.push(r);
+    const check = this.mustCheck();
+    const ids = this.ids();
+    const newest = ids.slice(Math.max(0, ids.length - offset - limit), Math.max(0, ids.length - offset)).reverse();
+    const rows = await this.rows(newest, now, check);
+    if (!this.warm) {
+      void this.warmUp(() => now);
+      this.checkedIn = undefined; // rows read before the watcher started are checked once it is all read
+      return { total: ids.length, offset, rows, waiting_runs: null, indexed: this.kept.size };
     }
-    if (!this.warm) void this.warmUp(() => now);
-    let waiting: number | null = null;
-    let indexed = 0;
-    if (this.warm) {
-      waiting = 0;
-      // Each run's stamp checked (two stats a run), and only what changed read again.
-      for (const id of ids) {
-        const r = await this.row(id, now);
-        if (r?.waiting) waiting++;
-        indexed++;
-      }
-    } else indexed = [...this.kept.keys()].length;
-    return { total: ids.length, offset, rows, waiting_runs: waiting, indexed };
+    let waiting = 0;
+    for (const id of ids) if ((await this.read(id, now, check))?.waiting) waiting++;
+    return { total: ids.length, offset, rows, waiting_runs: waiting, indexed: ids.length };
   }
 }

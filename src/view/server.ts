@@ -101,7 +101,8 @@ export async function startViewer(o: ViewerOptions): Promise<Viewer> {
   const token = o.token ?? newToken();
   const watcher = watchState(o.stateDir, o.pollMs ?? 400);
   // Every run's row read once in the background (run-index.ts): the runs list then answers from it.
-  const index = new RunIndex(o.stateDir);
+  const index = new RunIndex(o.stateDir, () => watcher.generation());
+  watcher.observe((changed) => index.forget(changed));
   void index.warmUp(o.now).catch(() => undefined);
   let port = o.port;
   const page = () => readFileSync(join(ASSET_DIR, 'index.html'), 'utf8').replaceAll('{{TOKEN}}', token).replaceAll('{{REVIEW}}', o.review ? 'on' : 'off');

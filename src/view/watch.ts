@@ -61,6 +61,10 @@ function isRunning(runDir: string): boolean {
 
 export interface Watcher {
   add(send: (changes: string[]) => void): () => void;
+  /** Told every change while the watcher runs, without keeping it running (the runs list's kept rows). */
+  observe(told: (changes: string[]) => void): void;
+  /** A number for each stretch the watcher runs without a pause (a page listening); undefined while paused. */
+  generation(): number | undefined;
   close(): void;
   /** How many sweeps of every run were made (tests: a sweep is the cost that grows with the runs). */
   readonly sweeps: number;
@@ -124,11 +128,13 @@ class Seen {
   }
 }
 
-/** Polls every `ms` while at least one listener is there; sweeps every run at least every `sweepMs`. */
-export function watchState(stateDir: string, ms: number, sweepMs = 15_000): Watcher {
+/** Polls every `ms` while at least one listener is there; sweeps every run at least every `sweepMs` (a change by hand). */
+export function watchState(stateDir: string, ms: number, sweepMs = 30_000): Watcher {
   const listeners = new Set<(changes: string[]) => void>();
+  const observers: ((changes: string[]) => void)[] = [];
   let seen = new Seen(stateDir);
   let timer: NodeJS.Timeout | undefined;
+  let started = 0;
   const tick = () => {
     const out = new Set<string>();
     try {
@@ -137,17 +143,24 @@ export function watchState(stateDir: string, ms: number, sweepMs = 15_000): Watc
       return; // a folder removed mid-read (prune): the next tick sees the result
     }
     const c = [...out].sort();
-    if (c.length) for (const l of listeners) l(c);
+    if (!c.length) return;
+    for (const o of observers) o(c);
+    for (const l of listeners) l(c);
   };
   return {
     get sweeps() {
       return seen.sweeps;
     },
+    observe(told) {
+      observers.push(told);
+    },
+    generation: () => (timer ? started : undefined),
     add(send) {
       listeners.add(send);
       if (!timer) {
         seen = new Seen(stateDir);
         seen.tick(new Set(), Date.now(), sweepMs);
+        started++;
         timer = setInterval(tick, ms);
       }
       return () => {
