@@ -1,10 +1,12 @@
 // The viewer's runs list at 10,000 runs (issue 41): each run's row — what `whet status` says of it, its
 // engine and the candidates it holds for review — computed once and kept while the run's run.json and
 // events.jsonl are unchanged (every write whetstone makes to a run changes one of them: a stage's
-// artifact is recorded in events.jsonl as it is written). A running run is recomputed on every request
-// (its progress and a paused rate limit move with the clock). Pages of the list are read from the folder
-// names alone; the count of runs that wait for review comes from the kept rows, built in the background
-// when the viewer starts, a few runs at a time so the server keeps answering.
+// artifact is recorded in events.jsonl as it is written; a file inside an iteration edited by hand shows
+// on the run's own page, which checks every file, and in the list once the run writes again). A running
+// run is recomputed on every request (its progress and a paused rate limit move with the clock). Pages of
+// the list are read from the folder names alone; the count of runs that wait for review comes from the
+// kept rows, built in the background when the viewer starts, a few runs at a time so the server keeps
+// answering, and kept fresh by the watcher (watch.ts) instead of two stats a run per request.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { setImmediate as yieldToServer } from 'node:timers/promises';
 import { isSafeId } from '../config/safe-id.js';
@@ -160,7 +162,9 @@ export class RunIndex {
     const check = this.mustCheck();
     const ids = this.ids();
     const newest = ids.slice(Math.max(0, ids.length - offset - limit), Math.max(0, ids.length - offset)).reverse();
-    const rows = await this.rows(newest, now, check);
+    // The rows shown are checked against their files every time (two stats each): a change made by hand
+    // shows on the next draw. The count over every run trusts the watcher while it runs.
+    const rows = await this.rows(newest, now, true);
     if (!this.warm) {
       void this.warmUp(() => now);
       this.checkedIn = undefined; // rows read before the watcher started are checked once it is all read

@@ -122,6 +122,7 @@ export async function startViewer(o: ViewerOptions): Promise<Viewer> {
         if (verdict !== 'approve' && verdict !== 'reject') throw new HttpError(400, 'verdict is approve or reject');
         if (!isSafeId(candidate) || typeof iteration !== 'number') throw new HttpError(400, 'a candidate id and its iteration are needed');
         const message = await o.review(runId(run as string), candidate, verdict, iteration);
+        index.forget([runId(run as string)]);
         // What it did, from the gate.json it wrote: the files applied and where the backup is (approve only).
         const gate = readLenient(iterationPaths(stateLayout.runDir(o.stateDir, runId(run as string)), iteration).gate);
         const applied = gate?.decision === 'keep' && gate.applied ? { target: String(gate.applied.target), backup: `${o.stateDir}/${String(gate.applied.backup)}`, files: (gate.applied.files ?? []) as string[] } : null;

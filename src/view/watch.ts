@@ -2,7 +2,7 @@
 // Polled, not fs.watch: it sees writes by any process — another terminal, a CI job, a shard on a shared disk
 // where inotify says nothing — the same way on every platform. But polled by what can move (issue 41: one
 // open page at 10,000 runs kept the viewer at 41% of a core, statting every run's files every 400 ms):
-//  - every tick: the runs folder (a run added or removed), the state lock (a writer came or went), the
+//  - every tick: the runs folder (a run added or removed), the state lock and the state folder holding it (a writer came or went), the
 //    feedback file, and each running run's files in full (run.json, events, its newest iteration's
 //    folder and results logs, which grow as tasks are judged);
 //  - a sweep of every run's run.json and events.jsonl (two stats a run; whetstone changes one of them with
@@ -112,7 +112,9 @@ class Seen {
     if (fb !== this.feedback) out.add('@feedback');
     this.feedback = fb;
     const runsDir = stamp(stateLayout.runsDir(this.stateDir));
-    const lock = stamp(stateLayout.lock(this.stateDir));
+    // The lock, and the state folder itself: a writer quicker than a tick (`whet review approve`) leaves
+    // the lock as it found it, but its lock folder coming and going changed the state folder.
+    const lock = `${stamp(stateLayout.lock(this.stateDir))}|${stamp(this.stateDir)}`;
     if (runsDir !== this.runsDir || lock !== this.lock || now - this.sweptAt >= sweepMs) this.sweep(out, now);
     this.runsDir = runsDir;
     this.lock = lock;
