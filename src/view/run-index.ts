@@ -74,15 +74,14 @@ async function computeRow(stateDir: string, id: string, now: Date): Promise<RunS
 export class RunIndex {
   private readonly kept = new Map<string, { stamp: string; row: RunSummary | null }>();
   private folders: { stamp: string; ids: string[] } | undefined;
-  /** The watcher's generation under which every kept row was last checked against its files. */
-  private checkedIn: number | undefined;
   private warming: Promise<void> | undefined;
   private warm = false;
+  private stopped = false;
 
   /**
-   * `watching`: the live watcher's generation while it runs (watch.ts: it then reports every run that
-   * changes, and `forget` drops its row), undefined while no page listens — then each request checks
-   * every kept row's stamp itself (two stats a run).
+   * `watching`: defined while the live watcher runs (watch.ts: it then reports every run that changes
+   * since its baseline, taken before any row is read, and `forget` drops its row), undefined while no page
+   * listens — then each request checks every kept row's stamp itself (two stats a run).
    */
   constructor(
     private readonly stateDir: string,
@@ -119,12 +118,9 @@ export class RunIndex {
     return row;
   }
 
-  /** Whether kept rows must be checked against their files on this request (no watcher vouches for them). */
+  /** Whether kept rows must be checked against their files on this request: while no watcher reports changes. */
   private mustCheck(): boolean {
-    const g = this.watching();
-    if (g !== undefined && g === this.checkedIn) return false;
-    this.checkedIn = g;
-    return true;
+    return this.watching() === undefined;
   }
 
   private async rows(ids: readonly string[], now: Date, check: boolean): Promise<RunSummary[]> {
@@ -140,6 +136,7 @@ export class RunIndex {
   warmUp(now: () => Date): Promise<void> {
     this.warming ??= (async () => {
       for (const id of this.ids()) {
+        if (this.stopped) return;
         try {
           if (!this.kept.has(id)) await this.read(id, now(), false);
         } catch {
@@ -150,6 +147,11 @@ export class RunIndex {
       this.warm = true;
     })();
     return this.warming;
+  }
+
+  /** The viewer is closing: the background reading stops. */
+  stop(): void {
+    this.stopped = true;
   }
 
   /** Every run's row, oldest first (what `/api/runs` answers). */
@@ -167,7 +169,6 @@ export class RunIndex {
     const rows = await this.rows(newest, now, true);
     if (!this.warm) {
       void this.warmUp(() => now);
-      this.checkedIn = undefined; // rows read before the watcher started are checked once it is all read
       return { total: ids.length, offset, rows, waiting_runs: null, indexed: this.kept.size };
     }
     let waiting = 0;

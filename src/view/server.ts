@@ -103,7 +103,11 @@ export async function startViewer(o: ViewerOptions): Promise<Viewer> {
   // Every run's row read once in the background (run-index.ts): the runs list then answers from it.
   const index = new RunIndex(o.stateDir, () => watcher.generation());
   watcher.observe((changed) => index.forget(changed));
-  void index.warmUp(o.now).catch(() => undefined);
+  // Once the URL is out: what every run looks like (changes count from here), then each run's row.
+  setImmediate(() => {
+    watcher.baseline();
+    void index.warmUp(o.now);
+  });
   let port = o.port;
   const page = () => readFileSync(join(ASSET_DIR, 'index.html'), 'utf8').replaceAll('{{TOKEN}}', token).replaceAll('{{REVIEW}}', o.review ? 'on' : 'off');
 
@@ -232,6 +236,7 @@ export async function startViewer(o: ViewerOptions): Promise<Viewer> {
     close: () =>
       new Promise<void>((resolve) => {
         watcher.close();
+        index.stop();
         for (const s of sockets) s.destroy();
         server.close(() => resolve());
       }),

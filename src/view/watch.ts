@@ -6,9 +6,9 @@
 //    feedback file, and each running run's files in full (run.json, events, its newest iteration's
 //    folder and results logs, which grow as tasks are judged);
 //  - a sweep of every run's run.json and events.jsonl (two stats a run; whetstone changes one of them with
-//    every write to a run) when the runs folder or the lock changed, and every `sweepMs` besides, for a
-//    change made by hand. A run whose run.json says "running" after a sweep is watched in full until it
-//    says otherwise.
+//    every write to a run) when the runs folder or the lock changed; and besides, a few runs each tick,
+//    so that every run is compared once every `sweepMs` (a change made by hand) at an even small cost.
+//    A run whose run.json says "running" is watched in full until it says otherwise.
 import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isSafeId } from '../config/safe-id.js';
@@ -65,6 +65,8 @@ export interface Watcher {
   observe(told: (changes: string[]) => void): void;
   /** A number for each stretch the watcher runs without a pause (a page listening); undefined while paused. */
   generation(): number | undefined;
+  /** What every run looks like now, taken once (the server takes it as it starts): changes are counted from it. */
+  baseline(): void;
   close(): void;
   /** How many sweeps of every run were made (tests: a sweep is the cost that grows with the runs). */
   readonly sweeps: number;
@@ -74,30 +76,34 @@ export interface Watcher {
 class Seen {
   quick = new Map<string, string>();
   full = new Map<string, string>();
+  ids: string[] = [];
   runsDir = '';
   lock = '';
   feedback = '';
-  sweptAt = 0;
+  /** Where the rolling check of every run stands (an index into `ids`). */
+  cursor = 0;
   sweeps = 0;
 
   constructor(private readonly stateDir: string) {}
 
-  /** Every run's run.json and events.jsonl compared; those that changed are re-read for whether they run. */
-  sweep(out: Set<string>, now: number): void {
-    this.sweptAt = now;
+  /** One run's run.json and events.jsonl compared; if they changed, re-read for whether it runs. */
+  private check(id: string, out: Set<string>): void {
+    const runDir = stateLayout.runDir(this.stateDir, id);
+    const q = quickStamp(runDir);
+    if (this.quick.get(id) === q) return;
+    if (this.sweeps > 1) out.add(id);
+    this.quick.set(id, q);
+    if (isRunning(runDir)) this.full.set(id, runStamp(runDir));
+    else this.full.delete(id);
+  }
+
+  /** Every run compared, and the runs folder read again: a run added or removed, or a writer came or went. */
+  sweep(out: Set<string>): void {
     this.sweeps++;
     const dir = stateLayout.runsDir(this.stateDir);
-    const ids = existsSync(dir) ? readdirSync(dir).filter(isSafeId) : [];
-    const present = new Set(ids);
-    for (const id of ids) {
-      const runDir = stateLayout.runDir(this.stateDir, id);
-      const q = quickStamp(runDir);
-      if (this.quick.get(id) === q) continue;
-      if (this.quick.has(id) || this.sweeps > 1) out.add(id);
-      this.quick.set(id, q);
-      if (isRunning(runDir)) this.full.set(id, runStamp(runDir));
-      else this.full.delete(id);
-    }
+    this.ids = existsSync(dir) ? readdirSync(dir).filter(isSafeId) : [];
+    const present = new Set(this.ids);
+    for (const id of this.ids) this.check(id, out);
     for (const id of this.quick.keys()) {
       if (present.has(id)) continue;
       this.quick.delete(id);
@@ -106,8 +112,11 @@ class Seen {
     }
   }
 
-  /** One tick: the few stamps that say where to look, then the running runs in full. */
-  tick(out: Set<string>, now: number, sweepMs: number): void {
+  /**
+   * One tick: the few stamps that say where to look, the next `share` of the runs (so every run is
+   * compared once per sweep period at an even, small cost — no spike), then the running runs in full.
+   */
+  tick(out: Set<string>, share: number): void {
     const fb = stamp(stateLayout.feedback(this.stateDir));
     if (fb !== this.feedback) out.add('@feedback');
     this.feedback = fb;
@@ -115,7 +124,15 @@ class Seen {
     // The lock, and the state folder itself: a writer quicker than a tick (`whet review approve`) leaves
     // the lock as it found it, but its lock folder coming and going changed the state folder.
     const lock = `${stamp(stateLayout.lock(this.stateDir))}|${stamp(this.stateDir)}`;
-    if (runsDir !== this.runsDir || lock !== this.lock || now - this.sweptAt >= sweepMs) this.sweep(out, now);
+    if (runsDir !== this.runsDir || lock !== this.lock || this.sweeps === 0) this.sweep(out);
+    else {
+      const n = Math.min(this.ids.length, Math.ceil(this.ids.length * share));
+      for (let i = 0; i < n; i++, this.cursor++) {
+        if (this.cursor >= this.ids.length) this.cursor = 0;
+        const id = this.ids[this.cursor]!;
+        if (this.quick.has(id)) this.check(id, out);
+      }
+    }
     this.runsDir = runsDir;
     this.lock = lock;
     for (const [id, before] of this.full) {
@@ -130,17 +147,33 @@ class Seen {
   }
 }
 
-/** Polls every `ms` while at least one listener is there; sweeps every run at least every `sweepMs` (a change by hand). */
+/**
+ * Polls every `ms` while at least one listener is there; sweeps every run at least every `sweepMs` (a change
+ * by hand). What it last saw is kept while no page listens, so the first tick after a pause reports what
+ * changed during it.
+ */
 export function watchState(stateDir: string, ms: number, sweepMs = 30_000): Watcher {
   const listeners = new Set<(changes: string[]) => void>();
   const observers: ((changes: string[]) => void)[] = [];
-  let seen = new Seen(stateDir);
+  const seen = new Seen(stateDir);
+  const share = ms / sweepMs;
+  let based = false;
   let timer: NodeJS.Timeout | undefined;
   let started = 0;
+  const baseline = () => {
+    if (based) return;
+    try {
+      seen.tick(new Set(), share);
+      based = true;
+    } catch {
+      // a folder removed mid-read (prune): taken again at the next tick
+    }
+  };
   const tick = () => {
+    if (!based) return baseline();
     const out = new Set<string>();
     try {
-      seen.tick(out, Date.now(), sweepMs);
+      seen.tick(out, share);
     } catch {
       return; // a folder removed mid-read (prune): the next tick sees the result
     }
@@ -153,15 +186,15 @@ export function watchState(stateDir: string, ms: number, sweepMs = 30_000): Watc
     get sweeps() {
       return seen.sweeps;
     },
+    baseline,
     observe(told) {
       observers.push(told);
     },
-    generation: () => (timer ? started : undefined),
+    generation: () => (timer && based ? started : undefined),
     add(send) {
       listeners.add(send);
       if (!timer) {
-        seen = new Seen(stateDir);
-        seen.tick(new Set(), Date.now(), sweepMs);
+        tick();
         started++;
         timer = setInterval(tick, ms);
       }
