@@ -11,6 +11,8 @@
 //  - the same N-task evaluation again (the baseline cache): against a process that only loads the suite,
 //    with the suite reader bundled as the bin is;
 //    these rows and their reference are each the median of H runs (default 3), the start-up rows of R (5).
+//  - `whet view` at 10,000 runs (issue 41, bench-view.ts manyRunsRows): a page of /api/run-list, the runs page
+//    in headless Chromium until usable, and the viewer's CPU share with the page open while nothing changes.
 //  - `whet view` (issue 29, bench-view.ts): the command until its URL is printed, and the N-task outputs page in
 //    headless Chromium from navigation start until usable (then one filter), the median of H;
 //  - decisions (issue 27): keep rates and calls per decision on a simulated noisy model, T seeded runs per
@@ -23,7 +25,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { benchShards } from './bench-shards.js';
 import { decisionRows, triggerRows } from './bench-decisions.js';
-import { viewRows } from './bench-view.js';
+import { manyRunsRows, viewRows } from './bench-view.js';
 import { writeBenchSuite } from './bench-suite.js';
 import { startBenchServer } from './bench-server.js';
 import { cli, DROPPED_ENV, evaluate, mb, measuredEnv, median, ratio, sample, secs } from './bench-measure.js';
@@ -157,6 +159,7 @@ async function main(): Promise<void> {
     const dirN = await mockRow(root, n, 800, 100, conc);
     await cacheRow(dirN, n, conc);
     await viewRows(join(dirN, 'state'), readdirSync(join(dirN, 'state', 'runs')).sort()[0]!, n, heavy, row);
+    await manyRunsRows(root, arg('view-runs', 10_000), heavy, row);
     await mockRow(root, large, 5000, 160, conc);
     await startRows(dirN, repeat);
     await httpRows(root, m, latency, conc);
