@@ -39,7 +39,8 @@ export interface RunPage {
 export const stampOf = (file: string): string => {
   try {
     const s = statSync(file);
-    return `${s.size}:${s.mtimeMs}`;
+    // As watch.ts stamps: inode, links and size too, for what coarse timestamps leave unchanged.
+    return `${s.ino}:${s.nlink}:${s.size}:${s.mtimeMs}`;
   } catch {
     return '-';
   }

@@ -19,7 +19,9 @@ import { stateLayout } from '../state/layout.js';
 const stamp = (file: string): string => {
   try {
     const s = statSync(file);
-    return `${s.ino}:${s.size}:${s.mtimeMs}`;
+    // Timestamps move in coarse ticks (a run folder made in the same few ms as its parent looks unchanged by
+    // time): the inode (a file renamed into place), the size and a folder's link count say what time cannot.
+    return `${s.ino}:${s.nlink}:${s.size}:${s.mtimeMs}`;
   } catch {
     return '-';
   }
@@ -59,6 +61,9 @@ function isRunning(runDir: string): boolean {
   }
 }
 
+/** A run that may move any moment: running, or a folder whose run.json is not written yet (a run starting). */
+const watchInFull = (runDir: string): boolean => isRunning(runDir) || !existsSync(stateLayout.runManifest(runDir));
+
 export interface Watcher {
   add(send: (changes: string[]) => void): () => void;
   /** Told every change while the watcher runs, without keeping it running (the runs list's kept rows). */
@@ -93,7 +98,7 @@ class Seen {
     if (this.quick.get(id) === q) return;
     if (this.sweeps > 1) out.add(id);
     this.quick.set(id, q);
-    if (isRunning(runDir)) this.full.set(id, runStamp(runDir));
+    if (watchInFull(runDir)) this.full.set(id, runStamp(runDir));
     else this.full.delete(id);
   }
 
@@ -141,7 +146,7 @@ class Seen {
       if (after === before) continue;
       out.add(id);
       this.quick.set(id, quickStamp(runDir));
-      if (isRunning(runDir)) this.full.set(id, after);
+      if (watchInFull(runDir)) this.full.set(id, after);
       else this.full.delete(id);
     }
   }
