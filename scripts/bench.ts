@@ -1,4 +1,4 @@
-// npm run bench [-- --tasks N --large-tasks N --latency-tasks N --latency-ms MS --concurrency C --repeat R --heavy-repeat H --decision-trials T]
+// npm run bench [-- --view-runs N --tasks N --large-tasks N --latency-tasks N --latency-ms MS --concurrency C --repeat R --heavy-repeat H --decision-trials T]
 // npm run bench -- --shards N [--tasks N --concurrency C]
 // Prints the rows of issue 15's table, each as a ratio to its reference, so figures compare across machines:
 //  - start-up (`--version`, `--help`, `status`, `show`): wall time against a bare `node -e 0` (median of R);
