@@ -75,7 +75,7 @@ describe('whet view --review', () => {
     expect(await first.getAttribute('class')).toBe('needs-you');
     expect(await first.locator('h2').innerText()).toBe('Waits for your review (1)');
     expect(await first.innerText()).toContain(`iteration 1: ${CAND}`);
-    expect(await first.locator('.verdict').evaluate((e) => getComputedStyle(e, '::before').content)).toBe('"⏸"');
+    expect(await first.locator('.verdict').evaluate((e) => getComputedStyle(e, '::before').content)).toBe('"◐"');
     expect(await b.page.locator('section[data-iteration="1"] .decision').evaluate((e) => e.className)).toBe('decision v-pending');
     expect(await seriousViolations(b.page)).toEqual([]);
     await b.page.goto(`${view.url}#/`);
