@@ -70,6 +70,7 @@ describe('whet view --review', () => {
 
   it('leads the run page with what waits for review, and marks the run on the runs list', async () => {
     await b.page.goto(`${view.url}#/run/${viewed.runId}`);
+    await b.page.getByRole('heading', { name: `Run ${viewed.runId}` }).waitFor();
     const first = b.page.locator('main > section').first();
     await first.waitFor();
     expect(await first.getAttribute('class')).toBe('needs-you');
@@ -81,6 +82,7 @@ describe('whet view --review', () => {
     await b.page.goto(`${view.url}#/`);
     const row = b.page.locator(`tr[data-run="${viewed.runId}"]`);
     await row.waitFor();
+    await b.page.locator('.needs-you').waitFor();
     expect(await row.locator('.waits').innerText()).toBe('1 candidate waits for you');
     expect(await b.page.locator('.needs-you').innerText()).toBe('1 run waits for your review');
     await b.page.goto(`${view.url}#/review`);
