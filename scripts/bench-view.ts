@@ -4,10 +4,13 @@
 // keyboard on the table — and then to apply a filter. Figures, never asserted (test/integration/bench.test.ts
 // checks only that the rows are printed). Without Chromium the rows say so instead.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { cli, measuredEnv, ratio, secs } from './bench-measure.js';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { cli, evaluate, measuredEnv, ratio, secs } from './bench-measure.js';
+import { writeManyRuns } from './many-runs.js';
 
 /** The median of `n` runs by wall time, as the other rows take theirs. */
 async function median<T extends { wallMs: number }>(n: number, run: () => Promise<T>): Promise<T> {
@@ -24,6 +27,7 @@ type Row = (...cells: string[]) => void;
 interface Started {
   ms: number;
   url: string;
+  pid: number;
   stop: () => void;
 }
 
@@ -40,7 +44,7 @@ function startView(stateDir: string): Promise<Started> {
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /http:\/\/127\.0\.0\.1:\d+\/\?session=[0-9a-f]+/.exec(out);
-      if (m) resolve({ ms: performance.now() - t0, url: m[0], stop: () => child.kill('SIGTERM') });
+      if (m) resolve({ ms: performance.now() - t0, url: m[0], pid: child.pid!, stop: () => child.kill('SIGTERM') });
     });
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('exit', (code) => reject(new Error(`whet view exited ${code} before printing its URL: ${err}`)));
@@ -90,5 +94,92 @@ export async function viewRows(stateDir: string, runId: string, tasks: number, r
     await context.close();
     view.stop();
     rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+/** A process's CPU time so far (user + system, ms) from /proc; undefined where there is none (not Linux). */
+function cpuMs(pid: number): number | undefined {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Issue 41's rows: a state directory of `count` runs (one real mock evaluation of the release-notes example
+ * and copies of it, scripts/many-runs.ts), the viewer as a process: a page of `/api/run-list` once every run
+ * is read (its CPU time), the runs page in headless Chromium until usable, and the viewer's CPU with the
+ * page open while nothing changes.
+ */
+export async function manyRunsRows(root: string, count: number, repeat: number, row: Row): Promise<void> {
+  const n = count.toLocaleString('en-US');
+  const dir = mkdtempSync(join(root, 'many-runs-'));
+  cpSync(resolve(fileURLToPath(import.meta.url), '../../../examples/release-notes'), dir, { recursive: true });
+  await evaluate(dir, join(dir, 'tasks.yaml'), ['--mock']);
+  const state = join(dir, 'state');
+  writeManyRuns(state, join(state, 'runs', readdirSync(join(state, 'runs'))[0]!), count - 1, new Date(Date.now() - 86_400_000));
+  const view = await startView(state);
+  try {
+    const session = new URL(view.url).search;
+    const page = async (offset: number) => (await (await fetch(new URL(`/api/run-list${session}&offset=${offset}&limit=50`, view.url))).json()) as { waiting_runs: number | null };
+    const t0 = performance.now();
+    while ((await page(0)).waiting_runs === null) await sleep(250);
+    const indexed = performance.now() - t0;
+    const cpu0 = cpuMs(view.pid);
+    const walls: number[] = [];
+    for (let i = 0; i < Math.max(5, repeat); i++) {
+      const t = performance.now();
+      await page(i * 50);
+      walls.push(performance.now() - t);
+    }
+    walls.sort((a, b) => a - b);
+    const wall = walls[Math.floor(walls.length / 2)]!;
+    const cpu = cpu0 === undefined ? undefined : (cpuMs(view.pid)! - cpu0) / walls.length;
+    row(`\`/api/run-list\` at ${n} runs, a page of 50 (every run read once first: ${secs(indexed)})`, `${wall.toFixed(0)} ms${cpu === undefined ? '' : ` · ${cpu.toFixed(0)} ms CPU`}`, 'goal 200 ms', ratio(wall / 200), '≤ 1×');
+    const name = `runs page at ${n} runs in headless Chromium, navigation start until usable`;
+    const idleName = `\`whet view\` idle at ${n} runs with the runs page open (CPU share of one core)`;
+    if (!existsSync(CHROMIUM)) {
+      row(name, `skipped: no Chromium at ${CHROMIUM} (set WHET_CHROMIUM)`, 'goal 2.00 s', '—', '≤ 1×');
+      row(idleName, `skipped: no Chromium at ${CHROMIUM} (set WHET_CHROMIUM)`, 'goal 2% of a core', '—', '≤ 1×');
+      return;
+    }
+    const { chromium } = await import('playwright-core');
+    const profile = mkdtempSync(join(tmpdir(), 'whet-bench-chromium-'));
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      viewport: { width: 1300, height: 900 },
+    });
+    try {
+      const p = context.pages()[0] ?? (await context.newPage());
+      const usable: number[] = [];
+      for (let i = 0; i < repeat; i++) {
+        await p.goto('about:blank');
+        await p.goto(view.url);
+        await p.waitForFunction((want) => document.querySelectorAll('#runs tbody tr').length === want, Math.min(50, count), { polling: 'raf', timeout: 60_000 });
+        usable.push(await p.evaluate(() => performance.now()));
+      }
+      usable.sort((a, b) => a - b);
+      const u = usable[Math.floor(usable.length / 2)]!;
+      row(name, secs(u), 'goal 2.00 s', ratio(u / 2000), '≤ 1×');
+      // Idle: the page open and connected, nothing changing, for 10 s.
+      await p.waitForFunction(() => document.getElementById('live')?.textContent?.startsWith('live'), undefined, { timeout: 60_000 });
+      await sleep(1000);
+      const c0 = cpuMs(view.pid);
+      const t1 = performance.now();
+      await sleep(10_000);
+      const c1 = cpuMs(view.pid);
+      const share = c0 === undefined || c1 === undefined ? undefined : (c1 - c0) / (performance.now() - t1);
+      row(idleName, share === undefined ? 'skipped: no /proc' : `${(share * 100).toFixed(1)}%`, 'goal 2% of a core', share === undefined ? '—' : ratio(share / 0.02), '≤ 1×');
+    } finally {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    }
+  } finally {
+    view.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -1,4 +1,4 @@
-// npm run bench [-- --tasks N --large-tasks N --latency-tasks N --latency-ms MS --concurrency C --repeat R --heavy-repeat H --decision-trials T --drift-trials D --drift-sequences S]
+// npm run bench [-- --view-runs N --tasks N --large-tasks N --latency-tasks N --latency-ms MS --concurrency C --repeat R --heavy-repeat H --decision-trials T --drift-trials D --drift-sequences S]
 // npm run bench -- --shards N [--tasks N --concurrency C]
 // Prints the rows of issue 15's table, each as a ratio to its reference, so figures compare across machines:
 //  - start-up (`--version`, `--help`, `status`, `show`): wall time against a bare `node -e 0` (median of R);
@@ -11,6 +11,8 @@
 //  - the same N-task evaluation again (the baseline cache): against a process that only loads the suite,
 //    with the suite reader bundled as the bin is;
 //    these rows and their reference are each the median of H runs (default 3), the start-up rows of R (5).
+//  - `whet view` at 10,000 runs (issue 41, bench-view.ts manyRunsRows): a page of /api/run-list, the runs page
+//    in headless Chromium until usable, and the viewer's CPU share with the page open while nothing changes.
 //  - `whet view` (issue 29, bench-view.ts): the command until its URL is printed, and the N-task outputs page in
 //    headless Chromium from navigation start until usable (then one filter), the median of H;
 //  - decisions (issue 27): keep rates and calls per decision on a simulated noisy model, T seeded runs per
@@ -25,7 +27,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { benchShards } from './bench-shards.js';
 import { decisionRows, driftRows, triggerRows } from './bench-decisions.js';
 import { driftTable } from './drift-trials.js';
-import { viewRows } from './bench-view.js';
+import { manyRunsRows, viewRows } from './bench-view.js';
 import { writeBenchSuite } from './bench-suite.js';
 import { startBenchServer } from './bench-server.js';
 import { cli, DROPPED_ENV, evaluate, mb, measuredEnv, median, ratio, sample, secs } from './bench-measure.js';
@@ -159,6 +161,7 @@ async function main(): Promise<void> {
     const dirN = await mockRow(root, n, 800, 100, conc);
     await cacheRow(dirN, n, conc);
     await viewRows(join(dirN, 'state'), readdirSync(join(dirN, 'state', 'runs')).sort()[0]!, n, heavy, row);
+    await manyRunsRows(root, arg('view-runs', 10_000), heavy, row);
     await mockRow(root, large, 5000, 160, conc);
     await startRows(dirN, repeat);
     await httpRows(root, m, latency, conc);

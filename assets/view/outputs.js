@@ -59,7 +59,9 @@
           h('p', {}, `${a.round ? `round ${a.round}, ` : ''}attempt ${a.attempt}: `, statusCell(a.status), ` — ${a.reason}`),
           a.error ? problem(`${a.error.kind}: ${a.error.message}`) : null,
           judgeList(a),
-          h('pre', { class: 'output', tabindex: 0, 'aria-label': `${v.variant} output, ${a.round ? `round ${a.round}, ` : ''}attempt ${a.attempt}` }, a.output))),
+          // The results log keeps the first 64 KiB of an output (src/state/results-log.ts): said, never shown as whole.
+          a.output_truncated ? h('p', { class: 'cut' }, 'cut: the log keeps the first 64 KiB of this output; the judges saw it whole') : null,
+          h('pre', { class: `output${a.output_truncated ? ' cut' : ''}`, tabindex: 0, 'aria-label': `${v.variant} output, ${a.round ? `round ${a.round}, ` : ''}attempt ${a.attempt}${a.output_truncated ? ' (cut at 64 KiB)' : ''}` }, a.output, a.output_truncated ? h('span', { class: 'cut-mark' }, '\n[… cut at 64 KiB]') : null))),
         feedbackForm(ctx, v.variant, fb));
     };
     pane.replaceChildren(

@@ -13,7 +13,7 @@ export const COMMAND_TABLE: readonly { term: string; description: string }[] = [
   { term: 'discriminate [options]', description: "run the discriminate stage of a run's current iteration on saved state (redoes it if it already ran)" },
   { term: 'gate [options]', description: "run the gate stage of a run's current iteration on saved state (redoes it if it already ran)" },
   { term: 'learn [options]', description: "run the learn stage of a run's current iteration on saved state (redoes it if it already ran)" },
-  { term: 'status [options]', description: 'every run: target, iteration, last stage, decisions, next step, age' },
+  { term: 'status [options]', description: 'the newest runs (every run with --all): target, iteration, last stage, decisions, next step, age' },
   { term: 'show [options] [run] [stage]', description: 'a readable summary of a run, or of one stage’s artifact' },
   { term: 'diff [options] <run> <candidate>', description: 'a candidate’s unified diff against the target' },
   { term: 'verify [options] [runs...]', description: 'check a state directory (runs, artifacts, results logs, events, backups, cache, lock): exit 0 clean, 1 damaged' },

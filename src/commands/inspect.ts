@@ -5,7 +5,8 @@ import { checkIdFlag, checkIterationFlag } from '../config/safe-id.js';
 import { UsageError } from '../core/errors.js';
 import { findCandidate, formatCandidates, iterationsWith } from '../inspect/candidates-view.js';
 import { formatRun, runView } from '../inspect/run-view.js';
-import { formatStatus, listRuns, liveStatus, resumeHint } from '../inspect/status.js';
+import { formatStatus, listRuns, liveStatus, olderRuns, resumeHint, STATUS_NEWEST } from '../inspect/status.js';
+import { runIds } from '../inspect/verify-state.js';
 import { iterationPaths } from '../loop/paths.js';
 import { resolveRun } from '../loop/resolve-run.js';
 import { iterations } from '../loop/iterations.js';
@@ -38,13 +39,18 @@ interface Opts {
 export function registerInspectCommands(program: Command, deps: CliDeps, setCode: SetCode): void {
   program
     .command('status')
-    .description('every run: target, iteration, last stage, decisions, next step, age')
+    .description('the newest runs (every run with --all): target, iteration, last stage, decisions, next step, age')
     .option('-c, --config <file>', 'pipeline config')
     .option('--state-root <dir>', 'state directory')
-    .option('--json', 'JSON output')
-    .action(async (o: Opts) => {
-      const runs = await listRuns(await stateDirOf(deps, o), deps.now());
-      deps.stdout(o.json ? `${JSON.stringify(runs, null, 2)}\n` : `${formatStatus(runs)}\n`);
+    .option('--all', `every run, not only the newest ${STATUS_NEWEST}`)
+    .option('--json', 'JSON output (every run, as with --all)')
+    .action(async (o: Opts & { all?: boolean }) => {
+      const stateDir = await stateDirOf(deps, o);
+      // At 10,000 runs, every run is 20,000 lines and seconds of reading: the newest, and a count of the rest.
+      const ids = runIds(stateDir);
+      const shown = o.all || o.json ? ids : ids.slice(-STATUS_NEWEST);
+      const runs = await listRuns(stateDir, deps.now(), shown);
+      deps.stdout(o.json ? `${JSON.stringify(runs, null, 2)}\n` : `${olderRuns(ids.length - shown.length)}${formatStatus(runs)}\n`);
       // A damaged state directory is not a clean answer (issue 31): exit 1, as `whet verify` does.
       if (runs.some((r) => r.problems.length)) setCode(1);
     });

@@ -49,15 +49,16 @@ export function liveStatus(stateDir: string, runId: string, status: string): { s
 export const resumeHint = (runId: string, mode: string) => (mode === 'loop' ? `continue with "whet resume ${runId}"` : 'run the same command again to resume');
 
 /**
- * Every run, oldest first. What runs next in a loop run is read through its artifacts' schema
+ * Every run, oldest first (or only the runs `only` names: the newest of `whet status`, one row of the
+ * viewer's runs list). What runs next in a loop run is read through its artifacts' schema
  * (loop/next-step.ts), imported at the first loop run: a state of standalone runs loads no zod.
  */
-export async function listRuns(stateDir: string, now: Date): Promise<RunStatus[]> {
+export async function listRuns(stateDir: string, now: Date, only?: readonly string[]): Promise<RunStatus[]> {
   const runsDir = stateLayout.runsDir(stateDir);
   if (!existsSync(runsDir)) return [];
   const out: RunStatus[] = [];
   // Every run folder, run.json or not: a lost run.json is a damage to name, never "no runs yet" (issue 31).
-  for (const id of runIds(stateDir)) {
+  for (const id of only ?? runIds(stateDir)) {
     const runDir = stateLayout.runDir(stateDir, id);
     const lenient = readLenient(stateLayout.runManifest(runDir));
     const finished = lenient?.mode !== 'loop' && typeof lenient?.summary?.verdict === 'string';
@@ -125,6 +126,12 @@ export async function listRuns(stateDir: string, now: Date): Promise<RunStatus[]
   }
   return out;
 }
+
+/** How many runs `whet status` shows without --all: the newest. */
+export const STATUS_NEWEST = 20;
+
+/** The line above the newest runs that says how many older ones were left out, and how to see them. */
+export const olderRuns = (n: number): string => (n > 0 ? `${n} older run${n === 1 ? '' : 's'} not shown (nor checked): "whet status --all" lists every run\n` : '');
 
 export function formatStatus(runs: RunStatus[]): string {
   if (runs.length === 0) return 'no runs yet in this state directory (start one with "whet run" or "whet evaluate"; another project\'s runs: -c its pipeline.yaml, or --state-root DIR)';

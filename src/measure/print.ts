@@ -151,3 +151,6 @@ export function sequentialLine(r: SequentialRecord): string {
 function ciText(ci: { low: number; high: number } | null | undefined): string {
   return ci ? ` [${ci.low.toFixed(2)}, ${ci.high.toFixed(2)}]` : '';
 }
+
+/** How the CLI words a rate and its interval: `whet view` words them the same (assets/view/format.js, held to these by test/unit/view-format.test.ts). */
+export { f4 as rateNumber, ci as rateInterval };

@@ -6,12 +6,12 @@ import { verifyRun } from '../inspect/verify-run.js';
 import type { Problem } from '../state/verify-files.js';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { listRuns, liveStatus, resumeHint, type RunStatus } from '../inspect/status.js';
+import { liveStatus, resumeHint, type RunStatus } from '../inspect/status.js';
 import { iterations } from '../loop/iterations.js';
 import { iterationPaths } from '../loop/paths.js';
 import { stateLayout } from '../state/layout.js';
-import { isSafeId } from '../config/safe-id.js';
-import { readLenient, type Json } from '../state/read-lenient.js';
+import type { Json } from '../state/read-lenient.js';
+import { engineOf, type EngineBadge } from './engine-badge.js';
 
 export type Section = { data: Json } | { error: string };
 
@@ -84,25 +84,6 @@ export interface RunRow extends RunStatus {
   error?: string;
 }
 
-export async function runRows(stateDir: string, now: Date): Promise<RunRow[]> {
-  const runs = await listRuns(stateDir, now);
-  const rows: RunRow[] = runs.map((r) => {
-    const runDir = stateLayout.runDir(stateDir, r.run_id);
-    // A run whose process is gone (status says interrupted) has no progress to show.
-    return { ...r, progress: r.status === 'running' ? progressOf(runDir, readLenient(stateLayout.runManifest(runDir)), now) : null };
-  });
-  // `whet status` skips a run whose run.json it cannot read; a person looking at the state should see it.
-  const listed = new Set(runs.map((r) => r.run_id));
-  const dir = stateLayout.runsDir(stateDir);
-  for (const id of existsSync(dir) ? readdirSync(dir).filter((d) => isSafeId(d) && !listed.has(d)).sort() : []) {
-    const s = readSectionOf(stateLayout.runManifest(stateLayout.runDir(stateDir, id)), `runs/${id}/run.json`);
-    if (!s || !('error' in s)) continue;
-    const blank = { engine_calls: 0, calls: { engine: 0, judge: 0, generator: 0, total: 0 }, cost_usd: 0, input_tokens: 0, output_tokens: 0 };
-    rows.push({ run_id: id, mode: '?', status: 'unreadable', target: '?', iteration: null, last_stage: null, decisions: [], verdict: null, next: '-', updated_at: '', age_ms: 0, engine_calls: null, totals: blank, rolled_back_at: null, rate_limit: null, problems: [], progress: null, error: s.error });
-  }
-  return rows.sort((a, b) => (a.run_id < b.run_id ? -1 : a.run_id > b.run_id ? 1 : 0));
-}
-
 /** Fields of an artifact the run page does not draw and that grow with the suite (10,000 rows): left out. */
 const BULKY = ['task_results', 'candidate_results', 'baseline_results'];
 
@@ -120,6 +101,8 @@ const FILES = ['baseline', 'candidates', 'ranking', 'evaluation', 'gate', 'learn
 export interface RunDetail {
   run_id: string;
   manifest: Section | undefined;
+  /** The engine badge (engine-badge.ts): null before a loop run's first measurement names it. */
+  engine: EngineBadge | null;
   progress: Progress | null;
   iterations: { iteration: number; sections: Partial<Record<(typeof FILES)[number], Section>> }[];
   /** A standalone (or pipeline-mode) run's evaluation.json, its outputs at iteration 0. */
@@ -168,5 +151,5 @@ export async function runDetail(stateDir: string, runId: string, now: Date): Pro
   const live = m ? liveStatus(stateDir, runId, String(m.status)) : undefined;
   if (m && manifest && 'data' in manifest && live?.because) manifest.data = m = { ...m, status: live.status, interrupted_because: live.because, resume_hint: resumeHint(runId, String(m.mode)) };
   const standalone = m?.mode === 'loop' ? undefined : trimmed(readSection(join(runDir, 'evaluation.json'), 'evaluation.json'));
-  return { run_id: runId, manifest, progress: progressOf(runDir, m, now), iterations: its, events, problems: check.problems, ...(standalone ? { standalone } : {}) };
+  return { run_id: runId, manifest, engine: engineOf(runDir, m), progress: live?.because ? null : progressOf(runDir, m, now), iterations: its, events, problems: check.problems, ...(standalone ? { standalone } : {}) };
 }

@@ -13,7 +13,9 @@ import { isSafeId } from '../config/safe-id.js';
 import { stateLayout } from '../state/layout.js';
 import { readLenient } from '../state/read-lenient.js';
 import { newToken, refusal, SAFE_HEADERS, SESSION_PARAM } from './guard.js';
-import { runDetail, runRows } from './run-model.js';
+import { runDetail } from './run-model.js';
+import { RunIndex } from './run-index.js';
+import { iterationPaths } from '../loop/paths.js';
 import { outputsTable, taskOutputs } from './outputs-model.js';
 import { verifyRun } from '../inspect/verify-run.js';
 import { watchState } from './watch.js';
@@ -30,6 +32,7 @@ async function damagedIn(stateDir: string, runId: string): Promise<Map<string, s
 
 export const ASSET_DIR = join(PACKAGE_ROOT, 'assets', 'view');
 const ASSETS: Record<string, string> = {
+  'format.js': 'text/javascript',
   'app.js': 'text/javascript',
   'pages.js': 'text/javascript',
   'outputs.js': 'text/javascript',
@@ -97,6 +100,14 @@ const iterationOf = (s: string | undefined): number => {
 export async function startViewer(o: ViewerOptions): Promise<Viewer> {
   const token = o.token ?? newToken();
   const watcher = watchState(o.stateDir, o.pollMs ?? 400);
+  // Every run's row read once in the background (run-index.ts): the runs list then answers from it.
+  const index = new RunIndex(o.stateDir, () => watcher.generation());
+  watcher.observe((changed) => index.forget(changed));
+  // Once the URL is out: what every run looks like (changes count from here), then each run's row.
+  setImmediate(() => {
+    watcher.baseline();
+    void index.warmUp(o.now);
+  });
   let port = o.port;
   const page = () => readFileSync(join(ASSET_DIR, 'index.html'), 'utf8').replaceAll('{{TOKEN}}', token).replaceAll('{{REVIEW}}', o.review ? 'on' : 'off');
 
@@ -114,7 +125,12 @@ export async function startViewer(o: ViewerOptions): Promise<Viewer> {
         const { run, candidate, verdict, iteration } = body;
         if (verdict !== 'approve' && verdict !== 'reject') throw new HttpError(400, 'verdict is approve or reject');
         if (!isSafeId(candidate) || typeof iteration !== 'number') throw new HttpError(400, 'a candidate id and its iteration are needed');
-        return json(res, 200, { message: await o.review(runId(run as string), candidate, verdict, iteration) });
+        const message = await o.review(runId(run as string), candidate, verdict, iteration);
+        index.forget([runId(run as string)]);
+        // What it did, from the gate.json it wrote: the files applied and where the backup is (approve only).
+        const gate = readLenient(iterationPaths(stateLayout.runDir(o.stateDir, runId(run as string)), iteration).gate);
+        const applied = gate?.decision === 'keep' && gate.applied ? { target: String(gate.applied.target), backup: `${o.stateDir}/${String(gate.applied.backup)}`, files: (gate.applied.files ?? []) as string[] } : null;
+        return json(res, 200, { message, decision: gate?.decision ?? null, applied });
       }
       throw new HttpError(404, 'no such route');
     }
@@ -129,7 +145,16 @@ export async function startViewer(o: ViewerOptions): Promise<Viewer> {
     if (parts[0] !== 'api') throw new HttpError(404, 'no such page');
     const [, what, a, b, c, d, e, ...rest] = parts;
     if (rest.length) throw new HttpError(404, 'no such route');
-    if (what === 'runs' && a === undefined) return json(res, 200, await runRows(o.stateDir, o.now()));
+    if (what === 'runs' && a === undefined) return json(res, 200, await index.all(o.now()));
+    if (what === 'run-list' && a === undefined) {
+      const num = (k: string, dflt: number, max: number) => {
+        const v = url.searchParams.get(k);
+        if (v === null) return dflt;
+        if (!/^\d{1,7}$/.test(v)) throw new HttpError(400, `${k} is a whole number`);
+        return Math.min(Number(v), max);
+      };
+      return json(res, 200, await index.page(o.now(), num('offset', 0, 10_000_000), num('limit', 50, 500)));
+    }
     if (what === 'runs' && b === undefined) {
       const d0 = await runDetail(o.stateDir, runId(a), o.now());
       if (!d0) throw new HttpError(404, 'no such run');
@@ -211,6 +236,7 @@ export async function startViewer(o: ViewerOptions): Promise<Viewer> {
     close: () =>
       new Promise<void>((resolve) => {
         watcher.close();
+        index.stop();
         for (const s of sockets) s.destroy();
         server.close(() => resolve());
       }),

@@ -59,7 +59,34 @@ describe('whet view --review', () => {
     expect(await held.locator('pre.diff').innerText()).toContain('+## Release notes requests involving breaking changes');
     expect(await held.locator('ol.checks li').count()).toBeGreaterThan(5);
     expect(await held.innerText()).toContain('wait for review');
+    // The check that holds it is a person's, not a failure: "waits for you", never a red FAIL.
+    const review = held.locator('ol.checks li', { hasText: /\breview:/ });
+    expect(await review.innerText()).toMatch(/^waits for you review: /);
+    expect(await held.locator('ol.checks').innerText()).not.toContain('FAIL');
+    // Counted in the navigation on every page.
+    await expect.poll(() => b.page.locator('#nav-review').innerText()).toBe('Review queue (1 run waits)');
     expect(await seriousViolations(b.page)).toEqual([]);
+  });
+
+  it('leads the run page with what waits for review, and marks the run on the runs list', async () => {
+    await b.page.goto(`${view.url}#/run/${viewed.runId}`);
+    await b.page.getByRole('heading', { name: `Run ${viewed.runId}` }).waitFor();
+    const first = b.page.locator('main > section').first();
+    await first.waitFor();
+    expect(await first.getAttribute('class')).toBe('needs-you');
+    expect(await first.locator('h2').innerText()).toBe('Waits for your review (1)');
+    expect(await first.innerText()).toContain(`iteration 1: ${CAND}`);
+    expect(await first.locator('.verdict').evaluate((e) => getComputedStyle(e, '::before').content)).toBe('"◐"');
+    expect(await b.page.locator('section[data-iteration="1"] .decision').evaluate((e) => e.className)).toBe('decision v-pending');
+    expect(await seriousViolations(b.page)).toEqual([]);
+    await b.page.goto(`${view.url}#/`);
+    const row = b.page.locator(`tr[data-run="${viewed.runId}"]`);
+    await row.waitFor();
+    await b.page.locator('.needs-you').waitFor();
+    expect(await row.locator('.waits').innerText()).toBe('1 candidate waits for you');
+    expect(await b.page.locator('.needs-you').innerText()).toBe('1 run waits for your review');
+    await b.page.goto(`${view.url}#/review`);
+    await b.page.getByRole('region', { name: `${CAND} in iteration 1` }).waitFor();
   });
 
   it('refuses with the command’s own message when ranking.json changed after the evaluation', async () => {
@@ -68,6 +95,7 @@ describe('whet view --review', () => {
     writeFileSync(ranking, `${original.toString()}\n`);
     try {
       await b.page.getByRole('button', { name: `Approve ${CAND}` }).click();
+      await b.page.getByRole('button', { name: `Yes, apply ${CAND}` }).click();
       const note = b.page.locator('#review-message');
       await note.waitFor();
       expect(await note.innerText()).toMatch(new RegExp(`^refused: cannot approve ${CAND} \\(iteration 1\\): ranking\\.json changed after the evaluation read it`));
@@ -78,10 +106,27 @@ describe('whet view --review', () => {
   });
 
   it('approves as `whet review approve` does: the same message and the same files', async () => {
+    // Approve asks first, naming what it changes; nothing is changed until the second click.
+    const skill = readFileSync(join(viewed.dir, 'release-notes/SKILL.md'), 'utf8');
     await b.page.getByRole('button', { name: `Approve ${CAND}` }).click();
+    const ask = b.page.getByRole('group', { name: `confirm approving ${CAND}` });
+    await ask.waitFor();
+    expect(await ask.innerText()).toContain(`Approve ${CAND}? Its edit is applied to ${join(viewed.dir, 'release-notes')} now; the files it replaces are backed up first (whet rollback ${viewed.runId} restores them).`);
+    expect(await b.page.evaluate(() => document.activeElement?.textContent)).toBe(`Yes, apply ${CAND}`);
+    expect(await seriousViolations(b.page)).toEqual([]);
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await b.page.getByRole('button', { name: `Approve ${CAND}` }).waitFor();
+    expect(readFileSync(join(viewed.dir, 'release-notes/SKILL.md'), 'utf8')).toBe(skill);
+    expect(readJson(join(viewed.dir, 'state/runs', viewed.runId, 'iter-001/gate.json')).decision).toBe('pending_review');
+    await b.page.getByRole('button', { name: `Approve ${CAND}` }).click();
+    await b.page.getByRole('button', { name: `Yes, apply ${CAND}` }).click();
     const note = b.page.locator('#review-message');
     await expect.poll(() => note.innerText()).toMatch(/^cand-01/);
     const shown = await note.innerText();
+    // Then what it did: where it applied the edit, and where the backup is.
+    expect(await b.page.locator('#review-applied').innerText()).toBe(`applied to ${join(viewed.dir, 'release-notes')} (SKILL.md); backup in ${join(viewed.dir, 'state')}/backups/${viewed.runId}/iter-001`);
+    expect(readFileSync(join(viewed.dir, 'release-notes/SKILL.md'), 'utf8')).not.toBe(skill);
+    await expect.poll(() => b.page.locator('#nav-review').innerText()).toBe('Review queue');
     const cli = await whet(['review', 'approve', typed.runId, CAND], { cwd: typed.dir });
     expect(cli.code, cli.stderr).toBe(0);
     expect(shown).toBe(cli.stdout.trimEnd());

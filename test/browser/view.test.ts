@@ -46,6 +46,16 @@ describe('whet view in headless Chromium', () => {
     const text = await row.innerText();
     expect(text).toContain('completed');
     expect(text).toContain('1:keep, 2:reject');
+    // The engine on every run, the mock in its own words and colour (issue 41).
+    const badge = row.locator('.engine');
+    expect(await badge.innerText()).toBe('mock engine');
+    expect(await badge.evaluate((e) => getComputedStyle(e).backgroundColor)).toBe('rgb(91, 42, 134)');
+    // Decisions coloured by verdict, and told apart by word and symbol too, never by colour alone.
+    const keep = row.locator('.verdict', { hasText: '1:keep' });
+    const reject = row.locator('.verdict', { hasText: '2:reject' });
+    const look = (l: typeof keep) => l.evaluate((e) => [getComputedStyle(e).color, getComputedStyle(e, '::before').content]);
+    expect(await look(keep)).toEqual(['rgb(11, 107, 46)', '"✓"']);
+    expect(await look(reject)).toEqual(['rgb(164, 22, 26)', '"✗"']);
     expect(await seriousViolations(b.page)).toEqual([]);
     // The check can fail: an image with no text alternative is a critical violation axe-core reports.
     await b.page.evaluate(() => document.querySelector('main')!.append(Object.assign(document.createElement('img'), { id: 'no-alt', src: 'data:image/gif;base64,R0lGODlhAQABAAAAACw=' })));
@@ -66,8 +76,18 @@ describe('whet view in headless Chromium', () => {
     const diff = await it1.locator('pre.diff').first().innerText();
     expect(diff).toContain('+## Release notes requests involving breaking changes');
     expect(await it1.locator('.score').first().innerText()).toMatch(/discriminator: score [\d.]+ → /);
+    // Rates worded as the CLI words them: "0.5000 [0.19, 0.81]" (assets/view/format.js).
     const ev = await it1.locator('table').filter({ hasText: /^By split/ }).innerText();
-    expect(ev).toMatch(/holdout\s+\d+\.\d% \[\d+\.\d%, \d+\.\d%\]/);
+    expect(ev).toMatch(/holdout\s+[01]\.\d{4} \[[01]\.\d{2}, [01]\.\d{2}\]/);
+    expect(ev).not.toMatch(/\d\.\d%/);
+    // The engine badge on the run's own page; every candidate folded but the one the gate decided on.
+    expect(await b.page.locator('main .engine').first().innerText()).toBe('mock engine');
+    const gate1 = readJson(join(dir, 'state/runs', runId, 'iter-001/gate.json'));
+    const cands = it1.locator('details.candidate');
+    expect(await cands.count()).toBeGreaterThan(1);
+    expect(await it1.locator('details.candidate[open]').evaluateAll((els) => els.map((e) => e.getAttribute('data-candidate')))).toEqual([gate1.candidate_id]);
+    expect(await it1.locator('.decision').evaluate((e) => e.className)).toBe('decision v-keep');
+    expect(await it2.locator('.decision').evaluate((e) => e.className)).toBe('decision v-reject');
     expect(await it1.locator('table').filter({ hasText: /^By category/ }).innerText()).toContain('breaking-changes');
     expect(await it1.locator('.paired').innerText()).toMatch(/^paired \(.*\) over 10 tasks/);
     expect(await seriousViolations(b.page)).toEqual([]);

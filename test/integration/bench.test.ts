@@ -9,7 +9,7 @@ import { repoRoot } from '../support/cli.js';
 
 describe('npm run bench', () => {
   it('prints every row of the table as a ratio to its reference', () => {
-    const args = ['--tasks', '100', '--large-tasks', '200', '--latency-tasks', '64', '--latency-ms', '20', '--concurrency', '16', '--repeat', '1', '--heavy-repeat', '1', '--decision-trials', '20', '--drift-trials', '10', '--drift-sequences', '20'];
+    const args = ['--tasks', '100', '--large-tasks', '200', '--latency-tasks', '64', '--latency-ms', '20', '--concurrency', '16', '--repeat', '1', '--heavy-repeat', '1', '--decision-trials', '20', '--drift-trials', '10', '--drift-sequences', '20', '--view-runs', '50'];
     const r = spawnSync(process.execPath, [join(repoRoot, 'dist/scripts/bench.js'), ...args], { encoding: 'utf8', timeout: 240_000 });
     expect(r.status, r.stderr).toBe(0);
     const [first, rest] = r.stdout.split('decisions on a simulated noisy model');
@@ -45,6 +45,9 @@ describe('npm run bench', () => {
       new RegExp(String.raw`^\| the same 100-task evaluation again \(baseline from cache\) \| ${num} s · 0 engine calls · .* \| loading the suite alone \(a process\) ${num} s \| ${num}× \| ≤ 1\.5× \|`),
       new RegExp(String.raw`^\| \`whet view\` until its URL is printed \| ${num} s \| goal 1\.00 s \| ${num}× \| ≤ 1× \|`),
       new RegExp(String.raw`^\| 100-task outputs page in headless Chromium, navigation start until usable \| (${num} s · a filter over all 100 rows \d+ ms|skipped: no Chromium at .*) \| goal 1\.00 s \| (${num}×|—) \| ≤ 1× \|`),
+      new RegExp(String.raw`^\| \`/api/run-list\` at 50 runs, a page of 50 \(every run read once first: ${num} s\) \| \d+ ms( · \d+ ms CPU)? \| goal 200 ms \| ${num}× \| ≤ 1× \|`),
+      new RegExp(String.raw`^\| runs page at 50 runs in headless Chromium, navigation start until usable \| (${num} s|skipped: no Chromium at .*) \| goal 2\.00 s \| (${num}×|—) \| ≤ 1× \|`),
+      new RegExp(String.raw`^\| \`whet view\` idle at 50 runs with the runs page open \(CPU share of one core\) \| (\d+\.\d%|skipped: .*) \| goal 2% of a core \| (${num}×|—) \| ≤ 1× \|`),
       new RegExp(String.raw`^\| 200 tasks, instant mock \| .* \| goal 5\.00 s · 160 MB \|`),
       ...['`whet --version`', '`whet --help`', '`whet status`', '`whet show RUN`'].map((c) => new RegExp(String.raw`^\| ${c} \| ${num} s · \d+ MB \| bare \`node -e 0\` ${num} s · \d+ MB \| ${num}× \| ≤ [23]× \|`)),
       ...['default config', 'max_concurrency: 16'].map(

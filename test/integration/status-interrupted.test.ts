@@ -7,7 +7,8 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runDetail, runRows } from '../../src/view/run-model.js';
+import { runDetail } from '../../src/view/run-model.js';
+import { RunIndex } from '../../src/view/run-index.js';
 import { whet, write } from '../support/cli.js';
 import { hasRun, killAll, lockHolder, slowProject, startWhet, waitFor, type Started } from '../support/slow-run.js';
 
@@ -39,7 +40,7 @@ describe('a run whose process is gone is interrupted, not running', () => {
       expect(show.stdout).toContain(`continue with "whet resume ${id}"`);
       const json = JSON.parse((await whet(['show', id, '--json'], { cwd: p.dir })).stdout) as { manifest: { status: string; resume_hint: string } };
       expect(json.manifest.status).toBe('interrupted');
-      const rows = await runRows(state, new Date());
+      const rows = await new RunIndex(state).all(new Date());
       expect(rows.map((r) => [r.status, r.progress])).toEqual([['interrupted', null]]);
       const detail = await runDetail(state, id, new Date());
       expect((detail!.manifest as { data: { status: string; resume_hint: string } }).data).toMatchObject({ status: 'interrupted', resume_hint: `continue with "whet resume ${id}"` });
