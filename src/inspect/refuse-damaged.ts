@@ -1,0 +1,47 @@
+// The paths that act on a run — `whet resume`, `run --from`, a single stage, `review approve|reject`,
+// `rollback`, the nightly's reference and the viewer's feedback and review (issue 42) — make the check the
+// read models make (verify-run.ts) before they spend a call or write a byte. `whet resume` of a completed
+// run whose iteration-1 evaluation.json was cut in half rewrote report.md from what was left ("iteration 1
+// evaluated no candidate" of an iteration that kept one); of an interrupted one it spent calls, finished
+// the loop and marked it completed. A damaged run is refused, exit 2, each damaged file named with
+// `whet verify --repair`, which moves the damage aside so resume measures it again.
+import { UsageError } from '../core/errors.js';
+import { readRecords } from '../state/records-read.js';
+import { stateLayout } from '../state/layout.js';
+import { formatProblems, type Problem } from '../state/verify-files.js';
+import { verifyRun } from './verify-run.js';
+
+/**
+ * The problems that stop an action. Every file a recorded run holds was written whole (temp file, fsync,
+ * rename) with its hash recorded first, so one that does not parse or is not its recorded bytes is damage,
+ * never a crash's trace. A crash leaves only a temporary file (`leftover`) and, while the run is marked
+ * running, a log's last line cut (verifyRun leaves that out): those resume handles itself. A run started
+ * before hashes were recorded was written without temp files: its newest artifact cut short is left to
+ * resume, which moves it aside, as before; only what no crash leaves stops it.
+ */
+export function blocking(problems: Problem[], legacy: boolean): Problem[] {
+  if (legacy) return problems.filter((p) => p.kind === 'edited' || p.kind === 'unrecorded' || p.kind === 'garbage' || p.kind === 'link');
+  return problems.filter((p) => p.kind !== 'leftover');
+}
+
+/**
+ * The problems of `runId` that stop an action (none: it may act); `only` keeps those of the files the
+ * action reads (a rollback works from the backups and events.jsonl alone, run.json lost or not).
+ */
+export async function damageOf(stateDir: string, runId: string, only?: (p: Problem) => boolean): Promise<Problem[]> {
+  const check = await verifyRun(stateDir, runId);
+  const found = only ? check.problems.filter(only) : check.problems;
+  if (found.length === 0) return [];
+  return blocking(found, readRecords(stateLayout.runDir(stateDir, runId)).legacy);
+}
+
+/** The refusal's words: what was not done, each damaged file, the repair command. */
+export function damagedMessage(runId: string, action: string, problems: Problem[]): string {
+  return `cannot ${action}: run ${runId} is damaged, and acting on it would go on from values nobody measured; nothing was changed and no call was spent\n${formatProblems(problems).trimEnd()}\nrepair it first: whet verify --repair ${runId} (it moves the damage to superseded/, so that whet resume ${runId} measures it again)`;
+}
+
+/** Throws a UsageError (exit 2) naming every damaged file of `runId`, before `action` does anything. */
+export async function refuseDamagedRun(stateDir: string, runId: string, action: string, only?: (p: Problem) => boolean): Promise<void> {
+  const bad = await damageOf(stateDir, runId, only);
+  if (bad.length) throw new UsageError(damagedMessage(runId, action, bad));
+}
