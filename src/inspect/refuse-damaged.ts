@@ -5,7 +5,9 @@
 // evaluated no candidate" of an iteration that kept one); of an interrupted one it spent calls, finished
 // the loop and marked it completed. A damaged run is refused, exit 2, each damaged file named with
 // `whet verify --repair`, which moves the damage aside so resume measures it again.
+import { basename, dirname } from 'node:path';
 import { UsageError } from '../core/errors.js';
+import { displayPath } from '../config/locate.js';
 import { readRecords } from '../state/records-read.js';
 import { stateLayout } from '../state/layout.js';
 import { formatProblems, type Problem } from '../state/verify-files.js';
@@ -44,4 +46,22 @@ export function damagedMessage(runId: string, action: string, problems: Problem[
 export async function refuseDamagedRun(stateDir: string, runId: string, action: string, only?: (p: Problem) => boolean): Promise<void> {
   const bad = await damageOf(stateDir, runId, only);
   if (bad.length) throw new UsageError(damagedMessage(runId, action, bad));
+}
+
+/**
+ * `whet merge` and `whet nightly --merge` add up shards: each shard.json lies in a run of its shard's state
+ * directory (`runs/<id>`, or a loop run's `iter-NNN/shards/…`), whose results logs are what is added. Each such
+ * run is checked as resume checks its own, before anything is merged or written.
+ */
+export async function refuseDamagedShards(shardDirs: readonly string[]): Promise<void> {
+  const seen = new Set<string>();
+  for (const dir of shardDirs) {
+    let run = dir;
+    while (dirname(run) !== run && basename(dirname(run)) !== 'runs') run = dirname(run);
+    if (dirname(run) === run || seen.has(run)) continue;
+    seen.add(run);
+    const stateDir = dirname(dirname(run));
+    const bad = await damageOf(stateDir, basename(run));
+    if (bad.length) throw new UsageError(damagedMessage(basename(run), `merge the shard in ${displayPath(dir)}`, bad).replace(/whet verify --repair (\S+) \(.*$/, `whet verify --repair --state-root ${displayPath(stateDir)} $1, or measure that shard again`));
+  }
 }
