@@ -17,7 +17,7 @@ import { stateLayout } from '../state/layout.js';
 import { newRunId, runManifest, writeRunManifest } from '../state/runs.js';
 import type { RunEnv } from '../core/run-env.js';
 import type { LoopContext } from './context.js';
-import { suiteFor } from '../config/targets.js';
+import { refuseMissingTargetPaths, suiteFor } from '../config/targets.js';
 import { measuredSkillId, triggerEngineRefusal } from '../config/trigger-engine.js';
 export { resolveRun } from './resolve-run.js';
 import { loopManifest, type LoopManifest } from './manifest.js';
@@ -52,6 +52,7 @@ export async function planRun(e: LoopEnv, o: StartOptions): Promise<RunPlan> {
   const cfg = o.evalThreshold === undefined ? loaded : { ...loaded, evalThreshold: o.evalThreshold };
   const target = o.targetSkill ? { skill: resolve(e.cwd, o.targetSkill), suite: undefined } : cfg.targets[0];
   if (!target) throw new UsageError(`no target to improve: add "targets:" to ${cfg.path ?? 'pipeline.yaml'} or pass --target SKILL_DIR`);
+  if (!o.targetSkill) refuseMissingTargetPaths(cfg, 0);
   if (!o.mock && !cfg.engine) throw new UsageError(`no engine configured: set "engine:" in ${cfg.path ?? 'pipeline.yaml'} or pass --mock`);
   const skillFile = skillFileOf(target.skill);
   const skill = readSkill(skillFile);
