@@ -5,12 +5,14 @@
 // evaluated no candidate" of an iteration that kept one); of an interrupted one it spent calls, finished
 // the loop and marked it completed. A damaged run is refused, exit 2, each damaged file named with
 // `whet verify --repair`, which moves the damage aside so resume measures it again.
-import { basename, dirname } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { isSafeId } from '../config/safe-id.js';
 import { UsageError } from '../core/errors.js';
 import { displayPath } from '../config/locate.js';
 import { readRecords } from '../state/records-read.js';
 import { stateLayout } from '../state/layout.js';
-import { formatProblems, type Problem } from '../state/verify-files.js';
+import { formatProblems, readJsonChecked, readJsonlChecked, type Problem } from '../state/verify-files.js';
 import { verifyRun } from './verify-run.js';
 
 /**
@@ -64,4 +66,24 @@ export async function refuseDamagedShards(shardDirs: readonly string[]): Promise
     const bad = await damageOf(stateDir, basename(run));
     if (bad.length) throw new UsageError(damagedMessage(basename(run), `merge the shard in ${displayPath(dir)}`, bad).replace(/whet verify --repair (\S+) \(.*$/, `whet verify --repair --state-root ${displayPath(stateDir)} $1, or measure that shard again`));
   }
+}
+
+/**
+ * `whet nightly` compares tonight with the nights before it: nightly/history.jsonl and the day files its
+ * lines name must parse, or tonight's drift would be decided against whatever was left of them. A last
+ * history line cut short says nothing and is skipped, as the nightly's reader skips it.
+ */
+export function refuseDamagedNights(stateDir: string): void {
+  const dir = join(stateDir, 'nightly');
+  const history = join(dir, 'history.jsonl');
+  if (!existsSync(history)) return;
+  const hint = 'restore it from a copy of the state directory, or move it out of nightly/ (tonight is then compared with the nights that remain)';
+  const h = readJsonlChecked(history, 'nightly/history.jsonl', hint);
+  const problems = h.problems.filter((p) => p.kind !== 'truncated');
+  const days = new Set(h.values.map((v) => (v as { file?: unknown }).file).filter((f): f is string => isSafeId(f)));
+  for (const f of [...days].sort()) {
+    const r = existsSync(join(dir, f)) ? readJsonChecked(join(dir, f), `the night record nightly/${f}`, hint) : undefined;
+    if (r && !r.ok) problems.push(r.problem);
+  }
+  if (problems.length) throw new UsageError(`cannot run tonight's nightly: the earlier nights it compares with are damaged; nothing was measured and no call was spent\n${formatProblems(problems).trimEnd()}`);
 }

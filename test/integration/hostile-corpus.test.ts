@@ -4,7 +4,7 @@
 // command (resume, run --from, a stage, review approve|reject, rollback, the viewer's feedback) refuses it
 // with exit 2, naming the damaged file and `whet verify --repair`, the state directory byte-for-byte as it
 // was; the viewer's review queue offers what `whet review list` lists and nothing else; `whet merge` refuses
-// a damaged shard. Bounded input: the fixtures in test/fixtures/hostile/ (alias bomb, alias cycle, deep
+// a damaged shard, `whet nightly` a damaged earlier night. Bounded input: the fixtures in test/fixtures/hostile/ (alias bomb, alias cycle, deep
 // nesting, a missing target or suite) are refused by every command that reads them at `file:line:col`, exit
 // 2, no stack trace, nothing written; the alias bomb also in a spawned CLI held to a 64 MB heap.
 import { spawnSync } from 'node:child_process';
@@ -132,6 +132,21 @@ describe('the damage corpus, against every acting command', () => {
     expect(r.stderr).toMatch(/DAMAGED \S*shard-2\/runs\/\S+\/results\/\S+\.jsonl:\d+:1: garbage:/);
     expect(r.stderr).toMatch(/whet verify --repair --state-root \S*shard-2 \S+, or measure that shard again/);
     expect(existsSync(join(dir, 'merged'))).toBe(false);
+  }, 120_000);
+
+  it('whet nightly refuses when the night it compares with is cut in half, measuring nothing', async () => {
+    const dir = tempDir('whet-hostile-night-');
+    copyExample('release-notes', join(dir, 'release-notes'));
+    write(join(dir, 'pipeline.yaml'), 'state_dir: state\nengine: {type: mock}\ntargets: [{skill: release-notes, suite: release-notes/tasks.yaml}]\n');
+    expect((await whet(['nightly'], { cwd: dir })).code).toBeLessThan(2);
+    const nights = join(dir, 'state/nightly');
+    const day = readdirSync(nights).find((f) => /^\d{4}-\d{2}-\d{2}\.json$/.test(f))!;
+    cutInHalf(join(nights, day));
+    const before = snapshotTree(join(dir, 'state'));
+    const r = await whet(['nightly'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`DAMAGED \\S*nightly/${day.replace('.', '\\.')}:\\d+:\\d+: unparsable: the night record`));
+    expect(snapshotTree(join(dir, 'state'))).toEqual(before);
   }, 120_000);
 });
 
