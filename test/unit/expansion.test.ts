@@ -12,7 +12,7 @@ import { errorOf } from '../support/errors.js';
 import { tempDir, write } from '../support/cli.js';
 
 /** Nine anchors, each a list of nine aliases of the one before, in a json judge's inline schema. */
-export function aliasBombSuite(): string {
+function aliasBombSuite(): string {
   const lines = ['skill_id: bomb', 'version: "1.0"', 'tasks:', '  - id: t1', '    prompt: hi', '    judge:', '      type: json', '      schema:', '        a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
   for (let i = 1; i < 10; i++) lines.push(`        a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(', ')}]`);
   return `${lines.join('\n')}\n`;
