@@ -63,7 +63,8 @@ export async function refuseDamagedShards(shardDirs: readonly string[]): Promise
     if (dirname(run) === run || seen.has(run)) continue;
     seen.add(run);
     const stateDir = dirname(dirname(run));
-    const bad = await damageOf(stateDir, basename(run));
+    // A partial merge's output holds shard.json and results logs without run.json: what is there must be whole.
+    const bad = await damageOf(stateDir, basename(run), (p) => p.kind !== 'missing');
     if (bad.length) throw new UsageError(damagedMessage(basename(run), `merge the shard in ${displayPath(dir)}`, bad).replace(/whet verify --repair (\S+) \(.*$/, `whet verify --repair --state-root ${displayPath(stateDir)} $1, or measure that shard again`));
   }
 }
