@@ -69,6 +69,17 @@ export function parseLabelText(text: string, shown: string, format: LabelFormat)
   return pairs;
 }
 
+/**
+ * A category column made only of PASS/FAIL values: the file is read as documented (the third column a
+ * category), but one made of labels is almost surely a second judge's, or a human's, column — each
+ * figure per category would then be a figure per label (issue 42). Said, naming the file and column.
+ */
+export function labelsAsCategoryWarning(pairs: LabelPair[], shown: string): string | undefined {
+  if (pairs.length === 0 || !pairs.every((p) => p.category !== undefined && parseLabel(p.category) !== undefined)) return undefined;
+  const values = [...new Set(pairs.map((p) => p.category!.toUpperCase()))].sort().join('" and "');
+  return `${shown}:${pairs[0]!.line}: the category column (the third in a CSV) holds only PASS/FAIL values, read as categories "${values}": if it is another judge's or person's labels, give each pair of labels a file of its own (human first, judge second); a category names a kind of task`;
+}
+
 type Fail = (line: number, msg: string) => void;
 
 function fromJsonLine(raw: string, line: number, fail: Fail): LabelPair | undefined {

@@ -11,7 +11,7 @@ import { sha256File } from '../state/artifact-io.js';
 import { writeFileAtomically } from '../core/atomic.js';
 import { loadJudgeSpec, type LoadedJudgeSpec } from '../judges/spec.js';
 import { fewShotOverlap, pairsJsonl, readAnswerKey, runAnswerKey } from './answer-key.js';
-import { readLabelFile, type Label } from './labels.js';
+import { labelsAsCategoryWarning, readLabelFile, type Label } from './labels.js';
 import { buildReport, type CalibrationReport } from './report.js';
 import { thresholdSources, type ThresholdValues } from './thresholds.js';
 import { writeCalibration, type CalibrationRecord } from '../judges/calibration-store.js';
@@ -63,7 +63,10 @@ export async function runCalibrate(o: CalibrateOptions, ctx: CalibrateEnv): Prom
 
   if (o.labels) {
     const file = resolve(ctx.cwd, o.labels);
-    const report = buildReport(displayPath(file, ctx.cwd), readLabelFile(file, ctx.cwd), positive, sources);
+    const pairs = readLabelFile(file, ctx.cwd);
+    const report = buildReport(displayPath(file, ctx.cwd), pairs, positive, sources);
+    const labelsAsCategory = labelsAsCategoryWarning(pairs, displayPath(file, ctx.cwd));
+    if (labelsAsCategory) report.warnings.push(labelsAsCategory);
     return { report, exitCode: report.thresholds_met === false ? 1 : 0 };
   }
   return answerKeyMode(o, ctx, spec!, positive, sources);

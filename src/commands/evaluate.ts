@@ -49,7 +49,9 @@ export function registerEvaluateCommand(program: Command, deps: CliDeps, setCode
         let r: Awaited<ReturnType<typeof runShard>>;
         if (opts.run) {
           const { runLoopShard } = await import('../../stages/evaluate/loop-shards.js');
-          r = await runLoopShard(ctx, { stateDir: await stateDirOf(deps, opts), runId: opts.run, shard: opts.shard, ...(opts.concurrency ? { concurrency: opts.concurrency } : {}) });
+          const stateDir = await stateDirOf(deps, opts);
+          await (await import('../inspect/refuse-damaged.js')).refuseDamagedRun(stateDir, opts.run, `measure shard ${opts.shard} of run ${opts.run}`);
+          r = await runLoopShard(ctx, { stateDir, runId: opts.run, shard: opts.shard, ...(opts.concurrency ? { concurrency: opts.concurrency } : {}) });
         } else r = await runShard(ctx);
         if (r.interrupted) deps.stdout(`${stage.summarize(r)}\n`);
         else deps.stdout(opts.json ? `${JSON.stringify(r.manifest, null, 2)}\n` : `${summarizeShard(r)}\n`);

@@ -9,19 +9,7 @@ import { STEPS, type Step } from '../loop/next-step.js';
 import { acquireStateLock } from '../state/lock.js';
 import { numArg, type CliDeps, type SetCode } from '../program/deps.js';
 import { stateDirOf } from './state-dir.js';
-import { verifyRun } from '../inspect/verify-run.js';
-import { formatProblems } from '../state/verify-files.js';
-
-/**
- * A run with damage no crash leaves — an artifact edited after it was written or never recorded, a garbage
- * line in a log — is not resumed: it would go on from values nobody measured (issue 31). What a crash or a
- * full disk leaves (a log's last line cut, a temporary file, a newest artifact that does not parse, which
- * resume moves to superseded/ itself) is left to resume, as before.
- */
-async function refuseDamaged(stateDir: string, runId: string): Promise<void> {
-  const bad = (await verifyRun(stateDir, runId)).problems.filter((p) => p.kind === 'edited' || p.kind === 'unrecorded' || p.kind === 'garbage');
-  if (bad.length) throw new UsageError(`not resuming run ${runId}: it is damaged\n${formatProblems(bad).trimEnd()}\nrun "whet verify --repair ${runId}" first: it moves the damage aside, then "whet resume ${runId}" measures it again`);
-}
+import { refuseDamagedRun } from '../inspect/refuse-damaged.js';
 
 export function registerLoopCommands(program: Command, deps: CliDeps, setCode: SetCode): void {
   common(program.command('run'))
@@ -38,6 +26,7 @@ export function registerLoopCommands(program: Command, deps: CliDeps, setCode: S
         if (!(STEPS as readonly string[]).includes(o.from)) throw new UsageError(`--from must be one of ${STEPS.join(', ')}`);
         const stateDir = await stateDirOf(deps, o);
         const runId = resolveRun(stateDir, o.run);
+        await refuseDamagedRun(stateDir, runId, `redo run ${runId} from ${o.from}`);
         await report(deps, stateDir, runId, await driveLoop(e, { stateDir, runId, from: o.from as Step, ...threshold(o) }), o.json, setCode);
         return;
       }
@@ -61,7 +50,7 @@ export function registerLoopCommands(program: Command, deps: CliDeps, setCode: S
     .action(async (run: string | undefined, o: LoopOpts) => {
       const stateDir = await stateDirOf(deps, o);
       const runId = resolveRun(stateDir, run);
-      await refuseDamaged(stateDir, runId);
+      await refuseDamagedRun(stateDir, runId, `resume run ${runId}`);
       await report(deps, stateDir, runId, await driveLoop(loopEnv(deps), { stateDir, runId }), o.json, setCode);
     });
 

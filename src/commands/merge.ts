@@ -39,7 +39,7 @@ export function registerMergeCommand(program: Command, deps: CliDeps, setCode: S
       const { json, partial, ...options } = opts;
       const results = await runMerge(
         { cwd: deps.cwd, env: deps.env, now: deps.now, log: (line) => deps.stderr(`${line}\n`), signal: deps.signal, options },
-        { dirs, partial },
+        { dirs, partial, verify: (await import('../inspect/refuse-damaged.js')).refuseDamagedShards },
       );
       const texts: string[] = [];
       const artifacts: unknown[] = [];

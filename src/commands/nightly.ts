@@ -4,6 +4,7 @@ import { loadPipeline } from '../config/pipeline.js';
 import { parseDuration } from '../config/duration.js';
 import { UsageError } from '../core/errors.js';
 import { baselineAll } from '../nightly/baseline.js';
+import { stateDirOf } from './state-dir.js';
 import { runNightly } from '../nightly/nightly.js';
 import { falseAlertsWords } from '../nightly/accumulate.js';
 import { prune } from '../nightly/prune.js';
@@ -64,7 +65,9 @@ export function registerNightlyCommands(program: Command, deps: CliDeps, setCode
     .action(async (o: Opts) => {
       if (o.shard !== undefined && o.merge) throw new UsageError('--shard runs one shard and --merge adds all of them up; use one');
       if (o.shard !== undefined) return runTargetShards(env(), o, deps, setCode);
-      const r = await runNightly(env(), { ...o, setReference: o.setReference === true }, o.merge ? mergedBaselines(o.merge) : undefined);
+      const refuse = await import('../inspect/refuse-damaged.js');
+      refuse.refuseDamagedNights(await stateDirOf(deps, o));
+      const r = await runNightly(env(), { ...o, setReference: o.setReference === true }, o.merge ? mergedBaselines(o.merge, refuse.refuseDamagedShards) : undefined);
       if (r === 'interrupted') return setCode(130);
       deps.stdout(o.json ? `${JSON.stringify({ date: r.date, file: r.file, alert: r.alert, engine_calls: r.engineCalls, targets: r.targets.map((t) => ({ label: t.label, ...t.summary, drift: t.drift })) }, null, 2)}\n` : `${r.markdown}\nwritten: ${r.file}\n`);
       setCode(r.engineFailed ? 3 : r.alert ? 1 : 0);

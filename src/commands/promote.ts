@@ -1,19 +1,20 @@
 // Commands that change the target outside the loop: `whet rollback RUN` and `whet review`.
 import { existsSync } from 'node:fs';
+import { sep } from 'node:path';
 import { hostname, userInfo } from 'node:os';
 import type { Command } from 'commander';
-import { findPending, review } from '../../stages/gate/review.js';
+import { review } from '../../stages/gate/review.js';
 import { openRun, resolveRun } from '../loop/open.js';
 import { acquireStateLock } from '../state/lock.js';
 import { rollbackRun } from '../state/promote.js';
 import { appendEvent } from '../state/events.js';
-import { listRuns } from '../inspect/status.js';
+import { reviewQueue } from '../inspect/review-queue.js';
 import { stateLayout } from '../state/layout.js';
-import { iterationPaths } from '../loop/paths.js';
 import { formatProblems } from '../state/verify-files.js';
 import { checkIdFlag, checkIterationFlag } from '../config/safe-id.js';
 import type { CliDeps, SetCode } from '../program/deps.js';
 import { stateDirOf } from './state-dir.js';
+import { refuseDamagedRun } from '../inspect/refuse-damaged.js';
 
 interface Opts {
   config?: string;
@@ -57,6 +58,7 @@ export async function reviewCandidate(deps: Pick<CliDeps, 'cwd' | 'env' | 'now' 
   checkIdFlag(cand, 'candidate');
   const lock = await acquireStateLock(stateDir, `whet review ${verdict} ${runId} ${cand}`);
   try {
+    await refuseDamagedRun(stateDir, runId, `${verdict} ${cand} of run ${runId}`);
     const ctx = await openRun({ cwd: deps.cwd, env: deps.env, now: deps.now, log: (l) => deps.stderr(`${l}\n`) }, { stateDir, runId });
     const r = await review(ctx, cand, verdict, who(), iteration);
     return `${cand} (iteration ${r.iteration}): ${r.gate.decision} — ${r.gate.reason}`;
@@ -79,6 +81,10 @@ export function registerPromoteCommands(program: Command, deps: CliDeps, setCode
       const runId = rollbackTarget(stateDir, run, deps.stderr);
       const lock = await acquireStateLock(stateDir, `whet rollback ${runId}`);
       try {
+        // A rollback works from the backups and the hashes events.jsonl holds of them; run.json may be lost.
+        const backups = stateLayout.backups(stateDir, runId);
+        const events = stateLayout.events(stateLayout.runDir(stateDir, runId));
+        await refuseDamagedRun(stateDir, runId, `roll back run ${runId}`, (p) => p.path === events || p.path.startsWith(backups + sep));
         const r = await rollbackRun(stateDir, runId, { force: o.force === true, now: deps.now(), links: o.replaceLinks ? 'replace' : 'refuse' });
         if (r.restored.length === 0) {
           deps.stdout(`run ${runId}: the target is already as before the run (${r.unchanged.join(', ')}); nothing to restore\n`);
@@ -101,19 +107,14 @@ export function registerPromoteCommands(program: Command, deps: CliDeps, setCode
     .option('--json', 'JSON output')
     .action(async (o: Opts) => {
       const stateDir = await stateDirOf(deps, o);
-      const runs = (await listRuns(stateDir, deps.now())).filter((r) => r.mode === 'loop');
-      // A gate.json that failed verification holds no decision to review (issue 31): named, never listed.
-      const damaged = new Set(runs.flatMap((r) => r.problems.map((p) => p.path)));
-      const bad = runs.flatMap((r) => r.problems.filter((p) => p.path.endsWith('gate.json')));
-      if (bad.length) {
-        deps.stderr(formatProblems(bad));
+      // The one verified queue the viewer shows too (src/inspect/review-queue.ts): a candidate of a damaged
+      // run — a gate.json forged to pending_review included — is never listed; its damage is named (exit 1).
+      const queue = await reviewQueue(stateDir, deps.now());
+      if (queue.problems.length) {
+        deps.stderr(`${formatProblems(queue.problems)}whet: the candidates of a damaged run are not listed: "whet verify --repair RUN" first\n`);
         setCode(1);
       }
-      const pending = runs.flatMap((r) =>
-        findPending(stateLayout.runDir(stateDir, r.run_id))
-          .filter((p) => !damaged.has(iterationPaths(stateLayout.runDir(stateDir, r.run_id), p.iteration).gate))
-          .map((p) => ({ run_id: r.run_id, iteration: p.iteration, candidate: p.gate.candidate_id, reason: p.gate.reason })),
-      );
+      const pending = queue.pending.map((p) => ({ run_id: p.run_id, iteration: p.iteration, candidate: p.gate.candidate_id, reason: p.gate.reason }));
       if (o.json) deps.stdout(`${JSON.stringify(pending, null, 2)}\n`);
       else deps.stdout(pending.length ? `${pending.map((p) => `${p.run_id} iteration ${p.iteration}: ${p.candidate} — ${p.reason}`).join('\n')}\n` : 'nothing waits for review\n');
     });

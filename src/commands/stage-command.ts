@@ -87,6 +87,7 @@ export function registerStageCommand(program: Command, step: StageCommand, deps:
   cmd.action(async (o: LoopOpts) => {
     const stateDir = await stateDirOf(deps, o);
     const runId = resolveRun(stateDir, o.run);
+    await (await import('../inspect/refuse-damaged.js')).refuseDamagedRun(stateDir, runId, `run the ${step} stage of run ${runId}`);
     const r = await driveRun(loopEnv(deps), { stateDir, runId, only: step, ...threshold(o) }, stages);
     if (r.outcomes.length === 0 && r.status === 'stepped') throw new UsageError(r.reason);
     await report(deps, stateDir, runId, r, o.json, setCode);

@@ -4,7 +4,7 @@
 // That parser keeps a full syntax tree and takes ~2 s on a 10,000-task suite, so a file is first read
 // with js-yaml (core schema, ~6x faster) and the located tree is only built when something must be
 // pointed at: a syntax error, a schema error, or a caller asking for a line.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import jsYaml from 'js-yaml';
 import type { Document, LineCounter } from 'yaml';
 import { ONCE } from '../core/parse-once.js';
@@ -13,6 +13,7 @@ import { ConfigError, ConfigErrors } from '../core/errors.js';
 import { displayPath, formatPath, locate, yaml } from './locate.js';
 import { isStackOverflow, nestedTooDeeply, nestsDeeper } from './nesting.js';
 import { keysAt, nearest } from './did-you-mean.js';
+import { aliasBomb, MAX_INPUT_BYTES, overExpanded } from './expansion.js';
 
 // The readers of YAML files import these from here too.
 export { displayPath, formatPath, locate, yaml };
@@ -35,8 +36,12 @@ export function readTextFile(file: string, what: string): Buffer {
 function readText(file: string, what: string): { bytes: Buffer; text: string } {
   let bytes: Buffer;
   try {
+    // A file far larger than any suite or config is refused unread: reading it would be the damage.
+    const size = statSync(file).size;
+    if (size > MAX_INPUT_BYTES) throw new ConfigError(`${what} is ${(size / 2 ** 20).toFixed(0)} MiB, over the ${MAX_INPUT_BYTES / 2 ** 20} MiB a suite, config or label file may be; refused unread`, `${displayPath(file)}:1:1`);
     bytes = readFileSync(file);
   } catch (err) {
+    if (err instanceof ConfigError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'file not found' : code === 'EISDIR' ? 'is a directory, expected a file' : String((err as Error).message);
     throw new ConfigError(`cannot read ${what}: ${why}`, displayPath(file));
@@ -98,11 +103,16 @@ export function yamlSource(file: string, what: string): YamlSource & { text: str
       try {
         value = tree().doc.toJS({ maxAliasCount: 100 });
       } catch (e) {
-        throw isStackOverflow(e) ? nestedTooDeeply(text, shown) : e;
+        if (isStackOverflow(e)) throw nestedTooDeeply(text, shown);
+        // yaml's own guard against expanding aliases: said at the alias, as below.
+        if (e instanceof ReferenceError && /alias/i.test(e.message)) throw aliasBomb(text.length, shown, tree);
+        throw e;
       }
     }
     // Validators, hashing and every later reader recurse per level: refuse before any of them runs.
     if (nestsDeeper(value)) throw nestedTooDeeply(text, shown);
+    // …and walk aliases as trees: a value that expands far past its text is refused at its alias.
+    if (ALIAS.test(text) && overExpanded(value, text.length)) throw aliasBomb(text.length, shown, tree);
     return value;
   };
   const pos = (path: (string | number)[]) => locate(tree().doc, tree().lc, path);
@@ -135,6 +145,9 @@ export function yamlSource(file: string, what: string): YamlSource & { text: str
   };
   return { bytes, text, at, lineOf: (path) => pos(path).line, reparse, validate };
 }
+
+/** An alias token could be in the text (`*name` after a space, `[`, `{` or `,`): else no value is shared. */
+const ALIAS = /(?:^|[\s[{,])\*[^\s*\],{}]/m;
 
 /** The slow, exact parse: a syntax tree with positions; syntax errors become located ConfigErrors. */
 function locatedTree(text: string, shown: string): { doc: Document; lc: LineCounter } {

@@ -123,6 +123,8 @@ export type PipelineInput = z.infer<typeof pipelineSchema>;
 export interface PipelineConfig {
   /** Absolute path of the file, or undefined when none was found. */
   path?: string;
+  /** `file:line:col` of a node of the file (a target's path that names nothing is refused there). */
+  at?: (path: (string | number)[]) => string;
   /** sha256 of the file's bytes ("" when there is no file). */
   hash: string;
   dir: string;
@@ -193,6 +195,7 @@ function fromInput(v: PipelineInput, path: string | undefined, hash: string, dir
   const e = v.evaluate ?? {};
   return {
     path,
+    ...(path ? { at } : {}),
     hash,
     dir,
     stateDir: resolve(dir, v.state_dir ?? 'state'),

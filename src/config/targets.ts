@@ -44,15 +44,30 @@ export function suiteFor(skillDir: string, named?: string): string {
 
 const EVALS_JSON_LEVELS_UP = 2;
 
+/**
+ * Refuses, at its line of pipeline.yaml, a target whose skill or suite path names nothing (issue 42: "skill
+ * not found: skills/nope" named neither the file nor the line). A glob is checked by what it matches.
+ */
+export function refuseMissingTargetPaths(cfg: PipelineConfig, i: number): void {
+  const t = cfg.targets[i];
+  if (!t) return;
+  const where = (key: 'skill' | 'suite') => [cfg.at?.(['targets', i, key]) ?? cfg.path ?? 'pipeline.yaml', `targets[${i}].${key}`] as const;
+  const shown = (p: string) => relative(cfg.dir, p) || '.';
+  if (!fastGlob().isDynamicPattern(relative(cfg.dir, t.skill)) && !existsSync(t.skill)) throw new ConfigError(`no such skill folder or SKILL.md: ${shown(t.skill)} (relative to ${cfg.path ? 'the folder of pipeline.yaml' : 'the working folder'})`, ...where('skill'));
+  if (t.suite && !existsSync(t.suite)) throw new ConfigError(`no such suite file: ${shown(t.suite)} (relative to ${cfg.path ? 'the folder of pipeline.yaml' : 'the working folder'})`, ...where('suite'));
+}
+
 export function expandTargets(cfg: PipelineConfig, warn: (line: string) => void = () => undefined): ResolvedTarget[] {
   const out: ResolvedTarget[] = [];
-  for (const t of cfg.targets) {
+  for (const [i, t] of cfg.targets.entries()) {
+    refuseMissingTargetPaths(cfg, i);
+    const at = cfg.at?.(['targets', i, 'skill']) ?? cfg.path;
     const isGlob = fastGlob().isDynamicPattern(relative(cfg.dir, t.skill));
     const paths = isGlob ? fastGlob().sync(relative(cfg.dir, t.skill), { cwd: cfg.dir, onlyFiles: false, absolute: true }).sort() : [t.skill];
-    if (isGlob && paths.length === 0) throw new ConfigError(`target "${relative(cfg.dir, t.skill)}" matches nothing`, cfg.path);
+    if (isGlob && paths.length === 0) throw new ConfigError(`target "${relative(cfg.dir, t.skill)}" matches nothing`, at);
     for (const p of paths) {
       const skillDir = existsSync(p) && statSync(p).isDirectory() ? p : dirname(p);
-      if (!existsSync(join(skillDir, 'SKILL.md'))) throw new ConfigError(`target ${p} has no SKILL.md`, cfg.path);
+      if (!existsSync(join(skillDir, 'SKILL.md'))) throw new ConfigError(`target ${p} has no SKILL.md`, at);
       // A suite named for a glob target would be shared by every match; resolve it per skill instead.
       const suitePath = resolve(suiteFor(skillDir, isGlob ? undefined : t.suite));
       out.push({ skillDir: resolve(skillDir), suitePath, engine: t.engine, key: targetKey(skillDir, suitePath, t.engine) });

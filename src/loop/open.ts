@@ -21,7 +21,7 @@ import { stateLayout } from '../state/layout.js';
 import { newRunId, runManifest, writeRunManifest } from '../state/runs.js';
 import type { RunEnv } from '../core/run-env.js';
 import type { LoopContext } from './context.js';
-import { suiteFor } from '../config/targets.js';
+import { refuseMissingTargetPaths, suiteFor } from '../config/targets.js';
 import { measuredSkillId, triggerEngineRefusal } from '../config/trigger-engine.js';
 import type { EngineConfig } from '../config/engine-schema.js';
 import type { Suite } from '../config/suite-schema.js';
@@ -67,6 +67,7 @@ export async function planRun(e: LoopEnv, o: StartOptions): Promise<RunPlan> {
   const cfg = o.evalThreshold === undefined ? loaded : { ...loaded, evalThreshold: o.evalThreshold };
   const target = o.targetSkill ? { skill: resolve(e.cwd, o.targetSkill), suite: undefined } : cfg.targets[0];
   if (!target) throw new UsageError(lacking(cfg, `no target to improve: add "targets:" to ${cfg.path ?? 'pipeline.yaml'} or pass --target SKILL_DIR`));
+  if (!o.targetSkill) refuseMissingTargetPaths(cfg, 0);
   if (!o.mock && !cfg.engine) throw new UsageError(lacking(cfg, `no engine configured: set "engine:" in ${cfg.path ?? 'pipeline.yaml'} or pass --mock`));
   const skillFile = skillFileOf(target.skill);
   const skill = readSkill(skillFile);

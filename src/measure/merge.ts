@@ -30,12 +30,18 @@ import { writeMergedPipeline, writeMergedStandalone, type MergeResult } from './
 export interface MergeOptions {
   dirs: string[];
   partial?: boolean;
+  /**
+   * Checks the shards' runs before anything is added up (the command hands in src/inspect's check, which
+   * this layer may not import); throws to refuse.
+   */
+  verify?: (shardDirs: string[]) => Promise<void>;
 }
 
 export async function runMerge(ctx: EvaluateContext, mo: MergeOptions): Promise<MergeResult[]> {
   if (mo.dirs.length === 0) throw new UsageError('whet merge needs one or more shard directories or archives');
   const groups = await collectShards(ctx.cwd, mo.dirs, mo.partial === true);
   try {
+    await mo.verify?.(groups.flatMap((g) => g.shards.map((s) => s.dir)));
     // Every group is checked and added up before any is written: a refusal leaves the state untouched.
     const ready: Checked[] = [];
     for (const src of groups) ready.push(await checkGroup(ctx, src, mo));

@@ -38,7 +38,7 @@ export async function shardTargets(
  * `whet nightly` would have measured, for the night's report. A target of pipeline.yaml with no shards
  * among the directories is refused: a night that silently skipped a target would read as no drift.
  */
-export function mergedBaselines(dirs: string[]): typeof baselineAll {
+export function mergedBaselines(dirs: string[], verify?: (shardDirs: string[]) => Promise<void>): typeof baselineAll {
   return async (e, o) => {
     const { cfg, targets, stateDir } = await openTargets(e, o);
     // Every target must have shards before anything is merged, so a refused night writes nothing.
@@ -50,7 +50,7 @@ export function mergedBaselines(dirs: string[]): typeof baselineAll {
         throw new UsageError(`target ${relative(cfg.dir, t.skillDir) || '.'} (suite ${relative(cfg.dir, t.suitePath)}) has no shards among ${dirs.join(' ')}; a night must measure every target`);
       }
     }
-    const merged = await runMerge({ cwd: e.cwd, env: e.env, now: e.now, log: e.log, signal: e.signal, options: { stateRoot: stateDir, config: cfg.path, mock: o.mock } }, { dirs });
+    const merged = await runMerge({ cwd: e.cwd, env: e.env, now: e.now, log: e.log, signal: e.signal, options: { stateRoot: stateDir, config: cfg.path, mock: o.mock } }, { dirs, ...(verify ? { verify } : {}) });
     const results: TargetBaseline[] = [];
     const same = (a: unknown, b: unknown) => canonicalJson(a ?? null) === canonicalJson(b ?? null);
     for (const t of targets) {

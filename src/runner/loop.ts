@@ -7,6 +7,7 @@ import { openRun, type LoopEnv } from '../loop/open.js';
 import { appendEvent } from '../state/events.js';
 import { acquireStateLock } from '../state/lock.js';
 import { writeRunManifest } from '../state/runs.js';
+import { readLenient } from '../state/read-lenient.js';
 import { keepReserve, releaseReserve } from '../state/space-reserve.js';
 import { stateLayout } from '../state/layout.js';
 import { InternalError, NoSpaceError, StateError, isNoSpace } from '../core/errors.js';
@@ -142,18 +143,32 @@ export async function driveRun(e: LoopEnv, o: DriveOptions, stages: Stages): Pro
 /**
  * A full disk stops the run as an interruption, not a failure: nothing was left half written (src/core/
  * atomic.ts), so `whet resume` finishes it once there is room. Marking it is best effort — these small
- * writes may find no room either; the artifacts say where the run stopped all the same.
+ * writes may find no room either — and the message says what was recorded and what was not (issue 42:
+ * "is marked interrupted" was printed over a run.json that still said running).
  */
 async function outOfSpace(ctx: LoopContext, e: LoopEnv, err: NodeJS.ErrnoException): Promise<NoSpaceError> {
   const path = err instanceof NoSpaceError ? err.path : (err.path ?? ctx.runDir);
   releaseReserve(ctx.runDir);
-  await writeRunManifest(ctx.runDir, { ...ctx.manifest, status: 'interrupted', updated_at: e.now().toISOString() }).catch(() => undefined);
+  const marked = await writeRunManifest(ctx.runDir, { ...ctx.manifest, status: 'interrupted', updated_at: e.now().toISOString() }).then(
+    () => true,
+    () => false,
+  );
+  let logged = true;
   try {
     appendEvent(ctx.runDir, { event: 'interrupted', reason: `no space left on device at ${path}` }, e.now());
   } catch {
-    // As above: the disk is full.
+    logged = false; // as above: the disk is full
   }
-  return new NoSpaceError(path, `run ${ctx.runId} is marked interrupted; free some space, then continue with: whet resume ${ctx.runId}`);
+  return new NoSpaceError(path, `${recordedWords(ctx, marked, logged)}; free some space, then continue with: whet resume ${ctx.runId}`);
+}
+
+/** What a full disk let the run record of its interruption, in words true to what is on disk. */
+function recordedWords(ctx: LoopContext, marked: boolean, logged: boolean): string {
+  const event = logged ? 'events.jsonl records the interruption' : 'there was no room to record the interruption in events.jsonl either';
+  if (marked) return `run ${ctx.runId} is marked interrupted in run.json${logged ? '' : `, but ${event}`}`;
+  const status = readLenient(stateLayout.runManifest(ctx.runDir))?.status;
+  const said = typeof status === 'string' ? `run.json still says "${status}"` : 'it has no run.json';
+  return `run ${ctx.runId} could not be marked interrupted: there was no room to write run.json, so ${said}; ${event}; every file written is whole`;
 }
 
 async function stoppedEarly(ctx: LoopContext, e: LoopEnv, outcomes: LoopResult['outcomes'], step: Step, iteration: number, why: string): Promise<LoopResult> {

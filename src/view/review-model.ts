@@ -1,11 +1,10 @@
 // The review queue: every candidate a gate held for a person (pending_review), with its diff and the gate's
-// checks, as `whet review list` finds them (src/loop/pending.ts findPending). Deciding one is not done
+// checks, from the one verified list `whet review list` prints (src/inspect/review-queue.ts): a candidate
+// of a damaged run, a forged gate.json's included, is never offered. Deciding one is not done
 // here: the server hands approve/reject to the function `whet review` itself runs (commands/promote.ts),
 // passed in by the command, so the viewer cannot drift from the command's checks, lock and messages.
-import { listRuns } from '../inspect/status.js';
-import { findPending } from '../loop/pending.js';
+import { reviewQueue } from '../inspect/review-queue.js';
 import { iterationPaths } from '../loop/paths.js';
-import { stateLayout } from '../state/layout.js';
 import { readLenient, type Json } from '../state/read-lenient.js';
 
 export interface PendingView {
@@ -20,15 +19,11 @@ export interface PendingView {
 
 export async function pendingReviews(stateDir: string, now: Date): Promise<PendingView[]> {
   const out: PendingView[] = [];
-  for (const r of await listRuns(stateDir, now)) {
-    if (r.mode !== 'loop') continue;
-    const runDir = stateLayout.runDir(stateDir, r.run_id);
-    for (const p of findPending(runDir)) {
-      const id = p.gate.candidate_id ?? '';
-      const cands = readLenient(iterationPaths(runDir, p.iteration).candidates);
-      const c = (cands?.candidates ?? []).find((x: Json) => x.id === id) as Json | undefined;
-      out.push({ run_id: r.run_id, iteration: p.iteration, candidate: id, title: String(c?.title ?? id), reason: p.gate.reason, checks: p.gate.checks, diff: String(c?.diff ?? '') });
-    }
+  for (const p of (await reviewQueue(stateDir, now)).pending) {
+    const id = p.gate.candidate_id ?? '';
+    const cands = readLenient(iterationPaths(p.runDir, p.iteration).candidates);
+    const c = (cands?.candidates ?? []).find((x: Json) => x.id === id) as Json | undefined;
+    out.push({ run_id: p.run_id, iteration: p.iteration, candidate: id, title: String(c?.title ?? id), reason: p.gate.reason, checks: p.gate.checks, diff: String(c?.diff ?? '') });
   }
   return out;
 }

@@ -5,7 +5,7 @@
 // iterations and candidates are ids checked by the safe-id rule and looked up through stateLayout, so no
 // file outside the state directory (or the package's own page files) can be read through it.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../core/package-info.js';
 import { WhetError } from '../core/errors.js';
@@ -18,6 +18,7 @@ import { RunIndex } from './run-index.js';
 import { iterationPaths } from '../loop/paths.js';
 import { outputsTable, taskOutputs } from './outputs-model.js';
 import { verifyRun } from '../inspect/verify-run.js';
+import { refuseDamagedRun } from '../inspect/refuse-damaged.js';
 import { watchState } from './watch.js';
 import { pendingReviews, type ReviewAction } from './review-model.js';
 import { exportFeedback, listFeedback, saveFeedback } from './feedback-model.js';
@@ -118,6 +119,8 @@ export async function startViewer(o: ViewerOptions): Promise<Viewer> {
     if (method === 'POST') {
       const body = await readBody(req);
       if (url.pathname === '/api/feedback') {
+        // Feedback is kept to teach the next generator: never about the values of a damaged run (issue 42).
+        if (isSafeId(body.run) && existsSync(stateLayout.runDir(o.stateDir, body.run))) await refuseDamagedRun(o.stateDir, body.run, 'save feedback');
         return json(res, 200, saveFeedback(o.stateDir, body as never, o.now()));
       }
       if (url.pathname === '/api/review') {

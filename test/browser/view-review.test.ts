@@ -98,11 +98,17 @@ describe('whet view --review', () => {
       await b.page.getByRole('button', { name: `Yes, apply ${CAND}` }).click();
       const note = b.page.locator('#review-message');
       await note.waitFor();
-      expect(await note.innerText()).toMatch(new RegExp(`^refused: cannot approve ${CAND} \\(iteration 1\\): ranking\\.json changed after the evaluation read it`));
+      // The run is verified first, as `whet review approve` verifies it (issue 42): the ranking is not the bytes written.
+      expect(await note.innerText()).toMatch(new RegExp(`^refused: cannot approve ${CAND} of run \\S+: run \\S+ is damaged`));
+      expect(await note.innerText()).toMatch(/DAMAGED \S*iter-001\/ranking\.json: edited: /);
       expect(readJson(join(viewed.dir, 'state/runs', viewed.runId, 'iter-001/gate.json')).decision).toBe('pending_review');
+      // Redrawn from the verified queue, the damaged run's candidate is no longer offered (issue 42).
+      expect(await b.page.getByRole('button', { name: `Approve ${CAND}` }).count()).toBe(0);
     } finally {
       writeFileSync(ranking, original);
     }
+    await b.page.reload();
+    await b.page.getByRole('button', { name: `Approve ${CAND}` }).waitFor();
   });
 
   it('approves as `whet review approve` does: the same message and the same files', async () => {

@@ -42,7 +42,10 @@ describe('an edited decision is never acted on', () => {
     const before = snapshotTree(join(dir, 'state'));
     const r = await whet(['review', 'approve', runId, g.candidate_id], { cwd: dir });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/state\/runs\/\S+\/iter-002\/gate\.json: cannot approve \S+ \(iteration 2\): gate\.json was edited after whetstone wrote it \(now sha256:[0-9a-f]{12}…, written sha256:[0-9a-f]{12}…\); an edited decision is never acted on; nothing was changed/);
+    // The run is verified as the read models verify it before anything is done (issue 42).
+    expect(r.stderr).toMatch(/cannot approve \S+ of run \S+: run \S+ is damaged.*; nothing was changed/);
+    expect(r.stderr).toMatch(/DAMAGED \S*state\/runs\/\S+\/iter-002\/gate\.json: edited: iteration 2's gate\.json was changed after whetstone wrote it \(now sha256:[0-9a-f]{12}…, written sha256:[0-9a-f]{12}…\)/);
+    expect(r.stderr).toContain('whet verify --repair');
     expect(sha(skill)).toBe(skillBefore);
     expect(snapshotTree(join(dir, 'state'))).toEqual(before);
     // reject too: it would record a lesson from a decision nobody made.
@@ -59,7 +62,8 @@ describe('an edited decision is never acted on', () => {
     const before = snapshotTree(join(dir, 'state'));
     const r = await whet(['gate'], { cwd: dir });
     expect(r.code, r.stdout + r.stderr).toBe(2);
-    expect(r.stderr).toMatch(/iter-002\/evaluation\.json: cannot gate iteration 2: evaluation\.json was edited after whetstone wrote it/);
+    expect(r.stderr).toMatch(/cannot run the gate stage of run \S+: run \S+ is damaged/);
+    expect(r.stderr).toMatch(/DAMAGED \S*iter-002\/evaluation\.json: edited: iteration 2's evaluation\.json was changed after whetstone wrote it/);
     expect(sha(skill)).toBe(skillBefore);
     // Refused before the old decision was moved away: the state directory is as it was.
     expect(snapshotTree(join(dir, 'state'))).toEqual(before);
@@ -72,7 +76,7 @@ describe('an edited decision is never acted on', () => {
     writeFileSync(first, `${JSON.stringify({ ...g, holdout: { ...g.holdout, p_value: 0.0001 } }, null, 2)}\n`);
     const r = await whet(['gate'], { cwd: dir });
     expect(r.code, r.stdout + r.stderr).toBe(2);
-    expect(r.stderr).toMatch(/iter-001\/gate\.json: cannot gate iteration 2: an earlier gate\.json was edited after whetstone wrote it/);
+    expect(r.stderr).toMatch(/DAMAGED \S*iter-001\/gate\.json: edited: iteration 1's gate\.json was changed after whetstone wrote it/);
   }, 60_000);
 
   it('rollback refuses a backup manifest edited to point elsewhere, restoring nothing', async () => {
@@ -84,7 +88,8 @@ describe('an edited decision is never acted on', () => {
     const before = snapshotTree(join(dir, 'state'));
     const r = await whet(['rollback', runId], { cwd: dir });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/backups\/\S+\/iter-001\/manifest\.json: cannot roll back run \S+: the backup manifest was edited after whetstone wrote it/);
+    expect(r.stderr).toMatch(/cannot roll back run \S+: run \S+ is damaged/);
+    expect(r.stderr).toMatch(/DAMAGED \S*backups\/\S+\/iter-001\/manifest\.json: edited: the backup manifest of iter-001 was changed after whetstone wrote it/);
     expect(sha(skill)).toBe(skillBefore);
     expect(snapshotTree(join(dir, 'state'))).toEqual(before);
   }, 60_000);

@@ -154,13 +154,20 @@ describe('the run status after a single stage', () => {
 });
 
 describe('whet resume with a damaged newest artifact', () => {
-  it('moves the invalid artifact to superseded/ with a warning and goes on from the newest valid one', async () => {
+  it('refuses it, naming the file (exit 2, nothing moved); whet verify --repair moves it to superseded/ and resume goes on', async () => {
     const { dir, runId, runDir } = await finishedRun({ maxIterations: 2 });
     const learning = join(runDir, 'iter-002/learning.json');
     writeFileSync(learning, readFileSync(learning, 'utf8').slice(0, 40));
+    // Written whole and recorded (issue 33), an artifact cut short is damage, never a crash's trace (issue 42).
+    const before = snapshotTree(join(dir, 'state'));
+    const refused = await whet(['resume', runId], { cwd: dir });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/DAMAGED \S*iter-002\/learning\.json:\d+:\d+: unparsable: /);
+    expect(refused.stderr).toContain(`whet verify --repair ${runId}`);
+    expect(snapshotTree(join(dir, 'state'))).toEqual(before);
+    expect((await whet(['verify', '--repair', runId], { cwd: dir })).code).toBe(0);
     const r = await whet(['resume', runId], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/warning: .*learn artifact is not valid JSON.*; moved it to superseded\//);
     expect(r.stderr).toMatch(/\[iter 2\] learn: /);
     expect(readJson(learning).stage).toBe('learned');
     const [moved] = readdirSync(join(runDir, 'iter-002/superseded'));

@@ -75,7 +75,9 @@ describe('whet review', () => {
     writeFileSync(ranking, `${original.toString()}\n`);
     const r = await whet(['review', 'approve', runId, CAND], { cwd: dir });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(new RegExp(`cannot approve ${CAND} \\(iteration 1\\): ranking\\.json changed after the evaluation read it`));
+    // The run is verified first (issue 42): a ranking.json that is not the bytes whetstone wrote is damage.
+    expect(r.stderr).toMatch(new RegExp(`cannot approve ${CAND} of run \\S+: run \\S+ is damaged`));
+    expect(r.stderr).toMatch(/DAMAGED \S*iter-001\/ranking\.json: edited: /);
     writeFileSync(ranking, original);
     const cfg = join(dir, 'pipeline.yaml');
     writeFileSync(cfg, readFileSync(cfg, 'utf8').replace('min_delta: 0,', 'min_delta: 0.1,'));
@@ -91,7 +93,7 @@ describe('whet review', () => {
     // Candidate ids restart in every iteration: a third iteration holding its own cand-01-… is the case.
     cpSync(iter(1), iter(3), { recursive: true });
     // As if whetstone had written them: a review acts only on files whose hashes the run recorded (issue 33).
-    for (const f of ['gate.json', 'evaluation.json']) {
+    for (const f of readdirSync(iter(3)).filter((n) => n.endsWith('.json'))) {
       const line = { at: new Date().toISOString(), event: 'artifact_written', path: `iter-003/${f}`, sha256: sha(join(iter(3), f)) };
       appendFileSync(join(dir, 'state/runs', runId, 'events.jsonl'), `${JSON.stringify(line)}\n`);
     }

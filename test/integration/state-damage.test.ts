@@ -98,7 +98,7 @@ describe('state damage is found and said', () => {
     // Resume does not go on from an edited decision.
     const refused = await whet(['resume', runId], { cwd: dir });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/not resuming run \S+: it is damaged/);
+    expect(refused.stderr).toMatch(/cannot resume run \S+: run \S+ is damaged/);
     expect(refused.stderr).toMatch(named[3]![0]!);
 
     const verify = await whet(['verify', '--json'], { cwd: dir });
