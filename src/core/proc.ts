@@ -45,6 +45,17 @@ function childSignal(parent: AbortSignal | undefined): { signal?: AbortSignal; d
   return { signal: own.signal, done: linkAbort(parent, own) };
 }
 
+/**
+ * The environment of zx's wrapping bash. A bash whose stdin is a socket (node's child pipes are socket
+ * pairs) and whose SHLVL says it is top-level takes itself for a remote shell and sources ~/.bashrc before
+ * `exec`: every agent spawned from cron, systemd or a CI runner (no SHLVL there) ran the user's shell set-up
+ * first — pyenv's init and its rehash lock took 0.1–2 s a spawn here. With SHLVL set it is a nested shell.
+ */
+export function shellEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const level = Number(env.SHLVL);
+  return Number.isInteger(level) && level >= 1 ? env : { ...env, SHLVL: '1' };
+}
+
 export async function runProcess(opts: RunOptions): Promise<RunOutcome> {
   if (opts.argv.length === 0) throw new Error('runProcess: empty argv');
   const { $ } = await loadZx();
@@ -60,7 +71,7 @@ export async function runProcess(opts: RunOptions): Promise<RunOutcome> {
       nothrow: true,
       verbose: false,
       cwd: opts.cwd,
-      env: opts.env ?? process.env,
+      env: shellEnv(opts.env ?? process.env),
       // zx writes nothing for an empty input and leaves stdin open; give such a child /dev/null instead.
       ...(opts.input ? { input: opts.input } : { stdio: ['ignore', 'pipe', 'pipe'] as const }),
       detached: true,

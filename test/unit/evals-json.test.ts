@@ -97,7 +97,7 @@ describe('skill-creator evals.json as a task suite', () => {
     ['a missing file', '{"evals": [\n {"id": 3, "prompt": "p", "files": ["evals/files/nope.pdf"]}\n]}', /evals\.json:2:37 evals\[0\]\.files\[0\]: eval 3: file not found: evals\/files\/nope\.pdf/],
     ['a file outside the skill', '{"evals": [{"id": "x", "prompt": "p", "files": ["../secret.txt"]}]}', /evals\[0\]\.files\[0\]: eval "x": "\.\.\/secret\.txt" is outside the skill folder/],
     ['an absolute file', '{"evals": [{"id": 1, "prompt": "p", "files": ["/etc/passwd"]}]}', /is outside the skill folder/],
-    ['a missing prompt', '{"evals": [{"id": 1, "expectations": ["a"]}]}', /evals\.json:1:12 evals\[0\]\.prompt: .*expected string/],
+    ['a missing prompt', '{"evals": [{"id": 1, "expectations": ["a"]}]}', /evals\.json:1:12 evals\[0\]\.prompt: missing required key "prompt"/],
     ['duplicate ids', '{"evals": [\n{"id": 1, "prompt": "p"},\n{"id": 1, "prompt": "q"}\n]}', /evals\.json:3:8 evals\[1\]\.id: duplicate eval id 1 \(first used at line 2\)/],
     ['no evals', '{"skill_name": "s", "evals": []}', /evals: lists no evals/],
     ['invalid JSON', '{"evals": [{"id": 1, "prompt": "p",]}', /evals\.json:\d+:\d+: invalid JSON/],

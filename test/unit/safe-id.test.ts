@@ -134,7 +134,9 @@ describe('ids inside artifacts read back', () => {
       write(manifest, JSON.stringify(m, null, 2));
       const rb = await whet(['rollback', runId], { cwd: dir });
       expect(rb.code, rb.stderr).toBe(2);
-      expect(rb.stderr).toMatch(/manifest\.json:\d+:\d+ files\[0\]\.path: backup manifest does not match its schema: must be a relative path inside its folder/);
+      // Refused before anything moves: the acting paths' check (issue 42) finds the manifest changed since it
+      // was written; where no hash was recorded, its schema refuses the path at its line.
+      expect(rb.stderr).toMatch(/iter-001\/manifest\.json: edited: the backup manifest of iter-001 was changed after whetstone wrote it|manifest\.json:\d+:\d+ files\[0\]\.path: backup manifest does not match its schema: must be a relative path inside its folder/);
     }
     expect(existsSync(join(dir, '..', 'escape'))).toBe(false);
     // A variant folder is named by a path relative to the iteration: one leading out of it is refused too.
