@@ -14,7 +14,8 @@
 //  - `whet view` (issue 29, bench-view.ts): the command until its URL is printed, and the N-task outputs page in
 //    headless Chromium from navigation start until usable (then one filter), the median of H;
 //  - decisions (issue 27): keep rates and calls per decision on a simulated noisy model, T seeded runs per
-//    true effect (bench-decisions.ts), whetstone's gate beside every attempt run and keep-when-it-rose.
+//    true effect (bench-decisions.ts), whetstone's gate beside every attempt run and keep-when-it-rose;
+//    the run-level table (issue 38): whole loops, a changed model, per-task effects, a deterministic engine.
 // Every process is a fresh `node` measured by the exit probe (bench-measure.ts). With --shards N it measures
 // sharding instead (bench-shards.ts) and exits 1 if the merged artifact differs from the unsharded one.
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { benchShards } from './bench-shards.js';
-import { decisionRows, triggerRows } from './bench-decisions.js';
+import { decisionRows, runLevelRows, triggerRows } from './bench-decisions.js';
 import { viewRows } from './bench-view.js';
 import { writeBenchSuite } from './bench-suite.js';
 import { startBenchServer } from './bench-server.js';
@@ -162,6 +163,7 @@ async function main(): Promise<void> {
     await httpRows(root, m, latency, conc);
     const decisions = await decisionRows(arg('decision-trials', 400));
     const triggers = await triggerRows(arg('decision-trials', 400));
+    const runLevel = await runLevelRows(arg('decision-trials', 400));
     console.log('| case | measured | reference | ratio | goal |');
     console.log('|---|---|---|---|---|');
     for (const r of rows) console.log(`| ${r.join(' | ')} |`);
@@ -169,6 +171,8 @@ async function main(): Promise<void> {
     for (const line of decisions) console.log(line);
     console.log('\ntrigger suites on a simulated noisy agent (scripts/trigger-trials.ts):\n');
     for (const line of triggers) console.log(line);
+    console.log('\nrun-level claims on a simulated noisy model (scripts/run-trials.ts):\n');
+    for (const line of runLevel) console.log(line);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -13,7 +13,13 @@ describe('npm run bench', () => {
     const r = spawnSync(process.execPath, [join(repoRoot, 'dist/scripts/bench.js'), ...args], { encoding: 'utf8', timeout: 240_000 });
     expect(r.status, r.stderr).toBe(0);
     const [first, rest] = r.stdout.split('decisions on a simulated noisy model');
-    const [decisions, triggers] = rest!.split('trigger suites on a simulated noisy agent');
+    const [decisions, after] = rest!.split('trigger suites on a simulated noisy agent');
+    const [triggers, runLevel] = after!.split('run-level claims on a simulated noisy model');
+    // The run-level table (issue 38): three loops, then eight single-decision rows.
+    const rrows = runLevel!.split('\n').filter((l) => l.startsWith('| '));
+    expect(rrows[0]).toMatch(/^\| case \(default settings: max_attempts 10, max_iterations 5\) \| runs \|/);
+    expect(rrows.slice(1)).toHaveLength(11);
+    for (const l of rrows.slice(1, 4)) expect(l).toMatch(/^\| loop: .+ \| \d+ \| \d+\.\d% · \d+\.\d% \| \d+ \| — \|$/);
     // The trigger-suite table: a row per description edit, the gate's keeps three ways.
     const trows = triggers!.split('\n').filter((l) => l.startsWith('| '));
     expect(trows[0]).toMatch(/^\| description edit \(20 seeded runs each\) \| candidate's true trigger/);
@@ -24,7 +30,8 @@ describe('npm run bench', () => {
     const drows = decisions!.split('\n').filter((l) => l.startsWith('| '));
     expect(drows[0]).toMatch(/^\| true effect \(20 seeded runs each\) \| whetstone's gate/);
     expect(drows.slice(1)).toHaveLength(4);
-    for (const d of drows.slice(1)) expect(d).toMatch(/^\| .+ \| \d+\.\d% · \d+\.\d\d · \d+ \| \d+\.\d% · \d+ \| \d+\.\d% · \d+ \| \d\.\d\d× \|$/);
+    // The last column: engine calls per correct decision (issue 38).
+    for (const d of drows.slice(1)) expect(d).toMatch(/^\| .+ \| \d+\.\d% · \d+\.\d\d · \d+ \| \d+\.\d% · \d+ \| \d+\.\d% · \d+ \| \d\.\d\d× \| (\d+|∞) \|$/);
     expect(table[0]).toBe('| case | measured | reference | ratio | goal |');
     const rows = table.slice(1);
     const num = String.raw`\d+\.\d\d`;
