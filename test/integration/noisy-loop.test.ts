@@ -56,7 +56,8 @@ describe('the loop on a noisy model', () => {
     const seq = e.evaluation.sequential;
     expect(e.evaluation.engine_noise.deterministic).toBe(false);
     expect(seq.decision).toBe('keep');
-    expect(seq.attempts).toBeLessThanOrEqual(5);
+    // A keep needs the task-level t test too (issue 38): a round or so more than the CMH score alone.
+    expect(seq.attempts).toBeLessThanOrEqual(6);
     expect(seq.tasks).toHaveLength(20);
     expect(seq.settings).toMatchObject({ significance: 0.05, run_significance: 0.05, max_iterations: 1, task_level: true });
     expect(replay(seq.looks, settingsOfRecord(seq.settings)).ok).toBe(true);
@@ -64,7 +65,7 @@ describe('the loop on a noisy model', () => {
     const g = json(join(iter, 'gate.json'));
     expect(g.decision).toBe('keep');
     expect(g.sequential.calls_saved).toBeGreaterThan(0);
-    expect(g.reason).toMatch(/^kept: better at significance 0\.05: held-out effect \+0\.\d\d \(95% CI/);
+    expect(g.reason).toMatch(/^kept: better at significance 0\.05 \(one-sided; 0\.05 over the run's 1 candidate\(s\)\): held-out effect \+0\.\d\d \(95% CI/);
     // The rounds' attempts are measurements of their own, with their results logs; the baseline's are made
     // beside this candidate's, in this run (issue 38), and the gate's baseline never came from the cache.
     expect(existsSync(join(iter, 'results', `baseline.${e.candidate_id}.round-2.jsonl`))).toBe(true);

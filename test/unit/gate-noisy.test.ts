@@ -38,7 +38,7 @@ describe('the gate on a noisy engine', () => {
     expect(record.decision).toBe('keep');
     const d = gate(evaluationOf(base, cand, record));
     expect(d.decision).toBe('keep');
-    expect(d.reason).toMatch(/^kept: better at significance 0\.05: held-out effect \+\d\.\d\d \(95% CI \+\d\.\d\d to \+\d\.\d\d\) over 12 task\(s\) after \d attempt\(s\) per task/);
+    expect(d.reason).toMatch(/^kept: better at significance 0\.05 \(one-sided; 0\.05 over the run's 1 candidate\(s\)\): held-out effect \+\d\.\d\d \(95% CI \+\d\.\d\d to \+\d\.\d\d\) over 12 task\(s\) after \d attempt\(s\) per task/);
     expect(d.sequential).toMatchObject({ decision: 'keep', rounds: record.rounds, calls_saved: record.calls.saved });
     expect(d.checks.find((c) => c.id === 'sequential_record')?.passed).toBe(true);
   });
