@@ -19,7 +19,7 @@ import { runRounds, type RoundsOutcome } from './rounds.js';
 import type { EvaluateContext, Prepared } from './setup.js';
 
 export const METHOD =
-  'Cochran–Mantel–Haenszel score over held-out tasks (attempt shares, tasks as strata), one-sided, group-sequential with Hwang–Shih–DeCani error spending, at significance ÷ loop.max_iterations, a keep also needing the one-sided task-level t test (docs/method.md: Deciding on a noisy agent, One claim per run)';
+  'Cochran–Mantel–Haenszel score over held-out tasks (attempt shares, tasks as strata), one-sided, group-sequential with Hwang–Shih–DeCani error spending, at significance ÷ loop.max_iterations, a keep also needing the one-sided task-level t test (docs/method.md: One claim per run)';
 
 /** The gate's design: each candidate at significance ÷ loop.max_iterations, so the run as a whole is held to significance. */
 export function sequentialSettings(p: Prepared): SequentialSettings {
