@@ -7,7 +7,7 @@
 // (src/stats/group-sequential.ts) says after each whether keep or stop is already decided at the
 // registered significance. Pure: the evaluate stage calls it after each round, the gate replays it.
 import { decideAt, nextBoundary, stagewisePValue, type Boundary, type SpendingDesign } from '../stats/group-sequential.js';
-import { taskLevelTest } from './run-level.js';
+import { nominalLevel, taskLevelTest } from './run-level.js';
 
 export interface SequentialSettings {
   /** One-sided: the most often an edit that does nothing may be kept (thresholds.significance). */
@@ -18,7 +18,7 @@ export interface SequentialSettings {
   maxAttempts: number;
   /**
    * A gate's test (issue 38): `significance` is then the run's per-candidate level (run-level.ts), and a
-   * keep also needs the task-level t test over per-task differences at the candidate's level (never above 0.025). Unset
+   * keep also needs the task-level t test over per-task differences at the look's nominal level (never above 0.025). Unset
    * for a nightly's drift test, which keeps nothing.
    */
   run?: { significance: number; maxIterations: number };
@@ -151,7 +151,7 @@ export function lookAt(history: readonly Look[], pairs: readonly TaskPair[], at:
   // stays what the design spends.
   let task: { task_t: number | null; task_critical: number | null } | undefined;
   if (s.run) {
-    const tl = taskLevelTest(compared.map((p) => p.candidate.passes / p.candidate.judged - p.baseline.passes / p.baseline.judged), s.significance);
+    const tl = taskLevelTest(compared.map((p) => p.candidate.passes / p.candidate.judged - p.baseline.passes / p.baseline.judged), nominalLevel(finite(b.upper)));
     task = { task_t: tl.t, task_critical: tl.critical };
     if (decision === 'keep' && !tl.passed) decision = final ? 'stop' : 'continue';
   }
