@@ -18,6 +18,7 @@
 //  - decisions (issue 27): keep rates and calls per decision on a simulated noisy model, T seeded runs per
 //    true effect (bench-decisions.ts), whetstone's gate beside every attempt run and keep-when-it-rose;
 //  - drift (issue 27 item 7): alert rates of a night on a simulated noisy engine, D seeded chains per case.
+//    the run-level table (issue 38): whole loops, a changed model, per-task effects, a deterministic engine.
 // Every process is a fresh `node` measured by the exit probe (bench-measure.ts). With --shards N it measures
 // sharding instead (bench-shards.ts) and exits 1 if the merged artifact differs from the unsharded one.
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,7 +26,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { benchShards } from './bench-shards.js';
-import { decisionRows, driftRows, triggerRows } from './bench-decisions.js';
+import { decisionRows, driftRows, runLevelRows, triggerRows } from './bench-decisions.js';
 import { driftTable } from './drift-trials.js';
 import { manyRunsRows, viewRows } from './bench-view.js';
 import { writeBenchSuite } from './bench-suite.js';
@@ -168,6 +169,7 @@ async function main(): Promise<void> {
     const decisions = await decisionRows(arg('decision-trials', 400));
     const triggers = await triggerRows(arg('decision-trials', 400));
     const drift = await driftRows(arg('drift-trials', 200));
+    const runLevel = await runLevelRows(arg('decision-trials', 400));
     console.log('| case | measured | reference | ratio | goal |');
     console.log('|---|---|---|---|---|');
     for (const r of rows) console.log(`| ${r.join(' | ')} |`);
@@ -179,6 +181,8 @@ async function main(): Promise<void> {
     for (const line of drift) console.log(line);
     console.log('\nnightly drift over sequences of dated nights on a simulated noisy model (scripts/drift-trials.ts):\n');
     for (const line of driftTable(arg('drift-sequences', 1000))) console.log(line);
+    console.log('\nrun-level claims on a simulated noisy model (scripts/run-trials.ts):\n');
+    for (const line of runLevel) console.log(line);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

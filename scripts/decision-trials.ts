@@ -5,6 +5,7 @@
 // engine is simulated, so thousands of runs take seconds. Used by test/integration/decision-rates.test.ts
 // and the "decisions" table of `npm run bench`, beside two references on the same draws: the same design
 // with every attempt run (one look at max_attempts), and a loop that keeps when the held-out pass rate rose.
+// Whole loops, a model that changed, per-task effects and a deterministic engine: scripts/run-trials.ts.
 import { mulberry32 } from '../src/stats/index.js';
 import type { TaskTally } from '../src/evaluation/aggregate.js';
 import { newUsage } from '../src/evaluation/aggregate.js';
@@ -15,6 +16,7 @@ import { sequentialRecord } from '../src/measure/held-out-rounds.js';
 import type { SequentialSettings } from '../src/evaluation/sequential.js';
 import { THRESHOLD_DEFAULTS, type Thresholds } from '../src/config/thresholds.js';
 import { decide } from '../stages/gate/decide.js';
+import { perCandidateAlpha } from '../src/evaluation/run-level.js';
 
 export interface TrialCase {
   name: string;
@@ -22,6 +24,10 @@ export interface TrialCase {
   heldOutEffect: number;
   /** Added to every train task's chance. */
   trainEffect: number;
+  /** The edit's effect varies from held-out task to task: normal, mean heldOutEffect, this standard deviation. */
+  taskSd?: number;
+  /** Every task's chance moved by this between the cached baseline (another run) and this run: the model changed. */
+  drift?: number;
 }
 
 export const CASES: TrialCase[] = [
@@ -37,11 +43,17 @@ export interface TrialSetup {
   chance: [number, number];
   maxAttempts: number;
   thresholds: Thresholds;
+  /** The registered loop.max_iterations: each candidate is tested at significance ÷ it (issue 38). */
+  maxIterations: number;
+  /** Share of the held-out tasks that nearly always pass or nearly always fail (chance 0.98 or 0.02, alternately). */
+  extreme?: number;
 }
 
-export const ISSUE_SETUP: TrialSetup = { tasks: 40, heldOut: 20, chance: [0.3, 0.8], maxAttempts: 10, thresholds: THRESHOLD_DEFAULTS };
+/** Default settings: max_attempts 10, loop.max_iterations 5 (each candidate at 0.05 ÷ 5 = 0.01). */
+export const ISSUE_SETUP: TrialSetup = { tasks: 40, heldOut: 20, chance: [0.3, 0.8], maxAttempts: 10, thresholds: THRESHOLD_DEFAULTS, maxIterations: 5 };
 
-export type Design = 'whetstone' | 'every attempt' | 'kept when it rose';
+/** whetstone's gate; the same with every attempt run; keep when the held-out rate rose; the gate fed a baseline cached before the model changed. */
+export type Design = 'whetstone' | 'every attempt' | 'kept when it rose' | 'cached baseline';
 
 export interface TrialResult {
   keep: boolean;
@@ -51,7 +63,7 @@ export interface TrialResult {
   calls: number;
 }
 
-const clip = (x: number) => Math.min(1, Math.max(0, x));
+export const clip = (x: number) => Math.min(1, Math.max(0, x));
 
 export function tally(id: string, split: 'train' | 'holdout', k: number, passes: number): TaskTally {
   return { task_id: id, category: 'general', split, negative: false, critical: false, k, judged: k, passes, errors: 0, timeouts: 0, bestScore: passes > 0 ? 1 : 0, reason: passes > 0 ? 'passed' : 'failed' };
@@ -73,46 +85,86 @@ export function evaluationOf(base: TaskTally[], cand: TaskTally[], record?: Retu
   return e;
 }
 
-function gateKeeps(setup: TrialSetup, base: TaskTally[], cand: TaskTally[], record?: ReturnType<typeof sequentialRecord>): boolean {
-  return decide({ evaluation: evaluationOf(base, cand, record), thresholds: setup.thresholds, category: 'content', risk: 'low', integrity: [], maxErrorShare: 0.1 }).decision === 'keep';
+export function gateKeeps(setup: TrialSetup, base: TaskTally[], cand: TaskTally[], record?: ReturnType<typeof sequentialRecord>): boolean {
+  return decide({ evaluation: evaluationOf(base, cand, record), thresholds: setup.thresholds, category: 'content', risk: 'low', integrity: [], maxErrorShare: 0.1, maxIterations: setup.maxIterations }).decision === 'keep';
 }
 
-/** One simulated run of one edit, decided by `design`; the same seed gives the same chances and coins. */
-export async function trial(setup: TrialSetup, c: TrialCase, design: Design, seed: number): Promise<TrialResult> {
-  const rnd = mulberry32(seed);
+/** The gate's sequential settings for this setup: each candidate at significance ÷ max_iterations. */
+export function settingsOf(setup: TrialSetup): SequentialSettings {
+  const run = { significance: setup.thresholds.significance, maxIterations: setup.maxIterations };
+  return { significance: perCandidateAlpha(run.significance, run.maxIterations), minEffect: setup.thresholds.min_effect, maxAttempts: setup.maxAttempts, run };
+}
+
+/** A suite's tasks, their split and their chances on the skill as it starts (the same seed, the same suite). */
+export function suiteOf(setup: TrialSetup, rnd: () => number): { ids: string[]; split: ('train' | 'holdout')[]; chances: number[] } {
   const ids = Array.from({ length: setup.tasks }, (_, i) => `t${String(i).padStart(3, '0')}`);
-  const split = (i: number): 'train' | 'holdout' => (i < setup.heldOut ? 'holdout' : 'train');
-  const p = ids.map(() => setup.chance[0] + (setup.chance[1] - setup.chance[0]) * rnd());
-  const q = p.map((x, i) => clip(x + (split(i) === 'holdout' ? c.heldOutEffect : c.trainEffect)));
+  const split = ids.map((_, i): 'train' | 'holdout' => (i < setup.heldOut ? 'holdout' : 'train'));
+  const extreme = Math.round((setup.extreme ?? 0) * setup.heldOut);
+  const chances = ids.map((_, i) => {
+    const drawn = setup.chance[0] + (setup.chance[1] - setup.chance[0]) * rnd();
+    return i < extreme ? (i % 2 === 0 ? 0.98 : 0.02) : drawn;
+  });
+  return { ids, split, chances };
+}
+
+/** A standard normal draw (Box–Muller) from the trial's stream. */
+export function normal(rnd: () => number): number {
+  return Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
+}
+
+/** The candidate's chances: the baseline's moved by the case's effect, task by task. */
+export function editedChances(suite: { split: ('train' | 'holdout')[] }, p: readonly number[], c: TrialCase, rnd: () => number): number[] {
+  return p.map((x, i) => clip(x + (suite.split[i] === 'holdout' ? c.heldOutEffect + (c.taskSd ? c.taskSd * normal(rnd) : 0) : c.trainEffect)));
+}
+
+/**
+ * One gate decision between a baseline of chances `p` and a candidate of chances `q` on a noisy engine,
+ * decided by `design`. `cached`: the baseline's chances when another run measured it (the 'cached
+ * baseline' design pairs the candidate with those, what the gate did before issue 38).
+ */
+export async function decideOnce(setup: TrialSetup, suite: { ids: string[]; split: ('train' | 'holdout')[] }, p: readonly number[], q: readonly number[], design: Design, rnd: () => number, cached?: readonly number[]): Promise<TrialResult> {
+  const { ids, split } = suite;
   const draw = (chance: number, k: number) => {
     let n = 0;
     for (let a = 0; a < k; a++) if (rnd() < chance) n++;
     return n;
   };
+  const b = design === 'cached baseline' && cached ? cached : p;
   const first = design === 'every attempt' ? setup.maxAttempts : 1;
-  const base = ids.map((id, i) => tally(id, split(i), split(i) === 'holdout' ? first : 1, draw(p[i]!, split(i) === 'holdout' ? first : 1)));
-  const cand = ids.map((id, i) => tally(id, split(i), split(i) === 'holdout' ? first : 1, draw(q[i]!, split(i) === 'holdout' ? first : 1)));
+  const k = (i: number) => (split[i] === 'holdout' ? first : 1);
+  const base = ids.map((id, i) => tally(id, split[i]!, k(i), draw(b[i]!, k(i))));
+  const cand = ids.map((id, i) => tally(id, split[i]!, k(i), draw(q[i]!, k(i))));
   const firstCalls = 2 * (setup.tasks - setup.heldOut) + 2 * setup.heldOut * first;
-  const s: SequentialSettings = { significance: setup.thresholds.significance, minEffect: setup.thresholds.min_effect, maxAttempts: setup.maxAttempts };
+  const s = settingsOf(setup);
   if (design === 'kept when it rose') {
     const rate = (ts: TaskTally[]) => ts.filter((t) => t.split === 'holdout').reduce((a, t) => a + t.passes, 0);
     return { keep: rate(cand) > rate(base), attempts: 1, calls: firstCalls };
   }
-  const held = ids.flatMap((id, i) => (split(i) === 'holdout' ? [{ id, i }] : []));
+  const index = new Map(ids.map((id, i) => [id, i]));
   const outcome = await runRounds({
     settings: s,
     firstAttempts: first,
     baseline: base,
     candidate: cand,
-    measure: async () => ({
-      baseline: held.map(({ id, i }) => tally(id, 'holdout', 1, draw(p[i]!, 1))),
-      candidate: held.map(({ id, i }) => tally(id, 'holdout', 1, draw(q[i]!, 1))),
-      engineCalls: 2 * held.length,
+    measure: async (_round, open) => ({
+      baseline: open.map((id) => tally(id, 'holdout', 1, draw(b[index.get(id)!]!, 1))),
+      candidate: open.map((id) => tally(id, 'holdout', 1, draw(q[index.get(id)!]!, 1))),
+      engineCalls: 2 * open.length,
       judgeCalls: 0,
     }),
   });
   const record = sequentialRecord(outcome, s, first, 1, { withPlan: false });
   return { keep: gateKeeps(setup, base, cand, record), attempts: outcome.attempts, calls: firstCalls + outcome.engineCalls };
+}
+
+/** One simulated run of one edit, decided by `design`; the same seed gives the same chances and coins. */
+export async function trial(setup: TrialSetup, c: TrialCase, design: Design, seed: number): Promise<TrialResult> {
+  const rnd = mulberry32(seed);
+  const suite = suiteOf(setup, rnd);
+  // The model as this run finds it: every chance moved by the drift since the cached baseline was measured.
+  const now = suite.chances.map((x) => clip(x + (c.drift ?? 0)));
+  const q = editedChances(suite, now, c, rnd);
+  return decideOnce(setup, suite, now, q, design, rnd, suite.chances);
 }
 
 export interface Rates {

@@ -89,7 +89,8 @@ export async function triggerTrial(setup: TriggerSetup, c: TriggerCase, count: T
   const cand = measure('cand', queries);
   const held = queries.filter((q) => q.split === 'holdout');
   const rounds: RoundTallies = { baseline: [], candidate: [] };
-  const s: SequentialSettings = { significance: THRESHOLD_DEFAULTS.significance, minEffect: THRESHOLD_DEFAULTS.min_effect, maxAttempts: setup.maxAttempts };
+  // One candidate decided alone (loop.max_iterations 1: its level is the run's, issue 38).
+  const s: SequentialSettings = { significance: THRESHOLD_DEFAULTS.significance, minEffect: THRESHOLD_DEFAULTS.min_effect, maxAttempts: setup.maxAttempts, run: { significance: THRESHOLD_DEFAULTS.significance, maxIterations: 1 } };
   const outcome = await runRounds({
     settings: s,
     firstAttempts: 1,

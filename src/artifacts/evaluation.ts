@@ -110,6 +110,9 @@ export const lookSchema = z.object({
   lower: z.number().nullable(),
   alpha_spent: z.number().min(0).max(1),
   decision: z.enum(['keep', 'stop', 'continue']),
+  /** A gate's test (issue 38): the task-level t over per-task differences at this look, and the critical value it had to reach. */
+  task_t: z.number().nullable().optional(),
+  task_critical: z.number().nullable().optional(),
 });
 
 /** The held-out effect: mean per-task difference of attempt shares, with its interval over tasks. */
@@ -130,6 +133,11 @@ export const designSettingsSchema = z.object({
   gamma_alpha: z.number(),
   gamma_beta: z.number(),
   continuity: z.number(),
+  /** A gate's test (issue 38): thresholds.significance for the whole run; `significance` above is it ÷ loop.max_iterations. */
+  run_significance: z.number().optional(),
+  max_iterations: z.number().int().optional(),
+  /** A keep also needed the task-level t test over per-task differences. */
+  task_level: z.boolean().optional(),
 });
 
 /** Rounds of held-out attempts on a noisy engine and what the sequential test decided (issue 27). */

@@ -27,11 +27,11 @@ export const gateArtifact = envelope.extend({
       regressions: z.array(z.string()),
       p_value: z.number(),
       /**
-       * Holm-adjusted p over every candidate this run has tested on its held-out tasks, this one included:
-       * a loop that tries five candidates at 0.05 each would find a "significant" one by luck too often.
+       * Written by gates before issue 38: Holm-adjusted p over the candidates gated so far in the run. Now
+       * `run_level` holds the run's correction (each candidate at significance ÷ max_iterations).
        */
       p_value_holm: z.number().optional(),
-      /** How many candidates that family holds. */
+      /** How many candidates that family held (gates before issue 38). */
       tests_in_run: z.number().int().optional(),
       /** On a noisy engine: the effect on attempt shares and its interval (evaluation.json's sequential.effect). */
       effect_ci95: z.object({ low: z.number().nullable(), high: z.number().nullable() }).optional(),
@@ -54,6 +54,12 @@ export const gateArtifact = envelope.extend({
       words: z.string(),
     })
     .optional(),
+  /**
+   * The run-level claim (issue 38): every candidate of a run is tested at significance ÷ loop.max_iterations,
+   * so a run ends having kept an edit that does nothing at most `significance` of the time. `enforced`
+   * is false on the mock engine alone (a demonstration: its test is shown, not required).
+   */
+  run_level: z.object({ significance: z.number(), max_iterations: z.number().int(), per_candidate: z.number(), enforced: z.boolean() }).optional(),
   applied: z
     .object({ target: z.string(), backup: z.string(), sha256_before: z.string(), sha256_after: z.string(), files: z.array(z.string()) })
     .optional(),

@@ -13,14 +13,17 @@ export const thresholdsSchema = z.strictObject({
   max_new_failures: z.number().int().min(0).optional(),
   /** No category's pass rate may drop by more than this. */
   category_tolerance: z.number().min(0).max(1).optional(),
-  /** Significance level of the paired test (exact McNemar on held-out tasks). */
+  /**
+   * One-sided: the most often a run may end having kept an edit that does nothing, over all its iterations
+   * (each candidate is tested at significance ÷ loop.max_iterations; src/evaluation/run-level.ts).
+   */
   significance: z.number().gt(0).lt(1).optional(),
   /**
-   * The smallest held-out gain worth finding (pass-rate points): what the plan sizes attempts for and the
-   * sequential test's futility boundary is set against (docs/method.md: Deciding on a noisy agent).
+   * The smallest held-out gain worth finding (pass-rate points): what the design is sized for — the plan's
+   * attempts and the futility boundary — not a bar a keep must clear (min_delta is that bar).
    */
   min_effect: z.number().gt(0).max(1).optional(),
-  /** Keep only when the paired test is significant at `significance`. */
+  /** On the mock engine, enforce the sign test it otherwise only shows (every other engine's keep is always tested). */
   require_significance: z.boolean().optional(),
   /** Candidate categories a person must approve (decision pending_review). */
   review_categories: z.array(z.string().min(1)).optional(),

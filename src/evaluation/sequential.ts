@@ -7,6 +7,7 @@
 // (src/stats/group-sequential.ts) says after each whether keep or stop is already decided at the
 // registered significance. Pure: the evaluate stage calls it after each round, the gate replays it.
 import { decideAt, nextBoundary, stagewisePValue, type Boundary, type SpendingDesign } from '../stats/group-sequential.js';
+import { nominalLevel, taskLevelTest } from './run-level.js';
 
 export interface SequentialSettings {
   /** One-sided: the most often an edit that does nothing may be kept (thresholds.significance). */
@@ -15,6 +16,12 @@ export interface SequentialSettings {
   minEffect: number;
   /** Attempts per held-out task per variant at most (evaluate.max_attempts). */
   maxAttempts: number;
+  /**
+   * A gate's test (issue 38): `significance` is then the run's per-candidate level (run-level.ts), and a
+   * keep also needs the task-level t test over per-task differences at the look's nominal level (never above 0.025). Unset
+   * for a nightly's drift test, which keeps nothing.
+   */
+  run?: { significance: number; maxIterations: number };
 }
 
 /**
@@ -31,7 +38,21 @@ export interface SequentialSettings {
 export const DESIGN = { beta: 0.2, gammaAlpha: 2, gammaBeta: 0, continuity: 0.5 } as const;
 
 /** The settings record an artifact keeps beside its looks (evaluation.json and the night record alike). */
-export const designSettings = (s: SequentialSettings) => ({ significance: s.significance, min_effect: s.minEffect, max_attempts: s.maxAttempts, beta: DESIGN.beta, gamma_alpha: DESIGN.gammaAlpha, gamma_beta: DESIGN.gammaBeta, continuity: DESIGN.continuity });
+export const designSettings = (s: SequentialSettings) => ({
+  significance: s.significance,
+  min_effect: s.minEffect,
+  max_attempts: s.maxAttempts,
+  beta: DESIGN.beta,
+  gamma_alpha: DESIGN.gammaAlpha,
+  gamma_beta: DESIGN.gammaBeta,
+  continuity: DESIGN.continuity,
+  ...(s.run ? { run_significance: s.run.significance, max_iterations: s.run.maxIterations, task_level: true } : {}),
+});
+
+/** The settings a recorded design ran with, as the test takes them. */
+export function settingsOfRecord(r: { significance: number; min_effect: number; max_attempts: number; run_significance?: number; max_iterations?: number }): SequentialSettings {
+  return { significance: r.significance, minEffect: r.min_effect, maxAttempts: r.max_attempts, ...(r.run_significance !== undefined && r.max_iterations !== undefined ? { run: { significance: r.run_significance, maxIterations: r.max_iterations } } : {}) };
+}
 
 export const spendingDesign = (s: SequentialSettings): SpendingDesign => ({ alpha: s.significance, beta: DESIGN.beta, gammaAlpha: DESIGN.gammaAlpha, gammaBeta: DESIGN.gammaBeta });
 
@@ -63,6 +84,9 @@ export interface Look {
   lower: number | null;
   alpha_spent: number;
   decision: 'keep' | 'stop' | 'continue';
+  /** A gate's test: the task-level t statistic at this look and the critical value it had to reach (run-level.ts). */
+  task_t?: number | null;
+  task_critical?: number | null;
 }
 
 export interface Cmh {
@@ -120,7 +144,17 @@ export function lookAt(history: readonly Look[], pairs: readonly TaskPair[], at:
   const compared = pairs.filter((p) => p.candidate.judged > 0 && p.baseline.judged > 0);
   // No task to compare, or a baseline that passed every attempt: no candidate can show a gain here.
   const nothingToGain = compared.length === 0 || compared.every((p) => p.baseline.passes === p.baseline.judged);
-  const decision = nothingToGain ? 'stop' : z === null || !(c.info > (history.at(-1)?.info ?? 0) - 1e-12) ? (final ? 'stop' : 'continue') : decideAt(b, z);
+  let decision = nothingToGain ? 'stop' : z === null || !(c.info > (history.at(-1)?.info ?? 0) - 1e-12) ? (final ? 'stop' : 'continue') : decideAt(b, z);
+  // Tasks like these: the CMH score asks whether these tasks changed; a keep must also show the mean
+  // per-task difference above 0 over tasks (the intersection of two tests only lowers false keeps). When
+  // it does not, the rounds go on: a keep still needs the CMH boundary crossed at some look, so its error
+  // stays what the design spends.
+  let task: { task_t: number | null; task_critical: number | null } | undefined;
+  if (s.run) {
+    const tl = taskLevelTest(compared.map((p) => p.candidate.passes / p.candidate.judged - p.baseline.passes / p.baseline.judged), nominalLevel(finite(b.upper)));
+    task = { task_t: tl.t, task_critical: tl.critical };
+    if (decision === 'keep' && !tl.passed) decision = final ? 'stop' : 'continue';
+  }
   return {
     round: at.round,
     attempts: at.attempts,
@@ -135,6 +169,7 @@ export function lookAt(history: readonly Look[], pairs: readonly TaskPair[], at:
     lower: finite(round6(b.lower)),
     alpha_spent: round6(b.alphaSpent),
     decision,
+    ...task,
   };
 }
 
@@ -155,9 +190,12 @@ export function replay(looks: readonly Look[], s: SequentialSettings): { ok: boo
       problems.push(`round ${l.round}: recorded boundaries [${l.lower}, ${l.upper}] are not the design's [${round6(b.lower)}, ${round6(b.upper)}]`);
     }
     const want = l.z === null ? (l.final ? 'stop' : 'continue') : decideAt(b, l.z);
-    // A look with nothing to compare (or nothing to gain) may stop before its boundaries say so.
+    // A look with nothing to compare (or nothing to gain, or no uncertain task left) may stop before its boundaries say so.
     const early = l.decision === 'stop' && (l.tasks === 0 || want === 'continue');
-    if (want !== l.decision && !early) problems.push(`round ${l.round}: decision ${l.decision} where z ${l.z} gives ${want}`);
+    // A crossing the task-level test did not confirm goes on (or stops at the last look): never a keep.
+    const taskHeld = s.run !== undefined && want === 'keep' && l.decision !== 'keep' && (l.decision === 'continue' ? !l.final : true) && !(l.task_t != null && l.task_critical != null && l.task_t >= l.task_critical);
+    if (want !== l.decision && !early && !taskHeld) problems.push(`round ${l.round}: decision ${l.decision} where z ${l.z} gives ${want}`);
+    if (s.run && l.decision === 'keep' && !(l.task_t != null && l.task_critical != null && l.task_t >= l.task_critical)) problems.push(`round ${l.round}: kept without the task-level test (t ${l.task_t ?? '—'}, needs ${l.task_critical ?? '—'})`);
     if (l.decision !== 'continue' && k < looks.length - 1) problems.push(`round ${l.round} decided ${l.decision} but more rounds were run`);
   }
   return { ok: problems.length === 0, problems };

@@ -1,12 +1,15 @@
 // The evaluate stage's rounds on a noisy engine, measured through the same `measure` as the first
 // measurement: each round is a variant of its own (`<variant>.round-N`, one attempt per held-out task),
 // with its results file and its baseline cache entry, so resume and reuse work as they do for any
-// measurement. What the rounds decided becomes evaluation.json's `sequential` record.
+// measurement. What the rounds decided becomes evaluation.json's `sequential` record. The rounds are never
+// read from the baseline cache: the baseline's attempts are made beside the candidate's, in the same rounds
+// (issue 38), so a model that changed since another run measured the baseline is not credited to the edit.
 import pLimit from 'p-limit';
 import type { TaskTally } from '../evaluation/aggregate.js';
 import { heldOutEffect } from '../evaluation/noisy-checks.js';
 import { plan, planFigures } from '../evaluation/plan.js';
 import { designSettings, sequentialPValue, type SequentialSettings, type TaskPair } from '../evaluation/sequential.js';
+import { perCandidateAlpha } from '../evaluation/run-level.js';
 import type { PipelineEvaluation, SequentialRecord } from '../artifacts/evaluation.js';
 import { heldOutTriggerOf } from '../evaluation/summary.js';
 import type { LoadedSkill } from '../skill/read.js';
@@ -16,10 +19,12 @@ import { runRounds, type RoundsOutcome } from './rounds.js';
 import type { EvaluateContext, Prepared } from './setup.js';
 
 export const METHOD =
-  'Cochran–Mantel–Haenszel score over held-out tasks (attempt shares, tasks as strata), one-sided, group-sequential with Hwang–Shih–DeCani error spending (docs/method.md: Deciding on a noisy agent)';
+  'Cochran–Mantel–Haenszel score over held-out tasks (attempt shares, tasks as strata), one-sided, group-sequential with Hwang–Shih–DeCani error spending, at significance ÷ loop.max_iterations, a keep also needing the one-sided task-level t test (docs/method.md: One claim per run)';
 
+/** The gate's design: each candidate at significance ÷ loop.max_iterations, so the run as a whole is held to significance. */
 export function sequentialSettings(p: Prepared): SequentialSettings {
-  return { significance: p.cfg.thresholds.significance, minEffect: p.cfg.thresholds.min_effect, maxAttempts: Math.max(p.passK, p.cfg.maxAttempts) };
+  const run = { significance: p.cfg.thresholds.significance, maxIterations: p.cfg.loop.maxIterations };
+  return { significance: perCandidateAlpha(run.significance, run.maxIterations), minEffect: p.cfg.thresholds.min_effect, maxAttempts: Math.max(p.passK, p.cfg.maxAttempts), run };
 }
 
 export interface HeldOutRoundsInput {
@@ -40,7 +45,7 @@ export interface RoundTallies {
   candidate: TaskTally[];
 }
 
-type Finished = { interrupted: false; rounds: RoundTallies } & ({ record: SequentialRecord } | { sameEveryTime: string; engineCalls: number });
+type Finished = { interrupted: false; rounds: RoundTallies; record: SequentialRecord };
 
 export async function heldOutRounds(p: Prepared, ctx: EvaluateContext, i: HeldOutRoundsInput): Promise<{ interrupted: true; budgetExhausted?: string; rateLimited?: string } | Finished> {
   const s = sequentialSettings(p);
@@ -59,11 +64,13 @@ export async function heldOutRounds(p: Prepared, ctx: EvaluateContext, i: HeldOu
     baseline: i.baseline,
     candidate: i.candidateTallies,
     log: ctx.log,
-    watchDeterminism: p.cfg.deterministic === 'auto',
-    measure: async (round) => {
+    measure: async (round, open) => {
+      // Only the tasks still uncertain (rounds.ts settled); both variants side by side, never from the cache.
+      const keep = new Set(open);
+      const openP: Prepared = { ...roundP, suite: { ...roundP.suite, tasks: heldOut.filter((t) => keep.has(t.id)) } };
       const [b, c] = await Promise.all([
-        measure(roundP, roundCtx, { skill: i.target, variant: `baseline.round-${round}`, dir: i.dir, cacheable: true, budget: i.budget, round }),
-        measure(roundP, roundCtx, { skill: i.candidate, variant: `${i.candidateId}.round-${round}`, dir: i.dir, cacheable: true, budget: i.budget, round }),
+        measure(openP, roundCtx, { skill: i.target, variant: `baseline.${i.candidateId}.round-${round}`, dir: i.dir, cacheable: false, budget: i.budget, round }),
+        measure(openP, roundCtx, { skill: i.candidate, variant: `${i.candidateId}.round-${round}`, dir: i.dir, cacheable: false, budget: i.budget, round }),
       ]);
       if (b.outcome.interrupted || c.outcome.interrupted) {
         const exhausted = b.outcome.budgetExhausted ?? c.outcome.budgetExhausted;
@@ -78,7 +85,6 @@ export async function heldOutRounds(p: Prepared, ctx: EvaluateContext, i: HeldOu
     },
   });
   if (outcome.interrupted) return { interrupted: true, ...why };
-  if (outcome.sameEveryTime) return { interrupted: false, rounds, sameEveryTime: outcome.sameEveryTime, engineCalls: outcome.engineCalls };
   return { interrupted: false, rounds, record: sequentialRecord(outcome, s, p.passK, i.callsPerAttempt) };
 }
 

@@ -9,6 +9,7 @@ import { lookupBaseline } from '../evaluation/cache.js';
 import { MAX_ATTEMPTS_SEARCHED, plan, TARGET_POWER, type Plan } from '../evaluation/plan.js';
 import type { LoadedSkill } from '../skill/read.js';
 import { chanceOf, sequentialSettings } from './held-out-rounds.js';
+import { fixesNeeded } from '../evaluation/run-level.js';
 import { engineNoise, evaluationKey, type Prepared } from './setup.js';
 
 export interface PlanReport {
@@ -16,7 +17,13 @@ export interface PlanReport {
   why: string;
   tasks: number;
   held_out: number;
+  /** thresholds.significance: the most often a run may end having kept an edit that does nothing (one-sided). */
   significance: number;
+  /** loop.max_iterations, and the level each candidate is tested at: significance ÷ it (issue 38). */
+  max_iterations: number;
+  per_candidate: number;
+  /** A deterministic engine's test: the fewest fixed held-out tasks, none regressed, the sign test can keep. */
+  fixes_needed: number;
   min_effect: number;
   max_attempts: number;
   pass_k: number;
@@ -36,7 +43,8 @@ export function planReport(p: Prepared, skill: LoadedSkill, now: Date, searchAtt
   const noise = engineNoise(p);
   const s = sequentialSettings(p);
   const held = p.suite.tasks.filter((t) => t.split === 'holdout');
-  const head = { deterministic: noise.deterministic, why: noise.why, tasks: p.suite.tasks.length, held_out: held.length, significance: s.significance, min_effect: s.minEffect, max_attempts: s.maxAttempts, pass_k: p.passK };
+  const run = s.run ?? { significance: s.significance, maxIterations: 1 };
+  const head = { deterministic: noise.deterministic, why: noise.why, tasks: p.suite.tasks.length, held_out: held.length, significance: run.significance, max_iterations: run.maxIterations, per_candidate: s.significance, fixes_needed: fixesNeeded(s.significance), min_effect: s.minEffect, max_attempts: s.maxAttempts, pass_k: p.passK };
   // A deterministic engine decides on one attempt; `whet plan` still says what a noisy one would need.
   if (noise.deterministic && !searchAttempts) return { ...head, chances_from: 'not needed: one attempt per task decides', plan: null, calls: null, cost_usd: null };
   const found = p.useCache ? lookupBaseline(p.cacheDir, evaluationKey(p, skill), p.cacheTtlMs, now) : undefined;
@@ -66,27 +74,32 @@ export function planReport(p: Prepared, skill: LoadedSkill, now: Date, searchAtt
 
 const pts = (x: number) => `+${Math.round(x * 100)} points`;
 
+/** The run-level claim in one clause (issue 38). */
+export const runClaim = (r: Pick<PlanReport, 'significance' | 'max_iterations' | 'per_candidate'>) =>
+  `a run keeps an edit that does nothing at most ${r.significance} of the time (one-sided; each of at most ${r.max_iterations} candidate(s) tested at ${r.per_candidate})`;
+
 /** One line, printed before a run, an evaluation or a nightly spends anything. */
 export function planLine(r: PlanReport): string {
-  if (r.deterministic) return `plan: ${r.why}; one attempt per task decides, on ${r.held_out} held-out task(s)${r.held_out === 0 ? ' — none: the gate cannot keep anything (add tasks or set loop.holdout_ratio)' : ''}`;
+  if (r.deterministic) return `plan: ${r.why}; one attempt per task decides, on ${r.held_out} held-out task(s)${r.held_out === 0 ? ' — none: the gate cannot keep anything (add tasks or set loop.holdout_ratio)' : `; a keep needs the one-sided sign test at ${r.per_candidate}: at least ${r.fixes_needed} fixed held-out tasks with none regressed${r.fixes_needed > r.held_out ? ` — more than this suite holds${r.why.includes('mock') ? ' (on the mock the test is shown, not enforced)' : ': add held-out tasks'}` : ''}`}; ${runClaim(r)}`;
   const pl = r.plan!;
-  const power = `power ${pl.power.toFixed(2)} for ${pts(r.min_effect)} at significance ${r.significance} within ${r.max_attempts} attempts per held-out task`;
+  const power = `power ${pl.power.toFixed(2)} for ${pts(r.min_effect)} (what the design is sized for) at ${r.per_candidate} per candidate within ${r.max_attempts} attempts per held-out task`;
   const spend = `expected ${pl.expectedAttempts.none.toFixed(1)} attempts per held-out task with no effect, ${pl.expectedAttempts.minEffect.toFixed(1)} at ${pts(r.min_effect)}; ≈ ${r.calls!.min_effect} engine calls per candidate (every attempt: ${r.calls!.every_attempt})${r.cost_usd ? `, ≈ $${r.cost_usd.min_effect.toFixed(2)}` : ''}`;
   const needs = [...(pl.attemptsFor80 !== null ? [`evaluate.max_attempts ${pl.attemptsFor80}`] : []), ...(pl.tasksFor80 !== null ? [`${pl.tasksFor80} held-out tasks`] : [])];
   const verdict = pl.canFind ? `can find ${pts(r.min_effect)}` : `cannot reliably find ${pts(r.min_effect)}${needs.length ? ` (80% power needs ${needs.join(' or ')}; whet plan says more)` : ' (whet plan says what would)'}`;
-  return `plan: ${r.held_out} held-out task(s), ${verdict}; ${power}; ${spend}; chances from ${r.chances_from}`;
+  return `plan: ${r.held_out} held-out task(s), ${verdict}; ${power}; ${spend}; ${runClaim(r)}; chances from ${r.chances_from}`;
 }
 
 /** `whet plan`'s text: the line's figures one per line, and the sources behind them. */
 export function planText(r: PlanReport): string {
-  const out = [`whet plan — ${r.tasks} task(s), ${r.held_out} held out · significance ${r.significance} · min_effect ${r.min_effect} · max_attempts ${r.max_attempts} · pass_k ${r.pass_k}`];
+  const out = [`whet plan — ${r.tasks} task(s), ${r.held_out} held out · significance ${r.significance} over the run (${r.per_candidate} per candidate, max_iterations ${r.max_iterations}) · min_effect ${r.min_effect} · max_attempts ${r.max_attempts} · pass_k ${r.pass_k}`];
   out.push(`engine: ${r.deterministic ? 'deterministic' : 'noisy'} (${r.why})`);
-  if (r.deterministic) out.push(`one attempt per task: the gate decides on the ${r.held_out} held-out task(s) as measured, with no rounds`);
+  out.push(`run-level: ${runClaim(r)}`);
+  if (r.deterministic) out.push(`one attempt per task: the gate decides on the ${r.held_out} held-out task(s) as measured, with no rounds; a keep needs the one-sided exact sign test at ${r.per_candidate}, at least ${r.fixes_needed} fixed held-out tasks with none regressed${r.why.includes('mock') ? ' (on the mock engine the test is shown, not enforced: a demonstration)' : ''}`);
   if (!r.plan) return out.join('\n');
   const pl = r.plan;
   if (r.deterministic) out.push('', 'on an engine whose answers vary from call to call (a real model), this suite would have:');
   out.push(`pass chances: ${r.chances_from}`);
-  out.push(`power for ${pts(r.min_effect)}: ${pl.power.toFixed(2)} (target ${TARGET_POWER})${pl.canFind ? '' : ' — this suite cannot reliably find it'}`);
+  out.push(`power for ${pts(r.min_effect)} (min_effect: what the design is sized for, not a bar a keep must clear): ${pl.power.toFixed(2)} (target ${TARGET_POWER})${pl.canFind ? '' : ' — this suite cannot reliably find it'}`);
   out.push(`attempts per held-out task per variant: expected ${pl.expectedAttempts.none.toFixed(1)} with no effect, ${pl.expectedAttempts.minEffect.toFixed(1)} at ${pts(r.min_effect)}, at most ${r.max_attempts}`);
   out.push(`engine calls per candidate (both variants, judges included): ≈ ${r.calls!.no_effect} with no effect, ≈ ${r.calls!.min_effect} at ${pts(r.min_effect)}, ${r.calls!.every_attempt} if every attempt ran`);
   if (r.cost_usd) out.push(`cost per candidate: ≈ $${r.cost_usd.no_effect.toFixed(2)} / $${r.cost_usd.min_effect.toFixed(2)} / $${r.cost_usd.every_attempt.toFixed(2)}`);

@@ -3,7 +3,11 @@
 // candidate, and the sequential design looks again; it stops as soon as keep or stop is decided, or at
 // evaluate.max_attempts. Each round's attempts are a measurement of their own (results file, baseline
 // cache entry keyed by the round), so a resumed run re-reads the rounds it finished and goes on with the
-// one it was in, and every later candidate of the run reuses the baseline's rounds instead of paying again.
+// one it was in. The baseline's attempts are made in the same rounds as the candidate's, never reused from
+// another candidate or another run (issue 38: a model that changed in between is not credited to an edit).
+// A task whose every attempt agreed, on both sides, after two each stops getting attempts: under the CMH
+// score it carries no information, and whether it stops depends only on its margins, which under an edit
+// that does nothing say nothing of the score — so the error control stays what the design spends.
 import type { TaskTally } from '../evaluation/aggregate.js';
 import { lookAt, type Look, type SequentialSettings, type TaskPair } from '../evaluation/sequential.js';
 
@@ -20,14 +24,9 @@ export interface RoundsInput {
   firstAttempts: number;
   baseline: readonly TaskTally[];
   candidate: readonly TaskTally[];
-  /** One more attempt per held-out task for both variants, or 'interrupted' (budget, signal, rate limit). */
-  measure: (round: number) => Promise<RoundMeasurement | 'interrupted'>;
+  /** One more attempt for both variants on each of `tasks` (the held-out tasks still uncertain), or 'interrupted' (budget, signal, rate limit). */
+  measure: (round: number, tasks: readonly string[]) => Promise<RoundMeasurement | 'interrupted'>;
   log?: (line: string) => void;
-  /**
-   * `auto`: an engine not known to be deterministic is watched: when every held-out task gave the same
-   * verdict on every attempt of both variants (two at least), the rounds stop and say so.
-   */
-  watchDeterminism?: boolean;
 }
 
 export interface RoundsOutcome {
@@ -39,8 +38,8 @@ export interface RoundsOutcome {
   engineCalls: number;
   judgeCalls: number;
   interrupted: boolean;
-  /** Set when the attempts showed an engine that answers the same way every time (watchDeterminism). */
-  sameEveryTime?: string;
+  /** Held-out tasks that stopped early because every attempt agreed on both sides. */
+  settled: number;
 }
 
 /** Held-out tasks' attempt counts, summed over the measurements so far, paired by task. */
@@ -77,33 +76,33 @@ export async function runRounds(i: RoundsInput): Promise<RoundsOutcome> {
   let look = lookAt(looks, pairs, { round, attempts }, i.settings);
   looks.push(look);
   while (look.decision === 'continue') {
-    const same = i.watchDeterminism ? sameEveryTime(pairs) : undefined;
-    if (same) return { looks, pairs, rounds: round, attempts, engineCalls, judgeCalls, interrupted: false, sameEveryTime: same };
+    const open = pairs.filter((p) => !settled(p)).map((p) => p.task_id);
+    if (open.length === 0) {
+      // Every task agreed with itself on both sides: more attempts can add no information, so it stops here.
+      look.decision = 'stop';
+      i.log?.(`round ${round}: every held-out task gave one verdict on all of its attempts on both variants: stopped (no evidence either way can come)`);
+      break;
+    }
     round++;
     attempts++;
-    const m = await i.measure(round);
-    if (m === 'interrupted') return { looks, pairs, rounds: round - 1, attempts: attempts - 1, engineCalls, judgeCalls, interrupted: true };
+    const m = await i.measure(round, open);
+    if (m === 'interrupted') return { looks, pairs, rounds: round - 1, attempts: attempts - 1, engineCalls, judgeCalls, interrupted: true, settled: pairs.length - open.length };
     engineCalls += m.engineCalls;
     judgeCalls += m.judgeCalls;
     addRound(pairs, m);
     look = lookAt(looks, pairs, { round, attempts }, i.settings);
     looks.push(look);
     const f = (x: number | null, inf: string) => (x === null ? inf : x.toFixed(2));
-    i.log?.(`round ${round}: ${attempts} attempts per held-out task, z ${f(look.z, '—')}; stop below ${f(look.lower, '−∞')}, keep at ${f(look.upper, '∞')} → ${look.decision}`);
+    const left = open.length < pairs.length ? ` (${open.length} of ${pairs.length} tasks still uncertain)` : '';
+    i.log?.(`round ${round}: ${attempts} attempts per held-out task${left}, z ${f(look.z, '—')}; stop below ${f(look.lower, '−∞')}, keep at ${f(look.upper, '∞')} → ${look.decision}`);
   }
-  return { looks, pairs, rounds: round, attempts, engineCalls, judgeCalls, interrupted: false };
+  return { looks, pairs, rounds: round, attempts, engineCalls, judgeCalls, interrupted: false, settled: pairs.filter(settled).length };
 }
 
-/**
- * Why the attempts look like an engine that answers the same way every time, or undefined. Two attempts
- * of each variant on every held-out task, each task's verdicts all alike: a model whose tasks pass
- * between 0.3 and 0.8 of the time does that on 20 tasks about once in a million runs.
- */
-export function sameEveryTime(pairs: readonly TaskPair[]): string | undefined {
-  const alike = (c: TaskPair['baseline']) => c.judged >= 2 && (c.passes === 0 || c.passes === c.judged);
-  // Tasks that errored on a side say nothing of how the engine answers; the others must all agree.
-  const seen = pairs.filter((p) => p.candidate.judged > 0 && p.baseline.judged > 0);
-  if (seen.length === 0 || !seen.every((p) => alike(p.candidate) && alike(p.baseline))) return undefined;
-  const n = Math.min(...seen.flatMap((p) => [p.candidate.judged, p.baseline.judged]));
-  return `every held-out task gave the same verdict on all of its attempts (at least ${n} per variant): the engine answers the same way every time, so one attempt per task decides (set evaluate.deterministic: true to skip the second attempt)`;
+/** Two attempts at least on each side, every one of them the same verdict: the task adds nothing to the score. */
+export function settled(p: TaskPair): boolean {
+  const c = p.candidate;
+  const b = p.baseline;
+  if (c.judged < 2 || b.judged < 2) return false;
+  return (c.passes === 0 && b.passes === 0) || (c.passes === c.judged && b.passes === b.judged);
 }

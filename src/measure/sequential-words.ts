@@ -24,11 +24,13 @@ export function roundsText(r: SequentialRecord): string {
 /** "kept: …" or "rejected: …" — the decision first, then why, then what would change it. */
 export function decisionWords(r: SequentialRecord): string {
   const power = r.power === null ? '' : `; the design had power ${r.power.toFixed(2)} for a ${pts(r.settings.min_effect)} gain`;
-  if (r.decision === 'keep') return `better at significance ${r.settings.significance}: ${effectText(r)} after ${r.attempts} attempt(s) per task (p ${r.p_value})`;
+  if (r.decision === 'keep') return `better at significance ${r.settings.significance} (one-sided${r.settings.run_significance !== undefined ? `; ${r.settings.run_significance} over the run's ${r.settings.max_iterations} candidate(s)` : ''}): ${effectText(r)} after ${r.attempts} attempt(s) per task (p ${r.p_value})`;
   const last = r.looks.at(-1)!;
   if (last.tasks === 0) return 'no held-out task was measured on both variants';
   if (r.tasks.every((t) => t.baseline.passes === t.baseline.judged)) return `the baseline passed every held-out attempt: no gain can show on these tasks (${effectText(r)})`;
-  const more = r.attempts_for_80 !== null && r.attempts_for_80 > r.settings.max_attempts ? `; about ${r.attempts_for_80 - r.attempts} more attempts per task (evaluate.max_attempts ${r.attempts_for_80}) would decide a ${pts(r.settings.min_effect)} gain` : r.attempts_for_80 === null && r.power !== null && r.power < 0.8 ? '; more than 100 attempts per task would be needed: add held-out tasks' : '';
-  const why = last.final ? `no evidence of a ${pts(r.settings.min_effect)} gain at this size` : `the evidence is against a ${pts(r.settings.min_effect)} gain`;
+  // A rejection is final for this candidate (issue 38): measuring it again with more attempts would spend
+  // the error a second time. What would have given the design its power is said for the next run's suite.
+  const more = r.attempts_for_80 !== null && r.attempts_for_80 > r.settings.max_attempts ? `; this candidate is decided — for later runs, evaluate.max_attempts ${r.attempts_for_80} (or more held-out tasks) would size the design for a ${pts(r.settings.min_effect)} gain (whet plan)` : r.attempts_for_80 === null && r.power !== null && r.power < 0.8 ? '; this candidate is decided — for later runs, more held-out tasks would size the design for it (whet plan)' : '';
+  const why = last.final ? `no evidence of a gain at this size (the design is sized for ${pts(r.settings.min_effect)}, not a bar a keep must clear)` : `the evidence is against a ${pts(r.settings.min_effect)} gain`;
   return `${why}: ${effectText(r)} after ${r.attempts} attempt(s) per task${power}${more}`;
 }

@@ -64,3 +64,8 @@ export const roleName = { candidate: 'candidate', baseline: 'baseline', skill: '
 export function spentText(s: NonNullable<ReportModel['run']['spent']>): string {
   return `spent ${spentWords({ ...s, total: s.total_calls })}`;
 }
+
+/** The run-level claim in words, shared by the Markdown and HTML reports. */
+export function runLevelText(r: { significance: number; max_iterations: number; per_candidate: number; enforced: boolean }): string {
+  return `Run level: each of at most ${r.max_iterations} candidate(s) was tested at ${r.significance}/${r.max_iterations} = ${r.per_candidate}, so a run keeps an edit that does nothing at most ${r.significance} of the time (one-sided)${r.enforced ? '' : ' — on the mock engine the test is shown, not enforced: a demonstration of the pipeline, not of a skill'}.`;
+}

@@ -33,7 +33,10 @@ function chancesOf(ev: Json | undefined): { chances: number[]; deterministic: bo
 export function planOf(ev: Json | undefined, manifest: Json | undefined, thresholds: Record<string, unknown>): ReportModel['plan'] {
   const c = chancesOf(ev);
   if (!c) return null;
-  const significance = typeof thresholds.significance === 'number' ? thresholds.significance : 0.05;
+  // The gate's design: each candidate at significance ÷ loop.max_iterations (issue 38).
+  const runSignificance = typeof thresholds.significance === 'number' ? thresholds.significance : 0.05;
+  const iterations = int(at(ev, 'evaluation', 'sequential', 'settings', 'max_iterations')) ?? int(at(manifest, 'settings', 'max_iterations')) ?? 1;
+  const significance = num(at(ev, 'evaluation', 'sequential', 'settings', 'significance')) ?? runSignificance / Math.max(1, iterations);
   const minEffect = typeof thresholds.min_effect === 'number' ? thresholds.min_effect : 0.1;
   const maxAttempts = int(at(ev, 'evaluation', 'sequential', 'settings', 'max_attempts')) ?? int(at(manifest, 'settings', 'max_attempts')) ?? 10;
   const base = { held_out: c.chances.length, significance, min_effect: minEffect, max_attempts: maxAttempts, deterministic: c.deterministic };

@@ -161,6 +161,8 @@ export const reportModel = z.object({
       reason: z.string(),
       checks: z.array(check),
       holdout: z.object({ tasks: z.number().int(), candidate_pass_rate: z.number().nullable(), baseline_pass_rate: z.number().nullable(), delta: z.number().nullable(), p_value: z.number().nullable() }).nullable(),
+      /** The run-level claim (gate.json `run_level`, issue 38): each candidate at significance ÷ max_iterations. */
+      run_level: z.object({ significance: z.number(), max_iterations: z.number().int(), per_candidate: z.number(), enforced: z.boolean() }).nullable().optional(),
       /** On a noisy engine: the rounds of attempts the decision took (gate.json `sequential`). */
       sequential: z
         .object({

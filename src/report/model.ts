@@ -75,7 +75,17 @@ function gateOf(it: IterationInputs | undefined): ReportModel['gate'] {
     checks: checks(g.checks),
     holdout: h ? { tasks: int(h.tasks) ?? 0, candidate_pass_rate: num(h.candidate_pass_rate) ?? null, baseline_pass_rate: num(h.baseline_pass_rate) ?? null, delta: num(h.delta) ?? null, p_value: num(h.p_value) ?? null } : null,
     sequential: roundsOf(g),
+    run_level: runLevelOf(g),
   };
+}
+
+function runLevelOf(g: Json): NonNullable<ReportModel['gate']>['run_level'] {
+  const r = obj(g.run_level);
+  const significance = num(r?.significance);
+  const maxIterations = int(r?.max_iterations);
+  const per = num(r?.per_candidate);
+  const enforced = bool(r?.enforced);
+  return significance !== undefined && maxIterations !== undefined && per !== undefined && enforced !== undefined ? { significance, max_iterations: maxIterations, per_candidate: per, enforced } : null;
 }
 
 function verdictOf(ev: Json | undefined): ReportModel['verdict'] {

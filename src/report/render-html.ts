@@ -3,7 +3,7 @@
 // no network fetch of any kind, and a `<script>` smuggled into a task's reason could not run even if
 // escaping ever failed. Judge metrics and system metrics are separate sections; the page ends with the evidence.
 import { evidenceItems } from './evidence.js';
-import { ciText, f4, rateText, signed, spentText } from './format.js';
+import { ciText, f4, rateText, runLevelText, signed, spentText } from './format.js';
 import { categoryChart, esc, trendChart } from './html-charts.js';
 import { confusionMatrix, diffBlock, FILTER_SCRIPT, htmlDocument, modelGradedTable, pairedTable, splitTable, taskTable } from './html-parts.js';
 import type { ReportModel, Variant } from './model-schema.js';
@@ -71,12 +71,13 @@ function gateSection(m: ReportModel): string {
     .map(([k, v]) => `<tr><td>${esc(k)}</td><td>${esc(JSON.stringify(v))}</td></tr>`)
     .join('')}</table>`;
   const head = g ? `<p>Iteration ${g.iteration}: decision <b>${esc(g.decision)}</b>${g.candidate_id ? ` for <code>${esc(g.candidate_id)}</code>` : ''} — ${esc(g.reason)}</p>` : '';
+  const runLevel = g?.run_level ? `<p data-testid="run-level">${esc(runLevelText(g.run_level))}</p>` : '';
   const r = g?.sequential;
   const rounds = r ? `<p data-testid="gate-rounds">Rounds: ${r.rounds}, ${r.attempts} of at most ${r.max_attempts} attempts per held-out task per variant; ${r.calls} calls in the later rounds, ${r.calls_saved} saved against running every attempt${r.power !== null ? `; power ${r.power.toFixed(2)} for a +${r.min_effect} gain` : ''}.</p>` : '';
   const p = m.plan;
   const planP = p && !p.deterministic && p.power !== null ? `<p data-testid="plan">Plan: ${p.held_out} held-out task(s), power ${p.power.toFixed(2)} for +${p.min_effect} at significance ${p.significance} within ${p.max_attempts} attempts per task${p.can_find ? '' : esc(` — this suite cannot reliably find it (80% power needs ${[p.attempts_for_80 !== null ? `evaluate.max_attempts ${p.attempts_for_80}` : null, p.tasks_for_80 !== null ? `${p.tasks_for_80} held-out tasks` : null].filter(Boolean).join(' or ') || 'more attempts or tasks'})`)}.</p>` : '';
   const rows = checks.map((c) => `<tr data-testid="gate-check" data-passed="${c.passed}"><td>${esc(c.id)}</td><td class="${c.passed ? 'good' : 'bad'}">${c.passed ? 'passed' : 'failed'}</td><td>${esc(c.detail)}</td></tr>`).join('');
-  return section('gates', 'Thresholds and gates', `${thresholds}${planP}${head}${rounds}${checks.length ? `<table><tr><th>check</th><th>result</th><th>evidence</th></tr>${rows}</table>` : '<p>No gate ran in this run.</p>'}`);
+  return section('gates', 'Thresholds and gates', `${thresholds}${planP}${head}${runLevel}${rounds}${checks.length ? `<table><tr><th>check</th><th>result</th><th>evidence</th></tr>${rows}</table>` : '<p>No gate ran in this run.</p>'}`);
 }
 
 function proposedSection(m: ReportModel): string {

@@ -2,7 +2,7 @@
 // people, the thresholds set before results, which gates passed, the system's numbers per category, and
 // what was fed back as new cases. Judge metrics and system metrics have their own sections (two dashboards),
 // and the report ends with the evidence, never with a lone verdict word.
-import { ciText, f4, mdCode, mdFence, mdTable, mdText, plural, pValue, rateText, signed, spentText } from './format.js';
+import { ciText, f4, mdCode, mdFence, mdTable, mdText, plural, pValue, rateText, runLevelText, signed, spentText } from './format.js';
 import type { ReportModel } from './model-schema.js';
 import { mdEvidence, mdJudges, mdSuite } from './render-md-evidence.js';
 import { mdTrigger } from './render-trigger.js';
@@ -75,9 +75,10 @@ function gates(m: ReportModel): string[] {
   if (g) {
     out.push(`Iteration ${g.iteration}: decision **${g.decision}**${g.candidate_id ? ` for \`${g.candidate_id}\`` : ''} — ${mdText(g.reason)}. ${tally.passed} of ${tally.total} checks passed.`, '');
     if (g.checks.length) out.push(mdTable(['check', 'result', 'evidence'], g.checks.map((c) => [c.id, c.passed ? 'passed' : '**failed**', mdText(c.detail)])), '');
+    if (g.run_level) out.push(mdText(runLevelText(g.run_level)), '');
     const r = g.sequential;
     if (g.holdout && r) out.push(`Held-out: ${g.holdout.tasks} tasks, share of passed attempts ${f4(g.holdout.candidate_pass_rate)} vs baseline ${f4(g.holdout.baseline_pass_rate)}, effect ${signed(g.holdout.delta)}${r.low !== null && r.high !== null ? ` (95% CI ${signed(r.low)} to ${signed(r.high)})` : ''}, sequential test stage-wise p = ${pValue(g.holdout.p_value)}.`, '');
-    else if (g.holdout) out.push(`Held-out: ${g.holdout.tasks} tasks, candidate ${f4(g.holdout.candidate_pass_rate)} vs baseline ${f4(g.holdout.baseline_pass_rate)} (${signed(g.holdout.delta)}), exact McNemar p = ${pValue(g.holdout.p_value)}.`, '');
+    else if (g.holdout) out.push(`Held-out: ${g.holdout.tasks} tasks, candidate ${f4(g.holdout.candidate_pass_rate)} vs baseline ${f4(g.holdout.baseline_pass_rate)} (${signed(g.holdout.delta)}), one-sided exact sign test p = ${pValue(g.holdout.p_value)}.`, '');
     if (r) out.push(`Rounds: ${r.rounds}, ${r.attempts} of at most ${r.max_attempts} attempts per held-out task per variant; ${r.calls} calls in the later rounds, ${r.calls_saved} saved against running every attempt${r.power !== null ? `; power ${r.power.toFixed(2)} for a +${r.min_effect} gain` : ''}. ${mdText(r.words)}.`, '');
   }
   if (m.verdict && m.verdict.checks.length) {

@@ -46,7 +46,12 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
     } else {
       // The baseline first: a broken suite is found before any candidate call is spent.
       const budget = budgetFor(ctx, p, runDir);
-      const base = await measure(p, ctx, { skill: target, variant: 'baseline', dir: iterDir, cacheable: true, budget });
+      // On a noisy engine the baseline is measured in this evaluation, beside the candidate, never read
+      // from another run's cache (issue 38): a model that changed since is not credited to the edit. (Its
+      // results file is the iteration's own: attempts this run's baseline stage made here are resumed.)
+      // The cache still serves the loop's baseline stage (what generate reads), standalone runs and nightly.
+      const noise = engineNoise(p);
+      const base = await measure(p, ctx, { skill: target, variant: 'baseline', dir: iterDir, cacheable: noise.deterministic, budget });
       const baseSummary = summarizeVariant(base.outcome, p.passK);
       const baseBroken = base.outcome.interrupted || baseSummary.passed + baseSummary.failed === 0 || (baseSummary.pass_rate ?? 0) < p.cfg.baselineMinPassRate || tooManyErrors(baseSummary, p.cfg.maxErrorShare) !== undefined;
       const measured = baseBroken ? undefined : await measure(p, ctx, { skill: candSkill, variant: candidate.id, dir: iterDir, cacheable: true, budget });
@@ -71,7 +76,6 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
         measured: { candidate: candMeasured, baseline: { summary: baseSummary, tallies: base.outcome.tallies } },
         ...weakBaselineWhy(p),
       });
-      const noise = engineNoise(p);
       built.evaluation.engine_noise = noise;
       if (!noise.deterministic && measured && candMeasured && (built.verdict === 'pass' || built.verdict === 'fail')) {
         // A noisy engine: the held-out tasks get rounds of attempts until the gate's test is decided.
@@ -84,11 +88,8 @@ export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
           await run.finish(status, ctx.now());
           return { interrupted: true, runDir, ...(r.budgetExhausted ? { budgetExhausted: r.budgetExhausted } : {}), ...(r.rateLimited ? { rateLimited: r.rateLimited } : {}) };
         }
-        if ('sameEveryTime' in r) {
-          // The attempts showed a deterministic engine: decided as on one, and said where it is read.
-          built.evaluation.engine_noise = { deterministic: true, why: r.sameEveryTime };
-          ctx.log(`whet: note: ${r.sameEveryTime}`);
-        } else built.evaluation.sequential = r.record;
+        // Never the deterministic path because attempts happened to agree (issue 38): every keep is tested.
+        built.evaluation.sequential = r.record;
         countRoundsInTrigger(built, { baseline: base.outcome.tallies, candidate: measured.outcome.tallies }, r.rounds);
       }
       artifact = built;

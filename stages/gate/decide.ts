@@ -2,7 +2,7 @@
 // reported whether it passed or not, so the decision can be explained from gate.json alone. The gate
 // decides on the held-out split: the generator never saw those tasks, so a gain there is evidence.
 import type { Thresholds } from '../../src/config/thresholds.js';
-import { holm, mcnemarExact } from '../../src/stats/index.js';
+import { runLevel, runLevelWords, signTestP, fixesNeeded, type RunLevel } from '../../src/evaluation/run-level.js';
 import type { PipelineEvaluation } from '../../src/artifacts/evaluation.js';
 import type { Check, GateArtifact } from '../../src/artifacts/gate.js';
 import { tooManyErrors } from '../../src/evaluation/summary.js';
@@ -18,8 +18,12 @@ export interface GateFacts {
   risk: 'low' | 'medium' | 'high';
   /** Consistency checks computed by the caller from the files (hashes, target, thresholds). */
   integrity: Check[];
-  /** Held-out p-values of the candidates gated earlier in this run (their gate.json), oldest first. */
-  earlierPValues?: number[];
+  /**
+   * The run's registered loop.max_iterations: each candidate is tested at significance ÷ it, so the run as
+   * a whole keeps a no-effect edit at most `significance` of the time (src/evaluation/run-level.ts). 1 when
+   * the gate decides one candidate on its own.
+   */
+  maxIterations?: number;
   /** The registered evaluate.max_error_share: the gate re-checks it, whatever the evaluation's verdict says. */
   maxErrorShare?: number;
   /** The registered evaluate.min_trigger_rate / max_false_trigger_rate: what a trigger suite's candidate must meet on held-out queries. */
@@ -32,6 +36,12 @@ export interface GateDecision {
   checks: Check[];
   holdout?: GateArtifact['holdout'];
   sequential?: GateArtifact['sequential'];
+  run_level?: GateArtifact['run_level'];
+}
+
+/** The mock engine (and a mock judge, if any): a demonstration of the pipeline, whose significance test is shown, not enforced. */
+export function onMock(e: PipelineEvaluation): boolean {
+  return e.engine?.mock === true && (e.judge_engine == null || e.judge_engine.mock === true);
 }
 
 const r4 = (x: number) => Math.round(x * 10_000) / 10_000;
@@ -64,7 +74,8 @@ export function holdoutComparison(e: PipelineEvaluation): NonNullable<GateArtifa
     delta: cr === null || br === null ? null : r4(cr - br),
     fixes,
     regressions,
-    p_value: Number(mcnemarExact(regressions.length, fixes.length).pValue.toPrecision(6)),
+    // One-sided: is the candidate better (issue 38: significance means one-sided everywhere).
+    p_value: signTestP(fixes.length, regressions.length),
     errors,
   };
 }
@@ -95,15 +106,16 @@ export function decide(f: GateFacts): GateDecision {
   checks.push({ id: 'no_errors', passed: errors === 0, detail: `${errors} held-out task(s) with engine or judge errors` });
   let holdout: NonNullable<GateArtifact['holdout']>;
   let sequential: GateArtifact['sequential'];
+  const level = runLevel(t.significance, f.maxIterations ?? 1, seq !== undefined || !onMock(e) || t.require_significance);
   if (seq) {
     // A noisy engine: every attempt is the evidence (stages/gate/noisy.ts).
-    const n = noisyChecks(e, seq, t, f.earlierPValues ?? []);
+    const n = noisyChecks(e, seq, t, level);
     checks.push(...n.checks);
     holdout = n.holdout;
     sequential = n.sequential;
   } else {
     holdout = exact;
-    checks.push(...exactChecks(e, t, h, holdout, f.earlierPValues ?? []));
+    checks.push(...exactChecks(e, t, h, level));
   }
   const cals = e.judge_calibration ?? [];
   const mode = t.require_calibrated_judges ?? 'warn';
@@ -123,19 +135,19 @@ export function decide(f: GateFacts): GateDecision {
   checks.push(...intentChecks(e));
   if (f.trigger) checks.push(...triggerChecks(e, f.trigger));
   const failed = checks.filter((c) => !c.passed);
-  const more = sequential ? { sequential } : {};
+  const more = { ...(sequential ? { sequential } : {}), run_level: level };
   if (failed.length > 0) return { decision: 'reject', reason: failed.map((c) => c.detail).join('; '), checks, holdout, ...more };
   const review = t.review_categories.includes(f.category) || t.review_risks.includes(f.risk);
   checks.push({ id: 'review', passed: !review, detail: review ? `category ${f.category} / risk ${f.risk} needs a person's approval` : 'no review needed' });
   if (review) return { decision: 'pending_review', reason: `all checks passed; ${f.category} changes (risk ${f.risk}) wait for review`, checks, holdout, ...more };
-  const gain = sequential ? sequential.words : `held-out gain ${sign(h.delta)} with no new failures`;
+  const gain = sequential ? sequential.words : `held-out gain ${sign(h.delta)} with no new failures${level.enforced ? ` (one-sided sign test p ${h.p_value} ≤ ${level.per_candidate})` : ''}`;
   return { decision: 'keep', reason: gain, checks, holdout, ...more };
 }
 
 const sign = (x: number | null) => (x === null ? '—' : `${x >= 0 ? '+' : ''}${x.toFixed(4)}`);
 
 /** The checks on an engine that answers the same way every time: one attempt is the task's answer. */
-function exactChecks(e: PipelineEvaluation, t: Thresholds, h: ReturnType<typeof holdoutComparison>, holdout: NonNullable<GateArtifact['holdout']>, earlierPValues: number[]): Check[] {
+function exactChecks(e: PipelineEvaluation, t: Thresholds, h: ReturnType<typeof holdoutComparison>, level: RunLevel): Check[] {
   const checks: Check[] = [];
   // A check over nothing judged is not passed: with no held-out rate there is no gain and no floor met.
   const unmeasured = 'not measured: no held-out task judged on both';
@@ -167,19 +179,15 @@ function exactChecks(e: PipelineEvaluation, t: Thresholds, h: ReturnType<typeof 
     passed: drops.length === 0,
     detail: drops.length ? `categories dropping more than ${t.category_tolerance}: ${drops.map(([k, c]) => `${k} ${sign(c.delta)}`).join(', ')}` : `no category drops more than ${t.category_tolerance}`,
   });
-  // Every candidate a run gates is one more test: the p that decides is Holm-adjusted over all of them.
-  const family = [...earlierPValues, h.p_value];
-  const p = family.length > 1 ? Number((holm(family).adjusted[family.length - 1] ?? 1).toPrecision(6)) : h.p_value;
-  if (family.length > 1) {
-    holdout.p_value_holm = p;
-    holdout.tests_in_run = family.length;
-  }
-  const significant = p < t.significance;
-  const shown = family.length > 1 ? `p = ${h.p_value}, Holm-adjusted over the ${family.length} candidates tested in this run p = ${p}` : `p = ${h.p_value}`;
+  // Every keep is tested (issue 38): the one-sided exact sign test on the flipped held-out tasks, at the
+  // run's per-candidate level. Enforced on every engine but the mock, whose run demonstrates the pipeline
+  // (README's demo flips one of five held-out tasks: no test at any level could call that significant).
+  const significant = h.p_value <= level.per_candidate;
+  const need = fixesNeeded(level.per_candidate);
   checks.push({
     id: 'significance',
-    passed: !t.require_significance || significant,
-    detail: `exact McNemar on held-out ${shown} ${significant ? '<' : '≥'} ${t.significance}${t.require_significance ? '' : ' (informational: require_significance is off)'}`,
+    passed: !level.enforced || significant,
+    detail: `one-sided exact sign test on held-out tasks: ${h.fixes.length} fixed, ${h.regressions.length} regressed, p = ${h.p_value} ${significant ? '≤' : '>'} ${level.per_candidate}; ${runLevelWords(level)}${significant ? '' : ` (at least ${need} fixed held-out tasks with none regressed could pass)`}${level.enforced ? '' : ' — informational: the mock engine demonstrates the pipeline, its keeps are not tested (set require_significance: true to enforce it)'}`,
   });
   return checks;
 }

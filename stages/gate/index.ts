@@ -3,8 +3,7 @@
 // first, then atomic replacement). A crash after applying and before gate.json is written is recognised
 // on the next run (the target already equals the candidate and the backup exists) and not refused.
 import { envelopeOf, HANDOFF } from '../../src/artifacts/envelope.js';
-import { existsSync } from 'node:fs';
-import { readArtifact, sha256File } from '../../src/state/artifact-io.js';
+import { sha256File } from '../../src/state/artifact-io.js';
 import { writeRecordedArtifact } from '../../src/state/recorded.js';
 import { registeredThresholds } from '../../src/config/thresholds.js';
 import type { TriggerBars } from '../../src/measure/verdict.js';
@@ -16,25 +15,6 @@ import { applyVariant, readBackup } from '../../src/state/promote.js';
 import { decide } from './decide.js';
 import { gatherIntegrity, refuseEditedGateInputs } from '../../src/loop/integrity.js';
 import { gateArtifact, type GateArtifact } from '../../src/artifacts/gate.js';
-
-/**
- * The held-out p-values of the candidates gated before this iteration in the run: the family the
- * significance check corrects for. A gate.json that no longer reads is left out (resume quarantines it).
- */
-function earlierHoldoutPValues(runDir: string, iteration: number): number[] {
-  const out: number[] = [];
-  for (let i = 1; i < iteration; i++) {
-    const file = iterationPaths(runDir, i).gate;
-    if (!existsSync(file)) continue;
-    try {
-      const p = readArtifact(file, gateArtifact).holdout?.p_value;
-      if (p !== undefined) out.push(p);
-    } catch {
-      // An unreadable gate.json decided nothing the run still relies on.
-    }
-  }
-  return out;
-}
 
 /** A trigger suite's bars as registered at run start (pipeline.yaml's for a run registered before them). */
 function registeredTriggerBars(ctx: LoopContext): TriggerBars {
@@ -55,7 +35,7 @@ export async function run(ctx: LoopContext): Promise<StageOutcome> {
   refuseEditedGateInputs(ctx.runDir, ctx.iteration);
   const { evaluation, cand, variantDir, alreadyApplied, checks: integrity } = gatherIntegrity(ctx, ctx.iteration);
   const registered = registeredThresholds(ctx.manifest.thresholds as Record<string, unknown>);
-  const d = decide({ evaluation, thresholds: registered, category: cand?.category ?? 'other', risk: cand?.risk ?? 'high', integrity, earlierPValues: earlierHoldoutPValues(ctx.runDir, ctx.iteration), maxErrorShare: registeredMaxErrorShare(ctx), trigger: registeredTriggerBars(ctx) });
+  const d = decide({ evaluation, thresholds: registered, category: cand?.category ?? 'other', risk: cand?.risk ?? 'high', integrity, maxIterations: ctx.manifest.settings?.max_iterations ?? ctx.config.loop.maxIterations, maxErrorShare: registeredMaxErrorShare(ctx), trigger: registeredTriggerBars(ctx) });
   let applied: GateArtifact['applied'];
   if (d.decision === 'keep' && variantDir) {
     const manifest = alreadyApplied ? readBackup(ctx.stateDir, ctx.runId, ctx.iteration)! : await applyVariant({ stateDir: ctx.stateDir, runId: ctx.runId, iteration: ctx.iteration, targetDir: ctx.manifest.target.skill_dir, variantDir, now: ctx.now(), links: ctx.config.loop.skillLinks });
@@ -77,6 +57,7 @@ export async function run(ctx: LoopContext): Promise<StageOutcome> {
     thresholds: registered as unknown as Record<string, unknown>,
     ...(d.holdout ? { holdout: d.holdout } : {}),
     ...(d.sequential ? { sequential: d.sequential } : {}),
+    ...(d.run_level ? { run_level: d.run_level } : {}),
     ...(applied ? { applied } : {}),
   };
   await writeRecordedArtifact(ctx.runDir, paths.gate, gateArtifact, artifact, ctx.now());

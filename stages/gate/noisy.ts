@@ -6,9 +6,9 @@
 import type { Thresholds } from '../../src/config/thresholds.js';
 import type { PipelineEvaluation, SequentialRecord } from '../../src/artifacts/evaluation.js';
 import type { Check, GateArtifact } from '../../src/artifacts/gate.js';
-import { holm } from '../../src/stats/index.js';
 import { categoryDrops, GUARD_FROM, GUARD_POWER, regressionGuard, supportedRegressions, type RegressionGuard } from '../../src/evaluation/noisy-checks.js';
-import { cmh, replay, type TaskPair } from '../../src/evaluation/sequential.js';
+import { cmh, replay, settingsOfRecord, type TaskPair } from '../../src/evaluation/sequential.js';
+import { nominalLevel, runLevelWords, taskLevelTest, type RunLevel } from '../../src/evaluation/run-level.js';
 import { decisionWords } from '../../src/measure/sequential-words.js';
 import { signed4 as sign } from '../../src/core/numbers.js';
 
@@ -38,11 +38,17 @@ export function guardWords(g: RegressionGuard, alpha: number, most: number): str
 }
 
 /** Why the record cannot be evidence, if it cannot: settings not the registered ones, looks or counts that do not recompute. */
-export function recordProblems(seq: SequentialRecord, t: Thresholds): string[] {
+export function recordProblems(seq: SequentialRecord, t: Thresholds, level: RunLevel): string[] {
   const problems: string[] = [];
-  if (seq.settings.significance !== t.significance) problems.push(`significance ${seq.settings.significance} is not the registered ${t.significance}`);
-  if (seq.settings.min_effect !== t.min_effect) problems.push(`min_effect ${seq.settings.min_effect} is not the registered ${t.min_effect}`);
-  const s = { significance: seq.settings.significance, minEffect: seq.settings.min_effect, maxAttempts: seq.settings.max_attempts };
+  const set = seq.settings;
+  if (set.run_significance === undefined || set.max_iterations === undefined) problems.push(`the test ran without the run-level design (each candidate at significance ÷ loop.max_iterations, issue 38): re-evaluate the candidate`);
+  else {
+    if (set.run_significance !== t.significance) problems.push(`significance ${set.run_significance} is not the registered ${t.significance}`);
+    if (set.max_iterations !== level.max_iterations) problems.push(`loop.max_iterations ${set.max_iterations} is not the registered ${level.max_iterations}`);
+    if (Math.abs(set.significance - level.per_candidate) > 1e-9) problems.push(`the per-candidate level ${set.significance} is not ${t.significance}/${level.max_iterations} = ${level.per_candidate}`);
+  }
+  if (set.min_effect !== t.min_effect) problems.push(`min_effect ${set.min_effect} is not the registered ${t.min_effect}`);
+  const s = settingsOfRecord(set);
   problems.push(...replay(seq.looks, s).problems);
   const last = seq.looks.at(-1)!;
   const c = cmh(seq.tasks);
@@ -51,9 +57,9 @@ export function recordProblems(seq: SequentialRecord, t: Thresholds): string[] {
   return problems;
 }
 
-export function noisyChecks(e: PipelineEvaluation, seq: SequentialRecord, t: Thresholds, earlierPValues: number[]): { checks: Check[]; holdout: NonNullable<GateArtifact['holdout']>; sequential: NonNullable<GateArtifact['sequential']> } {
+export function noisyChecks(e: PipelineEvaluation, seq: SequentialRecord, t: Thresholds, level: RunLevel): { checks: Check[]; holdout: NonNullable<GateArtifact['holdout']>; sequential: NonNullable<GateArtifact['sequential']> } {
   const checks: Check[] = [];
-  const problems = recordProblems(seq, t);
+  const problems = recordProblems(seq, t, level);
   checks.push({ id: 'sequential_record', passed: problems.length === 0, detail: problems.length ? `evaluation.json's rounds do not recompute: ${problems.join('; ')}` : `${seq.looks.length} look(s) recomputed from their counts` });
   const share = (side: 'candidate' | 'baseline') => {
     const ps = seq.tasks.filter((x) => x[side].judged > 0);
@@ -83,12 +89,15 @@ export function noisyChecks(e: PipelineEvaluation, seq: SequentialRecord, t: Thr
     passed: drops.length === 0,
     detail: drops.length ? `categories whose attempts show a drop beyond ${t.category_tolerance}: ${drops.map((d) => `${d.category} ${sign(d.delta)} (p ${d.p})`).join(', ')}` : `no category shows a supported drop beyond ${t.category_tolerance}`,
   });
-  const family = [...earlierPValues, seq.p_value];
-  const p = family.length > 1 ? Number((holm(family).adjusted[family.length - 1] ?? 1).toPrecision(6)) : seq.p_value;
+  // The run-level claim: this candidate was tested at significance ÷ max_iterations (replayed above), and
+  // a keep also passed the task-level t test at its last look (recomputed here from the tasks' counts).
+  const diffs = seq.tasks.filter((x) => x.candidate.judged > 0 && x.baseline.judged > 0).map((x) => x.candidate.passes / x.candidate.judged - x.baseline.passes / x.baseline.judged);
+  const tl = taskLevelTest(diffs, nominalLevel(seq.looks.at(-1)!.upper));
+  const tText = `task-level one-sided t ${tl.t === null ? '—' : tl.t.toFixed(2)} ${tl.passed ? '≥' : '<'} ${tl.critical === null ? '—' : tl.critical.toFixed(2)} over ${diffs.length} task(s)`;
   checks.push({
     id: 'significance',
-    passed: family.length === 1 ? true : p < t.significance,
-    detail: family.length === 1 ? `the sequential test is the significance test (stage-wise p ${seq.p_value})` : `Holm-adjusted over the ${family.length} candidates tested in this run p = ${p} ${p < t.significance ? '<' : '≥'} ${t.significance}`,
+    passed: seq.decision !== 'keep' || tl.passed,
+    detail: `the sequential test at ${level.per_candidate} is the significance test (stage-wise p ${seq.p_value}); ${tText}; ${runLevelWords(level)}`,
   });
   const fixes = supportedRegressions(seq.tasks.map((x) => ({ task_id: x.task_id, candidate: x.baseline, baseline: x.candidate })), t.significance).map((r) => r.task_id);
   return {
@@ -101,7 +110,6 @@ export function noisyChecks(e: PipelineEvaluation, seq: SequentialRecord, t: Thr
       fixes,
       regressions: regressions.map((r) => r.task_id),
       p_value: seq.p_value,
-      ...(family.length > 1 ? { p_value_holm: p, tests_in_run: family.length } : {}),
       effect_ci95: { low: seq.effect.low, high: seq.effect.high },
     },
     sequential: {

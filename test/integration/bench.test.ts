@@ -15,7 +15,8 @@ describe('npm run bench', () => {
     const [first, rest] = r.stdout.split('decisions on a simulated noisy model');
     const [decisions, afterDecisions] = rest!.split('trigger suites on a simulated noisy agent');
     const [triggers, afterTriggers] = afterDecisions!.split('drift on a simulated noisy engine');
-    const [drift, nightly] = afterTriggers!.split('nightly drift over sequences of dated nights');
+    const [drift, afterDrift] = afterTriggers!.split('nightly drift over sequences of dated nights');
+    const [nightly, runLevel] = afterDrift!.split('run-level claims on a simulated noisy model');
     // The drift table: tonight's alert rate with nothing changed and after two drops.
     const frows = drift!.split('\n').filter((l) => l.startsWith('| '));
     expect(frows[0]).toMatch(/^\| tonight \(10 seeded chains of six nights each\) \| alert rate/);
@@ -26,6 +27,11 @@ describe('npm run bench', () => {
     expect(nrows[0]).toMatch(/^\| model \| false alerts per 30 unchanged nights \| −2 points a night alerted by night 10 \| −10 step alerted that night or next \|$/);
     expect(nrows.slice(1)).toHaveLength(2);
     for (const d of nrows.slice(1)) expect(d).toMatch(/^\| 40 tasks, .* \| \d\.\d\d \(night \d\.\d\d, accumulated \d\.\d\d\) \| \d+% \(mean night \d+\.\d\) \| \d+% \|$/);
+    // The run-level table (issue 38): three loops, then eight single-decision rows.
+    const rrows = runLevel!.split('\n').filter((l) => l.startsWith('| '));
+    expect(rrows[0]).toMatch(/^\| case \(default settings: max_attempts 10, max_iterations 5\) \| runs \|/);
+    expect(rrows.slice(1)).toHaveLength(11);
+    for (const l of rrows.slice(1, 4)) expect(l).toMatch(/^\| loop: .+ \| \d+ \| \d+\.\d% · \d+\.\d% \| \d+ \| — \|$/);
     // The trigger-suite table: a row per description edit, the gate's keeps, why the bars rejected, and two references.
     const trows = triggers!.split('\n').filter((l) => l.startsWith('| '));
     expect(trows[0]).toMatch(/^\| description edit \(20 seeded runs each\) \| candidate's true trigger/);
@@ -36,7 +42,8 @@ describe('npm run bench', () => {
     const drows = decisions!.split('\n').filter((l) => l.startsWith('| '));
     expect(drows[0]).toMatch(/^\| true effect \(20 seeded runs each\) \| whetstone's gate/);
     expect(drows.slice(1)).toHaveLength(4);
-    for (const d of drows.slice(1)) expect(d).toMatch(/^\| .+ \| \d+\.\d% · \d+\.\d\d · \d+ \| \d+\.\d% · \d+ \| \d+\.\d% · \d+ \| \d\.\d\d× \|$/);
+    // The last column: engine calls per correct decision (issue 38).
+    for (const d of drows.slice(1)) expect(d).toMatch(/^\| .+ \| \d+\.\d% · \d+\.\d\d · \d+ \| \d+\.\d% · \d+ \| \d+\.\d% · \d+ \| \d\.\d\d× \| (\d+|∞) \|$/);
     expect(table[0]).toBe('| case | measured | reference | ratio | goal |');
     const rows = table.slice(1);
     const num = String.raw`\d+\.\d\d`;

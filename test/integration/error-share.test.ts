@@ -94,7 +94,8 @@ process.stdin.on('end', () => {
     // Errors only on train tasks, so the held-out checks alone would keep it.
     const cand = Array.from({ length: 10 }, (_, i) => result(i, i < 3 ? 'error' : 'pass', i < 7 ? 'train' : 'holdout'));
     const base = Array.from({ length: 10 }, (_, i) => result(i, i < 7 ? 'pass' : 'fail', i < 7 ? 'train' : 'holdout'));
-    const evaluation = { verdict: 'pass', reason: 'said pass', evaluation: { per_category: {}, paired: { regressions: [] } }, candidate_results: cand, baseline_results: base } as unknown as PipelineEvaluation;
+    // On the mock engine, whose sign test is shown, not enforced (issue 38): three fixed tasks could not pass it.
+    const evaluation = { verdict: 'pass', reason: 'said pass', engine: { type: 'mock', identity: {}, mock: true }, evaluation: { per_category: {}, paired: { regressions: [] } }, candidate_results: cand, baseline_results: base } as unknown as PipelineEvaluation;
     const facts = { evaluation, thresholds: THRESHOLD_DEFAULTS, category: 'content', risk: 'low' as const, integrity: [] };
     expect(decide(facts).decision).toBe('keep');
     const d = decide({ ...facts, maxErrorShare: 0.1 });

@@ -31,16 +31,18 @@ const run = (dir: string, description: string, answers: string) =>
 const descriptionOf = (dir: string) => /^description: (.*)$/m.exec(readFileSync(join(dir, 'notes/SKILL.md'), 'utf8'))?.[1];
 
 describe('description loop on a trigger eval set', () => {
-  it('keeps a description that makes the skill take the requests it missed, decided on the held-out queries', async () => {
+  it('tests a description that makes the skill take the requests it missed on the held-out queries: too few to keep it', async () => {
     // One held-out should-not query bounds no false-trigger rate (its 95% bound is 1): this test is about
-    // the triggering side, so the false-trigger bar is set to 1; the next test holds a candidate to it.
+    // the triggering side, so the false-trigger bar is set to 1; a later test holds a candidate to it.
     const dir = project('{deterministic: true, max_false_trigger_rate: 1}');
     const better = `${ORIGINAL} Use it for a changelog or for what shipped in a version.`;
     const r = await run(dir, better, 'trigger-t2,trigger-t3');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/baseline pass rate 0\.5000 \(4\/8\)/);
-    expect(r.stdout).toMatch(/gate: KEEP cand-01-say-when-to-use-it — held-out gain \+0\.6667 with no new failures/);
-    expect(descriptionOf(dir)).toBe(better);
+    // Better on every held-out query it could be (2 fixed, none regressed), but 3 held-out queries cannot
+    // show it: every keep is tested (issue 38), and the one-sided sign test needs 5 fixed at 0.05.
+    expect(r.stdout).toMatch(/gate: REJECT cand-01-say-when-to-use-it — .*one-sided exact sign test on held-out tasks: 2 fixed, 0 regressed, p = 0\.25 > 0\.05; .*\(at least 5 fixed held-out tasks with none regressed could pass\)/);
+    expect(descriptionOf(dir)).toBe(ORIGINAL);
     // Decided as a trigger suite too: the held-out rates against evaluate.min_trigger_rate / max_false_trigger_rate.
     expect(r.stdout).toMatch(/\[ok\] min_trigger_rate: held-out trigger rate 1\.0000 \[[\d.]+, [\d.]+\] ≥ 0\.5 \(\d+\/\d+ should-trigger runs\)/);
     expect(r.stdout).toMatch(/\[ok\] max_false_trigger_rate: held-out false-trigger rate 0\.0000, its 95% upper bound 1\.0000 clustered by query ≤ 1 \(1 should-not-trigger queries, \d+ runs\)/);
@@ -73,8 +75,9 @@ describe('description loop on a trigger eval set', () => {
     };
     const attempts = e.evaluation.sequential.attempts;
     expect(attempts).toBeGreaterThan(1);
-    // Two held-out should-trigger queries and one should-not, each asked once per round.
-    expect(e.evaluation.candidate.holdout_trigger).toMatchObject({ should: 2 * attempts, triggered: 2 * attempts, should_not: attempts });
+    // Two held-out should-trigger queries asked once per round; the should-not one, which never triggered on
+    // either side, stops after two attempts each (no information left in it, issue 38).
+    expect(e.evaluation.candidate.holdout_trigger).toMatchObject({ should: 2 * attempts, triggered: 2 * attempts, should_not: Math.min(attempts, 2) });
     expect(r.stdout).toContain(`min_trigger_rate: held-out trigger rate 1.0000`);
     expect(r.stdout).toMatch(new RegExp(`\\(${2 * attempts}/${2 * attempts} should-trigger runs\\)`));
   });

@@ -22,6 +22,8 @@ function evaluation(cand: R[], base: R[], extra: Partial<PipelineEvaluation['eva
   return {
     verdict: 'pass',
     reason: '',
+    // The mock engine unless a test says otherwise: its sign test is shown, not enforced (issue 38).
+    engine: { type: 'mock', identity: {}, mock: true },
     candidate_results: cand,
     baseline_results: base,
     evaluation: { execution_pass_rate: 0, baseline_pass_rate: 0, delta: 0, verdict: 'pass', paired: { regressions } as never, per_category: {}, ...extra },
@@ -119,30 +121,36 @@ describe('gate decision', () => {
     expect(decide(facts(evaluation(cand, base), { category: 'frontmatter', risk: 'low' })).decision).toBe('pending_review');
   });
 
-  it('corrects the significance check for every candidate the run has tested (Holm)', () => {
-    // Six held-out tasks, all fixed: exact McNemar p = 2 × 0.5^6 = 0.03125.
+  it('tests every keep on a deterministic engine: one-sided exact sign test at significance ÷ max_iterations (issue 38)', () => {
+    // Six held-out tasks, all fixed: one-sided sign test p = 0.5^6 = 0.015625.
     const ids = ['h-1', 'h-2', 'h-3', 'h-4', 'h-5', 'h-6'];
-    const e = evaluation(ids.map((id) => res(id, true, 'holdout')), ids.map((id) => res(id, false, 'holdout')));
-    const strict = { ...THRESHOLD_DEFAULTS, require_significance: true };
-    const alone = decide(facts(e, { thresholds: strict }));
-    expect(alone.holdout?.p_value).toBe(0.03125);
-    expect(alone.holdout?.p_value_holm).toBeUndefined();
-    expect(alone.checks.find((c) => c.id === 'significance')!.passed).toBe(true);
-    // Third candidate of the run, after p = 0.01 and p = 0.2: Holm gives max(3 × 0.01, 2 × 0.03125) = 0.0625
-    // for this one (Holm 1979, step-down), no longer below 0.05.
-    const third = decide(facts(e, { thresholds: strict, earlierPValues: [0.01, 0.2] }));
-    expect(third.holdout).toMatchObject({ p_value: 0.03125, p_value_holm: 0.0625, tests_in_run: 3 });
-    const sig = third.checks.find((c) => c.id === 'significance')!;
+    const real = (e: PipelineEvaluation) => ({ ...e, engine: { type: 'openai', identity: {}, mock: false } }) as PipelineEvaluation;
+    const e = real(evaluation(ids.map((id) => res(id, true, 'holdout')), ids.map((id) => res(id, false, 'holdout'))));
+    const alone = decide(facts(e));
+    expect(alone.holdout?.p_value).toBe(0.015625);
+    expect(alone.run_level).toEqual({ significance: 0.05, max_iterations: 1, per_candidate: 0.05, enforced: true });
+    expect(alone.decision).toBe('keep');
+    // One of at most five candidates of a run: tested at 0.01, where six fixed tasks are not enough.
+    const ofFive = decide(facts(e, { maxIterations: 5 }));
+    const sig = ofFive.checks.find((c) => c.id === 'significance')!;
     expect(sig.passed).toBe(false);
-    expect(sig.detail).toBe('exact McNemar on held-out p = 0.03125, Holm-adjusted over the 3 candidates tested in this run p = 0.0625 ≥ 0.05');
-    expect(third.decision).toBe('reject');
+    expect(sig.detail).toBe('one-sided exact sign test on held-out tasks: 6 fixed, 0 regressed, p = 0.015625 > 0.01; run-level: each of at most 5 candidate(s) tested at 0.05/5 = 0.01, so a run keeps an edit that does nothing at most 0.05 of the time (at least 7 fixed held-out tasks with none regressed could pass)');
+    expect(ofFive.decision).toBe('reject');
+    // Without require_significance too: a real engine's keep is always tested; on the mock it is shown only.
+    const base = [res('b-2', false, 'holdout'), res('c-1', true, 'holdout'), res('d-1', false, 'holdout')];
+    const cand = [res('b-2', true, 'holdout'), res('c-1', true, 'holdout'), res('d-1', false, 'holdout')];
+    expect(decide(facts(real(evaluation(cand, base)))).decision).toBe('reject');
+    const mock = decide(facts(evaluation(cand, base)));
+    expect(mock.decision).toBe('keep');
+    expect(mock.run_level?.enforced).toBe(false);
+    expect(mock.checks.find((c) => c.id === 'significance')!.detail).toMatch(/informational: the mock engine demonstrates the pipeline/);
   });
 
   it('requires significance only when registered, and counts held-out errors against deciding', () => {
     const cand = [res('a-1', true, 'train'), res('b-1', true, 'train'), res('b-2', true, 'holdout'), res('c-1', true, 'holdout'), res('d-1', false, 'holdout')];
     const strict = decide(facts(evaluation(cand, base), { thresholds: { ...THRESHOLD_DEFAULTS, require_significance: true } }));
     expect(strict.decision).toBe('reject');
-    expect(strict.checks.find((c) => c.id === 'significance')!.detail).toMatch(/p = 1 ≥ 0\.05/);
+    expect(strict.checks.find((c) => c.id === 'significance')!.detail).toMatch(/1 fixed, 0 regressed, p = 0\.5 > 0\.05/);
     const errored = [...cand.slice(0, 4), res('d-1', false, 'holdout', 'error')];
     expect(decide(facts(evaluation(errored, base))).checks.find((c) => c.id === 'no_errors')).toMatchObject({ passed: false });
     expect(holdoutComparison(evaluation(errored, base))).toMatchObject({ tasks: 3, errors: 1 });
