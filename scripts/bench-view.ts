@@ -12,6 +12,19 @@ import { fileURLToPath } from 'node:url';
 import { cli, evaluate, measuredEnv, ratio, secs } from './bench-measure.js';
 import { writeManyRuns } from './many-runs.js';
 
+/** Headless Chromium with the flags a closed network needs, in a profile of its own that the caller removes. */
+async function launchChromium() {
+  const { chromium } = await import('playwright-core');
+  const profile = mkdtempSync(join(tmpdir(), 'whet-bench-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1300, height: 900 },
+  });
+  return { profile, context };
+}
+
 /** The median of `n` runs by wall time, as the other rows take theirs. */
 async function median<T extends { wallMs: number }>(n: number, run: () => Promise<T>): Promise<T> {
   const all: T[] = [];
@@ -64,15 +77,8 @@ export async function viewRows(stateDir: string, runId: string, tasks: number, r
     row(name, `skipped: no Chromium at ${CHROMIUM} (set WHET_CHROMIUM)`, 'goal 1.00 s', '—', '≤ 1×');
     return;
   }
-  const { chromium } = await import('playwright-core');
   const view = await startView(stateDir);
-  const profile = mkdtempSync(join(tmpdir(), 'whet-bench-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1300, height: 900 },
-  });
+  const { profile, context } = await launchChromium();
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     const usable = `${tasks} of ${tasks} tasks`;
@@ -145,14 +151,7 @@ export async function manyRunsRows(root: string, count: number, repeat: number, 
       row(idleName, `skipped: no Chromium at ${CHROMIUM} (set WHET_CHROMIUM)`, 'goal 2% of a core', '—', '≤ 1×');
       return;
     }
-    const { chromium } = await import('playwright-core');
-    const profile = mkdtempSync(join(tmpdir(), 'whet-bench-chromium-'));
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 1300, height: 900 },
-    });
+    const { profile, context } = await launchChromium();
     try {
       const p = context.pages()[0] ?? (await context.newPage());
       const usable: number[] = [];

@@ -7,6 +7,7 @@
 // night's stopping rule raised false alerts to 5.7% in such chains. Used by
 // test/unit/nightly-noisy-drift.test.ts (a count sized for the suite) and `npm run bench` (the full count).
 import { compareNights } from '../src/nightly/drift.js';
+import { mulberry32 } from '../src/stats/index.js';
 import { referenceAttempts, runNightRounds } from '../src/nightly/night-rounds.js';
 import type { NightRecord, NightTask } from '../src/nightly/schema.js';
 import type { SequentialSettings } from '../src/evaluation/sequential.js';
@@ -23,18 +24,6 @@ export interface DriftRates {
 
 export const SETTINGS: SequentialSettings = { significance: 0.05, minEffect: 0.1, maxAttempts: 10 };
 export const TASKS = 40;
-
-/** mulberry32: a small seeded generator, so every run of this test sees the same nights. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ids = Array.from({ length: TASKS }, (_, i) => `t${i}`);
 
@@ -67,7 +56,8 @@ async function night(chances: number[], previous: NightRecord | undefined, r: ()
 
 /** `trials` seeded chains of six nights, the sixth with every task's chance down by `drop`. */
 export async function driftTrials(drop: number, seed: number, trials: number): Promise<DriftRates> {
-  const r = rng(seed);
+  // mulberry32, seeded: every run of this test sees the same nights.
+  const r = mulberry32(seed);
   let alerts = 0;
   let attempts = 0;
   let nullNights = 0;

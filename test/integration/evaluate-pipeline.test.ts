@@ -115,8 +115,18 @@ describe('evaluate (pipeline mode)', () => {
     expect(existsSync(join(dir, 'state/runs/run-1/iter-001/results/cand-01.jsonl'))).toBe(false);
   });
 
-  it('takes the baseline from the cache a standalone run filled', async () => {
+  it('takes the baseline from the cache a standalone run filled on a deterministic engine, never on a noisy one', async () => {
+    // A noisy engine's baseline is measured beside the candidate, never read from another run's cache (issue
+    // 38): a model that changed in between would be credited to the edit.
+    const noisy = project();
+    write(join(noisy, 'variants/cand-01/SKILL.md'), CANDIDATE);
+    ranking(noisy, [{ id: 'cand-01', score: 8 }]);
+    await whet(['evaluate', '--standalone', '--task-suite', 'tasks.yaml', '--skill-path', 'skill', '--state-root', 'state', '--json'], { cwd: noisy });
+    const fresh = JSON.parse((await evaluate(noisy)).stdout);
+    expect(fresh.evaluation.baseline_cache).toMatchObject({ hit: false });
+    expect(fresh.evaluation.baseline.engine_calls).toBeGreaterThan(0);
     const dir = project();
+    write(join(dir, 'pipeline.yaml'), `${readFileSync(join(dir, 'pipeline.yaml'), 'utf8')}evaluate: {deterministic: true}\n`);
     write(join(dir, 'variants/cand-01/SKILL.md'), CANDIDATE);
     ranking(dir, [{ id: 'cand-01', score: 8 }]);
     const s = await whet(['evaluate', '--standalone', '--task-suite', 'tasks.yaml', '--skill-path', 'skill', '--state-root', 'state', '--json'], { cwd: dir });

@@ -10,6 +10,10 @@ import { join } from 'node:path';
 export default function setup(): () => void {
   const root = mkdtempSync(join(tmpdir(), 'whet-vitest-'));
   for (const name of ['TMPDIR', 'TMP', 'TEMP']) process.env[name] = root;
+  // npm runs the tests with SHLVL=0: a bash script the tests start themselves (pyenv's python3 shim, a fake
+  // CLI) would take itself for a remote top-level shell, source ~/.bashrc and wait on pyenv's rehash lock.
+  // whetstone's own spawns set it (src/core/proc.ts shellEnv); the tests' direct ones get it here.
+  if (!(Number(process.env.SHLVL) >= 1)) process.env.SHLVL = '1';
   return () => {
     let left: string[] = [];
     try {

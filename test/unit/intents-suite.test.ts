@@ -99,8 +99,11 @@ describe('gate intent checks', () => {
     return { overall: { cases: 30, errors: 0, selection: f(sn, sd), params: f(14, 16), clarification: f(4, 6), false_clarification: f(5, 21), hallucination: f(over.hallucination ?? 0, 16), overreach: f(over.overreach ?? 0, 3), refusal: f(2, 3) }, by_kind: {} };
   };
   const res = (task_id: string, passed: boolean) => ({ task_id, passed, score: passed ? 1 : 0, status: passed ? 'pass' : 'fail', category: 'c', split: 'holdout', attempts: 1, passes: passed ? 1 : 0, errors: 0, reason: '' });
+  // On the mock engine: these tests are about the intent checks; anywhere else a keep also needs the sign
+  // test over enough fixed held-out tasks (issue 38), which two tasks cannot give.
   const evaluation = (cand: object, base: object) =>
     ({
+      engine: { mock: true },
       verdict: 'pass',
       candidate_results: [res('a', true), res('b', true)],
       baseline_results: [res('a', true), res('b', false)],
