@@ -130,9 +130,11 @@ export async function createRun(plan: RunPlan, now: Date): Promise<void> {
     const { skill_dir: to, skill_path } = plan.manifest.target;
     await materialise({ targetDir: plan.copyOf, variantDir: to, skillText: readFileSync(join(plan.copyOf, basename(skill_path)), 'utf8'), exclude: [] });
   }
-  await writeRunManifest(plan.runDir, plan.manifest);
+  // registered.json before run.json: a disk that fills between them leaves no run.json whose events.jsonl,
+  // with the hashes of what was written, is missing — only a folder that is not yet a run.
   const registered = `${JSON.stringify(plan.manifest)}\n`;
   await writeFileAtomically(stateLayout.registeredManifest(plan.runDir), registered);
+  await writeRunManifest(plan.runDir, plan.manifest);
   appendEvent(plan.runDir, { event: 'run_started', target: plan.manifest.target.skill_path, thresholds_sha256: plan.manifest.thresholds_sha256, settings_sha256: plan.manifest.settings_sha256, ...RECORDS, registered_sha256: sha256(registered) }, now);
 }
 

@@ -16,6 +16,8 @@ export interface SlowProject {
   callsLog: string;
 }
 
+// slow-agent answers with what it was sent: deterministic, and said so — a command engine is otherwise
+// treated as noisy and its held-out tasks get rounds of attempts (issue 38), minutes more at seconds a call.
 export function slowProject(o: { seconds: number; concurrency: number; maxIterations: number }): SlowProject {
   const dir = tempDir('whet-slow-');
   copyExample('release-notes', join(dir, 'release-notes'));
@@ -26,7 +28,7 @@ engine: {type: command, command: ["slow-agent"]}
 targets: [{skill: release-notes, suite: release-notes/tasks.yaml}]
 loop: {max_iterations: ${o.maxIterations}, plateau_window: 2, candidates_per_iteration: 2, proposers: [feedback, structural]}
 thresholds: {min_delta: 0, max_new_failures: 0}
-evaluate: {concurrency: ${o.concurrency}}
+evaluate: {concurrency: ${o.concurrency}, deterministic: true}
 `,
   );
   const callsLog = join(dir, 'calls.log');
