@@ -10,7 +10,7 @@ import { runRounds } from '../src/measure/rounds.js';
 import { sequentialRecord } from '../src/measure/held-out-rounds.js';
 import type { SequentialSettings } from '../src/evaluation/sequential.js';
 import { decide } from '../stages/gate/decide.js';
-import { evaluationOf, ISSUE_SETUP, meanOver, tally, type TrialSetup } from './decision-trials.js';
+import { evaluationOf, ISSUE_SETUP, meanOver, settingsOf, tally, type TrialSetup } from './decision-trials.js';
 
 export interface GuardCase {
   name: string;
@@ -44,17 +44,18 @@ export async function guardTrial(setup: TrialSetup, c: GuardCase, seed: number):
   const draw = (chance: number) => (rnd() < chance ? 1 : 0);
   const base: TaskTally[] = ids.map((id, i) => tally(id, split(i), 1, draw(p[i]!)));
   const cand: TaskTally[] = ids.map((id, i) => tally(id, split(i), 1, draw(q[i]!)));
-  const held = ids.slice(0, setup.heldOut);
-  const s: SequentialSettings = { significance: setup.thresholds.significance, minEffect: setup.thresholds.min_effect, maxAttempts: setup.maxAttempts };
+  // The gate's own design: each candidate at significance ÷ max_iterations (issue 38).
+  const s: SequentialSettings = settingsOf(setup);
+  const index = new Map(ids.map((id, i) => [id, i]));
   const outcome = await runRounds({
     settings: s,
     firstAttempts: 1,
     baseline: base,
     candidate: cand,
-    measure: async () => ({ baseline: held.map((id, i) => tally(id, 'holdout', 1, draw(p[i]!))), candidate: held.map((id, i) => tally(id, 'holdout', 1, draw(q[i]!))), engineCalls: 2 * held.length, judgeCalls: 0 }),
+    measure: async (_round, open) => ({ baseline: open.map((id) => tally(id, 'holdout', 1, draw(p[index.get(id)!]!))), candidate: open.map((id) => tally(id, 'holdout', 1, draw(q[index.get(id)!]!))), engineCalls: 2 * open.length, judgeCalls: 0 }),
   });
   const e = evaluationOf(base, cand, sequentialRecord(outcome, s, 1, 1, { withPlan: false }));
-  const d = decide({ evaluation: e, thresholds: setup.thresholds, category: 'content', risk: 'low', integrity: [], maxErrorShare: 0.1 });
+  const d = decide({ evaluation: e, thresholds: setup.thresholds, category: 'content', risk: 'low', integrity: [], maxErrorShare: 0.1, maxIterations: setup.maxIterations });
   const named = d.holdout?.regressions ?? [];
   return { reported: c.fall !== null && named.includes(ids[0]!), rejected: d.decision !== 'keep', falseAlarm: named.some((id) => !(c.fall && id === ids[0])), attempts: outcome.attempts };
 }

@@ -26,7 +26,7 @@ export const COMMAND_TABLE: readonly { term: string; description: string }[] = [
   { term: 'calibrate [options] [labels]', description: 'judge-vs-human agreement: TP/TN/FP/FN, TPR, TNR, accuracy, precision, kappa and the bias reading (docs/method.md: Calibrating a judge)' },
   { term: 'lint [options] [suite]', description: 'check a task suite: grid coverage, negative controls, near-duplicate prompts, leakage, impossible expectations, positional ids' },
   { term: 'doctor [options]', description: 'check every configured engine: program and version, endpoint, key variable' },
-  { term: 'init [dir]', description: 'write a commented pipeline.yaml, an example skill and suite, and .gitignore entries' },
+  { term: 'init [options] [dir]', description: 'write a commented pipeline.yaml, an example skill and suite, and .gitignore entries' },
   { term: 'report [options] [run]', description: 'the evidence report of a run: eval set, judge metrics, thresholds, gates, per-category rates, new cases' },
   { term: 'schemas [options]', description: 'JSON Schema of every artifact (run, evaluation, candidates, ranking, gate, learning, calibration, nightly, nightly history, feedback, report)' },
   { term: 'schedule', description: 'run `whet nightly` on a schedule: print, install or remove a crontab entry, a systemd timer or a CI workflow; or run it in the foreground' },

@@ -97,12 +97,25 @@ export interface VariantOutputs {
   note?: string;
 }
 
-/** A variant's results logs: its first measurement, then the rounds a noisy engine's sequential test added. */
-function logsOf(dir: string, variant: string): string[] {
+/**
+ * A variant's results logs: its first measurement, then the rounds a noisy engine's sequential test added,
+ * named `<rounds>.round-N` — the baseline's beside a candidate are `baseline.<candidate>.round-N` (issue 38),
+ * a run's from before that `baseline.round-N`.
+ */
+function logsOf(dir: string, variant: string, rounds0: string[] = [variant]): string[] {
   const first = stateLayout.resultsFile(dir, variant);
   let rounds: string[] = [];
+  for (const prefix of rounds0) {
+    rounds = roundLogs(dir, prefix);
+    if (rounds.length) break;
+  }
+  return [first, ...rounds];
+}
+
+function roundLogs(dir: string, prefix: string): string[] {
+  let rounds: string[] = [];
   try {
-    const re = new RegExp(`^${variant.replace(/[.]/g, '\\.')}\\.round-(\\d+)\\.jsonl$`);
+    const re = new RegExp(`^${prefix.replace(/[.]/g, '\\.')}\\.round-(\\d+)\\.jsonl$`);
     rounds = readdirSync(stateLayout.resultsDir(dir))
       .map((f) => [f, re.exec(f)?.[1]] as const)
       .filter((x): x is readonly [string, string] => x[1] !== undefined)
@@ -111,14 +124,14 @@ function logsOf(dir: string, variant: string): string[] {
   } catch {
     // no results folder: no logs
   }
-  return [first, ...rounds];
+  return rounds;
 }
 
 export function taskOutputs(stateDir: string, runId: string, n: number, taskId: string, candidate: string | null, damaged: Damaged = new Map()): VariantOutputs[] {
   const dir = measuredDir(stateDir, runId, n).dir;
   const variants = candidate ? ['baseline', candidate] : ['baseline'];
   return variants.map((v) => {
-    const logs = logsOf(dir, v);
+    const logs = logsOf(dir, v, v === 'baseline' && candidate ? [`baseline.${candidate}`, 'baseline'] : [v]);
     const bad = logs.find((f) => damaged.has(f));
     if (bad) return { variant: v, attempts: [], note: `${bad.slice(dir.length + 1)}: ${damaged.get(bad)}; its attempts are not shown` };
     const got = logs.map((f) => attemptsOf(f, taskId));
