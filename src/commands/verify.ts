@@ -8,6 +8,7 @@ import { checkIdFlag } from '../config/safe-id.js';
 import { UsageError } from '../core/errors.js';
 import { formatProblems } from '../state/verify-files.js';
 import { runIds, verifyState, type StateCheck } from '../inspect/verify-state.js';
+import { repairOutcome } from '../inspect/verify-run.js';
 import { repairState, type RepairReport } from '../runner/repair.js';
 import { acquireStateLock } from '../state/lock.js';
 import type { CliDeps, SetCode } from '../program/deps.js';
@@ -70,8 +71,10 @@ export function registerVerifyCommand(program: Command, deps: CliDeps, setCode: 
         if (repaired) {
           out.push(...repaired.done.map((d) => `repaired ${d}\n`), ...repaired.left.map((d) => `NOT repaired ${d}\n`));
           out.push(`after repair: ${summary(after)}\n`, formatProblems(problemsOf(after)));
-          const resumable = after.runs.length ? repaired.done.some((d) => d.includes('superseded') || d.includes('rebuilt')) : false;
-          if (resumable) out.push('then "whet resume RUN" measures again what was moved aside\n');
+          // Only a loop run's moved artifacts are measured again by resume: not mended lines, a rebuilt
+          // run.json, a standalone run's files or the nightly records.
+          const resumable = before.runs.filter((r) => r.problems.some((p) => repairOutcome(r.runId, p) === 'resume')).map((r) => `"whet resume ${r.runId}"`);
+          if (resumable.length) out.push(`then ${resumable.join(', ')} measures again what was moved aside\n`);
         }
         deps.stdout(out.join(''));
       }

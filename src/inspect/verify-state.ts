@@ -1,5 +1,6 @@
 // `whet verify [RUN…]`: every run of a state directory (verify-run.ts), and what belongs to no one run —
-// the baseline cache, the lessons log, backups whose run folder is gone, and the lock. A copied, cached
+// the baseline cache, the nightly records (verify-nightly.ts), the lessons log, backups whose run folder is
+// gone, and the lock. A copied, cached
 // or merged state directory is checked before anything reads it (issue 31).
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -56,6 +57,7 @@ async function sharedProblems(stateDir: string, runs: Set<string>, now: Date): P
       else if ((r.value as { key?: unknown }).key !== basename(name, '.json')) out.push(problem(file, 'edited', `cached baseline ${name} holds the entry of another key`, cacheHint));
     }
   }
+  out.push(...(await import('./verify-nightly.js')).nightlyProblems(stateDir, schemaProblem));
   const lessons = stateLayout.lessons(stateDir);
   if (existsSync(lessons)) out.push(...readJsonlChecked(lessons, 'memory/lessons.jsonl', '"whet verify --repair" moves the bad lines to superseded/').problems);
   const backups = join(stateDir, 'backups');

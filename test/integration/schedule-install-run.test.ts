@@ -18,7 +18,7 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync,
 import { basename, dirname, join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, tempDir, write } from '../support/cli.js';
+import { repoRoot, tempDir, whet as whetHere, write } from '../support/cli.js';
 import { startLockfileRegistry, type LoopbackRegistry } from '../support/loopback-registry.js';
 import { npmEnv, runAsync, type Ran } from '../support/npm.js';
 
@@ -165,7 +165,7 @@ async function runSystemd(text: string, home: string): Promise<string[]> {
 }
 
 describe('the printed install, run', () => {
-  it('a project listing whetstone: npm ci in each job, then its own whet runs the night', { timeout: 180_000 }, async () => {
+  it('a project listing whetstone: npm ci in each job, then its own whet runs the night', { timeout: 300_000 }, async () => {
     const repo = join(tmp, 'dep-repo');
     const project = join(repo, 'evals');
     mkdirSync(join(project, 'vendor'), { recursive: true });
@@ -187,10 +187,17 @@ describe('the printed install, run', () => {
     write(join(project, '.gitignore'), `${readFileSync(join(project, '.gitignore'), 'utf8')}node_modules/\n`);
     await commitAll(repo);
 
+    // The CI files printed by this checkout's whet, in-process (the same code the tarball ships: a spawned
+    // npx costs a second of CPU each); cron and systemd by the project's own whet, whose path they hold.
     const print = async (...args: string[]) => {
-      const r = await npxWhet(...args);
-      ok(r, `whet ${args.join(' ')}`);
+      const r = await whetHere(args, { cwd: project, env: user });
+      expect(r.code, `whet ${args.join(' ')}: ${r.stderr}`).toBe(0);
       expect(r.stdout).not.toContain(`${pkg.name}@${pkg.version}`);
+      return r.stdout;
+    };
+    const printOwn = async (...args: string[]) => {
+      const r = await npxWhet(...args);
+      ok(r, `npx whet ${args.join(' ')}`);
       return r.stdout;
     };
 
@@ -212,44 +219,42 @@ describe('the printed install, run', () => {
     // at its root — what GitLab's install job has just made of a clone.
     const volume = await runK8s(await print('schedule', 'print', '--via', 'k8s', '--shards', '2'), gl.installed, 'dep-k8s');
     expect(nights(join(volume, 'state'))).toHaveLength(1);
-    rmSync(gl.installed, { recursive: true });
+    for (const d of [gl.installed, volume]) rmSync(d, { recursive: true });
 
     // cron and systemd run the whet that printed them: the project's own, by absolute path.
     const ownWhet = realpathSync(join(project, 'node_modules', pkg.name));
-    const cron = await runCron(await print('schedule', 'print', '--via', 'cron'), home);
+    const cron = await runCron(await printOwn('schedule', 'print', '--via', 'cron'), home);
     expect(cron).toContain(`'${join(ownWhet, 'dist', 'bin', 'whet.js')}' 'nightly'`);
     expect(readFileSync(join(project, 'state', 'nightly', 'cron.log'), 'utf8')).toMatch(/^written: .*\.json$/m);
-    const argv = await runSystemd(await print('schedule', 'print', '--via', 'systemd'), home);
+    const argv = await runSystemd(await printOwn('schedule', 'print', '--via', 'systemd'), home);
     expect(argv.slice(0, 3)).toEqual([process.execPath, join(ownWhet, 'dist', 'bin', 'whet.js'), 'nightly']);
     expect(nights(join(project, 'state'))).toHaveLength(1);
+    rmSync(repo, { recursive: true });
   });
 
-  it('a fresh `whet init` project: each job installs the --package tarball with no key, and that whet runs the night', { timeout: 180_000 }, async () => {
-    // The user's machine: whet installed from the tarball, as docs/getting-started/first-run.md types it.
-    const userPrefix = join(tmp, 'user-prefix');
+  it('a fresh `whet init` project: each job installs the --package tarball with no key, and that whet runs the night', { timeout: 300_000 }, async () => {
     const home = join(tmp, 'fresh-home');
-    mkdirSync(home);
-    const user = { ...baseEnv([join(userPrefix, 'bin')]), HOME: home, npm_config_prefix: userPrefix };
-    ok(await runAsync(['npm', 'install', '-g', tarball], { cwd: home, env: user }), 'npm install -g');
     const repo = join(tmp, 'fresh-repo');
+    mkdirSync(home);
     mkdirSync(repo);
     ok(await git(['init', '-q', repo], tmp), 'git init');
-    const whet = (...args: string[]) => runAsync(['whet', ...args], { cwd: repo, env: user });
-    const init = await whet('init');
-    ok(init, 'whet init');
-    const scheduleLine = /^ {2}whet (schedule print .+?)(?:\s+#.*)?$/m.exec(init.stdout)?.[1];
+    const user = { ...baseEnv(), HOME: home };
+    // `whet init` and the CI files from this checkout's whet, in-process (install-tarball.test.ts runs the
+    // installed one's `whet init`); cron and systemd below from the whet `npm install -g` installed.
+    const print = async (...args: string[]) => {
+      const r = await whetHere(args, { cwd: repo, env: user });
+      expect(r.code, `whet ${args.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(r.stdout).not.toContain(`${pkg.name}@${pkg.version}`);
+      return r.stdout;
+    };
+    const init = await print('init');
+    const scheduleLine = /^ {2}whet (schedule print .+?)(?:\s+#.*)?$/m.exec(init)?.[1];
     expect(scheduleLine).toBe('schedule print --via github --package <spec>');
     // <spec>: a tarball committed to the repository, as the line's comment says.
     mkdirSync(join(repo, 'vendor'));
     copyFileSync(tarball, join(repo, 'vendor', basename(tarball)));
     await commitAll(repo);
     const spec = `./vendor/${basename(tarball)}`;
-    const print = async (...args: string[]) => {
-      const r = await whet(...args);
-      ok(r, `whet ${args.join(' ')}`);
-      expect(r.stdout).not.toContain(`${pkg.name}@${pkg.version}`);
-      return r.stdout;
-    };
 
     const jobPrefix = join(tmp, 'fresh-github-prefix');
     const gh = await runGithub(await print(...scheduleLine!.replace('<spec>', spec).split(' ')), repo, 'fresh-github', jobPrefix);
@@ -269,10 +274,17 @@ describe('the printed install, run', () => {
     expect(existsSync(join(tmp, 'fresh-k8s-opt', 'bin', 'whet'))).toBe(true);
     expect(nights(join(volume, 'state'))).toHaveLength(1);
 
-    // cron and systemd: the whet the user installed, by absolute path (no --package: there is no CI install).
-    const installed = realpathSync(join(userPrefix, 'lib', 'node_modules', pkg.name, 'dist', 'bin', 'whet.js'));
-    expect(await runCron(await print('schedule', 'print', '--via', 'cron'), home)).toContain(`'${installed}' 'nightly'`);
-    expect((await runSystemd(await print('schedule', 'print', '--via', 'systemd'), home))[1]).toBe(installed);
+    // cron and systemd run the whet installed on the machine, by absolute path (no --package: nothing is
+    // installed by them). The GitHub job's install is `npm install -g` of the tarball, as a user installs it.
+    const installed = realpathSync(join(jobPrefix, 'lib', 'node_modules', pkg.name, 'dist', 'bin', 'whet.js'));
+    const installedWhet = async (...args: string[]) => {
+      const r = await runAsync([join(jobPrefix, 'bin', 'whet'), ...args], { cwd: repo, env: user });
+      ok(r, `whet ${args.join(' ')}`);
+      return r.stdout;
+    };
+    expect(await runCron(await installedWhet('schedule', 'print', '--via', 'cron'), home)).toContain(`'${installed}' 'nightly'`);
+    expect((await runSystemd(await installedWhet('schedule', 'print', '--via', 'systemd'), home))[1]).toBe(installed);
     expect(nights(join(repo, 'state'))).toHaveLength(1);
+    for (const d of [repo, jobPrefix, join(tmp, 'fresh-k8s-opt'), volume]) rmSync(d, { recursive: true });
   });
 });
