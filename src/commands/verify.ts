@@ -1,5 +1,5 @@
 // `whet verify [RUN…] [--repair] [--json]`: checks a state directory — every run's manifest, artifacts,
-// results logs, events, variants and backups, the baseline cache, the lessons log and the lock — and names
+// results logs, events, variants and backups, the baseline cache, the nightly records, the lessons log and the lock — and names
 // each problem with its file and what to do: exit 0 clean, 1 damaged (issue 31). CI runs it after restoring
 // a cached state. `--repair` (under the state lock) moves damaged files to superseded/ so `whet resume`
 // measures again what they held, and rebuilds a lost run.json from the run's events.
@@ -38,7 +38,7 @@ const jsonOf = (c: StateCheck) => ({
 export function registerVerifyCommand(program: Command, deps: CliDeps, setCode: SetCode): void {
   program
     .command('verify')
-    .description('check a state directory (runs, artifacts, results logs, events, backups, cache, lock): exit 0 clean, 1 damaged')
+    .description('check a state directory (runs, artifacts, results logs, events, backups, cache, nightly records, lock): exit 0 clean, 1 damaged')
     .argument('[runs...]', 'run ids (default: every run and the files runs share)')
     .option('--repair', 'move damaged files to superseded/ so "whet resume" measures them again, rebuild a lost run.json from its events (takes the state lock)')
     .option('--json', 'JSON output')

@@ -39,8 +39,8 @@ const STAGE_FILES = ['baseline', 'candidates', 'ranking', 'shardPlan', 'evaluati
 /** Files whetstone records as it writes them: one of these without a record was not written by it. */
 const RECORDED = new Set<string>(['baseline', 'candidates', 'ranking', 'evaluation', 'gate', 'learning']);
 
-/** A loop run's damaged artifact is measured again by resume; a standalone or pipeline run's, by a new evaluation. */
-const remeasure = (runId: string, loop: boolean) => (loop ? `"whet resume ${runId}" measures again what it held` : 'its values are gone from this run: measure again with a new "whet evaluate"');
+/** A loop run's damaged artifact is measured again by resume; a standalone or pipeline run's by its own whet evaluate command, which resumes it (docs/guides/state-damage.md). */
+const remeasure = (runId: string, loop: boolean) => (loop ? `"whet resume ${runId}" measures again what it held` : 'the same "whet evaluate" command resumes the run and measures again what it held');
 
 const hints = (runId: string, loop = true) => ({
   artifact: `"whet verify --repair ${runId}" moves it to superseded/; then ${remeasure(runId, loop)}`,
@@ -121,8 +121,8 @@ export async function verifyRun(stateDir: string, runId: string, o: VerifyOption
 
 /**
  * What `whet verify --repair` does with a problem of this run (repairRun in src/runner/repair.ts): moves a
- * damaged artifact or results log aside, for resume to measure again in a loop run (`resume`) or for a new
- * evaluation in a standalone or pipeline run (`evaluate`); mends it (run.json rebuilt from the events, bad
+ * damaged artifact or results log aside, for resume to measure again in a loop run (`resume`) or the same
+ * `whet evaluate` command in a standalone or pipeline run (`evaluate`); mends it (run.json rebuilt from the events, bad
  * event lines or a temporary file moved aside); or nothing (a person restores it: its hint says how).
  */
 export function repairOutcome(runId: string, p: Problem): 'resume' | 'evaluate' | 'mended' | 'manual' {
@@ -142,7 +142,7 @@ export function repairAdvice(runId: string, problems: readonly Problem[]): strin
   const outcomes = new Set(problems.map((p) => repairOutcome(runId, p)));
   const repair = `"whet verify --repair ${runId}"`;
   if ([...outcomes].every((o) => o === 'manual')) return `${repair} cannot mend ${problems.length === 1 ? 'this' : 'these'}: do what each file's hint above says`;
-  const then = outcomes.has('resume') ? `, then "whet resume ${runId}" measures again what it moved to superseded/` : outcomes.has('evaluate') ? ' (it moves the damage to superseded/; measure again with a new "whet evaluate")' : '';
+  const then = outcomes.has('resume') ? `, then "whet resume ${runId}" measures again what it moved to superseded/` : outcomes.has('evaluate') ? ', then the same "whet evaluate" command resumes the run and measures again what it moved to superseded/' : '';
   const rest = outcomes.has('manual') ? "; what it cannot mend, do as that file's hint above says" : '';
   return `${repair}${then}${rest}`;
 }
