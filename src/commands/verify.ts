@@ -1,7 +1,7 @@
 // `whet verify [RUN…] [--repair] [--json]`: checks a state directory — every run's manifest, artifacts,
-// results logs, events, variants and backups, the baseline cache, the nightly records, the lessons log and the lock — and names
-// each problem with its file and what to do: exit 0 clean, 1 damaged (issue 31). CI runs it after restoring
-// a cached state. `--repair` (under the state lock) moves damaged files to superseded/ so `whet resume`
+// results logs, events, variants and backups, the baseline cache, the nightly records, the lessons log and
+// the lock — and names each problem with its file and what to do: exit 0 clean, 1 damaged (issue 31). CI
+// runs it after restoring a cached state. `--repair` (under the state lock) moves damaged files to superseded/ so `whet resume`
 // measures again what they held, and rebuilds a lost run.json from the run's events.
 import type { Command } from 'commander';
 import { checkIdFlag } from '../config/safe-id.js';

@@ -9,9 +9,9 @@ import { problem, readJsonChecked, readJsonlChecked, type Problem } from '../sta
 import type { schemaProblem as SchemaProblem } from './verify-schemas.js';
 
 /** The day files `whet nightly` writes (nightly.ts: a second night on one date is <date>-2.json). */
-export const NIGHT_FILE = /^\d{4}-\d{2}-\d{2}(-\d+)?\.json$/;
+const NIGHT_FILE = /^\d{4}-\d{2}-\d{2}(-\d+)?\.json$/;
 
-export const NIGHTLY_HINTS = {
+const NIGHTLY_HINTS = {
   history: '"whet verify --repair" moves the bad lines to nightly/superseded/ (whet nightly already skips them; the trend loses those nights)',
   day: '"whet verify --repair" moves it to nightly/superseded/, and later nights compare with the nights that remain (a lost reference night is replaced by the next); or restore it from a copy of the state directory',
 };

@@ -1,7 +1,6 @@
 // `whet verify [RUN…]`: every run of a state directory (verify-run.ts), and what belongs to no one run —
 // the baseline cache, the nightly records (verify-nightly.ts), the lessons log, backups whose run folder is
-// gone, and the lock. A copied, cached
-// or merged state directory is checked before anything reads it (issue 31).
+// gone, and the lock. A copied, cached or merged state directory is checked before anything reads it (issue 31).
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { isSafeId } from '../config/safe-id.js';
