@@ -8,6 +8,7 @@ import { stateLayout } from '../state/layout.js';
 import { judge, readOwner } from '../state/lock-owner.js';
 import { problem, readJsonChecked, readJsonlChecked, type Problem } from '../state/verify-files.js';
 import { verifyRun, type RunCheck } from './verify-run.js';
+import { nightlyProblems } from './verify-nightly.js';
 
 export interface StateCheck {
   runs: RunCheck[];
@@ -56,7 +57,7 @@ async function sharedProblems(stateDir: string, runs: Set<string>, now: Date): P
       else if ((r.value as { key?: unknown }).key !== basename(name, '.json')) out.push(problem(file, 'edited', `cached baseline ${name} holds the entry of another key`, cacheHint));
     }
   }
-  out.push(...(await import('./verify-nightly.js')).nightlyProblems(stateDir, schemaProblem));
+  out.push(...nightlyProblems(stateDir, schemaProblem));
   const lessons = stateLayout.lessons(stateDir);
   if (existsSync(lessons)) out.push(...readJsonlChecked(lessons, 'memory/lessons.jsonl', '"whet verify --repair" moves the bad lines to superseded/').problems);
   const backups = join(stateDir, 'backups');
