@@ -16,7 +16,7 @@ export const COMMAND_TABLE: readonly { term: string; description: string }[] = [
   { term: 'status [options]', description: 'the newest runs (every run with --all): target, iteration, last stage, decisions, next step, age' },
   { term: 'show [options] [run] [stage]', description: 'a readable summary of a run, or of one stage’s artifact' },
   { term: 'diff [options] <run> <candidate>', description: 'a candidate’s unified diff against the target' },
-  { term: 'verify [options] [runs...]', description: 'check a state directory (runs, artifacts, results logs, events, backups, cache, lock): exit 0 clean, 1 damaged' },
+  { term: 'verify [options] [runs...]', description: 'check a state directory (runs, artifacts, results logs, events, backups, cache, nightly records, lock): exit 0 clean, 1 damaged' },
   { term: 'rollback [options] <run>', description: 'restore the target byte-for-byte as it was before the run promoted anything' },
   { term: 'review', description: 'decide candidates the gate held for a person' },
   { term: 'intents [options]', description: 'intent evals for tool-using agents: capability selection, parameters, clarify and refuse (docs/method.md: Intent evals)' },

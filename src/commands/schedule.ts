@@ -86,7 +86,10 @@ function runsComment(t: ScheduleTarget, via: Via, now: Date): string {
 function printText(deps: CliDeps, t: ScheduleTarget, via: Via, o: Opts): string {
   const head = runsComment(t, via, deps.now());
   if (via === 'cron') return `${head}\n${crontabBlock(t)}`;
-  if (via === 'k8s') return `${head}\n${k8sShardedManifests(t, Number(o.shards), o.image ?? 'whetstone-project:latest', inRepo(repositoryRoot(t.projectDir), t.configPath) ?? t.configPath, installOf(deps, t, o))}`;
+  if (via === 'k8s') {
+    const where = { project: inRepo(repositoryRoot(t.projectDir), t.projectDir) ?? '.', config: inRepo(t.projectDir, t.configPath) ?? t.configPath };
+    return `${head}\n${k8sShardedManifests(t, Number(o.shards), o.image ?? 'whetstone-project:latest', where, installOf(deps, t, o))}`;
+  }
   if (via === 'gitlab') return `${head}\n${gitlabShardedPipeline(t, repositoryRoot(t.projectDir), Number(o.shards), installOf(deps, t, o), o.image)}`;
   if (via === 'github') {
     const g = githubFile(deps, t, o);

@@ -1,13 +1,14 @@
 // `whet verify [RUN…] [--repair] [--json]`: checks a state directory — every run's manifest, artifacts,
-// results logs, events, variants and backups, the baseline cache, the lessons log and the lock — and names
-// each problem with its file and what to do: exit 0 clean, 1 damaged (issue 31). CI runs it after restoring
-// a cached state. `--repair` (under the state lock) moves damaged files to superseded/ so `whet resume`
+// results logs, events, variants and backups, the baseline cache, the nightly records, the lessons log and
+// the lock — and names each problem with its file and what to do: exit 0 clean, 1 damaged (issue 31). CI
+// runs it after restoring a cached state. `--repair` (under the state lock) moves damaged files to superseded/ so `whet resume`
 // measures again what they held, and rebuilds a lost run.json from the run's events.
 import type { Command } from 'commander';
 import { checkIdFlag } from '../config/safe-id.js';
 import { UsageError } from '../core/errors.js';
 import { formatProblems } from '../state/verify-files.js';
 import { runIds, verifyState, type StateCheck } from '../inspect/verify-state.js';
+import { repairOutcome } from '../inspect/verify-run.js';
 import { repairState, type RepairReport } from '../runner/repair.js';
 import { acquireStateLock } from '../state/lock.js';
 import type { CliDeps, SetCode } from '../program/deps.js';
@@ -37,7 +38,7 @@ const jsonOf = (c: StateCheck) => ({
 export function registerVerifyCommand(program: Command, deps: CliDeps, setCode: SetCode): void {
   program
     .command('verify')
-    .description('check a state directory (runs, artifacts, results logs, events, backups, cache, lock): exit 0 clean, 1 damaged')
+    .description('check a state directory (runs, artifacts, results logs, events, backups, cache, nightly records, lock): exit 0 clean, 1 damaged')
     .argument('[runs...]', 'run ids (default: every run and the files runs share)')
     .option('--repair', 'move damaged files to superseded/ so "whet resume" measures them again, rebuild a lost run.json from its events (takes the state lock)')
     .option('--json', 'JSON output')
@@ -70,8 +71,10 @@ export function registerVerifyCommand(program: Command, deps: CliDeps, setCode: 
         if (repaired) {
           out.push(...repaired.done.map((d) => `repaired ${d}\n`), ...repaired.left.map((d) => `NOT repaired ${d}\n`));
           out.push(`after repair: ${summary(after)}\n`, formatProblems(problemsOf(after)));
-          const resumable = after.runs.length ? repaired.done.some((d) => d.includes('superseded') || d.includes('rebuilt')) : false;
-          if (resumable) out.push('then "whet resume RUN" measures again what was moved aside\n');
+          // Only a loop run's moved artifacts are measured again by resume: not mended lines, a rebuilt
+          // run.json, a standalone run's files or the nightly records.
+          const resumable = before.runs.filter((r) => r.problems.some((p) => repairOutcome(r.runId, p) === 'resume')).map((r) => `"whet resume ${r.runId}"`);
+          if (resumable.length) out.push(`then ${resumable.join(', ')} measures again what was moved aside\n`);
         }
         deps.stdout(out.join(''));
       }

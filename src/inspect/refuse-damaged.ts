@@ -13,7 +13,7 @@ import { displayPath } from '../config/locate.js';
 import { readRecords } from '../state/records-read.js';
 import { stateLayout } from '../state/layout.js';
 import { formatProblems, readJsonChecked, readJsonlChecked, type Problem } from '../state/verify-files.js';
-import { verifyRun } from './verify-run.js';
+import { repairAdvice, verifyRun } from './verify-run.js';
 
 /**
  * The problems that stop an action. Every file a recorded run holds was written whole (temp file, fsync,
@@ -39,9 +39,13 @@ export async function damageOf(stateDir: string, runId: string, only?: (p: Probl
   return blocking(found, readRecords(stateLayout.runDir(stateDir, runId)).legacy);
 }
 
-/** The refusal's words: what was not done, each damaged file, the repair command. */
+/**
+ * The refusal's words: what was not done, each damaged file, and what mends it — the repair command, and
+ * resume only where it measures again what the repair moves aside (repairAdvice: not for damage the repair
+ * cannot mend, such as a backup or a lost events.jsonl, nor for a run that is not a loop run).
+ */
 export function damagedMessage(runId: string, action: string, problems: Problem[]): string {
-  return `cannot ${action}: run ${runId} is damaged, and acting on it would go on from values nobody measured; nothing was changed and no call was spent\n${formatProblems(problems).trimEnd()}\nrepair it first: whet verify --repair ${runId} (it moves the damage to superseded/, so that whet resume ${runId} measures it again)`;
+  return `cannot ${action}: run ${runId} is damaged, and acting on it would go on from values nobody measured; nothing was changed and no call was spent\n${formatProblems(problems).trimEnd()}\nfirst: ${repairAdvice(runId, problems)}`;
 }
 
 /** Throws a UsageError (exit 2) naming every damaged file of `runId`, before `action` does anything. */
@@ -65,7 +69,7 @@ export async function refuseDamagedShards(shardDirs: readonly string[]): Promise
     const stateDir = dirname(dirname(run));
     // A partial merge's output holds shard.json and results logs without run.json: what is there must be whole.
     const bad = await damageOf(stateDir, basename(run), (p) => p.kind !== 'missing');
-    if (bad.length) throw new UsageError(damagedMessage(basename(run), `merge the shard in ${displayPath(dir)}`, bad).replace(/whet verify --repair (\S+) \(.*$/, `whet verify --repair --state-root ${displayPath(stateDir)} $1, or measure that shard again`));
+    if (bad.length) throw new UsageError(`${damagedMessage(basename(run), `merge the shard in ${displayPath(dir)}`, bad).replace(/\nfirst: .*$/, '')}\nfirst: whet verify --repair --state-root ${displayPath(stateDir)} ${basename(run)}, or measure that shard again`);
   }
 }
 
@@ -78,7 +82,7 @@ export function refuseDamagedNights(stateDir: string): void {
   const dir = join(stateDir, 'nightly');
   const history = join(dir, 'history.jsonl');
   if (!existsSync(history)) return;
-  const hint = 'restore it from a copy of the state directory, or move it out of nightly/ (tonight is then compared with the nights that remain)';
+  const hint = 'restore it from a copy of the state directory, or "whet verify --repair" moves it to nightly/superseded/ (tonight is then compared with the nights that remain)';
   const h = readJsonlChecked(history, 'nightly/history.jsonl', hint);
   const problems = h.problems.filter((p) => p.kind !== 'truncated');
   const days = new Set(h.values.map((v) => (v as { file?: unknown }).file).filter((f): f is string => isSafeId(f)));

@@ -8,7 +8,7 @@ import { iterationView } from './run-view.js';
 import { rateLimitState, rolledBackAt, type RateLimitState } from '../state/events-read.js';
 import { iterations } from '../loop/iterations.js';
 import { callsText, spentIn, type RunTotals } from '../evaluation/run-usage.js';
-import { verifyRun } from './verify-run.js';
+import { repairAdvice, verifyRun } from './verify-run.js';
 import { runIds } from './verify-state.js';
 import { formatProblems, type Problem } from '../state/verify-files.js';
 import { runLiveness } from '../state/lock.js';
@@ -101,7 +101,7 @@ export async function listRuns(stateDir: string, now: Date, only?: readonly stri
         const s = v.gate.sequential;
         return [`${v.iteration}:${v.gate.decision}${s ? ` (${s.rounds} round${s.rounds === 1 ? '' : 's'}, ${s.calls_saved} calls saved)` : ''}`];
       });
-      if (check.problems.length) base.next = `none until repaired: "whet verify --repair ${id}", then "whet resume ${id}"`;
+      if (check.problems.length) base.next = `none until repaired: ${repairAdvice(id, check.problems)}`;
       else try {
         const { nextStep } = await import('../loop/next-step.js');
         const n = nextStep(runDir);

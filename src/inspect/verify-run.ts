@@ -39,8 +39,11 @@ const STAGE_FILES = ['baseline', 'candidates', 'ranking', 'shardPlan', 'evaluati
 /** Files whetstone records as it writes them: one of these without a record was not written by it. */
 const RECORDED = new Set<string>(['baseline', 'candidates', 'ranking', 'evaluation', 'gate', 'learning']);
 
-const hints = (runId: string) => ({
-  artifact: `"whet verify --repair ${runId}" moves it to superseded/; then "whet resume ${runId}" measures again what it held`,
+/** A loop run's damaged artifact is measured again by resume; a standalone or pipeline run's by its own whet evaluate command, which resumes it (docs/guides/state-damage.md). */
+const remeasure = (runId: string, loop: boolean) => (loop ? `"whet resume ${runId}" measures again what it held` : 'the same "whet evaluate" command resumes the run and measures again what it held');
+
+const hints = (runId: string, loop = true) => ({
+  artifact: `"whet verify --repair ${runId}" moves it to superseded/; then ${remeasure(runId, loop)}`,
   manifest: `"whet verify --repair ${runId}" rebuilds run.json from events.jsonl`,
   events: `"whet verify --repair ${runId}" moves the bad lines to superseded/`,
   eventsMissing: `the hashes recorded when the run's files were written are gone: the gate, review and rollback refuse to act on this run; restore events.jsonl from a copy of the state directory`,
@@ -69,13 +72,13 @@ type Schemas = typeof import('./verify-schemas.js') | undefined;
 /** Everything wrong with one run. */
 export async function verifyRun(stateDir: string, runId: string, o: VerifyOptions = {}): Promise<RunCheck> {
   const runDir = stateLayout.runDir(stateDir, runId);
-  const h = hints(runId);
   const problems: Problem[] = [];
   const its = iterations(runDir);
   const manifestFile = stateLayout.runManifest(runDir);
-  const m = existsSync(manifestFile) ? readJsonChecked(manifestFile, 'run.json', h.manifest) : undefined;
+  const m = existsSync(manifestFile) ? readJsonChecked(manifestFile, 'run.json', hints(runId).manifest) : undefined;
   const manifest = m?.ok && isObj(m.value) ? m.value : undefined;
   const loop = manifest ? manifest.mode === 'loop' : its.length > 0;
+  const h = hints(runId, loop);
   const schemas: Schemas = (o.schemas ?? loop) ? await import('./verify-schemas.js') : undefined;
   // A measurement under way appends as we read: its last line may be half there.
   const live = manifest?.status === 'running';
@@ -114,6 +117,34 @@ export async function verifyRun(stateDir: string, runId: string, o: VerifyOption
   leftovers(problems, runDir, h.leftover, o.now);
   checkBackups(problems, stateDir, runId, recs, h.backup, schemas);
   return done(runId, runDir, problems);
+}
+
+/**
+ * What `whet verify --repair` does with a problem of this run (repairRun in src/runner/repair.ts): moves a
+ * damaged artifact or results log aside, for resume to measure again in a loop run (`resume`) or the same
+ * `whet evaluate` command in a standalone or pipeline run (`evaluate`); mends it (run.json rebuilt from the events, bad
+ * event lines or a temporary file moved aside); or nothing (a person restores it: its hint says how).
+ */
+export function repairOutcome(runId: string, p: Problem): 'resume' | 'evaluate' | 'mended' | 'manual' {
+  const loop = hints(runId, true);
+  if (p.hint === loop.artifact) return 'resume';
+  if (p.hint === hints(runId, false).artifact) return 'evaluate';
+  if (p.hint === loop.manifest || p.hint === loop.events || p.hint === loop.leftover) return 'mended';
+  return 'manual';
+}
+
+/**
+ * The closing advice for a damaged run, fitted to its problems: the repair command only when it mends
+ * something, resume only when what it moves aside is measured again by resume, and otherwise that each
+ * file's own hint is the way (restore it from a copy of the state directory, remove a link).
+ */
+export function repairAdvice(runId: string, problems: readonly Problem[]): string {
+  const outcomes = new Set(problems.map((p) => repairOutcome(runId, p)));
+  const repair = `"whet verify --repair ${runId}"`;
+  if ([...outcomes].every((o) => o === 'manual')) return `${repair} cannot mend ${problems.length === 1 ? 'this' : 'these'}: do what each file's hint above says`;
+  const then = outcomes.has('resume') ? `, then "whet resume ${runId}" measures again what it moved to superseded/` : outcomes.has('evaluate') ? ', then the same "whet evaluate" command resumes the run and measures again what it moved to superseded/' : '';
+  const rest = outcomes.has('manual') ? "; what it cannot mend, do as that file's hint above says" : '';
+  return `${repair}${then}${rest}`;
 }
 
 const done = (runId: string, runDir: string, problems: Problem[]): RunCheck => ({ runId, runDir, problems, damaged: new Set(problems.filter((p) => p.kind !== 'leftover').map((p) => p.path)) });

@@ -11,13 +11,14 @@ import { shardPlanArtifact } from '../artifacts/shard-plan.js';
 import { formatPath } from '../config/locate.js';
 import { headerSchema } from '../evaluation/cache.js';
 import { loopManifest } from '../loop/manifest.js';
+import { historyLineRead, nightlyDayRead } from '../nightly/schema.js';
 import { locateJson } from '../state/artifact-io.js';
 import { runEventSchema } from '../state/events.js';
 import { backupManifest } from '../state/promote.js';
 import { resultLineSchema } from '../state/results-log.js';
 import { runManifest } from '../state/runs.js';
 
-export type SchemaKind = 'run' | 'run-loop' | 'baseline' | 'candidates' | 'ranking' | 'shardPlan' | 'evaluation' | 'gate' | 'learning' | 'backup' | 'cache' | 'event' | 'result';
+export type SchemaKind = 'run' | 'run-loop' | 'baseline' | 'candidates' | 'ranking' | 'shardPlan' | 'evaluation' | 'gate' | 'learning' | 'backup' | 'cache' | 'event' | 'result' | 'night' | 'history';
 
 const SCHEMAS: Record<SchemaKind, z.ZodType> = {
   run: runManifest,
@@ -33,6 +34,8 @@ const SCHEMAS: Record<SchemaKind, z.ZodType> = {
   cache: headerSchema,
   event: runEventSchema,
   result: resultLineSchema,
+  night: nightlyDayRead,
+  history: historyLineRead,
 };
 
 /** What is wrong with `value` as a `kind` (its first issue, placed at `file:line:col` in `text`), or undefined. */

@@ -1,6 +1,6 @@
 // `whet verify [RUN…]`: every run of a state directory (verify-run.ts), and what belongs to no one run —
-// the baseline cache, the lessons log, backups whose run folder is gone, and the lock. A copied, cached
-// or merged state directory is checked before anything reads it (issue 31).
+// the baseline cache, the nightly records (verify-nightly.ts), the lessons log, backups whose run folder is
+// gone, and the lock. A copied, cached or merged state directory is checked before anything reads it (issue 31).
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { isSafeId } from '../config/safe-id.js';
@@ -8,6 +8,7 @@ import { stateLayout } from '../state/layout.js';
 import { judge, readOwner } from '../state/lock-owner.js';
 import { problem, readJsonChecked, readJsonlChecked, type Problem } from '../state/verify-files.js';
 import { verifyRun, type RunCheck } from './verify-run.js';
+import { nightlyProblems } from './verify-nightly.js';
 
 export interface StateCheck {
   runs: RunCheck[];
@@ -56,6 +57,7 @@ async function sharedProblems(stateDir: string, runs: Set<string>, now: Date): P
       else if ((r.value as { key?: unknown }).key !== basename(name, '.json')) out.push(problem(file, 'edited', `cached baseline ${name} holds the entry of another key`, cacheHint));
     }
   }
+  out.push(...nightlyProblems(stateDir, schemaProblem));
   const lessons = stateLayout.lessons(stateDir);
   if (existsSync(lessons)) out.push(...readJsonlChecked(lessons, 'memory/lessons.jsonl', '"whet verify --repair" moves the bad lines to superseded/').problems);
   const backups = join(stateDir, 'backups');

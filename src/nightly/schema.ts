@@ -180,6 +180,10 @@ export const nightlyDay = z.object({
 const legacy = { target_key: z.string().optional(), suite: z.string().optional(), judge_engine_sha256: z.string().optional(), settings: evalSettings.optional() };
 export const historyLineRead = historyLine.extend({ ...legacy, pass_rate_ci95: interval.nullable().optional(), ci95: interval.nullable().optional() });
 export const nightRecordRead = nightRecord.extend({ ...legacy, label: z.string().optional() });
+/** A day file as `whet verify` reads it back: summaries written before the interval was named pass_rate_ci95 hold `ci95`. */
+export const nightlyDayRead = nightlyDay.extend({
+  targets: z.array(nightTarget.extend({ summary: historySummary.extend({ pass_rate_ci95: interval.nullable().optional(), ci95: interval.nullable().optional() }) })),
+});
 
 export type NightTask = z.infer<typeof nightTask>;
 export type EvalSettings = z.infer<typeof evalSettings>;

@@ -16,6 +16,7 @@ import type { StateCheck } from '../inspect/verify-state.js';
 import { supersedeFrom } from './supersede.js';
 import { undoPromotionsFrom } from './repair-promotions.js';
 import { rebuildManifest } from './repair-manifest.js';
+import { historyLineRead } from '../nightly/schema.js';
 
 export interface RepairReport {
   /** What was done, one line each. */
@@ -144,11 +145,23 @@ export async function repairState(stateDir: string, check: StateCheck, now: Date
     r.left.push(...one.left.map((d) => `${run.runId}: ${d}`));
   }
   const rel = (f: string) => relative(stateDir, f);
+  const nightly = join(stateDir, 'nightly');
+  const cleaned = new Set<string>();
   for (const p of check.shared) {
     if (p.path.startsWith(stateLayout.baselineCacheDir(stateDir))) {
       const to = supersedeFile(join(stateDir, 'cache'), p.path, now);
       if (to) r.done.push(`moved ${rel(p.path)} to ${rel(to)}`);
     } else if (p.path === stateLayout.lessons(stateDir)) r.done.push(cleanLog(p.path, dirname(p.path), now, rel, () => true));
+    else if (dirname(p.path) === nightly) {
+      // A history file with several bad lines is one problem per line: cleaned once.
+      if (basename(p.path) === 'history.jsonl') {
+        if (!cleaned.has(p.path)) r.done.push(cleanLog(p.path, nightly, now, rel, (v) => historyLineRead.safeParse(v).success));
+        cleaned.add(p.path);
+      } else {
+        const to = supersedeFile(nightly, p.path, now);
+        if (to) r.done.push(`moved ${rel(p.path)} to ${rel(to)}`);
+      }
+    }
     else if (p.kind === 'stale-lock') r.done.push(`swept the stale lock (${p.message})`);
     else r.left.push(`${p.file}: not repaired: ${p.hint}`);
   }

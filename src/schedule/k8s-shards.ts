@@ -8,7 +8,8 @@
 // whet (issue 39): a --package install runs in an init container with no Secret, into an emptyDir the whet
 // container then reads. The image is the project's own (the repository, with `npm ci` done when
 // package.json lists whetstone — installed when the image is built, where no key is): whetstone does not
-// build or push it.
+// build or push it. Each whet container starts in the image's folder, the repository root, and enters the
+// project folder first: `npx` finds the project's own whet only beside its package.json.
 import { stringify } from 'yaml';
 import { UsageError } from '../core/errors.js';
 import { sh } from './github-jobs.js';
@@ -21,10 +22,12 @@ const WAIT_SECONDS = 6 * 3600;
 /** Where a --package install puts whet: an emptyDir shared by the install and the whet container. */
 const WHET_PREFIX = '/opt/whetstone';
 
-export function k8sShardedManifests(t: ScheduleTarget, shards: number, image: string, configInImage: string, install: WhetInstall): string {
+/** `project`: the project folder from the repository root ("." for the root); `config`: the config from the project folder. */
+export function k8sShardedManifests(t: ScheduleTarget, shards: number, image: string, where: { project: string; config: string }, install: WhetInstall): string {
   if (!Number.isInteger(shards) || shards < 2 || shards > 256) throw new UsageError(`--shards ${shards}: give 2–256 (one machine needs no shards)`);
+  const enter = where.project === '.' ? '' : `cd ${sh(where.project)} || exit 2; `;
   const night = 'night=$(date -u +%F)';
-  const config = sh(configInImage);
+  const config = sh(where.config);
   const fromPackage = install.kind === 'package';
   const whet = fromPackage ? `${WHET_PREFIX}/bin/whet` : NPX_WHET;
   const whetMount = fromPackage ? [{ name: 'whetstone', mountPath: WHET_PREFIX }] : [];
@@ -46,9 +49,9 @@ export function k8sShardedManifests(t: ScheduleTarget, shards: number, image: st
     ],
     volumes: [{ name: 'shards', persistentVolumeClaim: { claimName: VOLUME } }, ...(fromPackage ? [{ name: 'whetstone', emptyDir: {} }] : [])],
   });
-  const shardScript = `${night}; i=$((JOB_COMPLETION_INDEX + 1)); dir=/shards/$night/shard-$i; rm -rf "$dir" && ${whet} nightly -c ${config} --shard "$i/${shards}" --state-root "$dir" && touch "/shards/$night/done-$i"`;
+  const shardScript = `${enter}${night}; i=$((JOB_COMPLETION_INDEX + 1)); dir=/shards/$night/shard-$i; rm -rf "$dir" && ${whet} nightly -c ${config} --shard "$i/${shards}" --state-root "$dir" && touch "/shards/$night/done-$i"`;
   const waitScript = `${night}; until [ "$(ls /shards/$night/done-* 2>/dev/null | wc -l)" -ge ${shards} ]; do sleep 30; done`;
-  const mergeScript = `${night}; ${whet} nightly -c ${config} --merge /shards/$night/shard-* --state-root /shards/state`;
+  const mergeScript = `${enter}${night}; ${whet} nightly -c ${config} --merge /shards/$night/shard-* --state-root /shards/state`;
   const schedule = { schedule: t.cron, timeZone: 'Etc/UTC', concurrencyPolicy: 'Forbid' };
   const docs = [
     { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: VOLUME }, spec: { accessModes: ['ReadWriteMany'], resources: { requests: { storage: '10Gi' } } } },
@@ -82,7 +85,7 @@ export function k8sShardedManifests(t: ScheduleTarget, shards: number, image: st
   const head = `${marker(t.projectDir)}
 # kubectl apply -f this file. Engine keys: kubectl create secret generic ${K8S_SECRET} --from-literal=NAME=… (one per key variable);
 # only the containers that run whet read it. ${describeInstall(install)}.
-# The image must hold the repository${fromPackage ? '' : ' with npm ci done'}; the schedule is read in UTC (timeZone: Etc/UTC).
+# The image must hold the repository${fromPackage ? '' : ` with npm ci done in ${where.project === '.' ? 'its root' : where.project}`}; the schedule is read in UTC (timeZone: Etc/UTC).
 `;
   return head + docs.map((d) => stringify(d, { lineWidth: 0 })).join('---\n');
 }

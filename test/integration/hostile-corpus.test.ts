@@ -34,12 +34,18 @@ beforeAll(async () => {
   expect(readJson(join(iter(finished, 2), 'gate.json')).decision).toBe('reject');
 }, 120_000);
 
-/** A damage: what it does to a copy of the finished project, and the file the refusal must name. */
+/** A damage: what it does to a copy of the finished project, the file the refusal must name, and its last line: what mends it. */
 interface Damage {
   name: string;
   apply: (dir: string) => void;
   names: RegExp;
+  advice: RegExp;
 }
+
+// Resume only where it measures again what the repair moves aside; the repair alone where it mends; neither promised where it cannot.
+const RESUME = /\nfirst: "whet verify --repair (\S+)", then "whet resume \1" measures again what it moved to superseded\/$/;
+const MENDS = /\nfirst: "whet verify --repair \S+"$/;
+const CANNOT = /\nfirst: "whet verify --repair \S+" cannot mend this: do what each file's hint above says$/;
 
 const resultsLog = (dir: string) => {
   const results = join(iter(dir, 1), 'results');
@@ -47,7 +53,7 @@ const resultsLog = (dir: string) => {
 };
 
 const DAMAGES: Damage[] = [
-  { name: "iteration 1's evaluation.json cut in half", apply: (d) => cutInHalf(join(iter(d, 1), 'evaluation.json')), names: /DAMAGED \S*iter-001\/evaluation\.json:\d+:\d+: unparsable:/ },
+  { name: "iteration 1's evaluation.json cut in half", apply: (d) => cutInHalf(join(iter(d, 1), 'evaluation.json')), names: /DAMAGED \S*iter-001\/evaluation\.json:\d+:\d+: unparsable:/, advice: RESUME },
   {
     name: "iteration 2's rejecting gate.json forged to pending_review",
     apply: (d) => {
@@ -55,9 +61,10 @@ const DAMAGES: Damage[] = [
       writeFileSync(f, `${JSON.stringify({ ...readJson(f), decision: 'pending_review', verdict: 'pending_review' }, null, 2)}\n`);
     },
     names: /DAMAGED \S*iter-002\/gate\.json: edited:/,
+    advice: RESUME,
   },
-  { name: 'a garbage line in a results log', apply: (d) => appendFileSync(resultsLog(d), 'not a result\n'), names: /DAMAGED \S*iter-001\/results\/\S+\.jsonl:\d+:1: garbage:/ },
-  { name: 'a garbage line in events.jsonl', apply: (d) => appendFileSync(join(d, 'state/runs', runId, 'events.jsonl'), 'this line is garbage\n'), names: /DAMAGED \S*events\.jsonl:\d+:1: garbage:/ },
+  { name: 'a garbage line in a results log', apply: (d) => appendFileSync(resultsLog(d), 'not a result\n'), names: /DAMAGED \S*iter-001\/results\/\S+\.jsonl:\d+:1: garbage:/, advice: RESUME },
+  { name: 'a garbage line in events.jsonl', apply: (d) => appendFileSync(join(d, 'state/runs', runId, 'events.jsonl'), 'this line is garbage\n'), names: /DAMAGED \S*events\.jsonl:\d+:1: garbage:/, advice: MENDS },
   {
     name: "iteration 1's backup manifest edited",
     apply: (d) => {
@@ -65,6 +72,7 @@ const DAMAGES: Damage[] = [
       writeFileSync(f, `${JSON.stringify({ ...readJson(f), target_dir: join(d, 'elsewhere') }, null, 2)}\n`);
     },
     names: /DAMAGED \S*backups\/\S+\/iter-001\/manifest\.json: edited:/,
+    advice: CANNOT,
   },
 ];
 
@@ -93,6 +101,7 @@ describe('the damage corpus, against every acting command', () => {
         expect(r.code, what).toBe(2);
         expect(r.stderr, what).toMatch(damage.names);
         expect(r.stderr, what).toContain(`whet verify --repair`);
+        expect(r.stderr.trimEnd(), what).toMatch(damage.advice);
         expect(r.stderr, what).not.toMatch(/\n\s+at |internal error/);
         expect(snapshotTree(join(dir, 'state')), what).toEqual(before);
         expect(readFileSync(join(dir, 'release-notes/SKILL.md')).equals(skill), what).toBe(true);

@@ -16,24 +16,9 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { repoRoot, tempDir } from '../support/cli.js';
 import { startLockfileRegistry } from '../support/loopback-registry.js';
+import { npmAsync, npmEnv } from '../support/npm.js';
 
 const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { name: string; version: string; dependencies: Record<string, string>; bin: Record<string, string>; scripts: Record<string, string>; exports: Record<string, string> };
-
-/** An npm command while this process keeps serving the loopback registry (spawnSync would block it). */
-function npmAsync(args: string[], cwd: string): Promise<{ code: number; all: string }> {
-  return new Promise((ok) => {
-    execFile('npm', args, { cwd, env: npmEnv(), encoding: 'utf8', timeout: 240_000 }, (err, stdout, stderr) => {
-      ok({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, all: `${stdout}${stderr}` });
-    });
-  });
-}
-
-/** npm with the environment of a user's shell: none of the npm_* variables of the `npm test` around us. */
-function npmEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k) || /^npm_config_cache$/i.test(k)) env[k] = v;
-  return { ...env, npm_config_update_notifier: 'false', npm_config_audit: 'false', npm_config_fund: 'false' };
-}
 
 function sh(cmd: string, args: string[], opts: SpawnSyncOptions & { cwd: string }) {
   const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: 240_000, ...opts });

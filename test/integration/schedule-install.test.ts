@@ -2,7 +2,7 @@
 // project's own dependency, or the --package spec the user names) or is refused with the flag to add; and
 // no step, job or container other than those running whet sees an engine key. Checked on the parsed files
 // (GitHub's parser, GitLab's schema, kubernetes-models), never by matching the text alone. Running the
-// printed install command against a packed tarball is in install-tarball.test.ts (it has the registry).
+// printed jobs, their installs against the packed tarball included, is in schedule-install-run-*.test.ts.
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';

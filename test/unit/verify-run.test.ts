@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyExample, readJson, tempDir, whet } from '../support/cli.js';
-import { verifyRun } from '../../src/inspect/verify-run.js';
+import { repairAdvice, verifyRun } from '../../src/inspect/verify-run.js';
 import { verifyState } from '../../src/inspect/verify-state.js';
 
 async function standalone() {
@@ -34,6 +34,9 @@ describe('verifying a state directory', () => {
     const check = await verifyRun(state, runId);
     expect(check.problems.map((p) => [p.kind, p.file.endsWith('evaluation.json')])).toEqual([['edited', true]]);
     expect(check.damaged.has(file)).toBe(true);
+    // A standalone run is not resumed: its own whet evaluate command measures again what the repair moves aside.
+    expect(check.problems[0]!.hint).toMatch(/then the same "whet evaluate" command resumes the run/);
+    expect(repairAdvice(runId, check.problems)).toBe(`"whet verify --repair ${runId}", then the same "whet evaluate" command resumes the run and measures again what it moved to superseded/`);
     // show names it and leaves its numbers out; exit 1.
     const show = await whet(['show', runId, '--state-root', 'state'], { cwd: join(state, '..') });
     expect(show.code).toBe(1);
