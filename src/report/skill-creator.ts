@@ -114,8 +114,10 @@ export async function skillCreatorReport(stateDir: string, runId?: string, itera
   const measured: [Configuration, string, ResultLine[]][] = [];
   for (const [configuration, variant] of variants) {
     let file = stateLayout.resultsFile(dir, variant);
-    const key = !existsSync(file) && variant === 'baseline' ? baselineCacheKey(ev, readLenient(join(dir, 'baseline.json'))) : undefined;
-    const source = key ? cachedResultsLog(stateDir, key) : undefined;
+    const recorded = readLenient(join(dir, 'baseline.json'));
+    const key = !existsSync(file) && variant === 'baseline' ? baselineCacheKey(ev, recorded) : undefined;
+    const rows = at(recorded, 'task_results') ?? at(ev, 'task_results');
+    const source = key && Array.isArray(rows) ? await cachedResultsLog(stateDir, key, rows as Json[]) : undefined;
     if (source) {
       file = source.file;
       notes.push(`whetstone: ${configuration}'s runs are those of run ${source.run}, which measured the baseline this run took from the cache`);
