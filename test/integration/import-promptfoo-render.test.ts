@@ -77,4 +77,16 @@ describe('whet import promptfoo: prompts rendered by promptfoo\'s template engin
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/promptfooconfig\.yaml:3:\d+.*Nunjucks\) cannot render/);
   });
+  it('a test\'s own prompts: list is named; a prefix around a chat prompt file is refused at its options', async () => {
+    const dir = tempDir();
+    write(join(dir, 'promptfooconfig.yaml'), 'prompts: ["A {{ w }}", "B {{ w }}"]\ntests:\n  - vars: {w: x}\n    prompts: ["A {{ w }}"]\n    assert: [{type: contains, value: x}]\n');
+    const r = await whet(['import', 'promptfoo', 'promptfooconfig.yaml'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/promptfooconfig\.yaml:4:\d+ tests\[0\]\.prompts: the test becomes a task for every prompt, not only the prompts it names/);
+    write(join(dir, 'chat.yaml'), '- {role: user, content: "hi {{ w }}"}\n');
+    write(join(dir, 'chat-config.yaml'), 'prompts: [file://chat.yaml]\ntests:\n  - vars: {w: x}\n    options: {prefix: "> "}\n    assert: [{type: contains, value: x}]\n');
+    const bad = await whet(['import', 'promptfoo', 'chat-config.yaml', '-o', 'chat-tasks.yaml'], { cwd: dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/chat-config\.yaml:4:\d+: options\.prefix\/suffix around chat prompt file file:\/\/chat\.yaml is not imported/);
+  });
 });
