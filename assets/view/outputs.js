@@ -53,7 +53,7 @@
     const col = (v) => {
       const fb = d.feedback.find((f) => f.variant === v.variant);
       return h('section', { class: 'variant', 'aria-label': v.variant },
-        h('h3', {}, v.variant === 'baseline' ? 'Baseline' : `Candidate ${v.variant}`),
+        h('h3', {}, d.without_skill ? (v.variant === 'baseline' ? 'With the skill' : 'Without the skill') : v.variant === 'baseline' ? 'Baseline' : `Candidate ${v.variant}`),
         v.note ? h('p', { class: 'muted' }, v.note) : null,
         v.attempts.map((a) => h('div', { class: 'attempt' },
           h('p', {}, `${a.round ? `round ${a.round}, ` : ''}attempt ${a.attempt}: `, statusCell(a.status), ` — ${a.reason}`),
@@ -80,7 +80,7 @@
     const count = h('p', { role: 'status', id: 'shown-count' });
     const inner = h('div', { style: 'position:relative' });
     const scroll = h('div', { class: 'vscroll', tabindex: 0, id: 'task-table', 'aria-label': 'tasks: ↑/↓ or j/k to move, Enter to open' },
-      h('div', { class: 'vrow head', 'aria-hidden': 'true' }, h('span', {}, 'task'), h('span', {}, 'category'), h('span', {}, 'split'), h('span', {}, 'baseline'), h('span', {}, 'candidate')), inner);
+      h('div', { class: 'vrow head', 'aria-hidden': 'true' }, h('span', {}, 'task'), h('span', {}, 'category'), h('span', {}, 'split'), h('span', {}, table.without_skill ? 'without skill' : 'baseline'), h('span', {}, table.without_skill ? 'with skill' : 'candidate')), inner);
     const pane = h('div', { class: 'detail', 'aria-live': 'polite' }, h('p', { class: 'muted' }, 'Choose a task (click, or ↑/↓ then Enter).'));
 
     const drawRows = () => {
@@ -137,7 +137,7 @@
     const select_ = (id, label, key, options) => h('label', { for: id }, label, h('select', { id, onchange: (e) => ((f[key] = e.target.value), apply()) }, options.map(([v, t]) => h('option', { value: v }, t))));
     setMain(
       h('h1', {}, `Outputs — iteration ${n}`),
-      h('p', {}, h('a', { href: hrefRun(run) }, `run ${run}`), table.candidate ? ` — baseline beside candidate ${table.candidate}` : ' — baseline only (no candidate was evaluated)', ' · ', h('a', { href: `/api/feedback/export?run=${encodeURIComponent(run)}&session=${encodeURIComponent(window.whet.TOKEN)}`, download: 'feedback.json' }, 'export feedback.json')),
+      h('p', {}, h('a', { href: hrefRun(run) }, `run ${run}`), table.candidate ? ` — baseline beside candidate ${table.candidate}` : table.without_skill ? ' — the skill beside the same suite with no skill at all (--without-skill): fixed = passes only with the skill, regressed = only without it' : ' — baseline only (no candidate was evaluated)', ' · ', h('a', { href: `/api/feedback/export?run=${encodeURIComponent(run)}&session=${encodeURIComponent(window.whet.TOKEN)}`, download: 'feedback.json' }, 'export feedback.json')),
       table.error ? problem(table.error) : null,
       h('div', { class: 'filters', role: 'search' },
         select_('f-status', 'Status', 'status', [['', 'all'], ['failed', 'failed'], ['fixed', 'fixed'], ['regressed', 'regressed'], ['errored', 'errored']]),

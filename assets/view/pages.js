@@ -24,6 +24,20 @@
     return h('div', {}, h('p', {}, `pass rate ${ci(e)}; ${e.passed ?? 0} passed of ${e.total_tasks ?? '?'}${e.cache && e.cache.hit ? ' (from the baseline cache)' : ''}`), ratesTable('Baseline by split', e, null, 'per_split'), ratesTable('Baseline by category', e, null, 'per_category'));
   }
 
+  // `--without-skill`: the same suite with no skill, and the skill's own effect, worded as evaluate prints it
+  // (src/measure/skill-effect.ts `skillEffectLine`).
+  const pts = (x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}`;
+  function withoutSkill(d) {
+    const w = d.without_skill;
+    if (!w) return null;
+    const { effect, low, high, tasks } = w.effect || {};
+    const size = effect === null || effect === undefined ? 'not measured (no task judged both ways)' : `${pts(effect)} points, ${low === null || high === null ? 'no interval (fewer than 2 tasks judged both ways)' : `95% CI [${pts(low)}, ${pts(high)}] points`}, over ${tasks} task(s)`;
+    const p = w.paired || {};
+    return h('div', { class: 'without-skill' }, h('h4', {}, 'With the skill against without it'),
+      h('p', {}, `without the skill: pass rate ${ci(w.summary)}; ${w.summary ? w.summary.passed : 0} passed of ${w.summary ? w.summary.total_tasks : '?'}`),
+      h('p', {}, `the skill's own effect: ${size}; ${p.fixed ?? 0} task(s) pass only with it, ${p.regressed ?? 0} only without (exact McNemar p = ${p.p_value ?? '—'})`));
+  }
+
   /** Every candidate, folded but for the one the gate decided on (its diff is what the decision is about). */
   function candidates(d, ranking, decided) {
     const scored = new Map(((ranking && ranking.scored_candidates) || []).map((s) => [s.id, s]));
@@ -93,7 +107,7 @@
       });
       if (r.standalone) its.unshift(h('section', { class: 'iteration', 'aria-labelledby': 'it-0', 'data-iteration': 0 },
         h('h2', { id: 'it-0' }, 'Evaluation', ' ', h('a', { href: `${hrefRun(run)}/outputs/0`, class: 'outputs-link' }, 'outputs')),
-        ...section('Result', r.standalone, (d) => h('div', {}, h('p', { class: 'decision' }, h('strong', {}, d.verdict), ` — ${d.reason || ''}`), d.candidate_id ? evaluation(d) : baseline(d)))));
+        ...section('Result', r.standalone, (d) => h('div', {}, h('p', { class: 'decision' }, h('strong', {}, d.verdict), ` — ${d.reason || ''}`), d.candidate_id ? evaluation(d) : baseline(d), withoutSkill(d)))));
       const events = h('details', {}, h('summary', {}, `Last ${r.events.length} events`), h('ol', { class: 'events' }, r.events.map((e) => h('li', {}, `${e.at || ''} ${e.event}${e.stage ? ` ${e.stage}` : ''}${e.iteration !== undefined ? ` iteration ${e.iteration}` : ''}${e.verdict ? ` → ${e.verdict}` : ''}`))));
       setMain(...head, ...its, h('h2', {}, 'Events'), events);
     };

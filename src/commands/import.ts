@@ -36,7 +36,7 @@ export function registerImportCommand(program: Command, deps: CliDeps, setCode: 
       if (existsSync(out) && !o.force) throw new UsageError(`${displayPath(out, deps.cwd)} exists; pass --force to replace it, or -o another file`);
       const r = importPromptfoo(file, { outDir: dirname(out), ...(o.skillId ? { skillId: o.skillId } : {}) });
       await writeFileAtomically(out, r.yaml);
-      const lines = [`whet: wrote ${displayPath(out, deps.cwd)}: ${r.tasks} task(s) from ${r.tests} test(s) × ${r.prompts} prompt(s)`];
+      const lines = [`whet: wrote ${displayPath(out, deps.cwd)}: ${r.tasks} task(s) from ${r.tests} test(s)${r.combinations > r.tests ? ` (${r.combinations} with their list vars expanded, as promptfoo runs them)` : ''} × ${r.prompts} prompt(s)`];
       if (r.issues.length) {
         lines.push(`not carried over (${r.issues.length}; also written as comments in the suite):`);
         for (const i of r.issues) lines.push(`  ${i.where} ${i.field}: ${i.message}${i.tasks.length ? ` — task ${i.tasks.join(', ')} marked promptfoo-partial` : ' — test not imported (no judge left)'}`);

@@ -128,6 +128,8 @@ export function registerReportCommand(program: Command, deps: CliDeps, setCode: 
         await writeSkillCreatorReport(out, sc);
         const graded = sc.runDirs.filter((d) => d.grading).length;
         deps.stderr(`whet: skill-creator workspace written to ${out}: ${sc.evals.length} eval(s), ${sc.runDirs.length} run(s) with outputs/ (${graded} graded: grading.json), benchmark.json\n`);
+        // Where a configuration's runs come from another run (a cached baseline), or are missing: said here, not only in benchmark.json's notes.
+        for (const n of sc.benchmark.notes.filter((x) => /has no attempts in this run|took from the cache/.test(x))) deps.stderr(`  ${n.replace(/^whetstone: /, '')}\n`);
         return;
       }
       let text: string;

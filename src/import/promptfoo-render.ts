@@ -101,3 +101,18 @@ export function renderPromptfoo(t: PromptfooTemplates, raw: string, given: Vars)
   }
   return JSON.stringify(renderInObject(t, parsed, vars), null, 2);
 }
+
+/**
+ * generateVarCombinations: promptfoo runs a test once per combination of its vars' values, where a var
+ * holding a list of strings is one value per item (a list of anything else stays one value), in the
+ * vars' order; `options.disableVarExpansion` keeps the test whole. (`file://` vars are not imported.)
+ */
+export function varCombinations(vars: Vars, disabled: boolean): Vars[] {
+  if (disabled) return [vars];
+  let out: Vars[] = [{}];
+  for (const [key, value] of Object.entries(vars)) {
+    const values = Array.isArray(value) && typeof value[0] === 'string' ? (value as unknown[]) : [value];
+    out = out.flatMap((c) => values.map((v) => ({ ...c, [key]: v })));
+  }
+  return out;
+}

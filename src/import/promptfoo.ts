@@ -22,17 +22,20 @@ import { IdAllocator, slugify } from '../config/eval-ids.js';
 import { displayPath, formatPath, readYaml } from '../config/load-yaml.js';
 import { suiteSchema, type JudgeSpec } from '../config/suite-schema.js';
 import { mapAssertion, type PromptfooAssertion } from './promptfoo-asserts.js';
-import { promptfooEngine, renderPromptfoo, undefinedVariables } from './promptfoo-render.js';
+import { promptfooEngine, renderPromptfoo, undefinedVariables, varCombinations } from './promptfoo-render.js';
 
 const nonEmpty = z.string().min(1, 'must not be empty');
 const vars = z.record(z.string(), z.unknown());
 const assertion = z.looseObject({ type: z.string().optional() });
+// A test's options promptfoo applies to its prompts: `prefix`/`suffix` around the prompt's text (the test's, else
+// defaultTest's), `disableVarExpansion` (the test's, over defaultTest's).
+const options = z.looseObject({ prefix: z.string().optional(), suffix: z.string().optional(), disableVarExpansion: z.boolean().optional() });
 const promptEntry = z.union([nonEmpty, z.looseObject({ raw: nonEmpty.optional(), id: z.string().optional(), label: z.string().optional() })]);
 const configSchema = z.looseObject({
   description: z.string().optional(),
   prompts: z.union([nonEmpty, z.array(promptEntry).min(1, 'lists no prompts')], { error: 'expected a prompt or a list of prompts' }),
-  defaultTest: z.looseObject({ vars: vars.optional(), assert: z.array(assertion).optional() }).optional(),
-  tests: z.array(z.looseObject({ description: z.string().optional(), vars: vars.optional(), assert: z.array(assertion).optional() })).min(1, 'lists no tests'),
+  defaultTest: z.looseObject({ vars: vars.optional(), assert: z.array(assertion).optional(), options: options.optional() }).optional(),
+  tests: z.array(z.looseObject({ description: z.string().optional(), vars: vars.optional(), assert: z.array(assertion).optional(), options: options.optional() })).min(1, 'lists no tests'),
 });
 
 export interface ImportIssue {
@@ -50,6 +53,8 @@ export interface PromptfooImport {
   tests: number;
   prompts: number;
   issues: ImportIssue[];
+  /** The runs promptfoo makes of the tests: one per combination of a test's list vars' values. */
+  combinations: number;
   /** Tests written out commented because none of their assertions maps. */
   unmapped: number;
   /** Tasks from tests without assertions, run but not graded. */
@@ -78,59 +83,81 @@ export function importPromptfoo(file: string, opts: { skillId?: string; outDir?:
   const notes: { index: number; lines: string[] }[] = [];
   const trailing: string[] = [];
   let unmapped = 0;
+  let combinations = 0;
   // defaultTest's assertions not carried over: one issue each, naming every task it applies to.
   const fromDefault = new Map<number, ImportIssue>();
   cfg.tests.forEach((t, i) => {
-    const v = { ...(cfg.defaultTest?.vars ?? {}), ...(t.vars ?? {}) };
-    const varsAt = src.at(t.vars ? ['tests', i, 'vars'] : ['tests', i]);
-    // promptfoo renders an assertion's value over the test's vars with the same engine.
-    const render = (s: string) => rendered(() => templates.renderString(s, v), varsAt);
-    const judges: JudgeSpec[] = [];
-    const lost: Omit<ImportIssue, 'tasks'>[] = [];
-    const lostDefaults: number[] = [];
-    const asserts: [PromptfooAssertion, (string | number)[]][] = [
-      ...(cfg.defaultTest?.assert ?? []).map((a, k): [PromptfooAssertion, (string | number)[]] => [a, ['defaultTest', 'assert', k]]),
-      ...(t.assert ?? []).map((a, k): [PromptfooAssertion, (string | number)[]] => [a, ['tests', i, 'assert', k]]),
-    ];
-    for (const [a, at] of asserts) {
-      const m = mapAssertion(a, render);
-      if ('judge' in m) judges.push(m.judge);
-      else {
-        if (at[0] === 'defaultTest' && !fromDefault.has(at[2] as number)) fromDefault.set(at[2] as number, { where: src.at(at), field: formatPath(at), message: m.unsupported, tasks: [] });
-        if (at[0] === 'defaultTest') lostDefaults.push(at[2] as number);
-        lost.push({ where: src.at(at), field: formatPath(at), message: m.unsupported });
-      }
-    }
-    const unjudged = asserts.length === 0;
+    const merged = { ...(cfg.defaultTest?.vars ?? {}), ...(t.vars ?? {}) };
+    const opts = { ...(cfg.defaultTest?.options ?? {}), ...(t.options ?? {}) };
+    const prefix = t.options?.prefix || cfg.defaultTest?.options?.prefix || '';
+    const suffix = t.options?.suffix || cfg.defaultTest?.options?.suffix || '';
+    const combos = varCombinations(merged, opts.disableVarExpansion === true);
+    combinations += combos.length;
     const base = ids.take(t.description?.trim() || i);
-    const mine = prompts.map((p, j) => {
-      const id = prompts.length > 1 ? `${base}-p${j + 1}` : base;
-      const text = rendered(() => renderPromptfoo(templates, p.raw, v), varsAt);
-      const missing = [...new Set(undefinedVariables(p.raw, v))];
-      if (missing.length) lost.push({ where: varsAt, field: formatPath(t.vars ? ['tests', i, 'vars'] : ['tests', i]), message: `${id}: the prompt reads ${missing.map((x) => `{{ ${x} }}`).join(', ')}, which no var of this test gives (promptfoo renders it empty too)` });
-      if (p.chat === undefined) return { id, prompt: text };
-      const turns = chatPrompt(JSON.parse(text) as unknown, p.chat, src.at(['prompts', j]));
-      return { id, prompt: turns.text, ...(turns.system !== undefined ? { system: turns.system } : {}) };
-    });
-    const taskIds = judges.length || unjudged ? mine.map((m) => m.id) : [];
-    if (!judges.length && !unjudged) unmapped++;
-    for (const k of lostDefaults) fromDefault.get(k)!.tasks.push(...(taskIds.length ? taskIds : [`(test ${i}, not imported)`]));
-    issues.push(...lost.filter((l) => !l.field.startsWith('defaultTest')).map((l) => ({ ...l, tasks: taskIds })));
-    const lines = lost.map((l) => `promptfoo ${l.field} at ${inSuite(l.where)}: ${l.message}`);
-    for (const m of mine) {
-      const task: Record<string, unknown> = { id: m.id, ...(m.system !== undefined ? { system: m.system } : {}), prompt: m.prompt };
-      const description = [t.description, lost.length ? `imported from promptfoo with ${lost.length} check(s) not carried over` : undefined].filter(Boolean).join(' — ');
-      if (description) task['description'] = description;
-      if (lost.length) task['category'] = 'promptfoo-partial';
-      if (unjudged) task['unjudged'] = true;
-      else task['judges'] = judges;
-      if (!judges.length && !unjudged) {
-        trailing.push(`UNMAPPED test ${i} (${inSuite(src.at(['tests', i]))}): no assertion could be mapped, so it is not a task:`, ...lines.map((l) => `  ${l}`), ...new Document(task, { aliasDuplicateObjects: false }).toString().trimEnd().split('\n').map((l) => `  ${l}`));
-        continue;
+    const testIssues = new Map<string, ImportIssue>();
+    // One test per combination of its list vars' values, as promptfoo runs it: `<test>-v<k>` when more than one.
+    combos.forEach((v, c) => {
+      const varsAt = src.at(t.vars ? ['tests', i, 'vars'] : ['tests', i]);
+      // promptfoo renders an assertion's value over the test's vars with the same engine.
+      const render = (s: string) => rendered(() => templates.renderString(s, v), varsAt);
+      const judges: JudgeSpec[] = [];
+      const lost: Omit<ImportIssue, 'tasks'>[] = [];
+      const lostDefaults: number[] = [];
+      const asserts: [PromptfooAssertion, (string | number)[]][] = [
+        ...(cfg.defaultTest?.assert ?? []).map((a, k): [PromptfooAssertion, (string | number)[]] => [a, ['defaultTest', 'assert', k]]),
+        ...(t.assert ?? []).map((a, k): [PromptfooAssertion, (string | number)[]] => [a, ['tests', i, 'assert', k]]),
+      ];
+      for (const [a, at] of asserts) {
+        const m = mapAssertion(a, render);
+        if ('judge' in m) judges.push(m.judge);
+        else {
+          if (at[0] === 'defaultTest' && !fromDefault.has(at[2] as number)) fromDefault.set(at[2] as number, { where: src.at(at), field: formatPath(at), message: m.unsupported, tasks: [] });
+          if (at[0] === 'defaultTest') lostDefaults.push(at[2] as number);
+          lost.push({ where: src.at(at), field: formatPath(at), message: m.unsupported });
+        }
       }
-      if (lines.length) notes.push({ index: tasks.length, lines });
-      tasks.push(task);
-    }
+      const unjudged = asserts.length === 0;
+      const stem = combos.length > 1 ? `${base}-v${c + 1}` : base;
+      const mine = prompts.map((p, j) => {
+        const id = prompts.length > 1 ? `${stem}-p${j + 1}` : stem;
+        if (p.chat !== undefined && (prefix || suffix)) throw new ConfigError(`options.prefix/suffix around chat prompt file ${p.chat} is not imported: promptfoo would no longer read it as messages`, src.at(t.options ? ['tests', i, 'options'] : ['defaultTest', 'options']));
+        const text = rendered(() => renderPromptfoo(templates, prefix + p.raw + suffix, v), varsAt);
+        const missing = [...new Set(undefinedVariables(p.raw, v))];
+        if (missing.length) lost.push({ where: varsAt, field: formatPath(t.vars ? ['tests', i, 'vars'] : ['tests', i]), message: `${id}: the prompt reads ${missing.map((x) => `{{ ${x} }}`).join(', ')}, which no var of this test gives (promptfoo renders it empty too)` });
+        if (p.chat === undefined) return { id, prompt: text };
+        const turns = chatPrompt(JSON.parse(text) as unknown, p.chat, src.at(['prompts', j]));
+        return { id, prompt: turns.text, ...(turns.system !== undefined ? { system: turns.system } : {}) };
+      });
+      const taskIds = judges.length || unjudged ? mine.map((m) => m.id) : [];
+      if (!judges.length && !unjudged && c === 0) unmapped++;
+      for (const k of lostDefaults) {
+        const named = fromDefault.get(k)!.tasks;
+        if (taskIds.length) named.push(...taskIds);
+        else if (!named.includes(`(test ${i}, not imported)`)) named.push(`(test ${i}, not imported)`);
+      }
+      // One issue per lost check of the test, naming the tasks of every combination.
+      for (const l of lost.filter((x) => !x.field.startsWith('defaultTest'))) {
+        const key = `${l.where}\0${l.field}\0${l.message}`;
+        if (!testIssues.has(key)) testIssues.set(key, { ...l, tasks: [] });
+        testIssues.get(key)!.tasks.push(...taskIds);
+      }
+      const lines = lost.map((l) => `promptfoo ${l.field} at ${inSuite(l.where)}: ${l.message}`);
+      for (const m of mine) {
+        const task: Record<string, unknown> = { id: m.id, ...(m.system !== undefined ? { system: m.system } : {}), prompt: m.prompt };
+        const description = [t.description, lost.length ? `imported from promptfoo with ${lost.length} check(s) not carried over` : undefined].filter(Boolean).join(' — ');
+        if (description) task['description'] = description;
+        if (lost.length) task['category'] = 'promptfoo-partial';
+        if (unjudged) task['unjudged'] = true;
+        else task['judges'] = judges;
+        if (!judges.length && !unjudged) {
+          trailing.push(`UNMAPPED test ${i} (${inSuite(src.at(['tests', i]))}): no assertion could be mapped, so it is not a task:`, ...lines.map((l) => `  ${l}`), ...new Document(task, { aliasDuplicateObjects: false }).toString().trimEnd().split('\n').map((l) => `  ${l}`));
+          continue;
+        }
+        if (lines.length) notes.push({ index: tasks.length, lines });
+        tasks.push(task);
+      }
+    });
+    issues.push(...testIssues.values());
   });
   issues.unshift(...fromDefault.values());
   if (tasks.length === 0) {
@@ -147,7 +174,7 @@ export function importPromptfoo(file: string, opts: { skillId?: string; outDir?:
   if (trailing.length) doc.comment = trailing.map((l) => ` ${l}`).join('\n');
   if (dropped.length) doc.commentBefore = dropped.map((l) => ` not imported from promptfoo: ${l.replace(shown, fromOut)}`).join('\n');
   const unjudged = tasks.filter((t) => t['unjudged']).length;
-  return { yaml: doc.toString({ lineWidth: 0 }), tasks: tasks.length, tests: cfg.tests.length, prompts: prompts.length, issues, unmapped, unjudged, dropped };
+  return { yaml: doc.toString({ lineWidth: 0 }), tasks: tasks.length, tests: cfg.tests.length, combinations, prompts: prompts.length, issues, unmapped, unjudged, dropped };
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -168,6 +195,9 @@ function droppedOf(cfg: Record<string, unknown>, src: { at(path: (string | numbe
   providers.forEach((p, k) => {
     const id = typeof p === 'string' ? p : isRecord(p) ? String(p['id'] ?? p['label'] ?? Object.keys(p)[0] ?? '?') : '?';
     out.push(`${src.at(Array.isArray(cfg['providers']) ? ['providers', k] : ['providers'])} provider ${id}: the suite runs on the engine pipeline.yaml names (engine:, judge_engine:)`);
+  });
+  (Array.isArray(cfg['tests']) ? cfg['tests'] : []).forEach((t, i) => {
+    if (isRecord(t) && t['prompts'] !== undefined) out.push(`${src.at(['tests', i, 'prompts'])} tests[${i}].prompts: the test becomes a task for every prompt, not only the prompts it names`);
   });
   if (isRecord(cfg['nunjucksFilters'])) {
     for (const name of Object.keys(cfg['nunjucksFilters'])) out.push(`${src.at(['nunjucksFilters', name])} nunjucksFilters.${name}: a custom filter (JavaScript) is not run; a template using it fails to render`);

@@ -62,7 +62,9 @@ export async function runStandalone(ctx: EvaluateContext, after?: AfterFirst): P
     let none: Awaited<ReturnType<typeof measure>> | undefined;
     let stopped: VariantOutcome | undefined;
     try {
-      m = await measure(p, ctx, { skill, variant: 'baseline', dir: runDir, cacheable: true, budget });
+      // With --without-skill both sides are measured in this run, never the skill's from the cache: the pair
+      // is measured together, and its export holds both configurations' answers (with_skill and without_skill).
+      m = await measure(p, ctx, { skill, variant: 'baseline', dir: runDir, cacheable: !o.withoutSkill, budget });
       stopped = m.outcome.interrupted ? m.outcome : undefined;
       if (!stopped && o.withoutSkill) {
         none = await measure(p, ctx, { skill, variant: NO_SKILL_VARIANT, dir: runDir, cacheable: false, budget, noSkill: true });

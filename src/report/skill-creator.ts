@@ -19,6 +19,8 @@ import { readResults, type ResultLine } from '../state/results-log.js';
 import { stateLayout } from '../state/layout.js';
 import { wilson } from '../stats/index.js';
 import { at, num, obj, str, type Json } from './inputs.js';
+import { baselineCacheKey, cachedResultsLog } from './cached-results.js';
+import { readLenient } from '../state/read-lenient.js';
 import { loadReportInputs, resolveReportRun } from './load.js';
 import { chooseIteration } from './model.js';
 import { triggerLine, triggerRowsOf } from './model-trigger.js';
@@ -111,9 +113,16 @@ export async function skillCreatorReport(stateDir: string, runId?: string, itera
   const order = [...tasks.keys()];
   const measured: [Configuration, string, ResultLine[]][] = [];
   for (const [configuration, variant] of variants) {
-    const file = stateLayout.resultsFile(dir, variant);
-    if (!existsSync(file)) {
-      notes.push(`whetstone: ${configuration} (${variant}) has no attempts in this run — it came from the baseline cache; evaluate with --force for its runs`);
+    let file = stateLayout.resultsFile(dir, variant);
+    const recorded = readLenient(join(dir, 'baseline.json'));
+    const key = !existsSync(file) && variant === 'baseline' ? baselineCacheKey(ev, recorded) : undefined;
+    const rows = at(recorded, 'task_results') ?? at(ev, 'task_results');
+    const source = key && Array.isArray(rows) ? await cachedResultsLog(stateDir, key, rows as Json[]) : undefined;
+    if (source) {
+      file = source.file;
+      notes.push(`whetstone: ${configuration}'s runs are those of run ${source.run}, which measured the baseline this run took from the cache`);
+    } else if (!existsSync(file)) {
+      notes.push(`whetstone: ${configuration} (${variant}) has no attempts in this run — it came from the baseline cache, and no run left holds them; evaluate with --force for its runs`);
       continue;
     }
     const lines = (await linesOf(file)).sort((a, b) => pos(order, a.task_id) - pos(order, b.task_id) || a.attempt - b.attempt);

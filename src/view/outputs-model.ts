@@ -4,17 +4,24 @@
 // from the results logs, read once per file change and indexed by task.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { NO_SKILL_VARIANT } from '../config/skill-creator-dirs.js';
 import { iterationPaths } from '../loop/paths.js';
 import { stateLayout } from '../state/layout.js';
 import type { Json } from '../state/read-lenient.js';
 import { readSectionOf, type Section } from './run-model.js';
 
-/** [task id, category, split, baseline status, candidate status]; a status is '' where that side has none. */
+/**
+ * [task id, category, split, baseline status, candidate status]; a status is '' where that side has none.
+ * A standalone run measured `--without-skill` puts no skill in the baseline's place and the skill in the
+ * candidate's (as its paired comparison does, src/measure/skill-effect.ts): [.., without, with].
+ */
 export type OutputRow = [string, string, string, string, string];
 
 export interface OutputsTable {
   iteration: number;
   candidate: string | null;
+  /** `no-skill`: the rows are the skill (candidate column) beside no skill at all (baseline column). */
+  without_skill?: typeof NO_SKILL_VARIANT;
   rows: OutputRow[];
   /** Why there are no rows, or what is wrong with the artifact they come from. */
   error?: string;
@@ -47,6 +54,12 @@ export function outputsTable(stateDir: string, runId: string, n: number, damaged
     return { iteration: n, candidate: typeof ev.data.candidate_id === 'string' ? ev.data.candidate_id : null, rows };
   }
   const bl = n === 0 ? ev : readSection(p.baseline, `${p.shown}baseline.json`);
+  if (bl && 'data' in bl && Array.isArray(bl.data.task_results) && n === 0 && bl.data.without_skill && typeof bl.data.without_skill === 'object') {
+    const log = stateLayout.resultsFile(p.dir, NO_SKILL_VARIANT);
+    const none = damaged.has(log) ? new Map<string, string>() : noSkillStatuses(log);
+    const rows: OutputRow[] = (bl.data.task_results as Json[]).map((b) => [String(b.task_id), String(b.category ?? ''), String(b.split ?? ''), none.get(String(b.task_id)) ?? '', String(b.status ?? '')]);
+    return { iteration: n, candidate: null, without_skill: NO_SKILL_VARIANT, rows };
+  }
   if (bl && 'data' in bl && Array.isArray(bl.data.task_results)) {
     const rows: OutputRow[] = (bl.data.task_results as Json[]).map((b) => [String(b.task_id), String(b.category ?? ''), String(b.split ?? ''), String(b.status ?? ''), '']);
     return { iteration: n, candidate: null, rows, ...(ev && 'error' in ev ? { error: ev.error } : {}) };
@@ -55,10 +68,28 @@ export function outputsTable(stateDir: string, runId: string, n: number, damaged
   return { iteration: n, candidate: null, rows: [], error: err ?? 'this iteration has no measured outputs yet' };
 }
 
+/** Each task's status in the no-skill results log, as the with-skill side's is stored (aggregate.ts `taskStatus`). */
+function noSkillStatuses(file: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const byTask = indexOf(file)?.byTask;
+  for (const [task, lines] of byTask ?? []) {
+    const judged = lines.filter((l) => l.status === 'pass' || l.status === 'fail');
+    out.set(task, lines.every((l) => l.status === 'unjudged') ? 'unjudged' : judged.length === 0 ? 'error' : judged.some((l) => l.status === 'pass') ? 'pass' : 'fail');
+  }
+  return out;
+}
+
 /** A results log indexed by task, kept while the file's size and time are unchanged. */
 const logs = new Map<string, { stamp: string; byTask: Map<string, Json[]>; skipped: number }>();
 
 function attemptsOf(file: string, taskId: string): { attempts: Json[]; skipped: number } | undefined {
+  const hit = indexOf(file);
+  if (!hit) return undefined;
+  const attempts = [...(hit.byTask.get(taskId) ?? [])].sort((a, b) => Number(a.attempt) - Number(b.attempt));
+  return { attempts, skipped: hit.skipped };
+}
+
+function indexOf(file: string): { byTask: Map<string, Json[]>; skipped: number } | undefined {
   let stamp: string;
   try {
     const s = statSync(file);
@@ -86,8 +117,7 @@ function attemptsOf(file: string, taskId: string): { attempts: Json[]; skipped: 
     if (logs.size > 16) logs.clear();
     logs.set(file, hit);
   }
-  const attempts = [...(hit.byTask.get(taskId) ?? [])].sort((a, b) => Number(a.attempt) - Number(b.attempt));
-  return { attempts, skipped: hit.skipped };
+  return hit;
 }
 
 export interface VariantOutputs {
@@ -127,15 +157,15 @@ function roundLogs(dir: string, prefix: string): string[] {
   return rounds;
 }
 
-export function taskOutputs(stateDir: string, runId: string, n: number, taskId: string, candidate: string | null, damaged: Damaged = new Map()): VariantOutputs[] {
+export function taskOutputs(stateDir: string, runId: string, n: number, taskId: string, candidate: string | null, damaged: Damaged = new Map(), withoutSkill = false): VariantOutputs[] {
   const dir = measuredDir(stateDir, runId, n).dir;
-  const variants = candidate ? ['baseline', candidate] : ['baseline'];
+  const variants = candidate ? ['baseline', candidate] : withoutSkill ? [NO_SKILL_VARIANT, 'baseline'] : ['baseline'];
   return variants.map((v) => {
     const logs = logsOf(dir, v, v === 'baseline' && candidate ? [`baseline.${candidate}`, 'baseline'] : [v]);
     const bad = logs.find((f) => damaged.has(f));
     if (bad) return { variant: v, attempts: [], note: `${bad.slice(dir.length + 1)}: ${damaged.get(bad)}; its attempts are not shown` };
     const got = logs.map((f) => attemptsOf(f, taskId));
-    if (!got[0]) return { variant: v, attempts: [], note: v === 'baseline' ? 'the baseline was not run in this iteration (measured earlier and taken from the cache): its attempts are in the run that measured it' : 'no results log for this candidate' };
+    if (!got[0]) return { variant: v, attempts: [], note: v === NO_SKILL_VARIANT ? 'no results log for the run without the skill' : v === 'baseline' ? 'the baseline was not run in this iteration (measured earlier and taken from the cache): its attempts are in the run that measured it' : 'no results log for this candidate' };
     const attempts = got.flatMap((g, round) => (g ? g.attempts.map((a) => (round ? { ...a, round: round + 1 } : a)) : []));
     const skipped = got.reduce((k, g) => k + (g?.skipped ?? 0), 0);
     return { variant: v, attempts, ...(skipped ? { note: `${skipped} unreadable line(s) of the logs skipped` } : {}) };

@@ -177,7 +177,8 @@ export async function startViewer(o: ViewerOptions): Promise<Viewer> {
         row: table.rows.find((r) => r[0] === e),
         candidate: table.candidate,
         ...promptOf(manifest, e),
-        variants: taskOutputs(o.stateDir, run, n, e, table.candidate, damaged),
+        ...(table.without_skill ? { without_skill: table.without_skill } : {}),
+        variants: taskOutputs(o.stateDir, run, n, e, table.candidate, damaged, table.without_skill !== undefined),
         feedback: listFeedback(o.stateDir, run).filter((f) => f.iteration === n && f.task_id === e),
       });
     }

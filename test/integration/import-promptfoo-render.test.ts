@@ -1,10 +1,10 @@
 // `whet import promptfoo` renders prompts and vars as promptfoo does, with its own template engine
-// (issue 40, item 4). The oracle is Nunjucks itself, configured exactly as promptfoo 0.121.20 configures it
-// (its npm package, dist/src/util-*.js `getNunjucksEngine`: `nunjucks.configure({autoescape: false,
-// throwOnUndefined: false})`, the `load` filter) and driven as its `renderPrompt` does (vars resolved
-// between each other, each var rendered, then the prompt over them; a chat prompt's JSON rendered string by
-// string). promptfoo itself is not installed (hundreds of dependencies): its rendering is followed in
-// src/import/promptfoo-render.ts, and these expectations are computed by the library, not written by hand.
+// (issue 40, item 4). The comparison with promptfoo itself — its evaluator on its echo provider, over
+// configs of every kind — is test/integration/import-promptfoo-oracle.test.ts; here the expectations are
+// computed by the Nunjucks library configured as promptfoo 0.121.20 configures it (`getNunjucksEngine`:
+// autoescape off, throwOnUndefined off, the `load` filter), with list vars kept whole
+// (`options.disableVarExpansion`, which promptfoo honours too), and the messages of an import are checked:
+// dropped providers named once, a template Nunjucks cannot render refused at its test.
 import { join } from 'node:path';
 import nunjucks from 'nunjucks';
 import { describe, expect, it } from 'vitest';
@@ -32,7 +32,7 @@ describe('whet import promptfoo: prompts rendered by promptfoo\'s template engin
     const prompt = 'Describe {{ product | upper }} for {{ audience | title }} in {{ words }} words.\n{% for f in features %}- {{ f | capitalize }}\n{% endfor %}{% if urgent %}Reply today.{% endif %}\n{{ greeting }}';
     const vars = { product: 'widget pro', audience: 'new users', words: 20, features: ['fast', 'quiet'], urgent: true, name: 'Ada', greeting: 'Hello {{ name | upper }}, from {{ product }}' };
     const { tasks, stderr } = await imported({
-      'promptfooconfig.yaml': `prompts:\n  - ${JSON.stringify(prompt)}\nproviders: [openai:gpt-4o-mini, {id: anthropic:messages:claude-sonnet-4-5, label: sonnet}]\ntests:\n  - vars: ${JSON.stringify(vars)}\n    assert: [{type: contains, value: "{{ product | upper }}"}]\n`,
+      'promptfooconfig.yaml': `prompts:\n  - ${JSON.stringify(prompt)}\nproviders: [openai:gpt-4o-mini, {id: anthropic:messages:claude-sonnet-4-5, label: sonnet}]\ntests:\n  - vars: ${JSON.stringify(vars)}\n    options: {disableVarExpansion: true}\n    assert: [{type: contains, value: "{{ product | upper }}"}]\n`,
     });
     const nj = promptfooNunjucks();
     // renderPrompt: each var rendered over the vars first, then the prompt over the rendered vars.
@@ -54,7 +54,7 @@ describe('whet import promptfoo: prompts rendered by promptfoo\'s template engin
     const { tasks } = await imported({
       'prompts.txt': 'Explain {{ topic }} simply.\n---\nList {{ n }} facts about {{ topic | lower }}.\n',
       'chat.yaml': chat,
-      'promptfooconfig.yaml': 'prompts: [file://prompts.txt, file://chat.yaml]\ndefaultTest: {vars: {brand: acme}}\ntests:\n  - vars: {topic: Quantum physics, n: 3, keys: [a, b, c]}\n    assert: [{type: icontains, value: quantum}]\n',
+      'promptfooconfig.yaml': 'prompts: [file://prompts.txt, file://chat.yaml]\ndefaultTest: {vars: {brand: acme}}\ntests:\n  - vars: {topic: Quantum physics, n: 3, keys: [a, b, c]}\n    options: {disableVarExpansion: true}\n    assert: [{type: icontains, value: quantum}]\n',
     });
     const nj = promptfooNunjucks();
     const vars = { brand: 'acme', topic: 'Quantum physics', n: 3, keys: ['a', 'b', 'c'] };
@@ -76,5 +76,17 @@ describe('whet import promptfoo: prompts rendered by promptfoo\'s template engin
     const bad = await whet(['import', 'promptfoo', 'promptfooconfig.yaml'], { cwd: dir });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/promptfooconfig\.yaml:3:\d+.*Nunjucks\) cannot render/);
+  });
+  it('a test\'s own prompts: list is named; a prefix around a chat prompt file is refused at its options', async () => {
+    const dir = tempDir();
+    write(join(dir, 'promptfooconfig.yaml'), 'prompts: ["A {{ w }}", "B {{ w }}"]\ntests:\n  - vars: {w: x}\n    prompts: ["A {{ w }}"]\n    assert: [{type: contains, value: x}]\n');
+    const r = await whet(['import', 'promptfoo', 'promptfooconfig.yaml'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/promptfooconfig\.yaml:4:\d+ tests\[0\]\.prompts: the test becomes a task for every prompt, not only the prompts it names/);
+    write(join(dir, 'chat.yaml'), '- {role: user, content: "hi {{ w }}"}\n');
+    write(join(dir, 'chat-config.yaml'), 'prompts: [file://chat.yaml]\ntests:\n  - vars: {w: x}\n    options: {prefix: "> "}\n    assert: [{type: contains, value: x}]\n');
+    const bad = await whet(['import', 'promptfoo', 'chat-config.yaml', '-o', 'chat-tasks.yaml'], { cwd: dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/chat-config\.yaml:4:\d+: options\.prefix\/suffix around chat prompt file file:\/\/chat\.yaml is not imported/);
   });
 });

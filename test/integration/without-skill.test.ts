@@ -3,12 +3,14 @@
 // paired test, shows it in the report, and exports as skill-creator's with_skill / without_skill, which
 // skill-creator's own viewer and aggregator read (run unchanged, python3).
 import { describe, expect, it } from 'vitest';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readJson, tempDir, whet } from '../support/cli.js';
 import { readBySkillCreator } from '../support/skill-creator.js';
 import { readResults, type ResultLine } from '../../src/state/results-log.js';
 
 const noAgents = { ...process.env, PATH: '/nonexistent' };
+const runsIn = (dir: string) => readdirSync(join(dir, 'state/runs')).sort();
 
 describe('whet evaluate --standalone --without-skill', () => {
   it('the starter: the skill\'s effect with its interval, in the summary, the report and skill-creator\'s with_skill/without_skill', async () => {
@@ -50,6 +52,33 @@ describe('whet evaluate --standalone --without-skill', () => {
     expect(viewer).toHaveLength(24);
     expect(bench.whetstone.skill_effect).toMatchObject({ effect: w.effect.effect });
     expect(bench.run_summary.without_skill.pass_rate.mean).toBe(0);
+  }, 120_000);
+
+  it('a skill already in the cache: --without-skill measures it again beside no skill, and a loop run\'s cached baseline exports from the run that measured it', async () => {
+    const dir = tempDir('whet-noskill-cache-');
+    expect((await whet(['init'], { cwd: dir, env: noAgents })).code).toBe(0);
+    const base = ['evaluate', '--standalone', '--task-suite', 'skills/meeting-notes/tasks.yaml', '--skill-path', 'skills/meeting-notes', '--mock'];
+    expect((await whet(base, { cwd: dir, env: noAgents })).code).toBe(0);
+    const first = (await import('node:fs')).readdirSync(join(dir, 'state/runs'))[0]!;
+    // The pair is measured together: the skill's side is not taken from the cache the first run filled.
+    const r = await whet([...base, '--without-skill'], { cwd: dir, env: noAgents });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^baseline: 6 engine calls for 6 task attempts/m);
+    const runs = () => runsIn(dir);
+    const second = runs().find((x) => x !== first)!;
+    expect((await whet(['report', second, '--format', 'skill-creator', '-o', 'ws'], { cwd: dir })).code).toBe(0);
+    expect(Object.keys(readBySkillCreator(join(dir, 'ws')).bench.run_summary).sort()).toEqual(['delta', 'with_skill', 'without_skill']);
+    // A loop run whose first baseline is the cached one: old_skill's runs are the first run's, said so.
+    expect((await whet(['run', '--mock'], { cwd: dir, env: noAgents })).code).toBe(0);
+    const loop = runs().find((x) => !x.includes('standalone'))!;
+    const rep = await whet(['report', loop, '--format', 'skill-creator', '-o', 'loop-ws', '--iteration', '1'], { cwd: dir });
+    expect(rep.code, rep.stderr).toBe(0);
+    // The newest run whose baseline log has the recorded figures (on the mock both standalone runs' have).
+    const source = /old_skill's runs are those of run (\S+), which measured the baseline this run took from the cache/.exec(rep.stderr)?.[1];
+    expect(runsIn(dir).filter((x) => x.includes('standalone'))).toContain(source);
+    const { bench } = readBySkillCreator(join(dir, 'loop-ws'));
+    expect(Object.keys(bench.run_summary).sort()).toEqual(['delta', 'new_skill', 'old_skill']);
+    expect(bench.run_summary.old_skill.pass_rate.mean).toBe(readJson(join(dir, 'state/runs', first, 'evaluation.json')).evaluation.pass_rate);
   }, 120_000);
 
   it('is refused outside a standalone run, before anything runs', async () => {
