@@ -6,7 +6,7 @@
 // messages, filters, loops, nested vars, list vars expanded into one run per combination, prefix/suffix.
 //
 // promptfoo is installed apart, without its optional providers (1.9 GB with them, 257 MB without):
-// `npm ci --prefix test/oracles/promptfoo --omit=optional --ignore-scripts` (.ci/run does it after `npm ci`).
+// `npm ci --prefix test/oracles/promptfoo --omit=optional --ignore-scripts` (`npm test`'s pretest step does it when it is missing).
 // Without it this test fails, saying so: it is never skipped.
 import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { execFile } from 'node:child_process';
