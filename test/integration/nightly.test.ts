@@ -85,7 +85,9 @@ describe('whet nightly', () => {
     expect(md.indexOf('Drift alert')).toBeLessThan(md.indexOf('## /'));
     const day = readJson(join(dir, 'state/nightly/2026-11-08.json'));
     expect(day.alert).toBe(true);
-  });
+    // Two nights of a command engine's rounds: ≈ 20 s of CPU in spawned agents, more than the default 30 s
+    // allows beside another file on two cores.
+  }, 90_000);
 
   it('states which of skill, suite and engine changed', async () => {
     const { describeChange } = await import('../../src/nightly/drift.js');
