@@ -14,6 +14,10 @@ import { displayPath, formatPath, locate, yaml } from './locate.js';
 import { isStackOverflow, nestedTooDeeply, nestsDeeper } from './nesting.js';
 import { keysAt, nearest } from './did-you-mean.js';
 import { aliasBomb, MAX_INPUT_BYTES, overExpanded } from './expansion.js';
+import { shareJsYaml } from '../core/lazy.js';
+
+// A SKILL.md's frontmatter reader then takes this copy rather than loading js-yaml's CommonJS build too.
+shareJsYaml(jsYaml);
 
 // The readers of YAML files import these from here too.
 export { displayPath, formatPath, locate, yaml };

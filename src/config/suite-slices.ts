@@ -14,6 +14,9 @@ import { z } from 'zod';
 import { ONCE } from '../core/parse-once.js';
 import { holdYoungGeneration } from '../core/gc-hint.js';
 import { treeNestsDeeper } from './nesting.js';
+import { shareJsYaml } from '../core/lazy.js';
+
+shareJsYaml(jsYaml);
 
 const SLICE = 250;
 

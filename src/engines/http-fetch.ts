@@ -134,9 +134,27 @@ export class TooManyRedirectsError extends TypeError {
 
 let proxies: typeof import('./http-proxy.js') | undefined;
 
+/**
+ * Each route's proxy per URL, decided on its first request: decided again on every call, each read a
+ * process.env variable (a native lookup apiece) and, through a proxy, parsed its URL again. A route is an
+ * engine's, made once per run with the run's environment. A proxy variable that cannot be used is not
+ * remembered: every request reports it.
+ */
+const proxies_ = new WeakMap<Route, Map<string, URL | null>>();
+
 /** The proxy a request to `to` takes under `route`, or undefined to go direct (and await nothing). */
 function proxyOf(to: Target, route: Route): URL | undefined {
-  return route.env ? proxyFor(to.url, route.env) : undefined;
+  if (!route.env) return undefined;
+  let memo = proxies_.get(route);
+  if (!memo) proxies_.set(route, (memo = new Map()));
+  let p = memo.get(to.url.href);
+  if (p === undefined) {
+    p = proxyFor(to.url, route.env) ?? null;
+    // Bounded as `targets` is: a caller putting ids in its URLs must not grow this without end.
+    if (memo.size >= 256) memo.clear();
+    memo.set(to.url.href, p);
+  }
+  return p ?? undefined;
 }
 async function proxyTransport(proxy: URL, to: Target): Promise<ProxyTransport> {
   return (proxies ??= await import('./http-proxy.js')).proxyTransport(proxy, to.secure);

@@ -19,12 +19,11 @@
 // frontmatter (Codex refuses it as missing), and a BOM is skipped (both read the file as it is, so a BOM
 // hides their block; Windows editors write one unseen, and YAML and CommonMark both skip it).
 //
-// The YAML is read with js-yaml's core schema (YAML 1.2's, as the yaml library's default), required on
-// first use: reading a config has loaded it already, and the mock's body lines do not need it.
+// The YAML is read with js-yaml's core schema (YAML 1.2's, as the yaml library's default), taken on first
+// use: reading a config has loaded it already (the copy src/core/lazy.ts shares), and the mock's body lines
+// do not need it.
 import { basename } from 'node:path';
-import { lazyModule } from '../core/lazy.js';
-
-const jsYaml = lazyModule<typeof import('js-yaml')>('js-yaml');
+import { jsYamlLib as jsYaml } from '../core/lazy.js';
 
 export interface Frontmatter {
   /** The whole block: opening line, YAML, closing line, each with its line ending. */

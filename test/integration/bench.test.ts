@@ -58,11 +58,26 @@ describe('npm run bench', () => {
       new RegExp(String.raw`^\| 200 tasks, instant mock \| .* \| goal 5\.00 s · 160 MB \|`),
       ...['`whet --version`', '`whet --help`', '`whet status`', '`whet show RUN`'].map((c) => new RegExp(String.raw`^\| ${c} \| ${num} s · \d+ MB \| bare \`node -e 0\` ${num} s · \d+ MB \| ${num}× \| ≤ [23]× \|`)),
       ...['default config', 'max_concurrency: 16'].map(
-        (c) => new RegExp(String.raw`^\| 64 tasks, loopback server at 20 ms, \`--concurrency 16\`, ${c} \| task phase ${num} s \(efficiency ${num}\) · \d+ in flight at the server · CPU ${num} ms/call · end to end ${num} s \(${num}× the ideal\) \| ideal 0\.08 s \(⌈64/16⌉ × 20 ms\) \| ${num}× \|`),
+        (c) => new RegExp(String.raw`^\| 64 tasks, loopback server at 20 ms, \`--concurrency 16\`, ${c} \| task phase ${num} s \(efficiency ${num}\) · \d+ in flight at the server · CPU ${num} ms/call · end to end ${num} s \(${num}× the ideal\) · process CPU ${num} s \| ideal 0\.08 s \(⌈64/16⌉ × 20 ms\) \| ${num}× \| end to end ≤ 1\.5×;`),
       ),
       new RegExp(String.raw`^\| the same 64 requests sent alone, through whetstone's HTTP transport \(no evaluation around them\) \| CPU ${num} ms/call · ${num} s \(efficiency ${num}\) \| ideal 0\.08 s \(⌈64/16⌉ × 20 ms\) \| ${num}× \| reference: the floor of the rows above \|`),
     ];
     expect(rows).toHaveLength(expected.length);
     expected.forEach((re, i) => expect(rows[i]).toMatch(re));
   }, 300_000);
+
+  it('measures the HTTP rows alone with --only http, each the median of --http-repeat runs', () => {
+    const args = ['--only', 'http', '--latency-tasks', '32', '--latency-ms', '20', '--concurrency', '8', '--http-repeat', '3'];
+    const r = spawnSync(process.execPath, [join(repoRoot, 'dist/scripts/bench.js'), ...args], { encoding: 'utf8', timeout: 120_000 });
+    expect(r.status, r.stderr).toBe(0);
+    const rows = r.stdout.split('\n').filter((l) => l.startsWith('| '));
+    const num = String.raw`\d+\.\d\d`;
+    expect(rows[0]).toBe('| case | measured | reference | ratio | goal |');
+    expect(rows.slice(1)).toHaveLength(3);
+    for (const [i, c] of ['default config', 'max_concurrency: 8'].entries()) {
+      expect(rows[i + 1]).toMatch(new RegExp(String.raw`^\| 32 tasks, loopback server at 20 ms, \`--concurrency 8\`, ${c} \| task phase .* · end to end ${num} s \(${num}× the ideal\) · process CPU ${num} s \(median of 3\) \| ideal 0\.08 s`));
+    }
+    expect(rows[3]).toMatch(/^\| the same 32 requests sent alone/);
+    expect(spawnSync(process.execPath, [join(repoRoot, 'dist/scripts/bench.js'), '--only', 'view'], { encoding: 'utf8' }).stderr).toMatch(/--only takes http, not view/);
+  }, 120_000);
 });

@@ -1,5 +1,9 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { repoRoot } from '../support/cli.js';
 import { ConfigError } from '../../src/core/errors.js';
 import { applyEdit } from '../../src/skill/edits.js';
 import { parseSkill } from '../../src/skill/markdown.js';
@@ -85,5 +89,27 @@ describe('update_frontmatter: minimal textual edits', () => {
   it('refuses frontmatter that is not a YAML mapping', () => {
     expect(() => update('---\nname: [oops\n---\n', { name: 'x' })).toThrow(ConfigError);
     expect(() => update('---\n- a list\n---\n', { name: 'x' })).toThrow(/not a YAML mapping/);
+  });
+});
+
+describe('js-yaml, one copy per process', () => {
+  // A child process of the tsc output: which js-yaml build a SKILL.md's frontmatter is read with.
+  const run = (first: string, read: string) => {
+    const mod = (p: string) => JSON.stringify(pathToFileURL(join(repoRoot, 'dist/src', p)).href);
+    const code = [
+      `import { createRequire } from 'node:module';`,
+      first.replace('MOD', mod('config/load-yaml.js')),
+      `const { skillNameOf } = await import(${mod(read)});`,
+      `const name = skillNameOf('---\\nname: one-copy\\ndescription: d\\n---\\n# Body\\n', '/x/dir');`,
+      `const cjs = Object.keys(createRequire(import.meta.url).cache).some((f) => /[\\\\/]js-yaml[\\\\/]index\\.js$/.test(f));`,
+      'console.log(JSON.stringify({ name, cjs }));',
+    ].join('\n');
+    return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' })) as { name: string; cjs: boolean };
+  };
+
+  it('reads the frontmatter with the ES build the config reader loaded, not the CommonJS one beside it', () => {
+    expect(run('await import(MOD);', 'skill/skill-md.js')).toEqual({ name: 'one-copy', cjs: false });
+    // The control: with no config reader loaded, the frontmatter still reads, through the CommonJS build.
+    expect(run('', 'skill/skill-md.js')).toEqual({ name: 'one-copy', cjs: true });
   });
 });
