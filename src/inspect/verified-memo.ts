@@ -61,7 +61,7 @@ export class VerifiedMemo implements LogSums {
 
   /** Remembers `file`, in state `stat`, as verified clean. */
   remember(file: string, stat: string, recorded: string | undefined, schemas: boolean): void {
-    if (!stat) return;
+    if (!stat || this.fresh(file, stat, recorded, schemas)) return;
     const key = this.key(file);
     const was = this.entries.get(key);
     this.entries.set(key, { stat, verified: true, recorded: recorded ?? null, schemas, ...(was?.stat === stat && was.usage ? { usage: was.usage } : {}) });
