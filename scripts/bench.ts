@@ -1,5 +1,6 @@
 // npm run bench [-- --view-runs N --tasks N --large-tasks N --latency-tasks N --latency-ms MS --concurrency C --repeat R --heavy-repeat H --decision-trials T --drift-trials D --drift-sequences S]
 // npm run bench -- --shards N [--tasks N --concurrency C]
+// npm run bench -- --only large,status [--large-tasks N --status-tasks N]: only those rows (the memory case, status)
 // Prints the rows of issue 15's table, each as a ratio to its reference, so figures compare across machines:
 //  - start-up (`--version`, `--help`, `status`, `show`): wall time against a bare `node -e 0` (median of R);
 //  - the HTTP path: M tasks against a loopback OpenAI-compatible server the bench starts (bench-server.ts),
@@ -8,6 +9,7 @@
 //    CPU per call is the task phase's own CPU time (artifact `cpu_ms`) over its calls; and the same calls
 //    through whetstone's HTTP transport alone (bench-http-floor.ts), the floor those rows stand on;
 //  - N and 100,000 tasks on the instant mock engine: wall time from process start and peak RSS, against the goal;
+//  - `whet status` of a 10,000-task loop run, the first time and again (issue 43, bench-status.ts);
 //  - the same N-task evaluation again (the baseline cache): against a process that only loads the suite,
 //    with the suite reader bundled as the bin is;
 //    these rows and their reference are each the median of H runs (default 3), the start-up rows of R (5).
@@ -30,6 +32,7 @@ import { decisionRows, driftRows, runLevelRows, triggerRows } from './bench-deci
 import { driftTable } from './drift-trials.js';
 import { manyRunsRows, viewRows } from './bench-view.js';
 import { writeBenchSuite } from './bench-suite.js';
+import { statusLoopRow } from './bench-status.js';
 import { startBenchServer } from './bench-server.js';
 import { cli, DROPPED_ENV, evaluate, mb, measuredEnv, median, ratio, sample, secs } from './bench-measure.js';
 import { runProcess } from '../src/core/proc.js';
@@ -156,6 +159,16 @@ async function main(): Promise<void> {
       if (!(await benchShards(cli, root, n, arg('shards', 0), conc))) process.exitCode = 1;
       return;
     }
+    const only = process.argv.indexOf('--only');
+    if (only > 0) {
+      // One row or two by themselves (`--only large,status`): the memory case is a minute, the whole bench an hour.
+      const which = String(process.argv[only + 1]).split(',');
+      if (which.includes('large')) await mockRow(root, large, 5000, 160, conc);
+      if (which.includes('status')) await statusLoopRow(root, arg('status-tasks', 10_000), heavy, row);
+      console.log('| case | measured | reference | ratio | goal |\n|---|---|---|---|---|');
+      for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+      return;
+    }
     await build(bundleOptions(projectRoot, { 'load-suite': 'dist/src/config/suite.js' }, 'dist/bench'));
     const dropped = DROPPED_ENV.filter((name) => process.env[name] !== undefined);
     console.error(`measuring (each row is a fresh process${dropped.length ? `, run without ${dropped.join(' and ')}: see bench-measure.ts` : ''}):`);
@@ -164,6 +177,7 @@ async function main(): Promise<void> {
     await viewRows(join(dirN, 'state'), readdirSync(join(dirN, 'state', 'runs')).sort()[0]!, n, heavy, row);
     await manyRunsRows(root, arg('view-runs', 10_000), heavy, row);
     await mockRow(root, large, 5000, 160, conc);
+    await statusLoopRow(root, arg('status-tasks', 10_000), heavy, row);
     await startRows(dirN, repeat);
     await httpRows(root, m, latency, conc);
     const decisions = await decisionRows(arg('decision-trials', 400));
