@@ -2,6 +2,7 @@
 // npm run bench -- --shards N [--tasks N --concurrency C]
 // npm run bench -- --only http [--latency-tasks N --latency-ms MS --concurrency C --http-repeat H]: the HTTP rows alone,
 //   each the median of H runs (default 5; 1 in the whole table)
+// npm run bench -- --only large,status [--large-tasks N --status-tasks N]: only those rows (the memory case, status)
 // Prints the rows of issue 15's table, each as a ratio to its reference, so figures compare across machines:
 //  - start-up (`--version`, `--help`, `status`, `show`): wall time against a bare `node -e 0` (median of R);
 //  - the HTTP path: M tasks against a loopback OpenAI-compatible server the bench starts (bench-server.ts),
@@ -11,6 +12,7 @@
 //    flight, and the CPU per call is the task phase's CPU time (artifact `cpu_ms`) over its calls; and the same calls
 //    through whetstone's HTTP transport alone (bench-http-floor.ts), the floor those rows stand on;
 //  - N and 100,000 tasks on the instant mock engine: wall time from process start and peak RSS, against the goal;
+//  - `whet status` of a 10,000-task loop run, the first time and again (issue 43, bench-status.ts);
 //  - the same N-task evaluation again (the baseline cache): against a process that only loads the suite,
 //    with the suite reader bundled as the bin is;
 //    these rows and their reference are each the median of H runs (default 3), the start-up rows of R (5).
@@ -33,6 +35,7 @@ import { decisionRows, driftRows, runLevelRows, triggerRows } from './bench-deci
 import { driftTable } from './drift-trials.js';
 import { manyRunsRows, viewRows } from './bench-view.js';
 import { writeBenchSuite } from './bench-suite.js';
+import { statusLoopRow } from './bench-status.js';
 import { startBenchServer } from './bench-server.js';
 import { cli, DROPPED_ENV, evaluate, mb, measuredEnv, median, ratio, sample, secs } from './bench-measure.js';
 import { runProcess } from '../src/core/proc.js';
@@ -162,16 +165,21 @@ async function main(): Promise<void> {
   const repeat = arg('repeat', 5);
   const onlyAt = process.argv.indexOf('--only');
   const only = onlyAt > 0 ? process.argv[onlyAt + 1] : undefined;
-  if (only !== undefined && only !== 'http') throw new Error(`--only takes http, not ${only}`);
+  const which = only === undefined ? [] : only.split(',');
+  const unknown = which.filter((w) => !['http', 'large', 'status'].includes(w));
+  if (unknown.length > 0) throw new Error(`--only takes http, large or status (comma-separated), not ${unknown.join(',')}`);
   const root = mkdtempSync(join(tmpdir(), 'whet-bench-'));
   try {
     if (process.argv.includes('--shards')) {
       if (!(await benchShards(cli, root, n, arg('shards', 0), conc))) process.exitCode = 1;
       return;
     }
-    // `--only http`: the HTTP rows alone, for measuring the HTTP path while changing it.
-    if (only === 'http') {
-      await httpRows(root, m, latency, conc, arg('http-repeat', 5));
+    // `--only http` / `--only large,status`: rows by themselves, for measuring one path while changing it (the
+    // memory case is a minute, the whole bench an hour).
+    if (which.length > 0) {
+      if (which.includes('http')) await httpRows(root, m, latency, conc, arg('http-repeat', 5));
+      if (which.includes('large')) await mockRow(root, large, 5000, 160, conc);
+      if (which.includes('status')) await statusLoopRow(root, arg('status-tasks', 10_000), heavy, row);
       console.log('| case | measured | reference | ratio | goal |');
       console.log('|---|---|---|---|---|');
       for (const r of rows) console.log(`| ${r.join(' | ')} |`);
@@ -185,6 +193,7 @@ async function main(): Promise<void> {
     await viewRows(join(dirN, 'state'), readdirSync(join(dirN, 'state', 'runs')).sort()[0]!, n, heavy, row);
     await manyRunsRows(root, arg('view-runs', 10_000), heavy, row);
     await mockRow(root, large, 5000, 160, conc);
+    await statusLoopRow(root, arg('status-tasks', 10_000), heavy, row);
     await startRows(dirN, repeat);
     await httpRows(root, m, latency, conc, arg('http-repeat', 1));
     const decisions = await decisionRows(arg('decision-trials', 400));

@@ -36,10 +36,18 @@ export function registerMergeCommand(program: Command, deps: CliDeps, setCode: S
     .action(async (dirs: string[], opts: MergeFlags) => {
       const { runMerge } = await import('../measure/merge.js');
       const stage = await import('../../stages/evaluate/index.js');
-      const { json, partial, ...options } = opts;
+      const { json, partial } = opts;
       const results = await runMerge(
-        { cwd: deps.cwd, env: deps.env, now: deps.now, log: (line) => deps.stderr(`${line}\n`), signal: deps.signal, options },
-        { dirs, partial, verify: (await import('../inspect/refuse-damaged.js')).refuseDamagedShards },
+        {
+          cwd: deps.cwd,
+          env: deps.env,
+          now: deps.now,
+          log: (line) => deps.stderr(`${line}\n`),
+          signal: deps.signal,
+          source: { taskSuite: opts.taskSuite, stateRoot: opts.stateRoot, config: opts.config, mock: opts.mock },
+          settings: { passK: opts.passK, baselineCacheDir: opts.baselineCacheDir, output: opts.output },
+        },
+        { dirs, partial, skillPath: opts.skillPath, input: opts.input, verify: (await import('../inspect/refuse-damaged.js')).refuseDamagedShards },
       );
       const texts: string[] = [];
       const artifacts: unknown[] = [];

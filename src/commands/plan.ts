@@ -71,13 +71,15 @@ export function registerPlanCommand(program: Command, deps: CliDeps, setCode: Se
         now: deps.now,
         log: (line: string) => deps.stderr(`${line}\n`),
         signal: deps.signal,
-        options: { standalone: true, taskSuite: resolve(deps.cwd, taskSuite), skillPath: resolve(deps.cwd, skillPath), config: o.config, stateRoot: o.stateRoot, mock: o.mock, passK: o.passK },
+        source: { taskSuite: resolve(deps.cwd, taskSuite), config: o.config, stateRoot: o.stateRoot, mock: o.mock },
+        settings: { passK: o.passK },
       };
-      const skill = readSkill(ctx.options.skillPath);
+      const req = { mode: 'standalone' as const, skillPath: resolve(deps.cwd, skillPath) };
+      const skill = readSkill(req.skillPath);
       let report = planReport(await prepare(ctx), skill, deps.now());
       if (o.pilot && !report.deterministic && report.chances_from.startsWith('assumed')) {
         // The pilot is the baseline the run would measure first: measured once, cached, read back.
-        const r = await stage.run(ctx);
+        const r = await stage.run(ctx, req);
         if (r.interrupted) {
           deps.stdout(`${stage.summarize(r)}\n`);
           setCode(stage.exitCodeOf(r));

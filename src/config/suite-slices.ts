@@ -12,7 +12,7 @@
 import jsYaml from 'js-yaml';
 import { z } from 'zod';
 import { ONCE } from '../core/parse-once.js';
-import { holdYoungGeneration } from '../core/gc-hint.js';
+import { collectWhenGrown, holdYoungGeneration } from '../core/gc-hint.js';
 import { treeNestsDeeper } from './nesting.js';
 import { shareJsYaml } from '../core/lazy.js';
 
@@ -103,6 +103,8 @@ export function sliceSuite<S extends z.ZodObject>(text: string, schema: S): Slic
     for (let i = 0; i < items.length; i += SLICE) {
       // Every task read lives on: the young generation would double to its maximum (core/gc-hint.ts).
       holdYoungGeneration();
+      // And what each slice leaves dead is collected before it piles up in the old generation.
+      collectWhenGrown();
       const to = i + SLICE < items.length ? items[i + SLICE]! : end;
       const got = (parse(`tasks:\n${text.slice(items[i]!, to)}`) as { tasks?: unknown } | undefined)?.tasks;
       if (!Array.isArray(got) || got.length !== Math.min(SLICE, items.length - i)) throw new NotPlain();

@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, copyFileSync, fchmodSync, fstatSync, fsyncSync, ftruncateSync, linkSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { NoSpaceError, isNoSpace } from './errors.js';
+import { collectWhenGrown } from './gc-hint.js';
 
 export interface AtomicOptions {
   /** Fail with EEXIST when the file already exists (never replace it). */
@@ -191,7 +192,11 @@ function writeJsonPieces(out: (s: string) => void, obj: Record<string, unknown>,
     if (pieces && pieces.length > 0) {
       first = false;
       out(`${head}[`);
-      for (let i = 0; i < pieces.length; i += RUN) out(`${i ? ',' : ''}${nl}${indent ? '    ' : ''}${run(pieces, i, Math.min(RUN, pieces.length - i), indent)}`);
+      for (let i = 0; i < pieces.length; i += RUN) {
+        out(`${i ? ',' : ''}${nl}${indent ? '    ' : ''}${run(pieces, i, Math.min(RUN, pieces.length - i), indent)}`);
+        // Each run's elements, built for it and serialised, are dead once written (gc-hint.ts).
+        if ((i / RUN) % 16 === 15) collectWhenGrown();
+      }
       out(`${nl}${indent ? '  ' : ''}]`);
       continue;
     }

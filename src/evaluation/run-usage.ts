@@ -47,8 +47,16 @@ export function totalsOf(u: RunUsage): RunTotals {
 }
 
 /** A run's usage as `whet status` and run.json's summary show it (cost rounded to the micro-dollar). */
-export function runTotals(runDir: string): RunTotals {
-  return totalsOf(usedInRun(runDir));
+export function runTotals(runDir: string, logs?: LogSums): RunTotals {
+  return totalsOf(usedInRun(runDir, logs));
+}
+
+/**
+ * Where a results log's sum may be kept between calls (`whet status`: src/inspect/verified-memo.ts): the
+ * sum `read` makes, or the one kept for the log as it is now.
+ */
+export interface LogSums {
+  sum(file: string, read: () => RunUsage): RunUsage;
 }
 
 /**
@@ -56,9 +64,9 @@ export function runTotals(runDir: string): RunTotals {
  * (reading 100,000 results lines for one line of output is what that summary avoids); a loop's, or a
  * summary written before the split was kept, are counted from the run's logs and artifacts.
  */
-export function spentIn(runDir: string, manifest: { mode?: unknown; summary?: { totals?: unknown } } | undefined): RunTotals {
+export function spentIn(runDir: string, manifest: { mode?: unknown; summary?: { totals?: unknown } } | undefined, logs?: LogSums): RunTotals {
   const kept = manifest?.mode !== 'loop' ? (manifest?.summary?.totals as RunTotals | undefined) : undefined;
-  return kept?.calls ? kept : runTotals(runDir);
+  return kept?.calls ? kept : runTotals(runDir, logs);
 }
 
 /**
@@ -120,14 +128,20 @@ const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v)
  * superseded lines too: they were paid for), every generate artifact (the generator's calls), every
  * ranking's model judge, and what an interrupted generate or discriminate stage said it had spent.
  */
-export function usedInRun(runDir: string): RunUsage {
+export function usedInRun(runDir: string, logs?: LogSums): RunUsage {
   const u = emptyUsage();
+  // Each log summed on its own, kept or not, so a kept sum adds up exactly as a fresh one.
+  const read = (file: string) => () => {
+    const v = emptyUsage();
+    eachLine(file, (l) => addLineUsage(v, l));
+    return v;
+  };
   const walk = (dir: string) => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const p = join(dir, e.name);
       if (e.isDirectory()) walk(p);
       // A results log measured on other content was moved to superseded/ (runs.ts supersedeFile): paid for all the same.
-      else if (e.name.endsWith('.jsonl') && e.name !== 'events.jsonl' && (dir.endsWith('results') || dir.endsWith('superseded'))) eachLine(p, (v) => addLineUsage(u, v));
+      else if (e.name.endsWith('.jsonl') && e.name !== 'events.jsonl' && (dir.endsWith('results') || dir.endsWith('superseded'))) addUsage(u, logs ? logs.sum(p, read(p)) : read(p)());
       else if (e.name === 'events.jsonl' && dir === runDir) {
         // A stage the budget interrupted wrote no artifact; its event keeps what it spent outside the results logs.
         eachLine(
@@ -151,6 +165,10 @@ export function usedInRun(runDir: string): RunUsage {
   };
   if (existsSync(runDir)) walk(runDir);
   return u;
+}
+
+function addUsage(u: RunUsage, v: RunUsage): void {
+  for (const k of Object.keys(u) as (keyof RunUsage)[]) u[k] += v[k];
 }
 
 function add(u: RunUsage, kind: 'judge' | 'generator', calls: number, cost: number): void {

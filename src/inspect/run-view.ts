@@ -25,14 +25,21 @@ export interface IterationView {
 
 const NONE: ReadonlySet<string> = new Set();
 
+/**
+ * `whet status`'s reading: the decisions and the stop only. The measurements (baseline.json and
+ * evaluation.json, megabytes each at 10,000 tasks) and the proposals are left unread and out of the view.
+ */
+export const DECISIONS = { decisionsOnly: true } as const;
+
 /** An iteration as read; a file in `damaged` is read as if absent, so none of its values is shown. */
-export function iterationView(runDir: string, n: number, damaged: ReadonlySet<string> = NONE): IterationView {
+export function iterationView(runDir: string, n: number, damaged: ReadonlySet<string> = NONE, o: { decisionsOnly?: boolean } = {}): IterationView {
   const p = iterationPaths(runDir, n);
   const read = (f: string) => (damaged.has(f) ? undefined : readLenient(f));
-  const base = read(p.baseline);
-  const cands = read(p.candidates);
-  const rank = read(p.ranking);
-  const ev = read(p.evaluation);
+  const measured = (f: string) => (o.decisionsOnly ? undefined : read(f));
+  const base = measured(p.baseline);
+  const cands = measured(p.candidates);
+  const rank = measured(p.ranking);
+  const ev = measured(p.evaluation);
   const gate = read(p.gate) ?? gateStandIn(runDir, n, p.gate, damaged.has(p.gate));
   const learn = read(p.learning);
   const bad = (['baseline', 'candidates', 'ranking', 'evaluation', 'gate', 'learning'] as const).filter((k) => damaged.has(p[k])).map((k) => `${k}.json`);

@@ -4,11 +4,12 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { formatDuration } from '../config/duration.js';
 import { stateLayout } from '../state/layout.js';
 import { readLenient } from '../state/read-lenient.js';
-import { iterationView } from './run-view.js';
+import { DECISIONS, iterationView } from './run-view.js';
 import { rateLimitState, rolledBackAt, type RateLimitState } from '../state/events-read.js';
 import { iterations } from '../loop/iterations.js';
 import { callsText, spentIn, type RunTotals } from '../evaluation/run-usage.js';
 import { repairAdvice, verifyRun } from './verify-run.js';
+import { VerifiedMemo } from './verified-memo.js';
 import { runIds } from './verify-state.js';
 import { formatProblems, type Problem } from '../state/verify-files.js';
 import { runLiveness } from '../state/lock.js';
@@ -62,7 +63,9 @@ export async function listRuns(stateDir: string, now: Date, only?: readonly stri
     const runDir = stateLayout.runDir(stateDir, id);
     const lenient = readLenient(stateLayout.runManifest(runDir));
     const finished = lenient?.mode !== 'loop' && typeof lenient?.summary?.verdict === 'string';
-    const check = await verifyRun(stateDir, id, { now, manifestOnly: finished });
+    // Files verified clean by an earlier status and unchanged since are not read again (verified-memo.ts).
+    const memo = VerifiedMemo.open(stateDir, id);
+    const check = await verifyRun(stateDir, id, { now, manifestOnly: finished, memo });
     const damaged = check.damaged;
     const manifestFile = stateLayout.runManifest(runDir);
     const m = (damaged.has(manifestFile) ? undefined : readLenient(manifestFile)) ?? { mode: iterations(runDir).length ? 'loop' : '?', status: 'damaged', target: { skill_path: startedTarget(runDir) } };
@@ -81,7 +84,7 @@ export async function listRuns(stateDir: string, now: Date, only?: readonly stri
       updated_at: updated,
       age_ms: Math.max(0, now.getTime() - Date.parse(updated)),
       engine_calls: null,
-      totals: spentIn(runDir, m),
+      totals: spentIn(runDir, m, memo),
       rolled_back_at: rolledBackAt(runDir),
       rate_limit: rateLimitState(runDir, now),
       problems: check.problems,
@@ -90,7 +93,7 @@ export async function listRuns(stateDir: string, now: Date, only?: readonly stri
     if (live.because) Object.assign(base, { status: live.status, interrupted_because: live.because });
     if (m.mode === 'loop') {
       const its = iterations(runDir);
-      const views = its.map((n) => iterationView(runDir, n, damaged));
+      const views = its.map((n) => iterationView(runDir, n, damaged, DECISIONS));
       const last = views[views.length - 1];
       base.iteration = last?.iteration ?? null;
       base.last_stage = last?.last_stage ?? null;
@@ -122,6 +125,7 @@ export async function listRuns(stateDir: string, now: Date, only?: readonly stri
         base.last_stage = 'evaluate';
       } else base.next = m.status === 'completed' ? '-' : 'evaluate (run the same command again to resume)';
     }
+    memo.save();
     out.push(base);
   }
   return out;

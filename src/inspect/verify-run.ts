@@ -13,6 +13,7 @@ import { folderLinks } from '../skill/links.js';
 import { readRecords, recordedPath, type Recorded, type Records } from '../state/records-read.js';
 import { checkAgainstRecord, problem, readJsonChecked, readJsonlChecked, type Problem } from '../state/verify-files.js';
 import type { SchemaKind } from './verify-schemas.js';
+import type { VerifiedMemo } from './verified-memo.js';
 
 export type { Problem, ProblemKind } from '../state/verify-files.js';
 
@@ -33,6 +34,11 @@ export interface VerifyOptions {
    * artifact and results (tens of megabytes at 100,000 tasks) it never opens, so never shows.
    */
   manifestOnly?: boolean;
+  /**
+   * `whet status`: files verified clean before and unchanged since (size, time, inode, record) are not read
+   * again (verified-memo.ts). run.json and events.jsonl are always read.
+   */
+  memo?: VerifiedMemo;
 }
 
 const STAGE_FILES = ['baseline', 'candidates', 'ranking', 'shardPlan', 'evaluation', 'gate', 'learning'] as const;
@@ -95,8 +101,11 @@ export async function verifyRun(stateDir: string, runId: string, o: VerifyOption
   if (!m) problems.push(problem(manifestFile, 'missing', `run.json is missing, though the run's folder ${its.length ? `holds ${its.length} iteration(s)` : 'is there'}`, h.manifest));
   else if (!m.ok) problems.push(m.problem);
   else {
-    const wrong = schemas?.schemaProblem(loop ? 'run-loop' : 'run', m.value, m.bytes.toString('utf8'), manifestFile);
+    // A loop run's run.json holds every task's split: its schema is checked once per version of the file.
+    const stat = o.memo?.look(manifestFile) ?? '';
+    const wrong = o.memo?.fresh(manifestFile, stat, undefined, !!schemas) ? undefined : schemas?.schemaProblem(loop ? 'run-loop' : 'run', m.value, m.bytes.toString('utf8'), manifestFile);
     if (wrong) problems.push(problem(manifestFile, 'schema', `run.json does not match its schema: ${wrong.message}`, h.manifest, wrong.at));
+    else o.memo?.remember(manifestFile, stat, undefined, !!schemas);
     // The registered thresholds and settings are hashed in run_started: run.json must still hold them.
     for (const k of ['thresholds_sha256', 'settings_sha256'] as const) {
       if (started && typeof started[k] === 'string' && manifest && manifest[k] !== started[k]) problems.push(problem(manifestFile, 'edited', `run.json's ${k} is not the one registered when the run started (${String(started[k]).slice(0, 19)}…): its registered settings were edited`, h.manifest));
@@ -104,18 +113,18 @@ export async function verifyRun(stateDir: string, runId: string, o: VerifyOption
   }
 
   if (o.manifestOnly) return done(runId, runDir, problems);
-  const check = (file: string, kind: SchemaKind, what: string, recorded: boolean) => checkArtifact(problems, { file, kind, what, hint: h.artifact, runDir, recs, recorded, schemas });
+  const check = (file: string, kind: SchemaKind, what: string, recorded: boolean) => checkArtifact(problems, { file, kind, what, hint: h.artifact, runDir, recs, recorded, schemas, memo: o.memo });
   if (!loop && existsSync(join(runDir, 'evaluation.json'))) check(join(runDir, 'evaluation.json'), 'evaluation', 'evaluation.json', true);
-  checkResults(problems, runDir, runDir, recs, h.artifact, schemas, live);
+  checkResults(problems, runDir, runDir, recs, h.artifact, schemas, live, o.memo);
   for (const n of its) {
     const p = iterationPaths(runDir, n);
     for (const f of STAGE_FILES) if (existsSync(p[f])) check(p[f], f, `iteration ${n}'s ${f === 'shardPlan' ? 'shard-plan' : f}.json`, RECORDED.has(f));
-    checkResults(problems, runDir, p.dir, recs, h.artifact, schemas, live);
+    checkResults(problems, runDir, p.dir, recs, h.artifact, schemas, live, o.memo);
     leftovers(problems, p.dir, h.leftover, o.now);
     for (const link of escapingLinks(p.variants)) problems.push(problem(link, 'link', 'a symbolic link in a variant that leads out of it', h.link));
   }
   leftovers(problems, runDir, h.leftover, o.now);
-  checkBackups(problems, stateDir, runId, recs, h.backup, schemas);
+  checkBackups(problems, stateDir, runId, recs, h.backup, schemas, o.memo);
   return done(runId, runDir, problems);
 }
 
@@ -161,10 +170,21 @@ interface ArtifactCheck {
   /** Whetstone records this file when it writes it. */
   recorded: boolean;
   schemas: Schemas;
+  memo?: VerifiedMemo | undefined;
 }
 
 /** One JSON file: parses, is the recorded bytes, matches its schema — the first that fails is its problem. */
 function checkArtifact(out: Problem[], a: ArtifactCheck): void {
+  if (!a.memo) return checkArtifactNow(out, a);
+  const stat = a.memo.look(a.file);
+  const recorded = a.recs.hashes.get(recordedPath(a.runDir, a.file))?.sha256;
+  if (a.memo.fresh(a.file, stat, recorded, !!a.schemas)) return;
+  const before = out.length;
+  checkArtifactNow(out, a);
+  if (out.length === before) a.memo.remember(a.file, stat, recorded, !!a.schemas);
+}
+
+function checkArtifactNow(out: Problem[], a: ArtifactCheck): void {
   const rec = a.recs.hashes.get(recordedPath(a.runDir, a.file));
   if (!a.schemas && isRecorded(a.file, rec)) return;
   const r = readJsonChecked(a.file, a.what, a.hint);
@@ -193,7 +213,7 @@ function isRecorded(file: string, rec: Recorded | undefined): boolean {
 }
 
 /** `<dir>/results/*.jsonl` line by line, against their records; their `.meta.json` parse. */
-function checkResults(out: Problem[], runDir: string, dir: string, recs: Records, hint: string, schemas: Schemas, live: boolean): void {
+function checkResults(out: Problem[], runDir: string, dir: string, recs: Records, hint: string, schemas: Schemas, live: boolean, memo?: VerifiedMemo): void {
   const results = stateLayout.resultsDir(dir);
   if (!existsSync(results)) return;
   for (const name of readdirSync(results).sort()) {
@@ -206,7 +226,14 @@ function checkResults(out: Problem[], runDir: string, dir: string, recs: Records
     if (!name.endsWith('.jsonl')) continue;
     const what = `results log ${recordedPath(runDir, file)}`;
     const rec = recs.hashes.get(recordedPath(runDir, file));
-    if (!schemas && isRecorded(file, rec)) continue;
+    // A log's record is its hash at a length: either changing makes it checked again.
+    const recorded = rec ? `${rec.sha256}:${rec.bytes ?? ''}` : undefined;
+    const stat = memo?.look(file) ?? '';
+    if (memo?.fresh(file, stat, recorded, !!schemas)) continue;
+    if (!schemas && isRecorded(file, rec)) {
+      memo?.remember(file, stat, recorded, false);
+      continue;
+    }
     const lines = readJsonlChecked(file, what, hint, (v) => resultLine(v) ?? (schemas ? schemas.schemaProblem('result', v, '', file)?.message : undefined));
     const found = lines.problems.filter((p) => !(live && p.kind === 'truncated'));
     if (found.length) {
@@ -215,6 +242,8 @@ function checkResults(out: Problem[], runDir: string, dir: string, recs: Records
     }
     const p = rec ? checkAgainstRecord(file, readFileSync(file), rec, what, hint) : undefined;
     if (p) out.push(p);
+    // A live log's torn last line is let through now, not remembered as clean.
+    else if (!live) memo?.remember(file, stat, recorded, !!schemas);
   }
 }
 
@@ -235,7 +264,7 @@ function escapingLinks(dir: string): string[] {
 }
 
 /** backups/<run>/iter-NNN: the manifest as recorded, and each saved file as its manifest hashes it. */
-function checkBackups(out: Problem[], stateDir: string, runId: string, recs: Records, hint: string, schemas: Schemas): void {
+function checkBackups(out: Problem[], stateDir: string, runId: string, recs: Records, hint: string, schemas: Schemas, memo?: VerifiedMemo): void {
   const root = stateLayout.backups(stateDir, runId);
   if (!existsSync(root)) return;
   const runDir = stateLayout.runDir(stateDir, runId);
@@ -248,7 +277,7 @@ function checkBackups(out: Problem[], stateDir: string, runId: string, recs: Rec
       continue;
     }
     const before = out.length;
-    checkArtifact(out, { file, kind: 'backup', what: `the backup manifest of ${it}`, hint, runDir, recs, recorded: true, schemas });
+    checkArtifact(out, { file, kind: 'backup', what: `the backup manifest of ${it}`, hint, runDir, recs, recorded: true, schemas, memo });
     if (out.length > before) continue;
     const m = JSON.parse(readFileSync(file, 'utf8')) as { files?: { path?: string; existed?: boolean; sha256_before?: string | null }[] };
     for (const f of m.files ?? []) {

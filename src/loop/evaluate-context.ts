@@ -1,10 +1,11 @@
-// The evaluation service as a loop stage sees it: a loop run's context turned into the context the
-// measurement code takes (lock held by the runner, the run's budget shared, the suite and engines the run
-// opened once). Used by the evaluate stage and the discriminate stage's minibatch alike.
-import type { EvaluateContext, EvaluateOptions } from '../measure/setup.js';
+// The evaluation service as a loop stage sees it: a loop run's context handed to the measurement code as
+// it is (lock held by the runner, the run's budget shared, the suite and engines the run opened once, the
+// state directory and the suite it registered). Used by the evaluate stage and the discriminate stage's
+// minibatch alike.
+import type { EvaluateContext, MeasureSettings, MeasureSource } from '../measure/setup.js';
 import type { LoopContext } from './context.js';
 
-export function evaluateContext(ctx: LoopContext, options: EvaluateOptions): EvaluateContext {
+export function evaluateContext(ctx: LoopContext, settings?: MeasureSettings): EvaluateContext {
   return {
     cwd: ctx.cwd,
     env: ctx.env,
@@ -15,11 +16,12 @@ export function evaluateContext(ctx: LoopContext, options: EvaluateOptions): Eva
     budget: ctx.budget,
     opened: ctx.opened,
     ...(ctx.progressOut ? { progressOut: ctx.progressOut } : {}),
-    options: { ...runOptions(ctx), ...options },
+    source: runSource(ctx),
+    ...(settings ? { settings } : {}),
   };
 }
 
-/** The options every evaluation of this run shares: its suite, state, engine choice and frozen splits. */
-export function runOptions(ctx: Pick<LoopContext, 'manifest' | 'stateDir'>): EvaluateOptions {
+/** What every evaluation of this run opens: its registered suite, state, engine choice and frozen splits. */
+export function runSource(ctx: Pick<LoopContext, 'manifest' | 'stateDir'>): MeasureSource {
   return { taskSuite: ctx.manifest.suite.path, stateRoot: ctx.stateDir, mock: ctx.manifest.mock, config: ctx.manifest.config.path ?? undefined, splits: ctx.manifest.settings?.splits };
 }

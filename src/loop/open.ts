@@ -29,7 +29,7 @@ import { refuseUnusableEngines } from '../engines/offline-checks.js';
 export { resolveRun } from './resolve-run.js';
 import { loopManifest, type LoopManifest } from './manifest.js';
 import type { Opened } from '../measure/setup.js';
-import { runOptions } from './evaluate-context.js';
+import { runSource } from './evaluate-context.js';
 
 export type LoopEnv = RunEnv;
 
@@ -169,7 +169,7 @@ export async function openRun(e: LoopEnv, o: { stateDir: string; runId: string; 
     ...flags,
     iteration: o.iteration ?? manifest.iteration,
     // Imported when a stage first measures: `whet status` and `show` open runs too, and need no engine.
-    opened: () => (opening ??= import('../measure/setup.js').then((m) => m.openMeasurement({ ...e, options: runOptions(ctx) }, config))),
+    opened: () => (opening ??= import('../measure/setup.js').then((m) => m.openMeasurement({ ...e, source: runSource(ctx) }, config))),
   };
   return ctx;
 }

@@ -35,8 +35,8 @@ export async function measure(
   let why: string | undefined;
   if (a.cacheable) {
     if (!p.useCache) why = 'disabled';
-    else if (ctx.options.fresh) why = 'not read: nightly measures every task';
-    else if (ctx.options.force) why = 'bypassed (--force)';
+    else if (ctx.settings?.fresh) why = 'not read: nightly measures every task';
+    else if (ctx.settings?.force) why = 'bypassed (--force)';
     else {
       const found = lookupBaseline(p.cacheDir, key, p.cacheTtlMs, ctx.now());
       if (found.hit) {

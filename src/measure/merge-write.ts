@@ -18,7 +18,7 @@ import { standaloneFromMeasured } from './measure.js';
 import { pipelineInputs, recordCandidateSource, writePipelineEvaluation } from './pipeline-inputs.js';
 import { evaluationManifest, openPipelineRun } from './run-manifest.js';
 import { standaloneEvaluation, type EvaluationArtifact } from '../artifacts/evaluation.js';
-import { engineNoise, evaluationKey, type EvaluateContext, type EvaluateOptions, type Prepared } from './setup.js';
+import { engineNoise, evaluationKey, type EvaluateContext, type MeasureRequest, type MeasureSource, type Prepared } from './setup.js';
 import { pipelineArtifact, tooManyErrors } from './verdict.js';
 
 /** Everything a merge has read and checked, handed to the writers below. */
@@ -33,9 +33,9 @@ export type MergeBundle = {
 
 export type MergeResult =
   | { partial: true; manifestPath: string; covers: number[]; total: number; tasks: number }
-  | { partial: false; interrupted: false; artifactPath: string; artifact: EvaluationArtifact; shards: number; options: EvaluateOptions };
+  | { partial: false; interrupted: false; artifactPath: string; artifact: EvaluationArtifact; shards: number; source: MeasureSource; request: MeasureRequest };
 
-export async function writeMergedStandalone(ctx: EvaluateContext, b: MergeBundle, skill: LoadedSkill): Promise<MergeResult> {
+export async function writeMergedStandalone(ctx: EvaluateContext, b: MergeBundle, skill: LoadedSkill, request: MeasureRequest): Promise<MergeResult> {
   const { p } = b;
   const now = ctx.now();
   const runId = newRunId(p.stateDir, `standalone-${p.suite.skillId}`, now);
@@ -49,15 +49,15 @@ export async function writeMergedStandalone(ctx: EvaluateContext, b: MergeBundle
   await b.write(runDir);
   const artifact = standaloneFromMeasured(p, skill, b.measured.get('baseline')!, { runId, iteration: 0, now: ctx.now() });
   await writeArtifact(join(runDir, 'evaluation.json'), standaloneEvaluation, artifact);
-  const output = ctx.options.output;
+  const output = ctx.settings?.output;
   if (output) await copyFileAtomically(join(runDir, 'evaluation.json'), resolve(ctx.cwd, output));
   const summary = { verdict: artifact.verdict, engine_calls: artifact.evaluation.engine_calls, totals: runTotals(runDir) };
   await writeRunManifest(runDir, { ...manifest, status: artifact.evaluation.attempts.errors > 0 ? 'incomplete' : 'completed', updated_at: ctx.now().toISOString(), summary });
   appendEvent(runDir, { event: 'finished', stage: 'evaluate', verdict: artifact.verdict, merged_shards: b.src.total }, ctx.now());
-  return { partial: false, interrupted: false, artifactPath: output ? resolve(ctx.cwd, output) : join(runDir, 'evaluation.json'), artifact, shards: b.src.shards.length, options: ctx.options };
+  return { partial: false, interrupted: false, artifactPath: output ? resolve(ctx.cwd, output) : join(runDir, 'evaluation.json'), artifact, shards: b.src.shards.length, source: ctx.source, request };
 }
 
-export async function writeMergedPipeline(ctx: EvaluateContext, b: MergeBundle, pi: ReturnType<typeof pipelineInputs>): Promise<MergeResult> {
+export async function writeMergedPipeline(ctx: EvaluateContext, b: MergeBundle, pi: ReturnType<typeof pipelineInputs>, request: MeasureRequest): Promise<MergeResult> {
   const { p } = b;
   const now = ctx.now();
   const { bits, candidate, evalThreshold, score, iterDir, runDir, iteration } = pi;
@@ -93,5 +93,5 @@ export async function writeMergedPipeline(ctx: EvaluateContext, b: MergeBundle, 
   const artifactPath = await writePipelineEvaluation(ctx, p, iterDir, artifact);
   appendEvent(runDir, { event: 'finished', stage: 'evaluate', iteration, verdict: artifact.verdict, merged_shards: b.src.total }, ctx.now());
   await run.finish('completed', ctx.now());
-  return { partial: false, interrupted: false, artifactPath, artifact, shards: b.src.shards.length, options: ctx.options };
+  return { partial: false, interrupted: false, artifactPath, artifact, shards: b.src.shards.length, source: ctx.source, request };
 }

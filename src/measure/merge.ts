@@ -22,7 +22,7 @@ import { acquireStateLock } from '../state/lock.js';
 import { newRunId } from '../state/runs.js';
 import type { Measured } from './measure.js';
 import { pipelineInputs } from './pipeline-inputs.js';
-import { cacheKeyParts, evaluationKey, prepare, type EvaluateContext, type EvaluateOptions, type Prepared } from './setup.js';
+import { cacheKeyParts, evaluationKey, prepare, type CandidateRequest, type EvaluateContext, type MeasureRequest, type MeasureSettings, type MeasureSource, type Prepared, type StandaloneRequest } from './setup.js';
 import { collectShards, describeField, type Sources } from './shard-sources.js';
 import { shardContentOf } from './shard-content.js';
 import { writeMergedPipeline, writeMergedStandalone, type MergeResult } from './merge-write.js';
@@ -30,6 +30,12 @@ import { writeMergedPipeline, writeMergedStandalone, type MergeResult } from './
 export interface MergeOptions {
   dirs: string[];
   partial?: boolean;
+  /** The skill (standalone shards), when not where the shards were given it. */
+  skillPath?: string;
+  /** The ranking (a candidate's shards), when not where the shards were given it. */
+  input?: string;
+  /** A loop run's eval thresholds, as registered (a candidate's shards of a loop run). */
+  thresholds?: Pick<CandidateRequest, 'evalThreshold' | 'evalThresholdFrom' | 'evalThresholds'>;
   /**
    * Checks the shards' runs before anything is added up (the command hands in src/inspect's check, which
    * this layer may not import); throws to refuse.
@@ -65,44 +71,55 @@ interface Checked {
 }
 
 /** The merge's own preparation of what the shards measured, refused where its hashes differ from theirs. */
-async function prepareLikeShards(ctx: EvaluateContext, src: Sources) {
+async function prepareLikeShards(ctx: EvaluateContext, src: Sources, mo: MergeOptions) {
   const first = src.shards[0]!.manifest;
   const inv = first.invocation;
-  const o = ctx.options;
-  const common = { ...o, config: o.config ?? inv.config ?? undefined, passK: o.passK ?? inv.pass_k ?? undefined, mock: o.mock ?? inv.mock };
+  const o = ctx.source;
+  const settings: MeasureSettings = { ...ctx.settings, ...(ctx.settings?.passK === undefined && inv.pass_k !== null ? { passK: inv.pass_k } : {}) };
+  const common: MeasureSource = { ...o, config: o.config ?? inv.config ?? undefined, mock: o.mock ?? inv.mock };
   // The shards' own invocation, from the merge's directory (a CI checkout has the same layout); a flag
   // given to the merge names the file instead. A target's shards name it relative to pipeline.yaml.
-  const tries: EvaluateOptions[] = [];
+  const tries: { source: MeasureSource; request: MeasureRequest }[] = [];
   if (inv.target) {
     const cfg = await loadPipeline(common.config, ctx.cwd);
     for (const t of expandTargets(cfg)) {
       if (relative(cfg.dir, t.skillDir) === inv.target.skill && relative(cfg.dir, t.suitePath) === inv.target.suite) {
-        tries.push({ ...common, standalone: true, taskSuite: t.suitePath, skillPath: t.skillDir, config: cfg.path, engine: t.engine });
+        tries.push({ source: { ...common, taskSuite: t.suitePath, config: cfg.path, engine: t.engine }, request: { mode: 'standalone', skillPath: t.skillDir } });
       }
     }
     if (!tries.length) throw new UsageError(`shard ${src.shards[0]!.name} measured target ${inv.target.skill} (suite ${inv.target.suite}), which ${cfg.path ?? 'pipeline.yaml'} here does not list; refusing to merge`);
   } else if (first.content.mode === 'standalone') {
-    tries.push({ ...common, standalone: true, taskSuite: o.taskSuite ?? inv.task_suite, skillPath: o.skillPath ?? inv.skill_path ?? undefined });
+    const skillPath = mo.skillPath ?? inv.skill_path;
+    if (!skillPath) throw new UsageError(`shard ${src.shards[0]!.name} recorded no skill: give --skill-path`);
+    tries.push({ source: { ...common, taskSuite: o.taskSuite ?? inv.task_suite }, request: { mode: 'standalone', skillPath } });
   } else {
-    tries.push({ ...common, standalone: false, taskSuite: o.taskSuite ?? inv.task_suite, input: o.input ?? inv.input ?? undefined, candidateId: first.content.candidate_id ?? undefined });
+    const input = mo.input ?? inv.input;
+    const candidateId = first.content.candidate_id;
+    if (!input || !candidateId) throw new UsageError(`shard ${src.shards[0]!.name} recorded no ranking or candidate: give --input`);
+    tries.push({ source: { ...common, taskSuite: o.taskSuite ?? inv.task_suite }, request: { mode: 'pipeline', input, candidateId, ...definedOnly(mo.thresholds) } });
   }
   let refusal = '';
-  for (const options of tries) {
-    const mctx: EvaluateContext = { ...ctx, options };
+  for (const { source, request } of tries) {
+    const mctx: EvaluateContext = { ...ctx, source, settings };
     const p = await prepare(mctx);
-    const pi = first.content.mode === 'pipeline' ? pipelineInputs(mctx, p) : undefined;
-    const skill = pi ? pi.target : readSkill(resolve(ctx.cwd, options.skillPath!));
+    const pi = request.mode === 'pipeline' ? pipelineInputs(mctx, p, request) : undefined;
+    const skill = pi ? pi.target : readSkill(resolve(ctx.cwd, (request as StandaloneRequest).skillPath));
     const mine = shardContentOf(p, { mode: first.content.mode, skill, candidate: pi?.candSkill, candidateId: pi?.candidate.id, evalThreshold: pi?.evalThreshold, total: first.content.total, plan: first.content.plan });
     const f = contentDiff(first.content, mine);
-    if (!f) return { p, pi, skill, mctx };
+    if (!f) return { p, pi, skill, mctx, request };
     refusal ||= `this checkout's ${describeField(f)} differs from what the shards measured (${String(mine[f])} here, ${String(first.content[f])} in shard ${src.shards[0]!.name}); refusing to merge`;
   }
   throw new UsageError(refusal);
 }
 
+/** `o` without its undefined fields (exactOptionalPropertyTypes-safe spreading). */
+function definedOnly<T extends object>(o: T | undefined): Partial<T> {
+  return Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
 async function checkGroup(ctx: EvaluateContext, src: Sources, mo: MergeOptions): Promise<Checked> {
   const first = src.shards[0]!.manifest;
-  const { p, pi, skill, mctx } = await prepareLikeShards(ctx, src);
+  const { p, pi, skill, mctx, request } = await prepareLikeShards(ctx, src, mo);
   const covered = new Set(src.shards.flatMap((s) => s.manifest.tasks));
   const tasks = p.suite.tasks.filter((t) => covered.has(t.id) || !mo.partial);
   const outcomes = new Map<string, VariantOutcome>();
@@ -122,7 +139,7 @@ async function checkGroup(ctx: EvaluateContext, src: Sources, mo: MergeOptions):
       measured.set(name, { outcome, cache: await fillCache(p, vSkill, outcome, src.shards.length, ctx.now()) });
     }
     const bundle = { p, src, first, measured, write: (dir: string) => writeShardDir(ctx, src, first, p.suite.tasks.map((t) => t.id), outcomes, dir) };
-    return pi ? writeMergedPipeline(mctx, bundle, pi) : writeMergedStandalone(mctx, bundle, skill);
+    return pi ? writeMergedPipeline(mctx, bundle, pi, request) : writeMergedStandalone(mctx, bundle, skill, request);
   };
   return { p, write };
 }

@@ -18,7 +18,7 @@ import { supersedeFile } from '../state/runs.js';
 import { judgeCalibrations, withCorrectedRates } from '../evaluation/judge-calibration.js';
 import { resolveCandidate, type CandidateSource } from './candidate.js';
 import { pipelineEvaluation, rankingInput, type PipelineEvaluation } from '../artifacts/evaluation.js';
-import { engineInfo, type EvaluateContext, type Prepared } from './setup.js';
+import { engineInfo, type CandidateRequest, type EvaluateContext, type Prepared } from './setup.js';
 import type { EnvelopeBits } from './verdict.js';
 
 /** Which threshold applied and what the candidate was made from: the same for sharded and unsharded runs. */
@@ -41,7 +41,7 @@ export async function writePipelineEvaluation(ctx: EvaluateContext, p: Prepared,
   const moved = supersedeFile(iterDir, inIter, ctx.now());
   if (moved) ctx.log(`previous evaluation.json moved to ${moved}`);
   await writeRecordedArtifact(dirname(iterDir), inIter, pipelineEvaluation, artifact, ctx.now());
-  const output = ctx.options.output;
+  const output = ctx.settings?.output;
   // The same validated bytes, not a second validation and serialisation of a possibly large artifact.
   if (output) await writeFileAtomically(resolve(ctx.cwd, output), readFileSync(inIter));
   return output ? resolve(ctx.cwd, output) : inIter;
@@ -53,9 +53,8 @@ export async function writePipelineEvaluation(ctx: EvaluateContext, p: Prepared,
  * dir is touched. `candSkill` is the candidate as text until runPipeline writes an inline or seed-plan
  * candidate's variant folder under the lock (candidateSkill); a variant folder is final already.
  */
-export function pipelineInputs(ctx: EvaluateContext, p: Prepared) {
-  const o = ctx.options;
-  const rankingPath = resolve(ctx.cwd, o.input!);
+export function pipelineInputs(ctx: EvaluateContext, p: Prepared, o: CandidateRequest) {
+  const rankingPath = resolve(ctx.cwd, o.input);
   // The located loader (JSON is YAML) so a bad ranking points at its line and column like a bad suite.
   const loaded = loadYaml(rankingPath, rankingInput, 'ranking');
   const ranking = loaded.value;

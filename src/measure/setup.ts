@@ -25,48 +25,62 @@ import { Budget } from '../evaluation/budget.js';
 import { configureEngine, engineTimeoutMs } from '../evaluation/metered.js';
 import type { RunEnv } from '../core/run-env.js';
 
-export interface EvaluateOptions {
-  standalone?: boolean;
-  input?: string;
-  candidateId?: string;
+/**
+ * What an evaluation opens (openMeasurement): the suite, the state directory, the config and the engine.
+ * A loop run's manifest names them (src/loop/evaluate-context.ts); `whet evaluate` its flags.
+ */
+export interface MeasureSource {
   taskSuite?: string;
   stateRoot?: string;
-  skillPath?: string;
+  config?: string;
+  mock?: boolean;
+  /** An engine that overrides the config's (a target's own engine). */
+  engine?: EngineConfig;
+  /** Each task's split as a loop run registered it (a later holdout_ratio cannot move tasks). */
+  splits?: Record<string, 'train' | 'holdout'>;
+}
+
+/** How it measures; what is not set is pipeline.yaml's. */
+export interface MeasureSettings {
   passK?: number;
-  evalThreshold?: number;
-  /** How evalThreshold is named in messages and the artifact (default `--eval-threshold`). */
-  evalThresholdFrom?: string;
-  /** Internal: per-category eval thresholds a loop run registered (in place of pipeline.yaml's). */
-  evalThresholds?: Record<string, number>;
-  baselineCacheDir?: string;
+  concurrency?: number;
   cacheTtl?: string;
+  baselineCacheDir?: string;
   /** Ignore cached baselines and the suite's checked copy (fresh ones are still stored). */
   force?: boolean;
   /**
-   * Internal (`whet nightly`): measure every task now — no cached baseline and no unfinished earlier run
-   * stands in for tonight's calls. A clean result still refreshes the cache, so the loop benefits.
+   * `whet nightly`: measure every task now — no cached baseline and no unfinished earlier run stands in
+   * for tonight's calls. A clean result still refreshes the cache, so the loop benefits.
    */
   fresh?: boolean;
-  mock?: boolean;
-  /** Standalone: measure the suite with no skill too, and the skill's own effect against it (skill-effect.ts). */
-  withoutSkill?: boolean;
+  /** Also write the evaluation artifact here. */
   output?: string;
-  concurrency?: number;
-  config?: string;
-  /** `i/n`: run only this shard's share of the tasks and write a shard manifest, no verdict (whet merge decides). */
-  shard?: string;
-  /** An earlier results log whose durations balance the shards (longest first); by attempt count without it. */
-  shardDurations?: string;
-  /** Internal: the pipeline.yaml target a baseline/nightly shard measures (paths relative to the config's folder). */
-  shardTarget?: { skill: string; suite: string };
-  /** Internal: each task's split as a loop run registered it (a later holdout_ratio cannot move tasks). */
-  splits?: Record<string, 'train' | 'holdout'>;
-  /** Internal: an engine that overrides the config's (a target's own engine). */
-  engine?: EngineConfig;
 }
 
+/** The current skill, measured on its own. */
+export interface StandaloneRequest {
+  skillPath: string;
+  /** Measure the suite with no skill too, and the skill's own effect against it (skill-effect.ts). */
+  withoutSkill?: boolean;
+}
+
+/** A ranked candidate, measured against its target on the same tasks. */
+export interface CandidateRequest {
+  input: string;
+  candidateId: string;
+  evalThreshold?: number;
+  /** How evalThreshold is named in messages and the artifact (default `--eval-threshold`). */
+  evalThresholdFrom?: string;
+  /** Per-category eval thresholds a loop run registered (in place of pipeline.yaml's). */
+  evalThresholds?: Record<string, number>;
+}
+
+/** What one evaluation measures. */
+export type MeasureRequest = ({ mode: 'standalone' } & StandaloneRequest) | ({ mode: 'pipeline' } & CandidateRequest);
+
 export interface EvaluateContext extends RunEnv {
-  options: EvaluateOptions;
+  source: MeasureSource;
+  settings?: MeasureSettings;
   /** The caller (the loop runner) already holds the state lock. */
   lockHeld?: boolean;
   /** A concurrency gate shared with other evaluations running at the same time (nightly targets). */
@@ -110,7 +124,8 @@ export interface Opened {
  * run does this once (src/loop/open.ts) and every stage reuses it; a stand-alone evaluation once per call.
  */
 export async function openMeasurement(ctx: EvaluateContext, loadedCfg?: PipelineConfig): Promise<Opened> {
-  const o = ctx.options;
+  const o = ctx.source;
+  const force = ctx.settings?.force;
   if (!o.taskSuite) throw new UsageError('--task-suite is required: both modes evaluate against a task suite');
   const cfg = loadedCfg ?? (await loadPipeline(o.config, ctx.cwd));
   const configured = o.engine ?? cfg.engine;
@@ -122,7 +137,7 @@ export async function openMeasurement(ctx: EvaluateContext, loadedCfg?: Pipeline
   // A large suite unchanged since it was last loaded is read from its checked copy. Only the bundled whet
   // has a build id to key copies by, and `cache: {enabled: false}` keeps none.
   const stateDir = stateDirOf(ctx, cfg);
-  const copies = BUILD_ID && cfg.cacheEnabled ? { dir: stateLayout.suiteCopyDir(stateDir), build: BUILD_ID, ...(o.force ? { bypass: 'bypassed (--force)' } : {}) } : undefined;
+  const copies = BUILD_ID && cfg.cacheEnabled ? { dir: stateLayout.suiteCopyDir(stateDir), build: BUILD_ID, ...(force ? { bypass: 'bypassed (--force)' } : {}) } : undefined;
   const read = loadSuiteRemembered(resolve(ctx.cwd, o.taskSuite), { defaultTimeoutMs: engineTimeoutMs(engineCfg) ?? cfg.taskTimeoutMs }, copies);
   const suite = applySuiteOverrides(read.suite, cfg.suiteOverrides ?? []);
   setFrozenSplits(suite.tasks, o.splits, cfg.loop.holdoutRatio);
@@ -136,7 +151,7 @@ export async function openMeasurement(ctx: EvaluateContext, loadedCfg?: Pipeline
   // A missing key or agent CLI: exit 2 with the fix before any run folder exists (issue 41).
   await refuseUnusableEngines([{ where: o.engine ? 'targets[].engine' : 'engine', cfg: engineCfg }, { where: 'judge_engine', cfg: needsJudge ? judgeCfg : undefined }], ctx.env, ctx.cwd);
   // The run's concurrency is the engines' adaptive ceiling unless their config writes its own max_concurrency.
-  const concurrency = o.concurrency ?? cfg.concurrency;
+  const concurrency = ctx.settings?.concurrency ?? cfg.concurrency;
   const engine = configureEngine(createEngine(engineCfg, { suiteDir: suite.dir, env: ctx.env, maxConcurrency: concurrency }), engineCfg);
   const withFiles = suite.tasks.filter((t) => t.files?.length).length;
   if (withFiles > 0 && !placesFiles(engineCfg)) {
@@ -152,7 +167,7 @@ export async function openMeasurement(ctx: EvaluateContext, loadedCfg?: Pipeline
 }
 
 export async function prepare(ctx: EvaluateContext): Promise<Prepared> {
-  const o = ctx.options;
+  const o = ctx.settings ?? {};
   if (o.passK !== undefined && (!Number.isInteger(o.passK) || o.passK < 1)) throw new UsageError('--pass-k must be a whole number ≥ 1');
   if (o.concurrency !== undefined && (!Number.isInteger(o.concurrency) || o.concurrency < 1)) throw new UsageError('--concurrency must be a whole number ≥ 1');
   let ttlFromFlag: number | undefined;
@@ -185,7 +200,7 @@ export async function prepare(ctx: EvaluateContext): Promise<Prepared> {
 
 /** The state directory an evaluation writes: `--state-root`, else pipeline.yaml's. */
 function stateDirOf(ctx: EvaluateContext, cfg: PipelineConfig): string {
-  return resolve(ctx.cwd, ctx.options.stateRoot ?? cfg.stateDir);
+  return resolve(ctx.cwd, ctx.source.stateRoot ?? cfg.stateDir);
 }
 
 /** Engines that run the agent in a fresh workspace, where a task's files are copied (workspace.ts placeFiles). */

@@ -39,9 +39,8 @@ export function shardContentOf(
 }
 
 /** The plan for n shards: by recorded durations when `--shard-durations` names an earlier results log. */
-export async function planFor(ctx: EvaluateContext, p: Prepared, total: number): Promise<ShardPlan> {
+export async function planFor(ctx: EvaluateContext, p: Prepared, total: number, file?: string): Promise<ShardPlan> {
   let durations: Map<string, number> | undefined;
-  const file = ctx.options.shardDurations;
   if (file) {
     const path = resolve(ctx.cwd, file);
     if (!existsSync(path)) throw new UsageError(`--shard-durations ${file}: no such file (an earlier run's results/<variant>.jsonl)`);

@@ -16,21 +16,29 @@ import { findResumableRun, newRunId, readRunManifest, writeRunManifest } from '.
 import { measure, type Measured } from './measure.js';
 import { pipelineInputs } from './pipeline-inputs.js';
 import { evaluationManifest } from './run-manifest.js';
-import { budgetFor, prepare, type EvaluateContext } from './setup.js';
+import { budgetFor, prepare, type EvaluateContext, type MeasureRequest } from './setup.js';
 import { planFor, shardContentOf } from './shard-content.js';
 
 export type ShardResult =
   | { interrupted: true; runDir: string; budgetExhausted?: string }
   | { interrupted: false; spec: ShardSpec; manifestPath: string; manifest: ShardManifest; errors: number };
 
-export async function runShard(ctx: EvaluateContext): Promise<ShardResult> {
-  const o = ctx.options;
-  const spec = parseShardSpec(o.shard ?? '');
-  if (o.output) throw new UsageError('--output names the evaluation artifact, which a shard does not write (whet merge does); drop it with --shard');
-  if (o.standalone && !o.skillPath) throw new UsageError('--skill-path is required with --standalone (the skill folder or its SKILL.md)');
-  if (!o.standalone && (!o.input || !o.candidateId)) throw new UsageError('pipeline mode needs --input RANKING.json and --candidate-id ID (or use --standalone)');
+/** One shard's share of an evaluation: `i/n`, how to balance, and (baseline/nightly) the target it measures. */
+export interface ShardRequest {
+  shard: string;
+  /** An earlier results log whose durations balance the shards (longest first); by attempt count without it. */
+  durations?: string;
+  /** The pipeline.yaml target a baseline/nightly shard measures (paths relative to the config's folder). */
+  target?: { skill: string; suite: string };
+  of: MeasureRequest;
+}
+
+export async function runShard(ctx: EvaluateContext, req: ShardRequest): Promise<ShardResult> {
+  const spec = parseShardSpec(req.shard);
+  if (ctx.settings?.output) throw new UsageError('--output names the evaluation artifact, which a shard does not write (whet merge does); drop it with --shard');
+  const of = req.of;
   const p = await prepare(ctx);
-  const plan = await planFor(ctx, p, spec.total);
+  const plan = await planFor(ctx, p, spec.total, req.durations);
   const mine = p.suite.tasks.filter((t) => plan.assignment[t.id] === spec.index);
   const sp = { ...p, suite: { ...p.suite, tasks: mine } };
 
@@ -41,12 +49,12 @@ export async function runShard(ctx: EvaluateContext): Promise<ShardResult> {
   let runId: string;
   let skipped: string | undefined;
   let evalThreshold: number | undefined;
-  if (o.standalone) {
-    skill = readSkill(resolve(ctx.cwd, o.skillPath!));
+  if (of.mode === 'standalone') {
+    skill = readSkill(resolve(ctx.cwd, of.skillPath));
     runId = '';
     runDir = dir = '';
   } else {
-    const pi = pipelineInputs(ctx, p);
+    const pi = pipelineInputs(ctx, p, of);
     skill = pi.target;
     cand = { skill: pi.candSkill, id: pi.candidate.id };
     evalThreshold = pi.evalThreshold;
@@ -56,12 +64,12 @@ export async function runShard(ctx: EvaluateContext): Promise<ShardResult> {
     // Beside the iteration's own results, never in them: the merge writes those.
     dir = `${pi.iterDir}/shards/${cand.id}-${shardLabel(spec)}`;
   }
-  const content = shardContentOf(p, { mode: o.standalone ? 'standalone' : 'pipeline', skill, candidate: cand?.skill, candidateId: cand?.id, evalThreshold, total: spec.total, plan: plan.hash });
+  const content = shardContentOf(p, { mode: of.mode, skill, candidate: cand?.skill, candidateId: cand?.id, evalThreshold, total: spec.total, plan: plan.hash });
 
   const lock = ctx.lockHeld ? { release: async () => undefined } : await acquireStateLock(p.stateDir, `whet evaluate --shard ${spec.index}/${spec.total}`);
   try {
     const now = ctx.now();
-    if (o.standalone) {
+    if (of.mode === 'standalone') {
       const key = `shard:${hashOf(content)}:${spec.index}`;
       const resumed = findResumableRun(p.stateDir, key);
       runId = resumed ?? newRunId(p.stateDir, `shard-${shardLabel(spec)}-${p.suite.skillId}`, now);
@@ -82,7 +90,7 @@ export async function runShard(ctx: EvaluateContext): Promise<ShardResult> {
         if (m.outcome.interrupted) {
           const exhausted = m.outcome.budgetExhausted;
           appendEvent(runDir, { event: exhausted ? 'budget_exhausted' : 'interrupted', stage: 'evaluate', shard: `${spec.index}/${spec.total}` }, ctx.now());
-          if (o.standalone) await writeRunManifest(runDir, { ...readRunManifest(runDir)!, status: exhausted ? 'budget_exhausted' : 'interrupted', updated_at: ctx.now().toISOString() });
+          if (of.mode === 'standalone') await writeRunManifest(runDir, { ...readRunManifest(runDir)!, status: exhausted ? 'budget_exhausted' : 'interrupted', updated_at: ctx.now().toISOString() });
           return { interrupted: true, runDir, ...(exhausted ? { budgetExhausted: exhausted } : {}) };
         }
         measured.push({ name: v.name, m });
@@ -96,7 +104,7 @@ export async function runShard(ctx: EvaluateContext): Promise<ShardResult> {
       covers: [spec.index],
       content,
       plan: { balanced_by: plan.balanced_by, loads: plan.loads },
-      invocation: { task_suite: o.taskSuite!, skill_path: o.skillPath ?? null, input: o.input ?? null, config: o.config ?? null, pass_k: o.passK ?? null, mock: o.mock === true, target: o.shardTarget ?? null },
+      invocation: { task_suite: ctx.source.taskSuite!, skill_path: of.mode === 'standalone' ? of.skillPath : null, input: of.mode === 'pipeline' ? of.input : null, config: ctx.source.config ?? null, pass_k: ctx.settings?.passK ?? null, mock: ctx.source.mock === true, target: req.target ?? null },
       tasks: mine.map((t) => t.id).sort(),
       variants: measured.map(({ name, m }) => ({
         name,
@@ -109,7 +117,7 @@ export async function runShard(ctx: EvaluateContext): Promise<ShardResult> {
     };
     const manifestPath = `${dir}/${SHARD_FILE}`;
     await writeArtifact(manifestPath, shardManifest, manifest);
-    if (o.standalone) await writeRunManifest(runDir, { ...readRunManifest(runDir)!, status: errors > 0 ? 'incomplete' : 'completed', updated_at: ctx.now().toISOString() });
+    if (of.mode === 'standalone') await writeRunManifest(runDir, { ...readRunManifest(runDir)!, status: errors > 0 ? 'incomplete' : 'completed', updated_at: ctx.now().toISOString() });
     appendEvent(runDir, { event: 'finished', stage: 'evaluate', shard: `${spec.index}/${spec.total}`, errors, engine_calls: p.engine.calls() }, ctx.now());
     return { interrupted: false, spec, manifestPath, manifest, errors };
   } finally {

@@ -19,7 +19,7 @@ import { standaloneEvaluation } from '../artifacts/evaluation.js';
 import { evaluationManifest } from './run-manifest.js';
 import { watchRateLimits } from '../evaluation/rate-limit-watch.js';
 import { runTotals, totalsOf } from '../evaluation/run-usage.js';
-import { budgetFor, evaluationKey, prepare, type EvaluateContext, type Prepared, type StageResult } from './setup.js';
+import { budgetFor, evaluationKey, prepare, type EvaluateContext, type Prepared, type StageResult, type StandaloneRequest } from './setup.js';
 import type { TaskTally } from '../evaluation/aggregate.js';
 import type { VariantOutcome } from '../evaluation/run-variant.js';
 
@@ -31,10 +31,8 @@ import type { VariantOutcome } from '../evaluation/run-variant.js';
  */
 export type AfterFirst = (a: { prepared: Prepared; tallies: readonly TaskTally[]; round: (n: number) => Promise<VariantOutcome> }) => Promise<VariantOutcome | undefined>;
 
-export async function runStandalone(ctx: EvaluateContext, after?: AfterFirst): Promise<StageResult> {
-  const o = ctx.options;
-  if (!o.skillPath) throw new UsageError('--skill-path is required with --standalone (the skill folder or its SKILL.md)');
-  if (o.input || o.candidateId) throw new UsageError('--standalone evaluates the current skill; --input and --candidate-id belong to pipeline mode');
+export async function runStandalone(ctx: EvaluateContext, req: StandaloneRequest, after?: AfterFirst): Promise<StageResult> {
+  const o = { ...ctx.settings, ...req };
   if (o.withoutSkill && after) throw new UsageError('--without-skill is a standalone evaluation of its own; a nightly measures the skill alone');
   const p = await prepare(ctx);
   if (o.withoutSkill && triggerTaskCount(p.suite.tasks) > 0) throw new UsageError('--without-skill: a trigger suite asks whether the agent invokes the skill, which a run with no skill cannot answer; nothing was run');

@@ -83,7 +83,7 @@ export async function forEachTarget<R>(
             lockHeld: true,
             limiter,
             ...(e.progressOut ? { progressOut: e.progressOut } : {}),
-            options: { standalone: true, taskSuite: t.suitePath, skillPath: t.skillDir, stateRoot: stateDir, config: cfg.path, mock: o.mock, engine: t.engine },
+            source: { taskSuite: t.suitePath, stateRoot: stateDir, config: cfg.path, mock: o.mock, engine: t.engine },
           },
           t,
           { cfg, stateDir, targets },
@@ -102,7 +102,7 @@ export async function baselineAll(
 ): Promise<{ cfg: PipelineConfig; stateDir: string; results: TargetBaseline[]; interrupted: boolean }> {
   let interrupted = false;
   const { cfg, stateDir, results } = await forEachTarget(e, o, 'whet baseline', async (ctx, t, all): Promise<TargetBaseline | undefined> => {
-    const r = await runStandalone({ ...ctx, options: { ...ctx.options, force: o.force, fresh: o.fresh } }, o.after?.(t, all));
+    const r = await runStandalone({ ...ctx, settings: { ...ctx.settings, force: o.force, fresh: o.fresh } }, { skillPath: t.skillDir }, o.after?.(t, all));
     if (r.interrupted) {
       interrupted = true;
       return undefined;

@@ -34,7 +34,10 @@ export function prune(stateDir: string, o: { olderThanMs: number; cacheTtlMs: nu
       continue;
     }
     r.removed_runs.push(id);
-    if (!o.dryRun) rmSync(dir, { recursive: true, force: true });
+    if (o.dryRun) continue;
+    rmSync(dir, { recursive: true, force: true });
+    // What status remembered of the run's files goes with it (src/inspect/verified-memo.ts).
+    rmSync(stateLayout.verifiedMemo(stateDir, id), { force: true });
   }
   const cache = o.cacheDir ?? stateLayout.baselineCacheDir(stateDir);
   for (const f of existsSync(cache) ? readdirSync(cache).filter((x) => x.endsWith('.json')).sort() : []) {

@@ -19,15 +19,12 @@ export async function shardTargets(
 ): Promise<{ results: ShardResult[]; interrupted: boolean }> {
   parseShardSpec(o.shard);
   const { results } = await forEachTarget(e, o, `whet baseline --shard ${o.shard}`, (ctx, t, { cfg }) =>
-    runShard({
-      ...ctx,
-      options: {
-        ...ctx.options,
-        shard: o.shard,
-        shardDurations: o.shardDurations,
-        // Relative to pipeline.yaml, so a merge on another checkout finds the same target.
-        shardTarget: { skill: relative(cfg.dir, t.skillDir), suite: relative(cfg.dir, t.suitePath) },
-      },
+    runShard(ctx, {
+      shard: o.shard,
+      ...(o.shardDurations ? { durations: o.shardDurations } : {}),
+      // Relative to pipeline.yaml, so a merge on another checkout finds the same target.
+      target: { skill: relative(cfg.dir, t.skillDir), suite: relative(cfg.dir, t.suitePath) },
+      of: { mode: 'standalone', skillPath: t.skillDir },
     }),
   );
   return { results, interrupted: results.some((r) => r.interrupted) };
@@ -50,11 +47,11 @@ export function mergedBaselines(dirs: string[], verify?: (shardDirs: string[]) =
         throw new UsageError(`target ${relative(cfg.dir, t.skillDir) || '.'} (suite ${relative(cfg.dir, t.suitePath)}) has no shards among ${dirs.join(' ')}; a night must measure every target`);
       }
     }
-    const merged = await runMerge({ cwd: e.cwd, env: e.env, now: e.now, log: e.log, signal: e.signal, options: { stateRoot: stateDir, config: cfg.path, mock: o.mock } }, { dirs, ...(verify ? { verify } : {}) });
+    const merged = await runMerge({ cwd: e.cwd, env: e.env, now: e.now, log: e.log, signal: e.signal, source: { stateRoot: stateDir, config: cfg.path, mock: o.mock } }, { dirs, ...(verify ? { verify } : {}) });
     const results: TargetBaseline[] = [];
     const same = (a: unknown, b: unknown) => canonicalJson(a ?? null) === canonicalJson(b ?? null);
     for (const t of targets) {
-      const m = merged.find((r) => !r.partial && r.options.skillPath === t.skillDir && r.options.taskSuite === t.suitePath && same(r.options.engine, t.engine));
+      const m = merged.find((r) => !r.partial && r.request.mode === 'standalone' && r.request.skillPath === t.skillDir && r.source.taskSuite === t.suitePath && same(r.source.engine, t.engine));
       if (!m || m.partial) throw new UsageError(`target ${relative(cfg.dir, t.skillDir) || '.'} (suite ${relative(cfg.dir, t.suitePath)}) has no shards among ${dirs.join(' ')}; a night must measure every target`);
       results.push({ target: t, run_id: m.artifact.run_id, artifact: m.artifact as StandaloneEvaluation, artifactPath: m.artifactPath });
     }

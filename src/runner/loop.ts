@@ -193,6 +193,6 @@ async function interrupted(ctx: LoopContext, e: LoopEnv, outcomes: LoopResult['o
 
 async function planLineFor(ctx: LoopContext): Promise<string> {
   const [{ prepare }, { planLine, planReport }, { evaluateContext }, { readSkill }] = await Promise.all([import('../measure/setup.js'), import('../measure/plan-report.js'), import('../loop/evaluate-context.js'), import('../skill/read.js')]);
-  const p = await prepare(evaluateContext(ctx, { standalone: true }));
+  const p = await prepare(evaluateContext(ctx));
   return planLine(planReport(p, readSkill(ctx.manifest.target.skill_dir), ctx.now(), false));
 }

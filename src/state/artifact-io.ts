@@ -7,13 +7,13 @@ import { displayPath, formatPath, locate, yaml } from '../config/locate.js';
 import { ArrayPieces, writeJsonAtomically, type AtomicOptions } from '../core/atomic.js';
 import { flatCheckOf } from './flat-check.js';
 import { ONCE } from '../core/parse-once.js';
-import { canonicalJson, sha256 } from '../core/hash.js';
+import { canonicalJson, sha256, sha256OfFile } from '../core/hash.js';
 
 // What the state layer's callers hash artifacts and inputs with (src/core/hash.ts).
 export { canonicalJson, sha256 };
 
 export function sha256File(file: string): string {
-  return sha256(readFileSync(file));
+  return sha256OfFile(file).sha256;
 }
 
 /** Top-level arrays this long are validated element by element as they are written. */

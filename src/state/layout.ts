@@ -31,6 +31,8 @@ export const stateLayout = {
   baselineCacheDir: (state: string) => join(state, 'cache', 'baselines'),
   /** Checked copies of large suites (src/config/suite-copy.ts). */
   suiteCopyDir: (state: string) => join(state, 'cache', 'suites'),
+  /** What `whet status` remembers of a run's verified files (src/inspect/verified-memo.ts). */
+  verifiedMemo: (state: string, runId: string) => idPath(join(state, 'cache', 'verified'), runId, 'run id', '.json'),
   lessons: (state: string) => join(state, 'memory', 'lessons.jsonl'),
   /** A person's verdicts on outputs, given in `whet view` (src/lessons/feedback.ts). */
   feedback: (state: string) => join(state, 'memory', 'feedback.jsonl'),

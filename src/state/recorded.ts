@@ -5,13 +5,14 @@
 // name (atomic.ts `beforeRename`), so a crash leaves a record without its file, never a file without its
 // record. Commands that change the skill (the gate, review, rollback) check the files they act on
 // against it first and refuse, naming the file, when they differ.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { z } from 'zod';
 import { writeJsonAtomically, type AtomicOptions } from '../core/atomic.js';
 import { ConfigError } from '../core/errors.js';
 import { displayPath } from '../config/locate.js';
-import { sha256 as sha256Of, sha256File, writeArtifact } from './artifact-io.js';
+import { sha256File, writeArtifact } from './artifact-io.js';
+import { sha256OfFile } from '../core/hash.js';
 import { appendEvent } from './events.js';
 import { stateLayout } from './layout.js';
 import { readRecords, recordedPath, WRITTEN } from './records-read.js';
@@ -48,10 +49,9 @@ export function recordResultsLogs(runDir: string, dir: string, now: Date): void 
   const known = readRecords(runDir).hashes;
   for (const name of readdirSync(results).filter((n) => n.endsWith('.jsonl')).sort()) {
     const file = join(results, name);
-    const bytes = readFileSync(file);
-    const sha256 = sha256Of(bytes);
+    const { sha256, bytes } = sha256OfFile(file);
     const path = recordedPath(runDir, file);
-    if (known.get(path)?.sha256 !== sha256) appendEvent(runDir, { event: WRITTEN, path, sha256, bytes: bytes.length }, now);
+    if (known.get(path)?.sha256 !== sha256) appendEvent(runDir, { event: WRITTEN, path, sha256, bytes }, now);
   }
 }
 

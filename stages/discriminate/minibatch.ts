@@ -55,7 +55,7 @@ export function minibatchVerdict(candidate: readonly TaskTally[], baseline: read
 
 /** The evaluate stage's own setup (suite with splits, engines), so the pre-check runs tasks exactly as it does. */
 export function prepareMinibatch(ctx: LoopContext): Promise<Prepared> {
-  return prepare(evaluateContext(ctx, {}));
+  return prepare(evaluateContext(ctx));
 }
 
 export interface VariantRun {

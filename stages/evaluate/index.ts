@@ -4,12 +4,12 @@
 import { runPipeline } from './pipeline.js';
 import { formatEvaluation } from '../../src/measure/print.js';
 import { runStandalone } from '../../src/measure/standalone.js';
-import type { EvaluateContext, StageResult } from '../../src/measure/setup.js';
+import type { EvaluateContext, MeasureRequest, StageResult } from '../../src/measure/setup.js';
 
-export type { EvaluateContext, EvaluateOptions, StageResult } from '../../src/measure/setup.js';
+export type { EvaluateContext, MeasureRequest, StageResult } from '../../src/measure/setup.js';
 
-export async function run(ctx: EvaluateContext): Promise<StageResult> {
-  return ctx.options.standalone ? runStandalone(ctx) : runPipeline(ctx);
+export async function run(ctx: EvaluateContext, req: MeasureRequest): Promise<StageResult> {
+  return req.mode === 'standalone' ? runStandalone(ctx, req) : runPipeline(ctx, req);
 }
 
 export function exitCodeOf(r: StageResult): number {

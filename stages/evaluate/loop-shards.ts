@@ -14,11 +14,12 @@ import type { RunEnv } from '../../src/core/run-env.js';
 import { appendEvent } from '../../src/state/events.js';
 import { UsageError } from '../../src/core/errors.js';
 import { runMerge } from '../../src/measure/merge.js';
-import type { EvaluateContext, StageResult } from '../../src/measure/setup.js';
+import type { CandidateRequest, EvaluateContext, StageResult } from '../../src/measure/setup.js';
 import { runShard, type ShardResult } from '../../src/measure/shard.js';
 import { evaluateContext } from '../../src/loop/evaluate-context.js';
 
-export async function evaluateThroughShards(ctx: LoopContext, ectx: EvaluateContext, candidateId: string): Promise<StageOutcome | { merged: StageResult }> {
+export async function evaluateThroughShards(ctx: LoopContext, ectx: EvaluateContext, req: CandidateRequest): Promise<StageOutcome | { merged: StageResult }> {
+  const candidateId = req.candidateId;
   const paths = iterationPaths(ctx.runDir, ctx.iteration);
   const n = ctx.config.evaluateShards;
   if (!existsSync(paths.shardPlan)) {
@@ -43,7 +44,7 @@ export async function evaluateThroughShards(ctx: LoopContext, ectx: EvaluateCont
     appendEvent(ctx.runDir, { event: 'handed_to_shards', stage: 'evaluate', iteration: ctx.iteration, shards: n }, ctx.now());
     return { artifactPath: paths.shardPlan, verdict: 'pending', next_step: 'evaluate_shards', next_owner: 'shards', summary: `evaluate ${candidateId}: handed to ${n} shards`, engineCalls: 0 };
   }
-  const [r] = await runMerge(ectx, { dirs: [paths.shards] });
+  const [r] = await runMerge(ectx, { dirs: [paths.shards], input: req.input, thresholds: { evalThreshold: req.evalThreshold, evalThresholdFrom: req.evalThresholdFrom, evalThresholds: req.evalThresholds } });
   if (!r || r.partial) throw new UsageError(`the shards under ${paths.shards} did not merge into an evaluation`);
   return { merged: r };
 }
@@ -56,6 +57,6 @@ export async function runLoopShard(e: RunEnv, o: { stateDir: string; runId: stri
   const plan = readArtifact(paths.shardPlan, shardPlanArtifact, 'shard plan');
   const total = Number(o.shard.split('/')[1]);
   if (total !== plan.total) throw new UsageError(`--shard ${o.shard}: run ${o.runId} was handed to ${plan.total} shards, not ${o.shard.split('/')[1]}`);
-  const ectx = evaluateContext(ctx, { input: paths.ranking, candidateId: plan.candidate_id, evalThreshold: ctx.config.evalThreshold, shard: o.shard, ...(o.concurrency ? { concurrency: o.concurrency } : {}) });
-  return runShard({ ...ectx, lockHeld: false });
+  const ectx = evaluateContext(ctx, o.concurrency ? { concurrency: o.concurrency } : undefined);
+  return runShard({ ...ectx, lockHeld: false }, { shard: o.shard, of: { mode: 'pipeline', input: paths.ranking, candidateId: plan.candidate_id, evalThreshold: ctx.config.evalThreshold } });
 }

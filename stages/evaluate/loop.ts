@@ -12,12 +12,12 @@ import { appendEvent } from '../../src/state/events.js';
 import { measure, standaloneFromMeasured } from '../../src/measure/measure.js';
 import { runPipeline, weakBaselineWhy } from './pipeline.js';
 import { standaloneEvaluation, type StandaloneEvaluation } from '../../src/artifacts/evaluation.js';
-import { prepare } from '../../src/measure/setup.js';
+import { prepare, type CandidateRequest } from '../../src/measure/setup.js';
 import { evaluateContext } from '../../src/loop/evaluate-context.js';
 import { evaluateThroughShards } from './loop-shards.js';
 
 export async function evaluateLoopBaseline(ctx: LoopContext): Promise<StageOutcome | 'interrupted'> {
-  const ectx = evaluateContext(ctx, { standalone: true });
+  const ectx = evaluateContext(ctx);
   const p = await prepare(ectx);
   const paths = iterationPaths(ctx.runDir, ctx.iteration);
   const skill = readSkill(ctx.manifest.target.skill_dir);
@@ -57,16 +57,17 @@ export async function evaluateLoopCandidate(ctx: LoopContext, candidateId: strin
   const paths = iterationPaths(ctx.runDir, ctx.iteration);
   // The run's threshold (registered; a flag's when the run started with one), not pipeline.yaml reread.
   const flagged = ctx.flags?.evalThreshold !== undefined || ctx.manifest.flags?.eval_threshold !== undefined;
-  const ectx = evaluateContext(ctx, {
+  const ectx = evaluateContext(ctx);
+  const req: CandidateRequest = {
     input: paths.ranking,
     candidateId,
     evalThreshold: ctx.config.evalThreshold,
     evalThresholdFrom: singleThresholdFrom(flagged),
     evalThresholds: ctx.config.evalThresholds,
-  });
-  const sharded = ctx.config.evaluateShards > 1 ? await evaluateThroughShards(ctx, ectx, candidateId) : undefined;
+  };
+  const sharded = ctx.config.evaluateShards > 1 ? await evaluateThroughShards(ctx, ectx, req) : undefined;
   if (sharded && 'summary' in sharded) return sharded;
-  const r = sharded ? sharded.merged : await runPipeline(ectx);
+  const r = sharded ? sharded.merged : await runPipeline(ectx, req);
   if (r.interrupted) return 'interrupted';
   // Shards measure the first round only: said, since a noisy engine's gate then rests on one attempt per task.
   if (sharded && ctx.config.deterministic !== true && (ctx.manifest.mock !== true && ctx.config.engine?.type !== 'mock')) {

@@ -4,7 +4,6 @@
 // the original in its place (the seed's fatal bug), nor a plan's fragment as if it were the skill.
 import { mockJudged, weakMockBaseline } from '../../src/measure/mock-judges.js';
 import { checkIdFlag } from '../../src/config/safe-id.js';
-import { UsageError } from '../../src/core/errors.js';
 import { summarizeVariant } from '../../src/evaluation/summary.js';
 import { appendEvent } from '../../src/state/events.js';
 import { acquireStateLock } from '../../src/state/lock.js';
@@ -14,17 +13,14 @@ import { candidateSkill } from '../../src/measure/candidate.js';
 import { countRoundsInTrigger, heldOutRounds } from '../../src/measure/held-out-rounds.js';
 import { planLine, planReport } from '../../src/measure/plan-report.js';
 import { envelopeBits, pipelineInputs, recordCandidateSource, writePipelineEvaluation } from '../../src/measure/pipeline-inputs.js';
-import { budgetFor, engineNoise, prepare, type EvaluateContext, type StageResult } from '../../src/measure/setup.js';
+import { budgetFor, engineNoise, prepare, type CandidateRequest, type EvaluateContext, type StageResult } from '../../src/measure/setup.js';
 import { pipelineArtifact, tooManyErrors } from '../../src/measure/verdict.js';
 import { watchRateLimits } from '../../src/evaluation/rate-limit-watch.js';
 
-export async function runPipeline(ctx: EvaluateContext): Promise<StageResult> {
-  const o = ctx.options;
-  if (!o.input || !o.candidateId) throw new UsageError('pipeline mode needs --input RANKING.json and --candidate-id ID (or use --standalone)');
-  if (o.skillPath) throw new UsageError('--skill-path belongs to --standalone; in pipeline mode the target comes from the ranking');
-  checkIdFlag(o.candidateId, '--candidate-id');
+export async function runPipeline(ctx: EvaluateContext, req: CandidateRequest): Promise<StageResult> {
+  checkIdFlag(req.candidateId, '--candidate-id');
   const p = await prepare(ctx);
-  const pi = pipelineInputs(ctx, p);
+  const pi = pipelineInputs(ctx, p, req);
   const { candidate, target, source, evalThreshold, evalThresholdFrom, iteration, runDir, iterDir, score, ranking } = pi;
   // A loop run printed its plan when it started; a direct `whet evaluate` prints it here.
   if (!ctx.lockHeld) ctx.log(planLine(planReport(p, target, ctx.now(), false)));

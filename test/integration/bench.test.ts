@@ -9,7 +9,7 @@ import { repoRoot } from '../support/cli.js';
 
 describe('npm run bench', () => {
   it('prints every row of the table as a ratio to its reference', () => {
-    const args = ['--tasks', '100', '--large-tasks', '200', '--latency-tasks', '64', '--latency-ms', '20', '--concurrency', '16', '--repeat', '1', '--heavy-repeat', '1', '--decision-trials', '20', '--drift-trials', '10', '--drift-sequences', '20', '--view-runs', '50'];
+    const args = ['--tasks', '100', '--large-tasks', '200', '--latency-tasks', '64', '--latency-ms', '20', '--concurrency', '16', '--repeat', '1', '--heavy-repeat', '1', '--decision-trials', '20', '--drift-trials', '10', '--drift-sequences', '20', '--view-runs', '50', '--status-tasks', '100'];
     const r = spawnSync(process.execPath, [join(repoRoot, 'dist/scripts/bench.js'), ...args], { encoding: 'utf8', timeout: 240_000 });
     expect(r.status, r.stderr).toBe(0);
     const [first, rest] = r.stdout.split('decisions on a simulated noisy model');
@@ -56,6 +56,7 @@ describe('npm run bench', () => {
       new RegExp(String.raw`^\| runs page at 50 runs in headless Chromium, navigation start until usable \| (${num} s|skipped: no Chromium at .*) \| goal 2\.00 s \| (${num}×|—) \| ≤ 1× \|`),
       new RegExp(String.raw`^\| \`whet view\` idle at 50 runs with the runs page open \(CPU share of one core\) \| (\d+\.\d%|skipped: .*) \| goal 2% of a core \| (${num}×|—) \| ≤ 1× \|`),
       new RegExp(String.raw`^\| 200 tasks, instant mock \| .* \| goal 5\.00 s · 160 MB \|`),
+      new RegExp(String.raw`^\| \`whet status\` of a 100-task loop run \(1 run, ${num} s to make\) \| first ${num} s · \d+ ms CPU · \d+ MB; again \(verified files remembered\) ${num} s · \d+ ms CPU · \d+ MB \| bare \`node -e 0\` ${num} s \| ${num}× first · ${num}× again \| reported \(issue 43\) \|`),
       ...['`whet --version`', '`whet --help`', '`whet status`', '`whet show RUN`'].map((c) => new RegExp(String.raw`^\| ${c} \| ${num} s · \d+ MB \| bare \`node -e 0\` ${num} s · \d+ MB \| ${num}× \| ≤ [23]× \|`)),
       ...['default config', 'max_concurrency: 16'].map(
         (c) => new RegExp(String.raw`^\| 64 tasks, loopback server at 20 ms, \`--concurrency 16\`, ${c} \| task phase ${num} s \(efficiency ${num}\) · \d+ in flight at the server · CPU ${num} ms/call · end to end ${num} s \(${num}× the ideal\) · process CPU ${num} s \| ideal 0\.08 s \(⌈64/16⌉ × 20 ms\) \| ${num}× \| end to end ≤ 1\.5×;`),
@@ -78,6 +79,6 @@ describe('npm run bench', () => {
       expect(rows[i + 1]).toMatch(new RegExp(String.raw`^\| 32 tasks, loopback server at 20 ms, \`--concurrency 8\`, ${c} \| task phase .* · end to end ${num} s \(${num}× the ideal\) · process CPU ${num} s \(median of 3\) \| ideal 0\.08 s`));
     }
     expect(rows[3]).toMatch(/^\| the same 32 requests sent alone/);
-    expect(spawnSync(process.execPath, [join(repoRoot, 'dist/scripts/bench.js'), '--only', 'view'], { encoding: 'utf8' }).stderr).toMatch(/--only takes http, not view/);
+    expect(spawnSync(process.execPath, [join(repoRoot, 'dist/scripts/bench.js'), '--only', 'view'], { encoding: 'utf8' }).stderr).toMatch(/--only takes http, large or status (comma-separated), not view/);
   }, 120_000);
 });

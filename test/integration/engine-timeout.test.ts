@@ -20,7 +20,7 @@ function project(pipeline: string) {
 describe('engine timeout_seconds', () => {
   it('is the default per-task limit, under a task that sets its own', async () => {
     const dir = project(`engine: {type: command, command: ["echo"], timeout_seconds: 3}\nevaluate: {task_timeout: 10m}\n`);
-    const p = await prepare({ cwd: dir, env: process.env, now: () => new Date(), log: () => {}, options: { taskSuite: 'tasks.yaml' } });
+    const p = await prepare({ cwd: dir, env: process.env, now: () => new Date(), log: () => {}, source: { taskSuite: 'tasks.yaml' } });
     expect(p.suite.tasks.map((t) => [t.id, t.timeoutMs])).toEqual([['plain', 3000], ['own', 7000]]);
   });
 

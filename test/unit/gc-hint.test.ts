@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { collectBetweenPhases, GC_HINT_HEAP_BYTES } from '../../src/core/gc-hint.js';
+import { collectBetweenPhases, collectWhenGrown, GC_HINT_HEAP_BYTES, GROWN_BYTES } from '../../src/core/gc-hint.js';
 import { repoRoot } from '../support/cli.js';
 
 const run = promisify(execFile);
@@ -45,6 +45,26 @@ describe('collection between phases', () => {
       if (was === undefined) delete process.env['WHET_NO_GC_HINT'];
       else process.env['WHET_NO_GC_HINT'] = was;
     }
+  });
+});
+
+describe('collection when the heap has grown', () => {
+  it('collects only once the heap has grown GROWN_BYTES past what the last collection left', async () => {
+    // A heap above the hint's floor, kept alive throughout, as a large suite's tasks are.
+    const live = Array.from({ length: 400_000 }, (_, i) => ({ i, s: `live ${i}` }));
+    collectBetweenPhases(Math.max(GC_HINT_HEAP_BYTES, process.memoryUsage().heapUsed));
+    expect(collectWhenGrown()).toBe(false);
+    // Dead objects promoted to the old generation: more than GROWN_BYTES of them.
+    let dead: unknown[] | undefined = Array.from({ length: 600_000 }, (_, i) => ({ i, s: `dead ${i}`, t: [i] }));
+    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 10));
+    const grown = process.memoryUsage().heapUsed;
+    expect(dead.length).toBe(600_000);
+    dead = undefined;
+    expect(collectWhenGrown()).toBe(true);
+    expect(grown - process.memoryUsage().heapUsed).toBeGreaterThan(GROWN_BYTES / 2);
+    // What is live now is the new mark: no collection again until the heap grows once more.
+    expect(collectWhenGrown()).toBe(false);
+    expect(live.length).toBe(400_000);
   });
 });
 

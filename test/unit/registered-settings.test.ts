@@ -57,7 +57,7 @@ describe('registered decision settings', () => {
   it('the evaluate stage measures with the splits the run registered', async () => {
     const tasks = loadSuite(suitePath).tasks;
     const splits = Object.fromEntries(tasks.map((t) => [t.id, t.split === 'holdout' ? 'train' : 'holdout'] as const));
-    const p = await prepare({ cwd: tempDir(), env: {}, now: () => new Date(), log: () => {}, options: { taskSuite: suitePath, mock: true, splits } });
+    const p = await prepare({ cwd: tempDir(), env: {}, now: () => new Date(), log: () => {}, source: { taskSuite: suitePath, mock: true, splits } });
     expect(Object.fromEntries(p.suite.tasks.map((t) => [t.id, t.split]))).toEqual(splits);
   });
 });
