@@ -37,7 +37,7 @@ export function registerLoopCommands(program: Command, deps: CliDeps, setCode: S
         await createRun(plan, deps.now());
         e.log(`run ${plan.manifest.run_id}: improving ${plan.manifest.target.skill_path}${plan.manifest.mock ? ' on the mock engine' : ''}`);
         if (plan.copyOf) e.log(`the mock engine is not a model (${plan.mockBecause}): this run improves a copy of ${plan.copyOf}, which stays as it is (--apply lets a mock run edit it)`);
-        else if (plan.mockBecause) e.log(`the mock engine is not a model (${plan.mockBecause}): --apply lets this run's keeps edit ${plan.manifest.target.skill_path} itself`);
+        else if (plan.mockBecause) e.log(`the mock engine is not a model (${plan.mockBecause}): ${plan.applyAsked} lets this run's keeps edit ${plan.manifest.target.skill_path} itself`);
         const r = await driveLoop(e, { stateDir: plan.stateDir, runId: plan.manifest.run_id, lockHeld: true });
         await report(deps, plan.stateDir, plan.manifest.run_id, r, o.json, setCode, plan.copyOf);
       } finally {

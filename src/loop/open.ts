@@ -18,6 +18,7 @@ import { appendEvent } from '../state/events.js';
 import { RECORDS } from '../state/recorded.js';
 import { refuseEscapingLinks } from '../skill/links.js';
 import { stateLayout } from '../state/layout.js';
+import { removeOrphanMockCopies } from '../state/mock-copies.js';
 import { newRunId, runManifest, writeRunManifest } from '../state/runs.js';
 import type { RunEnv } from '../core/run-env.js';
 import type { LoopContext } from './context.js';
@@ -58,6 +59,8 @@ export interface RunPlan {
   copyOf?: string;
   /** Why the run is on the mock (its engine or generator engine, and where that was set); undefined on models. */
   mockBecause?: string;
+  /** What asked for a mock run's keeps on the skill itself: `--apply` or loop.mock_keeps in the config. */
+  applyAsked?: string;
 }
 
 /**
@@ -90,8 +93,10 @@ export async function planRun(e: LoopEnv, o: StartOptions): Promise<RunPlan> {
   const settings = registeredSettings(cfg, suite.tasks);
   const because = mockBecause(cfg, engineCfg, o.mock === true);
   if (o.apply && !because) throw new UsageError(`--apply is for a run on the mock engine: this run's engine (${engineCfg?.type ?? 'none'}) is a model's, and what its gate keeps is applied to ${skill.file} anyway`);
+  // Asked for by --apply, or in the config (loop.mock_keeps: apply); else the mock improves a copy.
+  const applyAsked = o.apply ? '--apply' : cfg.loop.mockKeeps === 'apply' ? `loop.mock_keeps: apply in ${cfg.path ? basename(cfg.path) : 'pipeline.yaml'}` : undefined;
   // The copy keeps the folder's name: a skill's name must match its folder's.
-  const copy = because && !o.apply ? join(stateLayout.mockCopy(stateDir, runId), basename(skill.dir!)) : undefined;
+  const copy = because && !applyAsked ? join(stateLayout.mockCopy(stateDir, runId), basename(skill.dir!)) : undefined;
   const manifest: LoopManifest = {
     schema: 'whetstone.run/1',
     run_id: runId,
@@ -108,10 +113,10 @@ export async function planRun(e: LoopEnv, o: StartOptions): Promise<RunPlan> {
     settings_sha256: settingsHash(settings),
     ...(o.evalThreshold === undefined ? {} : { flags: { eval_threshold: o.evalThreshold } }),
     mock: o.mock ?? false,
-    ...(because ? { mock_keeps: { applied_to: copy ? ('copy' as const) : ('skill' as const), skill_dir: skill.dir!, because } } : {}),
+    ...(because ? { mock_keeps: { applied_to: copy ? ('copy' as const) : ('skill' as const), skill_dir: skill.dir!, because, ...(applyAsked ? { asked_by: applyAsked } : {}) } } : {}),
     iteration: 1,
   };
-  return { cfg, manifest, stateDir, runDir, ...(copy ? { copyOf: skill.dir! } : {}), ...(because ? { mockBecause: because } : {}) };
+  return { cfg, manifest, stateDir, runDir, ...(copy ? { copyOf: skill.dir! } : {}), ...(because ? { mockBecause: because } : {}), ...(applyAsked ? { applyAsked } : {}) };
 }
 
 /**
@@ -148,6 +153,8 @@ function loopEngines(cfg: PipelineConfig, engine: EngineConfig | undefined, task
  */
 export async function createRun(plan: RunPlan, now: Date): Promise<void> {
   if (plan.copyOf) {
+    // The copies of runs removed since (by hand) go first: the folder holds one copy per run in runs/.
+    removeOrphanMockCopies(plan.stateDir);
     const { skill_dir: to, skill_path } = plan.manifest.target;
     await materialise({ targetDir: plan.copyOf, variantDir: to, skillText: readFileSync(join(plan.copyOf, basename(skill_path)), 'utf8'), exclude: [] });
   }
