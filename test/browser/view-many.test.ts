@@ -77,19 +77,19 @@ describe('whet view at 10,002 runs', () => {
   it('draws the runs page, 50 runs to a page, newest first, with each run’s engine, in under 2 s', async () => {
     // Navigation start until the frame that shows 50 rows (read inside that frame, so no round trip to the
     // test is counted), from a blank page each time, as a person opens the printed URL in a running
-    // browser; the median of three, so one stall of the shared machine does not decide it.
+    // browser; the median of five, so a stall or two of the shared machine does not decide it.
     // Once the viewer has started (its one look at every run, a second or two of CPU at 10,000 runs, is
     // done: the list says how many runs wait for review), as a page opened a moment after the URL is.
     const session = new URL(url).search;
     await expect.poll(async () => ((await (await fetch(new URL(`/api/run-list${session}&limit=0`, url))).json()) as { waiting_runs: number | null }).waiting_runs, { timeout: 120_000, interval: 500 }).toBe(0);
     const usable: number[] = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 5; i++) {
       await b.page.goto('about:blank');
       await b.page.goto(url);
       const at = await b.page.waitForFunction(() => document.querySelectorAll('#runs tbody tr').length === 50 && performance.now(), undefined, { polling: 'raf', timeout: 30_000 });
       usable.push((await at.jsonValue()) as number);
     }
-    const median = [...usable].sort((x, y) => x - y)[1]!;
+    const median = [...usable].sort((x, y) => x - y)[2]!;
     console.log(`runs page usable ${usable.map((u) => u.toFixed(0)).join(', ')} ms after navigation start (median ${median.toFixed(0)}; goal 2 s; 28 s before issue 41)`);
     expect(median).toBeLessThan(2000);
     expect(await b.page.locator('.pager span').first().innerText()).toBe(`runs 1–50 of ${COPIES + 2}, newest first`);
