@@ -43,9 +43,9 @@ process.on('SIGINT', () => (++interrupts > 1 ? process.exit(130) : ac.abort()));
 process.stderr.write(`demo project: ${demo}\n`);
 const cfg = `-c ${typed(join(demo, 'pipeline.yaml'))}`;
 // Run from where the demo was started, like the commands it prints, so every path it prints is typed from there.
-// The demo's pipeline.yaml names the mock engine and its skill is its own copy (above), so the keep is
-// applied there; `whet run --mock` on a project of one's own improves a copy in the state directory (issue 41).
-const code = await runCli(['run', ...cfg.split(' ')], {
+// The demo's pipeline.yaml names the mock engine, so its run would improve a copy in the state directory
+// (issue 41); its skill is already its own copy (above), so it passes --apply and the keep is applied there.
+const code = await runCli(['run', '--apply', ...cfg.split(' ')], {
   cwd: startDir,
   env: process.env,
   now: () => new Date(),
@@ -60,8 +60,8 @@ const whet = `node ${typed(join(root, 'dist', 'bin', 'whet.js'))}`;
 const lines = [
   '',
   `the mock engine is not a model: it answers by quoting the skill, so what it kept shows the loop at work, not a better skill.`,
-  `The demo's skill is its own copy of examples/release-notes (${typed(join(demo, 'release-notes'))}/), so the keep was applied there; the repository's example is unchanged.`,
-  `In a project of your own, whet run --mock applies a keep only to a copy in the state directory (--apply to edit the skill itself).`,
+  `The demo's skill is its own copy of examples/release-notes (${typed(join(demo, 'release-notes'))}/), so it ran with --apply and the keep was applied there; the repository's example is unchanged.`,
+  `In a project of your own, a run on the mock engine (whet run --mock, or engine: {type: mock} in pipeline.yaml) applies a keep only to a copy in the state directory (--apply to edit the skill itself).`,
   '',
   `what the demo did — its project is ${typed(demo)}/, so name its config (-c) from here:`,
   `  ${whet} status ${cfg}    # the run: iterations, decisions, engine calls`,

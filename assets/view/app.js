@@ -83,8 +83,17 @@ async function updateNav(known) {
 
 const PAGE = 50;
 
-async function runsPage(offset) {
-  const p = await api(`/api/run-list?offset=${offset}&limit=${PAGE}`);
+/** The first page of runs, sent with the page itself (src/view/server.ts): drawn without a request, once. */
+let firstRuns = (() => {
+  try {
+    return JSON.parse(document.getElementById('first-runs').textContent);
+  } catch {
+    return null;
+  }
+})();
+
+async function runsPage(offset, first) {
+  const p = offset === 0 && first ? first : await api(`/api/run-list?offset=${offset}&limit=${PAGE}`);
   updateNav(p);
   const rows = p.rows.map((r) =>
     h('tr', { 'data-run': r.run_id },
@@ -120,6 +129,9 @@ async function runsPage(offset) {
 // Routes: #/ runs (#/runs/OFFSET: an older page), #/run/ID, #/run/ID/outputs/N[/TASK], #/review.
 async function render() {
   const parts = location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+  // The first page of runs sent with the page is current only for the page's first draw.
+  const first = firstRuns;
+  firstRuns = null;
   // The runs page counts what waits for review itself; every other page asks for the count.
   if (parts[0] === 'run' || parts[0] === 'review') updateNav();
   try {
@@ -127,7 +139,7 @@ async function render() {
     else if (parts[0] === 'run' && parts[1]) await window.whetRunPage(parts[1]);
     else if (parts[0] === 'review') await window.whetReviewPage();
     else if (parts[0] === 'runs' && /^\d+$/.test(parts[1] || '')) await runsPage(Number(parts[1]));
-    else await runsPage(0);
+    else await runsPage(0, first);
   } catch (err) {
     setMain(h('h1', {}, 'Cannot show this page'), problem(err.message));
   }

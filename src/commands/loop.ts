@@ -15,7 +15,7 @@ export function registerLoopCommands(program: Command, deps: CliDeps, setCode: S
   common(program.command('run'))
     .description('the improvement loop: generate → discriminate → evaluate → gate → learn, until a stop rule')
     .option('--mock', 'run on the offline mock engine')
-    .option('--apply', 'with --mock, apply a kept candidate to the skill itself (default: to a copy in the state directory)')
+    .option('--apply', 'a run on the mock engine (--mock, or the mock as engine or generator engine in the config) applies a kept candidate to the skill itself (default: to a copy in the state directory)')
     .option('--target <skill>', 'improve this skill instead of the config’s first target')
     .option('--from <stage>', `redo an existing run from a stage (${STEPS.join(', ')}); needs --run`)
     .option('--run <id>', 'the run to redo (with --from)')
@@ -31,12 +31,13 @@ export function registerLoopCommands(program: Command, deps: CliDeps, setCode: S
         return;
       }
       if (o.run) throw new UsageError('--run names an existing run: use it with --from, or use "whet resume RUN"');
-      const plan = await planRun(e, { configPath: o.config, stateRoot: o.stateRoot, mock: o.mock, targetSkill: o.target, mockCopy: !o.apply, ...threshold(o) });
+      const plan = await planRun(e, { configPath: o.config, stateRoot: o.stateRoot, mock: o.mock, targetSkill: o.target, apply: o.apply === true, ...threshold(o) });
       const lock = await acquireStateLock(plan.stateDir, `whet run (${plan.manifest.run_id})`, { report: e.log });
       try {
         await createRun(plan, deps.now());
         e.log(`run ${plan.manifest.run_id}: improving ${plan.manifest.target.skill_path}${plan.manifest.mock ? ' on the mock engine' : ''}`);
-        if (plan.copyOf) e.log(`the mock engine is not a model: this run improves a copy of ${plan.copyOf}, which stays as it is (--apply lets a mock run edit it)`);
+        if (plan.copyOf) e.log(`the mock engine is not a model (${plan.mockBecause}): this run improves a copy of ${plan.copyOf}, which stays as it is (--apply lets a mock run edit it)`);
+        else if (plan.mockBecause) e.log(`the mock engine is not a model (${plan.mockBecause}): ${plan.applyAsked} lets this run's keeps edit ${plan.manifest.target.skill_path} itself`);
         const r = await driveLoop(e, { stateDir: plan.stateDir, runId: plan.manifest.run_id, lockHeld: true });
         await report(deps, plan.stateDir, plan.manifest.run_id, r, o.json, setCode, plan.copyOf);
       } finally {

@@ -92,7 +92,7 @@ export function registerNightlyCommands(program: Command, deps: CliDeps, setCode
         if (o.json) deps.stdout(`${JSON.stringify(r, null, 2)}\n`);
         else {
           const verb = r.dry_run ? 'would remove' : 'removed';
-          deps.stdout(`${verb} ${r.removed_runs.length} run(s)${r.removed_runs.length ? `: ${r.removed_runs.join(', ')}` : ''}\n${verb} ${r.removed_cache.length} expired cache entr${r.removed_cache.length === 1 ? 'y' : 'ies'}\nkept ${r.kept_promoted.length} run(s) that promoted a candidate${r.kept_promoted.length ? `: ${r.kept_promoted.join(', ')}` : ''}\n`);
+          deps.stdout(`${verb} ${r.removed_runs.length} run(s)${r.removed_runs.length ? `: ${r.removed_runs.join(', ')}` : ''}\n${verb} ${r.removed_cache.length} expired cache entr${r.removed_cache.length === 1 ? 'y' : 'ies'}\n${r.removed_mock_copies.length ? `${verb} ${r.removed_mock_copies.length} mock cop${r.removed_mock_copies.length === 1 ? 'y' : 'ies'} (state/mock-copies/) of runs removed or gone\n` : ''}kept ${r.kept_promoted.length} run(s) that promoted a candidate${r.kept_promoted.length ? `: ${r.kept_promoted.join(', ')}` : ''}\n`);
         }
       } finally {
         await lock.release();

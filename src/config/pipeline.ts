@@ -81,6 +81,12 @@ export const pipelineSchema = z.strictObject({
       max_iterations: z.number().int().min(1).max(1000).optional(),
       /** Stop after this many iterations in a row without a kept candidate. */
       plateau_window: z.number().int().min(1).optional(),
+      /**
+       * Where a run on the mock (its task or generator engine) applies what it keeps: `copy`, a copy of the
+       * skill in state/mock-copies/ (the default: the mock is not a model), or `apply`, the skill itself —
+       * the author asking, in the config, for what `whet run --apply` asks for one run.
+       */
+      mock_keeps: z.enum(['copy', 'apply']).optional(),
       candidates_per_iteration: z.number().int().min(1).max(50).optional(),
       proposers: z.array(z.enum(['structural', 'feedback', 'llm'])).min(1).optional(),
       /** Engine the llm proposer asks; default: the task engine. */
@@ -157,6 +163,7 @@ export interface PipelineConfig {
   loop: {
     maxIterations: number;
     plateauWindow: number;
+    mockKeeps: 'copy' | 'apply';
     candidatesPerIteration: number;
     proposers: ('structural' | 'feedback' | 'llm')[];
     generatorEngine?: EngineConfig;
@@ -223,6 +230,7 @@ function fromInput(v: PipelineInput, path: string | undefined, hash: string, dir
     loop: {
       maxIterations: v.loop?.max_iterations ?? 5,
       plateauWindow: v.loop?.plateau_window ?? 2,
+      mockKeeps: v.loop?.mock_keeps ?? 'copy',
       candidatesPerIteration: v.loop?.candidates_per_iteration ?? 3,
       proposers: v.loop?.proposers ?? ['structural', 'feedback'],
       generatorEngine: v.loop?.generator_engine,

@@ -44,11 +44,16 @@ export function outcomeLines(view: RunView, o: { stateDir: string; cwd: string; 
     const undone = view.rolled_back_at ? `, then undone by whet rollback at ${view.rolled_back_at}` : '';
     first = `kept ${kept.length} (${which}), applied to ${where}${backup ? ` (backup ${shown(o.cwd, join(o.stateDir, backup))})` : ''}${undone}`;
   }
+  const mockKeeps = view.manifest?.mock_keeps as { applied_to?: string; skill_dir?: string; because?: string; asked_by?: string } | undefined;
   const review = waiting.length ? `; ${waiting.length} wait(s) for review (${waiting.map((g) => `iteration ${g.iteration}: ${g.candidate ?? '?'}`).join(', ')}: whet review approve|reject)` : '';
   const lines = [`${first}${review}; ${stopped}`];
   if (copy) {
-    const own = o.copyOf ? shown(o.cwd, join(o.copyOf, 'SKILL.md')) : 'your own SKILL.md';
+    const ownDir = o.copyOf ?? mockKeeps?.skill_dir;
+    const own = ownDir ? shown(o.cwd, join(ownDir, 'SKILL.md')) : 'your own SKILL.md';
     lines.push(`the mock engine is not a model (it answers by quoting the skill), so this run improved a copy: ${own} is unchanged; whet run --mock --apply lets a mock run edit it`);
+  } else if (mockKeeps?.applied_to === 'skill' && kept.length) {
+    // Asked for with --apply: said again where the keep is read, since the mock's keep is template text.
+    lines.push(`the mock engine is not a model (${mockKeeps.because ?? 'engine: mock'}): ${file} has its template text because ${mockKeeps.asked_by ?? '--apply'} asked for it; whet rollback ${view.manifest?.run_id ?? 'RUN'} undoes it`);
   }
   return lines;
 }

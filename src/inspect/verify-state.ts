@@ -16,18 +16,28 @@ export interface StateCheck {
   shared: Problem[];
 }
 
-/** Every folder under runs/ that is a run (a safe id holding run.json, events.jsonl or an iteration). */
-export function runIds(stateDir: string): string[] {
+/**
+ * The folders under runs/ with a safe id, oldest first (run ids begin with their start time) — each checked
+ * for being a run (`holdsRun`) by whoever reads it: the viewer's runs list, at 10,000 runs, checks only the
+ * page it shows.
+ */
+export function runFolders(stateDir: string): string[] {
   const runs = stateLayout.runsDir(stateDir);
   if (!existsSync(runs)) return [];
   return readdirSync(runs, { withFileTypes: true })
     .filter((e) => e.isDirectory() && isSafeId(e.name))
     .map((e) => e.name)
-    .filter((id) => {
-      const dir = join(runs, id);
-      return existsSync(stateLayout.runManifest(dir)) || existsSync(stateLayout.events(dir)) || readdirSync(dir).some((d) => /^iter-\d{3,}$/.test(d));
-    })
     .sort();
+}
+
+/** Whether a run folder holds a run: run.json, events.jsonl or an iteration (a folder being created, or not a run, holds none). */
+export function holdsRun(runDir: string): boolean {
+  return existsSync(stateLayout.runManifest(runDir)) || existsSync(stateLayout.events(runDir)) || readdirSync(runDir).some((d) => /^iter-\d{3,}$/.test(d));
+}
+
+/** Every folder under runs/ that is a run (a safe id holding run.json, events.jsonl or an iteration). */
+export function runIds(stateDir: string): string[] {
+  return runFolders(stateDir).filter((id) => holdsRun(stateLayout.runDir(stateDir, id)));
 }
 
 export async function verifyState(stateDir: string, only: string[] = [], now = new Date()): Promise<StateCheck> {

@@ -20,6 +20,12 @@ export const loopManifest = runManifest.extend({
    * place of pipeline.yaml's, so they stand in for pipeline.yaml's values for the rest of the run. */
   flags: z.object({ eval_threshold: z.number().optional() }).optional(),
   mock: z.boolean(),
+  /**
+   * A run whose task or generator engine is the mock (issue 41): where its keeps go — a copy in
+   * state/mock-copies/, or the author's skill when asked (`asked_by`: --apply or loop.mock_keeps) — the
+   * author's skill folder, and which engine made it a mock run. Absent on a run on models, and in runs started before it was recorded.
+   */
+  mock_keeps: z.object({ applied_to: z.enum(['copy', 'skill']), skill_dir: z.string(), because: z.string(), asked_by: z.string().optional() }).optional(),
   /** The iteration the run is in (the newest iter-NNN folder). */
   iteration: z.number().int().min(1).max(MAX_ITERATION),
 });

@@ -18,6 +18,7 @@ import { appendEvent } from '../state/events.js';
 import { RECORDS } from '../state/recorded.js';
 import { refuseEscapingLinks } from '../skill/links.js';
 import { stateLayout } from '../state/layout.js';
+import { removeOrphanMockCopies } from '../state/mock-copies.js';
 import { newRunId, runManifest, writeRunManifest } from '../state/runs.js';
 import type { RunEnv } from '../core/run-env.js';
 import type { LoopContext } from './context.js';
@@ -41,11 +42,12 @@ export interface StartOptions {
   /** --eval-threshold: registered instead of evaluate.eval_threshold. */
   evalThreshold?: number;
   /**
-   * `whet run --mock` without --apply: the run improves a copy of the skill (in the state directory), never
-   * the author's own — the mock quotes the skill, and its keeps are template text. A config that names the
-   * mock engine itself (the demo's, on its own copy) applies as configured.
+   * `whet run --apply`: a run on the mock edits the skill itself. Without it, a run whose task or generator
+   * engine is the mock — by --mock or by the config — improves a copy of the skill (state/mock-copies/),
+   * never the author's own: the mock quotes the skill, and its keeps are template text. Refused on a run
+   * on models, whose keeps are applied anyway.
    */
-  mockCopy?: boolean;
+  apply?: boolean;
 }
 
 export interface RunPlan {
@@ -55,6 +57,10 @@ export interface RunPlan {
   runDir: string;
   /** The skill folder a mock run copies to its target (manifest.target) when the run is created. */
   copyOf?: string;
+  /** Why the run is on the mock (its engine or generator engine, and where that was set); undefined on models. */
+  mockBecause?: string;
+  /** What asked for a mock run's keeps on the skill itself: `--apply` or loop.mock_keeps in the config. */
+  applyAsked?: string;
 }
 
 /**
@@ -85,8 +91,12 @@ export async function planRun(e: LoopEnv, o: StartOptions): Promise<RunPlan> {
   const runId = newRunId(stateDir, measuredSkillId(suite, skill.name), now);
   const runDir = stateLayout.runDir(stateDir, runId);
   const settings = registeredSettings(cfg, suite.tasks);
+  const because = mockBecause(cfg, engineCfg, o.mock === true);
+  if (o.apply && !because) throw new UsageError(`--apply is for a run on the mock engine: this run's engine (${engineCfg?.type ?? 'none'}) is a model's, and what its gate keeps is applied to ${skill.file} anyway`);
+  // Asked for by --apply, or in the config (loop.mock_keeps: apply); else the mock improves a copy.
+  const applyAsked = o.apply ? '--apply' : cfg.loop.mockKeeps === 'apply' ? `loop.mock_keeps: apply in ${cfg.path ? basename(cfg.path) : 'pipeline.yaml'}` : undefined;
   // The copy keeps the folder's name: a skill's name must match its folder's.
-  const copy = o.mockCopy && o.mock ? join(stateLayout.mockCopy(stateDir, runId), basename(skill.dir!)) : undefined;
+  const copy = because && !applyAsked ? join(stateLayout.mockCopy(stateDir, runId), basename(skill.dir!)) : undefined;
   const manifest: LoopManifest = {
     schema: 'whetstone.run/1',
     run_id: runId,
@@ -103,9 +113,25 @@ export async function planRun(e: LoopEnv, o: StartOptions): Promise<RunPlan> {
     settings_sha256: settingsHash(settings),
     ...(o.evalThreshold === undefined ? {} : { flags: { eval_threshold: o.evalThreshold } }),
     mock: o.mock ?? false,
+    ...(because ? { mock_keeps: { applied_to: copy ? ('copy' as const) : ('skill' as const), skill_dir: skill.dir!, because, ...(applyAsked ? { asked_by: applyAsked } : {}) } } : {}),
     iteration: 1,
   };
-  return { cfg, manifest, stateDir, runDir, ...(copy ? { copyOf: skill.dir! } : {}) };
+  return { cfg, manifest, stateDir, runDir, ...(copy ? { copyOf: skill.dir! } : {}), ...(because ? { mockBecause: because } : {}), ...(applyAsked ? { applyAsked } : {}) };
+}
+
+/**
+ * Why a loop run is on the mock, in words for the summary and run.json (`mock_keeps.because`): its task
+ * engine (--mock, a target's engine or pipeline.yaml's) or, with the llm proposer, its generator engine.
+ * The mock's candidates are template text and its measurements quote the skill: either makes a keep no
+ * evidence of a better skill. Undefined for a run on models.
+ */
+function mockBecause(cfg: PipelineConfig, engine: EngineConfig | undefined, flag: boolean): string | undefined {
+  const where = cfg.path ? basename(cfg.path) : 'pipeline.yaml';
+  if (flag) return 'engine: mock, by --mock';
+  if (engine?.type === 'mock') return `engine: mock in ${where}`;
+  const generator = cfg.loop.proposers.includes('llm') ? (cfg.loop.generatorEngine ?? cfg.engine) : undefined;
+  if (generator?.type === 'mock') return `loop.generator_engine: mock in ${where}`;
+  return undefined;
 }
 
 /** Every engine a loop run on real engines may call, by where the config names it. */
@@ -127,6 +153,8 @@ function loopEngines(cfg: PipelineConfig, engine: EngineConfig | undefined, task
  */
 export async function createRun(plan: RunPlan, now: Date): Promise<void> {
   if (plan.copyOf) {
+    // The copies of runs removed since (by hand) go first: the folder holds one copy per run in runs/.
+    removeOrphanMockCopies(plan.stateDir);
     const { skill_dir: to, skill_path } = plan.manifest.target;
     await materialise({ targetDir: plan.copyOf, variantDir: to, skillText: readFileSync(join(plan.copyOf, basename(skill_path)), 'utf8'), exclude: [] });
   }

@@ -12,7 +12,7 @@ import type { RunEnv } from '../core/run-env.js';
 import { acquireStateLock } from '../state/lock.js';
 import { runStandalone, type AfterFirst } from '../measure/standalone.js';
 import type { StandaloneEvaluation } from '../artifacts/evaluation.js';
-import type { EvaluateContext } from '../measure/setup.js';
+import { openMeasurement, type EvaluateContext } from '../measure/setup.js';
 
 export type BaselineEnv = RunEnv;
 
@@ -69,27 +69,28 @@ export async function forEachTarget<R>(
   // The lock creates the state directory: a missing key or agent CLI is refused before it (issue 41). A
   // judge engine is checked with its target's suite, in openMeasurement.
   if (!o.mock) await refuseUnusableEngines(targets.map((t) => (t.engine ? { where: `targets[${relative(cfg.dir, t.skillDir) || '.'}].engine`, cfg: t.engine } : { where: 'engine', cfg: cfg.engine })), e.env, e.cwd);
+  const contexts = targets.map(
+    (t): EvaluateContext => ({
+      cwd: e.cwd,
+      env: e.env,
+      now: e.now,
+      log: (l) => e.log(`${t.skillDir}: ${l}`),
+      signal: e.signal,
+      lockHeld: true,
+      limiter,
+      ...(e.progressOut ? { progressOut: e.progressOut } : {}),
+      source: { taskSuite: t.suitePath, stateRoot: stateDir, config: cfg.path, mock: o.mock, engine: t.engine },
+    }),
+  );
+  // Every target's suite and engines opened before the lock creates the state directory: a bad suite is
+  // refused with exit 2 and the state directory as it was (issue 42). Each evaluation then uses what was opened.
+  for (const ctx of contexts) {
+    const opened = await openMeasurement(ctx, cfg);
+    ctx.opened = () => Promise.resolve(opened);
+  }
   const lock = await acquireStateLock(stateDir, holder, { report: e.log });
   try {
-    const results = await Promise.all(
-      targets.map((t) =>
-        evaluate(
-          {
-            cwd: e.cwd,
-            env: e.env,
-            now: e.now,
-            log: (l) => e.log(`${t.skillDir}: ${l}`),
-            signal: e.signal,
-            lockHeld: true,
-            limiter,
-            ...(e.progressOut ? { progressOut: e.progressOut } : {}),
-            source: { taskSuite: t.suitePath, stateRoot: stateDir, config: cfg.path, mock: o.mock, engine: t.engine },
-          },
-          t,
-          { cfg, stateDir, targets },
-        ),
-      ),
-    );
+    const results = await Promise.all(targets.map((t, i) => evaluate(contexts[i]!, t, { cfg, stateDir, targets })));
     return { cfg, stateDir, targets, results };
   } finally {
     await lock.release();

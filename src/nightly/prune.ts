@@ -1,4 +1,4 @@
-// `whet prune --older-than 30d`: removes runs last touched before the cutoff, cache entries past their
+// `whet prune --older-than 30d`: removes runs last touched before the cutoff (and their mock copies), cache entries past their
 // TTL, and suites' checked copies written before the cutoff (an evaluation of a suite still in use writes
 // its copy again). A run that promoted a candidate (it has backups) is kept with its backups: it is the lineage of the
 // target as it is now, and its backups are the only way back.
@@ -6,17 +6,20 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs
 import { join } from 'node:path';
 import { isSafeId } from '../config/safe-id.js';
 import { stateLayout } from '../state/layout.js';
+import { mockCopyRuns, removeMockCopy } from '../state/mock-copies.js';
 
 export interface PruneResult {
   removed_runs: string[];
   kept_promoted: string[];
   removed_cache: string[];
+  /** Mock copies removed (state/mock-copies/<run>): of the runs removed, and of runs already gone. */
+  removed_mock_copies: string[];
   dry_run: boolean;
 }
 
 export function prune(stateDir: string, o: { olderThanMs: number; cacheTtlMs: number; cacheDir?: string; now: Date; dryRun: boolean }): PruneResult {
   const cutoff = o.now.getTime() - o.olderThanMs;
-  const r: PruneResult = { removed_runs: [], kept_promoted: [], removed_cache: [], dry_run: o.dryRun };
+  const r: PruneResult = { removed_runs: [], kept_promoted: [], removed_cache: [], removed_mock_copies: [], dry_run: o.dryRun };
   const runs = stateLayout.runsDir(stateDir);
   for (const id of existsSync(runs) ? readdirSync(runs).filter(isSafeId).sort() : []) {
     const dir = stateLayout.runDir(stateDir, id);
@@ -38,6 +41,13 @@ export function prune(stateDir: string, o: { olderThanMs: number; cacheTtlMs: nu
     rmSync(dir, { recursive: true, force: true });
     // What status remembered of the run's files goes with it (src/inspect/verified-memo.ts).
     rmSync(stateLayout.verifiedMemo(stateDir, id), { force: true });
+  }
+  // A mock run's copy goes with its run; a copy whose run was removed by hand goes too (src/state/mock-copies.ts).
+  const removed = new Set(r.removed_runs);
+  for (const id of mockCopyRuns(stateDir)) {
+    if (!removed.has(id) && existsSync(stateLayout.runDir(stateDir, id))) continue;
+    r.removed_mock_copies.push(id);
+    if (!o.dryRun) removeMockCopy(stateDir, id);
   }
   const cache = o.cacheDir ?? stateLayout.baselineCacheDir(stateDir);
   for (const f of existsSync(cache) ? readdirSync(cache).filter((x) => x.endsWith('.json')).sort() : []) {

@@ -40,7 +40,8 @@ export async function checkStageProgram(e: LoopEnv, o: { program: ExternalStageP
     writeFileAtomicallySync(join(dir, 'pipeline.yaml'), SAMPLE_PIPELINE);
     const quiet: LoopEnv = { ...e, cwd: dir, log: () => undefined };
     delete quiet.progressOut;
-    const plan = await startRun(quiet, { configPath: join(dir, 'pipeline.yaml') });
+    // Its own sample project, made for this check: the mock's keeps go to the sample skill itself.
+    const plan = await startRun(quiet, { configPath: join(dir, 'pipeline.yaml'), apply: true });
     const ctx = await openRun(quiet, { stateDir: plan.stateDir, runId: plan.manifest.run_id });
     for (let i = 0; ; i++) {
       const next = nextStep(ctx.runDir);

@@ -32,6 +32,8 @@ async function damagedIn(stateDir: string, runId: string): Promise<Map<string, s
 }
 
 export const ASSET_DIR = join(PACKAGE_ROOT, 'assets', 'view');
+/** Runs on a page of the list: what the page asks for (assets/view/app.js PAGE) and what goes in with the page. */
+const RUNS_PAGE = 50;
 const ASSETS: Record<string, string> = {
   'format.js': 'text/javascript',
   'app.js': 'text/javascript',
@@ -102,15 +104,20 @@ export async function startViewer(o: ViewerOptions): Promise<Viewer> {
   const token = o.token ?? newToken();
   const watcher = watchState(o.stateDir, o.pollMs ?? 400);
   // Every run's row read once in the background (run-index.ts): the runs list then answers from it.
-  const index = new RunIndex(o.stateDir, () => watcher.generation());
+  const index = new RunIndex(o.stateDir, watcher);
   watcher.observe((changed) => index.forget(changed));
-  // Once the URL is out: what every run looks like (changes count from here), then each run's row.
-  setImmediate(() => {
-    watcher.baseline();
-    void index.warmUp(o.now);
-  });
+  // Once the URL is out: what every run looks like (changes count from here, a few hundred runs between
+  // requests), then the count of runs waiting for review (each loop run's row).
+  setImmediate(() => void index.warmUp(o.now));
   let port = o.port;
-  const page = () => readFileSync(join(ASSET_DIR, 'index.html'), 'utf8').replaceAll('{{TOKEN}}', token).replaceAll('{{REVIEW}}', o.review ? 'on' : 'off');
+  const html = readFileSync(join(ASSET_DIR, 'index.html'), 'utf8').replaceAll('{{REVIEW}}', o.review ? 'on' : 'off');
+  // The runs list's first page goes in with the page (issue 41): the runs page draws at once, with no
+  // request after its scripts load. A data block, never run (the CSP allows no inline script); every "<"
+  // escaped so nothing in a run id or an error message can end it.
+  const page = async () => {
+    const first = JSON.stringify(await index.page(o.now(), 0, RUNS_PAGE)).replaceAll('<', '\\u003c');
+    return html.replaceAll('{{TOKEN}}', token).replace('{{FIRST_RUNS}}', () => first);
+  };
 
   async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     // Split before decoding: a task id may hold "/" (sent as %2F) and stays one segment.
@@ -138,8 +145,9 @@ export async function startViewer(o: ViewerOptions): Promise<Viewer> {
       throw new HttpError(404, 'no such route');
     }
     if (parts.length === 1 && parts[0] === '') {
+      const body = await page();
       res.writeHead(200, { ...SAFE_HEADERS, 'content-type': 'text/html; charset=utf-8' });
-      return void res.end(page());
+      return void res.end(body);
     }
     if (parts[0] === 'assets' && parts.length === 2 && Object.hasOwn(ASSETS, parts[1]!)) {
       res.writeHead(200, { ...SAFE_HEADERS, 'content-type': `${ASSETS[parts[1]!]}; charset=utf-8` });

@@ -9,7 +9,7 @@
 // still fails the old 28 s (`npm run bench` prints it against the goal).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { copyExample, fixturesBin, tempDir, whet, whetBin, write } from '../support/cli.js';
@@ -47,7 +47,9 @@ beforeAll(async () => {
   const mock = await whet([...args, '--mock'], { cwd: dir });
   expect([0, 1], mock.stderr).toContain(mock.code);
   mockRun = readdirSync(join(state, 'runs')).find((r) => r !== commandRun)!;
+  const t0 = performance.now();
   copies = writeManyRuns(state, join(state, 'runs', commandRun), COPIES, new Date(Date.now() - 86_400_000));
+  console.log(`${COPIES} runs written in ${(performance.now() - t0).toFixed(0)} ms`);
   child = spawn(process.execPath, [whetBin, 'view', '--state-root', state, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -62,16 +64,34 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await b?.context.close();
-  child?.kill('SIGTERM');
-});
+  if (child && child.exitCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  // 10,000 run folders take longer to remove than the shared clean-up's hook allows on a loaded machine.
+  if (state) rmSync(join(state, 'runs'), { recursive: true, force: true });
+}, 180_000);
 
 describe('whet view at 10,002 runs', () => {
-  it('draws the runs page, 50 runs to a page, newest first, with each run’s engine, well within 2 s', async () => {
-    await b.page.goto(url);
-    await b.page.waitForFunction(() => document.querySelectorAll('#runs tbody tr').length === 50);
-    const usable = await b.page.evaluate(() => performance.now());
-    console.log(`runs page usable ${usable.toFixed(0)} ms after navigation start (goal 2 s; 28 s before issue 41)`);
-    expect(usable).toBeLessThan(8000);
+  it('draws the runs page, 50 runs to a page, newest first, with each run’s engine, in under 2 s', async () => {
+    // Navigation start until the frame that shows 50 rows (read inside that frame, so no round trip to the
+    // test is counted), from a blank page each time, as a person opens the printed URL in a running
+    // browser; the median of five, so a stall or two of the shared machine does not decide it.
+    // Once the viewer has started (its one look at every run, a second or two of CPU at 10,000 runs, is
+    // done: the list says how many runs wait for review), as a page opened a moment after the URL is.
+    const session = new URL(url).search;
+    await expect.poll(async () => ((await (await fetch(new URL(`/api/run-list${session}&limit=0`, url))).json()) as { waiting_runs: number | null }).waiting_runs, { timeout: 120_000, interval: 500 }).toBe(0);
+    const usable: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      await b.page.goto('about:blank');
+      await b.page.goto(url);
+      const at = await b.page.waitForFunction(() => document.querySelectorAll('#runs tbody tr').length === 50 && performance.now(), undefined, { polling: 'raf', timeout: 30_000 });
+      usable.push((await at.jsonValue()) as number);
+    }
+    const median = [...usable].sort((x, y) => x - y)[2]!;
+    console.log(`runs page usable ${usable.map((u) => u.toFixed(0)).join(', ')} ms after navigation start (median ${median.toFixed(0)}; goal 2 s; 28 s before issue 41)`);
+    expect(median).toBeLessThan(2000);
     expect(await b.page.locator('.pager span').first().innerText()).toBe(`runs 1–50 of ${COPIES + 2}, newest first`);
     const rows = b.page.locator('#runs tbody tr');
     expect(await rows.nth(0).getAttribute('data-run')).toBe(mockRun);
@@ -88,7 +108,7 @@ describe('whet view at 10,002 runs', () => {
     await expect.poll(() => b.page.locator('.pager span').first().innerText()).toBe(`runs 51–100 of ${COPIES + 2}, newest first`);
     expect(await rows.nth(0).getAttribute('data-run')).toBe(copies[COPIES - 49]);
     expect(await rows.count()).toBe(50);
-  }, 60_000);
+  }, 180_000);
 
   it('answers /api/run-list in well under 200 ms of CPU once every run is read', async () => {
     // Every run read once in the background; the navigation says so when it has counted them.
@@ -115,12 +135,13 @@ describe('whet view at 10,002 runs', () => {
     await sleep(1000);
     const before = cpuMs(child.pid!);
     const t0 = performance.now();
-    await sleep(8000);
+    await sleep(10_000);
     const idle = cpuMs(child.pid!) - before;
     const wall = performance.now() - t0;
     console.log(`idle with a page open: ${idle} ms CPU over ${wall.toFixed(0)} ms (${((idle / wall) * 100).toFixed(1)}% of a core; 41% before issue 41)`);
-    // Statting every run's files every 400 ms took ~40% of a core here; a tick now stats a handful of files.
-    expect(idle / wall).toBeLessThan(0.1);
+    // Statting every run's files every 400 ms took ~40% of a core here; a tick now stats a handful of files
+    // and a slice of the runs (each compared once every 30 s): ~1%.
+    expect(idle / wall).toBeLessThan(0.05);
     // Not idle because blind: a run written now is on the open page without a reload.
     const [added] = writeManyRuns(state, join(state, 'runs', commandRun), 1, new Date(Date.now() + 60_000), 'added-while-open');
     await expect.poll(() => b.page.locator('#runs tbody tr').first().getAttribute('data-run'), { timeout: 15_000 }).toBe(added);

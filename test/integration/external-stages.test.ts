@@ -19,7 +19,7 @@ function project(command: string[], loop = 'max_iterations: 3'): string {
     `state_dir: state
 engine: {type: mock}
 targets: [{skill: release-notes, suite: release-notes/tasks.yaml}]
-loop: {${loop}, plateau_window: 2, candidates_per_iteration: 3}
+loop: {${loop}, plateau_window: 2, candidates_per_iteration: 3, mock_keeps: apply}
 thresholds: {min_delta: 0, max_new_failures: 0}
 evaluate: {concurrency: 2}
 stages:

@@ -125,7 +125,10 @@ describe("the starter's loop ends with its outcome, and the mock edits nothing o
     // --apply: the keep edits the skill itself, and the last line says so.
     const applied = await whet(['run', '--mock', '--apply'], { cwd: dir, env: noAgents });
     expect(applied.code).toBe(0);
-    expect(applied.stdout.trimEnd().split('\n').at(-1)).toMatch(/^kept 1 \(iteration 1: cand-01-[\w-]+\), applied to skills\/meeting-notes\/SKILL\.md \(backup state\/backups\/[\w-]+\/iter-001\); stopped: plateau$/);
+    const appliedLast = applied.stdout.trimEnd().split('\n').slice(-2);
+    expect(appliedLast[0]).toMatch(/^kept 1 \(iteration 1: cand-01-[\w-]+\), applied to skills\/meeting-notes\/SKILL\.md \(backup state\/backups\/[\w-]+\/iter-001\); stopped: plateau$/);
+    // Asked for, and said again where the keep is read: the mock's keep is template text.
+    expect(appliedLast[1]).toMatch(/^the mock engine is not a model \(engine: mock, by --mock\): skills\/meeting-notes\/SKILL\.md has its template text because --apply asked for it; whet rollback [\w-]+ undoes it$/);
     expect(readFileSync(skillFile, 'utf8')).toBe(copy);
     // A second run finds nothing more to keep, and says the skill is unchanged.
     const again = await whet(['run', '--mock', '--apply'], { cwd: dir, env: noAgents });

@@ -20,7 +20,7 @@ function project(o: { maxIterations?: number; noSplits?: boolean } = {}): string
     `state_dir: state
 engine: {type: mock}
 targets: [{skill: release-notes, suite: release-notes/tasks.yaml}]
-loop: {max_iterations: ${o.maxIterations ?? 4}, plateau_window: 2, holdout_ratio: 0.3, candidates_per_iteration: 3, proposers: [feedback, structural]}
+loop: {max_iterations: ${o.maxIterations ?? 4}, plateau_window: 2, holdout_ratio: 0.3, candidates_per_iteration: 3, proposers: [feedback, structural], mock_keeps: apply}
 thresholds: {min_delta: 0, max_new_failures: 0}
 evaluate: {concurrency: 2, eval_threshold: 6}
 `,

@@ -19,7 +19,7 @@ function project(extra = '', loop = 'max_iterations: 4'): string {
     `state_dir: state
 engine: {type: mock${extra}}
 targets: [{skill: release-notes, suite: release-notes/tasks.yaml}]
-loop: {${loop}, plateau_window: 2, candidates_per_iteration: 3, proposers: [feedback, structural]}
+loop: {${loop}, plateau_window: 2, candidates_per_iteration: 3, proposers: [feedback, structural], mock_keeps: apply}
 thresholds: {min_delta: 0, max_new_failures: 0}
 evaluate: {concurrency: 2}
 `,

@@ -90,7 +90,9 @@ export function findFiles(dir: string, name: string): string[] {
 export function exampleLoopProject(o: { prefix?: string; loop: string; thresholds?: string; evaluate?: string }): string {
   const dir = tempDir(o.prefix);
   copyExample('release-notes', join(dir, 'release-notes'));
-  const lines = ['state_dir: state', 'engine: {type: mock}', 'targets: [{skill: release-notes, suite: release-notes/tasks.yaml}]', `loop: ${o.loop}`];
+  // The project is the test's own copy: the mock's keeps go to its skill, as asked (loop.mock_keeps: apply).
+  const loop = o.loop.trim() === '{}' ? '{mock_keeps: apply}' : o.loop.replace(/^\s*\{/, '{mock_keeps: apply, ');
+  const lines = ['state_dir: state', 'engine: {type: mock}', 'targets: [{skill: release-notes, suite: release-notes/tasks.yaml}]', `loop: ${loop}`];
   if (o.thresholds) lines.push(`thresholds: ${o.thresholds}`);
   if (o.evaluate) lines.push(`evaluate: ${o.evaluate}`);
   write(join(dir, 'pipeline.yaml'), `${lines.join('\n')}\n`);
