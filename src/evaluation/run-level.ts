@@ -7,6 +7,7 @@
 // over per-task differences that every noisy keep must pass as well as the CMH test (tasks like these).
 import { binomialCdf } from '../stats/binomial.js';
 import { tQuantile } from '../stats/t-quantile.js';
+import { round6 } from '../core/numbers.js';
 
 /** The level each candidate of a run is tested at, so the run as a whole keeps a no-effect edit at most `significance` of the time. */
 export function perCandidateAlpha(significance: number, maxIterations: number): number {
@@ -81,10 +82,8 @@ export function taskLevelTest(diffs: readonly number[], alpha: number): TaskLeve
   const sd = Math.sqrt(diffs.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1));
   const critical = tQuantile(1 - level, n - 1);
   // No spread: t is ±∞ (or 0/0 when every difference is 0), recorded at ±1e6 so JSON keeps it.
-  if (!(sd > 0)) return { t: mean > 0 ? 1e6 : mean < 0 ? -1e6 : 0, critical: r6(critical), passed: mean > 0 };
+  if (!(sd > 0)) return { t: mean > 0 ? 1e6 : mean < 0 ? -1e6 : 0, critical: round6(critical), passed: mean > 0 };
   const t = mean / (sd / Math.sqrt(n));
-  return { t: r6(t), critical: r6(critical), passed: t >= critical };
+  return { t: round6(t), critical: round6(critical), passed: t >= critical };
 }
 
-
-const r6 = (x: number) => Math.round(x * 1e6) / 1e6;

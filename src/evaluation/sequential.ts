@@ -8,6 +8,7 @@
 // registered significance. Pure: the evaluate stage calls it after each round, the gate replays it.
 import { decideAt, nextBoundary, stagewisePValue, type Boundary, type SpendingDesign } from '../stats/group-sequential.js';
 import { taskLevelTest } from './run-level.js';
+import { round6 } from '../core/numbers.js';
 
 export interface SequentialSettings {
   /** One-sided: the most often an edit that does nothing may be kept (thresholds.significance). */
@@ -200,7 +201,6 @@ export function informative(p: TaskPair): boolean {
   return passes > 0 && passes < p.candidate.judged + p.baseline.judged;
 }
 
-const round6 = (x: number) => (Number.isFinite(x) ? Math.round(x * 1e6) / 1e6 : x);
 
 /**
  * The boundaries of recorded looks recomputed from their information alone, and whether each recorded
