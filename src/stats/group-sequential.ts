@@ -194,7 +194,10 @@ function futilityBound(earlier: readonly Boundary[], look: LookInfo, d: Spending
   // The walk carries the mass past each earlier look between the bound set here and its keep boundary.
   const redone = earlier.map((b) => ({ ...b }));
   const { grid, lastInfo } = walk(redone, theta, true, (g, dI, b) => {
-    b.lower = at(g, dI, b, b.upper);
+    // A look set under this same θ₁ was set by this same pass: its bound stands, only its β is counted
+    // (what keeps planning, where θ₁ never moves, as cheap as one walk).
+    if (b.theta1 !== theta) b.lower = at(g, dI, b, b.upper);
+    else if (Number.isFinite(b.lower)) betaSpent += tail(g, dI, theta, b.lower * Math.sqrt(b.info), false);
   });
   return at(grid, look.info - lastInfo, look, upper);
 }
