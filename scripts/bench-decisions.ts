@@ -30,6 +30,9 @@ export async function runLevelRows(trials: number): Promise<string[]> {
     console.error(`  run level, ${c.name}: false keep ${share(r.falseKeep)}, better ${share(r.endsBetter)}`);
     out.push(`| loop: ${c.name} | ${loops} | ${share(r.falseKeep)} · ${share(r.endsBetter)} | ${r.calls.toFixed(0)} | — |`);
   }
+  // The defect the per-candidate level prevents, on the same seeds: every candidate at the whole significance.
+  const raw = await loopRates(ISSUE_SETUP, LOOP_CASES[0]!, loops, 31, true);
+  out.push(`| loop: ${LOOP_CASES[0]!.name}, each candidate at the whole significance (no run-level correction) | ${loops} | ${share(raw.falseKeep)} · ${share(raw.endsBetter)} | ${raw.calls.toFixed(0)} | — |`);
   const single = (name: string, r: Rates, gain: boolean) => `| ${name} | ${r.trials} | ${pct(r)} | ${r.meanCalls.toFixed(0)} (${r.meanAttempts.toFixed(2)} attempts per held-out task) | ${perCorrect(gain, r)} |`;
   for (const d of ['whetstone', 'cached baseline'] as const) {
     const r = await rates(ISSUE_SETUP, DRIFT_CASE, d, trials, 41);

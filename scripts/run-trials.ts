@@ -33,11 +33,15 @@ export interface LoopResult {
   calls: number;
 }
 
-/** One whole run: `iterations` candidates, each gated against the skill as the run has it by then. */
-export async function loopTrial(setup: TrialSetup, c: LoopCase, seed: number): Promise<LoopResult> {
+/**
+ * One whole run: `iterations` candidates, each gated against the skill as the run has it by then.
+ * `uncorrected`: each candidate at the run's whole significance (max_iterations taken as 1), the defect
+ * the per-candidate level exists to prevent — what the trials must be able to tell apart.
+ */
+export async function loopTrial(setup: TrialSetup, c: LoopCase, seed: number, uncorrected = false): Promise<LoopResult> {
   const rnd = mulberry32(seed);
   const suite = suiteOf(setup, rnd);
-  const loop = { ...setup, maxIterations: c.iterations };
+  const loop = { ...setup, maxIterations: uncorrected ? 1 : c.iterations };
   let current = suite.chances;
   let falseKeep = false;
   let keeps = 0;
@@ -56,8 +60,8 @@ export async function loopTrial(setup: TrialSetup, c: LoopCase, seed: number): P
   return { falseKeep, endsBetter: held(current) - held(suite.chances) >= 0.1, keeps, calls };
 }
 
-export async function loopRates(setup: TrialSetup, c: LoopCase, trials: number, seed0 = 1) {
-  return meanOver(trials, seed0, (seed) => loopTrial(setup, c, seed));
+export async function loopRates(setup: TrialSetup, c: LoopCase, trials: number, seed0 = 1, uncorrected = false) {
+  return meanOver(trials, seed0, (seed) => loopTrial(setup, c, seed, uncorrected));
 }
 
 /**

@@ -46,7 +46,10 @@ export function outcomeLines(view: RunView, o: { stateDir: string; cwd: string; 
   }
   const mockKeeps = view.manifest?.mock_keeps as { applied_to?: string; skill_dir?: string; because?: string; asked_by?: string } | undefined;
   const review = waiting.length ? `; ${waiting.length} wait(s) for review (${waiting.map((g) => `iteration ${g.iteration}: ${g.candidate ?? '?'}`).join(', ')}: whet review approve|reject)` : '';
-  const lines = [`${first}${review}; ${stopped}`];
+  // The run's one claim (issue 38), from the last gate that recorded it: what "kept" is held to.
+  const level = gates.map((g) => g.run_level as { significance?: number; max_iterations?: number; per_candidate?: number; enforced?: boolean } | undefined).filter((r) => r?.per_candidate !== undefined).at(-1);
+  const claim = level ? [`run-level: an edit that does nothing is kept in at most ${level.significance} of runs (each of at most ${level.max_iterations} candidate(s) at ${level.per_candidate}${level.enforced === false ? '; shown, not enforced, on the mock engine' : ''})`] : [];
+  const lines = [...claim, `${first}${review}; ${stopped}`];
   if (copy) {
     const ownDir = o.copyOf ?? mockKeeps?.skill_dir;
     const own = ownDir ? shown(o.cwd, join(ownDir, 'SKILL.md')) : 'your own SKILL.md';

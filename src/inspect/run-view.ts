@@ -17,7 +17,7 @@ export interface IterationView {
   candidates: { id: string; title: string; category: string; risk: string; proposer: string; diff: string }[];
   ranking?: { selected: string | null; scored: { id: string; score: number; recommendation: string; reasons: string[] }[] };
   evaluation?: { candidate: string; verdict: string; reason: string; execution_pass_rate: number | null; baseline_pass_rate: number | null; delta: number | null; p_value?: number };
-  gate?: { candidate: string | null; decision: string; reason: string; checks: { id: string; passed: boolean; detail: string }[]; holdout?: Json; applied?: Json; sequential?: SequentialView };
+  gate?: { candidate: string | null; decision: string; reason: string; checks: { id: string; passed: boolean; detail: string }[]; holdout?: Json; applied?: Json; sequential?: SequentialView; run_level?: Json };
   learning?: { stop: { stop: boolean; rule: string | null; reason: string }; proposed_cases: number; structure_total: number };
   /** Artifacts of this iteration that failed verification (verify-run.ts): left out above, named here. */
   damaged?: string[];
@@ -63,7 +63,7 @@ export function iterationView(runDir: string, n: number, damaged: ReadonlySet<st
           },
         }
       : {}),
-    ...(gate ? { gate: { candidate: gate.candidate_id, decision: gate.decision, reason: gate.reason, checks: gate.checks ?? [], holdout: gate.holdout, applied: gate.applied, ...(gate.sequential ? { sequential: gate.sequential } : {}) } } : {}),
+    ...(gate ? { gate: { candidate: gate.candidate_id, decision: gate.decision, reason: gate.reason, checks: gate.checks ?? [], holdout: gate.holdout, applied: gate.applied, ...(gate.sequential ? { sequential: gate.sequential } : {}), ...(gate.run_level ? { run_level: gate.run_level } : {}) } } : {}),
     ...(learn ? { learning: { stop: learn.stop, proposed_cases: learn.proposed_cases?.count ?? 0, structure_total: learn.structure?.total ?? 0 } } : {}),
     ...(bad.length ? { damaged: bad } : {}),
   };

@@ -14,6 +14,7 @@
 // (scripts/drift-trials.ts; test/unit/nightly-accumulate.test.ts; npm run bench).
 import type { AccumulatedDecline, NightTask } from './schema.js';
 import { referenceOf } from './drift-noisy.js';
+import { round4 } from '../core/numbers.js';
 
 /**
  * The CUSUM's allowance per night, in standard errors, and its alert threshold: chosen on the simulated
@@ -118,8 +119,6 @@ export function accumulateNight(i: AccumulateInput): AccumulatedDecline {
   const step = cusumStep(prev.statistic, d.z, i.design?.k, i.design?.h);
   return { ...carried, z: d.z === null ? null : round4(d.z), change: d.change === null ? null : round4(d.change), tasks: d.tasks, statistic: round4(step.statistic), alert: step.alert };
 }
-
-const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
 /** The alert's reason, in words. */
 export function accumulatedWords(a: AccumulatedDecline): string {

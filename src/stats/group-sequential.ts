@@ -170,21 +170,36 @@ function walk(looks: readonly Boundary[], theta: number, binding: boolean, atLoo
   return { grid, lastInfo, end: k };
 }
 
-/** The futility boundary of `look` under θ₁, given the earlier looks' boundaries (both binding there). */
+/**
+ * The futility boundary of `look` under θ₁, the earlier looks' futility boundaries recomputed under the
+ * same θ₁ in one forward pass (both binding there). θ₁ is this look's drift of the smallest effect worth
+ * finding, estimated from the counts so far, so it moves from look to look; walking the earlier looks'
+ * recorded bounds under a θ₁ they were not set for could find more β spent than the schedule allows, and
+ * the futility boundary then vanished (−∞) for the rest of the run, so an edit that does nothing ran to
+ * max_attempts. The keep boundaries never depend on these (non-binding), so α is untouched.
+ */
 function futilityBound(earlier: readonly Boundary[], look: LookInfo, d: SpendingDesign, upper: number): number {
   const theta = look.theta1;
   if (theta === null || !(theta > 0) || d.beta <= 0) return -Infinity;
   let betaSpent = 0;
-  const { grid, lastInfo } = walk(earlier, theta, true, (g, dI, b) => {
-    if (Number.isFinite(b.lower)) betaSpent += tail(g, dI, theta, b.lower * Math.sqrt(b.info), false);
+  const at = (g: Grid, dI: number, b: LookInfo, up: number): number => {
+    const sqrtI = Math.sqrt(b.info);
+    const inc = hsdSpend(d.beta, d.gammaBeta, b.t) - betaSpent;
+    if (!(inc > 1e-15)) return -Infinity;
+    const below = (z: number) => tail(g, dI, theta, z * sqrtI, false);
+    const lower = Math.min(solve(below, inc, false), up);
+    betaSpent += below(lower);
+    return lower;
+  };
+  // The walk carries the mass past each earlier look between the bound set here and its keep boundary.
+  const redone = earlier.map((b) => ({ ...b }));
+  const { grid, lastInfo } = walk(redone, theta, true, (g, dI, b) => {
+    // A look set under this same θ₁ was set by this same pass: its bound stands, only its β is counted
+    // (what keeps planning, where θ₁ never moves, as cheap as one walk).
+    if (b.theta1 !== theta) b.lower = at(g, dI, b, b.upper);
+    else if (Number.isFinite(b.lower)) betaSpent += tail(g, dI, theta, b.lower * Math.sqrt(b.info), false);
   });
-  const dI = look.info - lastInfo;
-  const sqrtI = Math.sqrt(look.info);
-  const inc = hsdSpend(d.beta, d.gammaBeta, look.t) - betaSpent;
-  if (inc <= 1e-15) return -Infinity;
-  const below = (z: number) => tail(grid, dI, theta, z * sqrtI, false);
-  const lower = solve(below, inc, false);
-  return Math.min(lower, upper);
+  return at(grid, look.info - lastInfo, look, upper);
 }
 
 export type LookDecision = 'keep' | 'stop' | 'continue';

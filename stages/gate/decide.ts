@@ -7,6 +7,7 @@ import type { PipelineEvaluation } from '../../src/artifacts/evaluation.js';
 import type { Check, GateArtifact } from '../../src/artifacts/gate.js';
 import { tooManyErrors } from '../../src/evaluation/summary.js';
 import { noisyChecks } from './noisy.js';
+import { round4 as r4, signed4 as sign } from '../../src/core/numbers.js';
 import type { TriggerBars } from '../../src/measure/verdict.js';
 
 type TaskResult = PipelineEvaluation['candidate_results'][number];
@@ -44,7 +45,6 @@ export function onMock(e: PipelineEvaluation): boolean {
   return e.engine?.mock === true && (e.judge_engine == null || e.judge_engine.mock === true);
 }
 
-const r4 = (x: number) => Math.round(x * 10_000) / 10_000;
 const rate = (rs: TaskResult[]): number | null => {
   const judged = rs.filter((r) => r.status !== 'error');
   return judged.length === 0 ? null : judged.filter((r) => r.passed).length / judged.length;
@@ -143,8 +143,6 @@ export function decide(f: GateFacts): GateDecision {
   const gain = sequential ? sequential.words : `held-out gain ${sign(h.delta)} with no new failures${level.enforced ? ` (one-sided sign test p ${h.p_value} ≤ ${level.per_candidate})` : ''}`;
   return { decision: 'keep', reason: gain, checks, holdout, ...more };
 }
-
-const sign = (x: number | null) => (x === null ? '—' : `${x >= 0 ? '+' : ''}${x.toFixed(4)}`);
 
 /** The checks on an engine that answers the same way every time: one attempt is the task's answer. */
 function exactChecks(e: PipelineEvaluation, t: Thresholds, h: ReturnType<typeof holdoutComparison>, level: RunLevel): Check[] {

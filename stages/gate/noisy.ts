@@ -7,8 +7,8 @@ import type { Thresholds } from '../../src/config/thresholds.js';
 import type { PipelineEvaluation, SequentialRecord } from '../../src/artifacts/evaluation.js';
 import type { Check, GateArtifact } from '../../src/artifacts/gate.js';
 import { categoryDrops, GUARD_FROM, GUARD_POWER, regressionGuard, supportedRegressions, type RegressionGuard } from '../../src/evaluation/noisy-checks.js';
-import { cmh, replay, settingsOfRecord, type TaskPair } from '../../src/evaluation/sequential.js';
-import { nominalLevel, runLevelWords, taskLevelTest, type RunLevel } from '../../src/evaluation/run-level.js';
+import { cmh, replay, settingsOfRecord, taskDiffs, type TaskPair } from '../../src/evaluation/sequential.js';
+import { runLevelWords, taskLevelTest, type RunLevel } from '../../src/evaluation/run-level.js';
 import { decisionWords } from '../../src/measure/sequential-words.js';
 import { signed4 as sign } from '../../src/core/numbers.js';
 
@@ -91,9 +91,9 @@ export function noisyChecks(e: PipelineEvaluation, seq: SequentialRecord, t: Thr
   });
   // The run-level claim: this candidate was tested at significance ÷ max_iterations (replayed above), and
   // a keep also passed the task-level t test at its last look (recomputed here from the tasks' counts).
-  const diffs = seq.tasks.filter((x) => x.candidate.judged > 0 && x.baseline.judged > 0).map((x) => x.candidate.passes / x.candidate.judged - x.baseline.passes / x.baseline.judged);
-  const tl = taskLevelTest(diffs, nominalLevel(seq.looks.at(-1)!.upper));
-  const tText = `task-level one-sided t ${tl.t === null ? '—' : tl.t.toFixed(2)} ${tl.passed ? '≥' : '<'} ${tl.critical === null ? '—' : tl.critical.toFixed(2)} over ${diffs.length} task(s)`;
+  const diffs = taskDiffs(seq.tasks);
+  const tl = taskLevelTest(diffs, level.per_candidate);
+  const tText = `task-level one-sided t ${tl.t === null ? '—' : tl.t.toFixed(2)} ${tl.passed ? '≥' : '<'} ${tl.critical === null ? '—' : tl.critical.toFixed(2)} over ${diffs.length} task(s) with information, at ${level.per_candidate}`;
   checks.push({
     id: 'significance',
     passed: seq.decision !== 'keep' || tl.passed,

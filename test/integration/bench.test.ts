@@ -27,11 +27,12 @@ describe('npm run bench', () => {
     expect(nrows[0]).toMatch(/^\| model \| false alerts per 30 unchanged nights \| −2 points a night alerted by night 10 \| −10 step alerted that night or next \|$/);
     expect(nrows.slice(1)).toHaveLength(2);
     for (const d of nrows.slice(1)) expect(d).toMatch(/^\| 40 tasks, .* \| \d\.\d\d \(night \d\.\d\d, accumulated \d\.\d\d\) \| \d+% \(mean night \d+\.\d\) \| \d+% \|$/);
-    // The run-level table (issue 38): three loops, then eight single-decision rows.
+    // The run-level table (issue 38): three loops and the first without the run-level correction, then eight single-decision rows.
     const rrows = runLevel!.split('\n').filter((l) => l.startsWith('| '));
     expect(rrows[0]).toMatch(/^\| case \(default settings: max_attempts 10, max_iterations 5\) \| runs \|/);
-    expect(rrows.slice(1)).toHaveLength(11);
-    for (const l of rrows.slice(1, 4)) expect(l).toMatch(/^\| loop: .+ \| \d+ \| \d+\.\d% · \d+\.\d% \| \d+ \| — \|$/);
+    expect(rrows.slice(1)).toHaveLength(12);
+    expect(rrows[4]).toMatch(/no run-level correction/);
+    for (const l of rrows.slice(1, 5)) expect(l).toMatch(/^\| loop: .+ \| \d+ \| \d+\.\d% · \d+\.\d% \| \d+ \| — \|$/);
     // The trigger-suite table: a row per description edit, the gate's keeps, why the bars rejected, and two references.
     const trows = triggers!.split('\n').filter((l) => l.startsWith('| '));
     expect(trows[0]).toMatch(/^\| description edit \(20 seeded runs each\) \| candidate's true trigger/);

@@ -1,37 +1,18 @@
-// The run-level claim at the noise of real models (issue 38): seeded whole loops and single decisions on
-// the simulated noisy model (scripts/run-trials.ts, scripts/decision-trials.ts: 40 tasks, 20 held out,
-// chances 0.3–0.8, default settings: max_attempts 10, max_iterations 5), each decided by whetstone's own
-// rounds, evaluation artifact and gate. Sized down to stay quick; `npm run bench` runs the full counts.
+// The run-level claim at the noise of real models (issue 38): seeded single decisions on the simulated noisy
+// model (scripts/run-trials.ts, scripts/decision-trials.ts: 40 tasks, 20 held out, chances 0.3–0.8, default
+// settings: max_attempts 10, max_iterations 5), each decided by whetstone's own rounds, evaluation artifact and
+// gate; whole loops in run-level-loops.test.ts. Sized down to stay quick; `npm run bench` runs the full counts.
 import { describe, expect, it } from 'vitest';
 import { CASES, ISSUE_SETUP, rates } from '../../scripts/decision-trials.js';
-import { DRIFT_CASE, LOOP_CASES, POPULATION_CASE, deterministicRates, loopRates } from '../../scripts/run-trials.js';
+import { DRIFT_CASE, POPULATION_CASE, deterministicRates } from '../../scripts/run-trials.js';
 
 const lines: string[] = [];
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 describe('one claim per run, held to significance', () => {
-  const [five, ten, onePlus25] = LOOP_CASES as [(typeof LOOP_CASES)[0], (typeof LOOP_CASES)[0], (typeof LOOP_CASES)[0]];
-
-  // The issue's bar is 5%. Measured here 4 of 60 five-iteration runs (6.7%), 1 of 50 with other seeds (2%):
-  // within the noise of so few runs, but not yet shown at most 5%, so the test holds the run to 10%
-  // (Holm over earlier candidates, before issue 38, measured 6% at 5 iterations and climbing with more).
-  it('a loop whose every candidate does nothing rarely ends with a keep, at 5 and at 10 iterations', async () => {
-    const a = await loopRates(ISSUE_SETUP, five, 60, 31);
-    const b = await loopRates(ISSUE_SETUP, ten, 30, 100_034);
-    lines.push(`${five.name}: false keep ${pct(a.falseKeep)} (60 runs)`, `${ten.name}: false keep ${pct(b.falseKeep)} (30 runs)`);
-    expect(a.falseKeep).toBeLessThanOrEqual(0.1);
-    expect(b.falseKeep).toBeLessThanOrEqual(0.1);
-  }, 120_000);
-
-  it('a 5-iteration loop with one +25 candidate ends better in at least 80% of runs', async () => {
-    const r = await loopRates(ISSUE_SETUP, onePlus25, 40, 200_037);
-    lines.push(`${onePlus25.name}: ends better ${pct(r.endsBetter)}, false keep ${pct(r.falseKeep)} (40 runs)`);
-    expect(r.endsBetter).toBeGreaterThanOrEqual(0.8);
-  }, 120_000);
-
   it('a model 10 points easier since the cached baseline is not credited to an edit that does nothing', async () => {
-    const fresh = await rates(ISSUE_SETUP, DRIFT_CASE, 'whetstone', 150, 41);
-    const cached = await rates(ISSUE_SETUP, DRIFT_CASE, 'cached baseline', 150, 41);
+    const fresh = await rates(ISSUE_SETUP, DRIFT_CASE, 'whetstone', 100, 41);
+    const cached = await rates(ISSUE_SETUP, DRIFT_CASE, 'cached baseline', 100, 41);
     lines.push(`drift: kept ${pct(fresh.keepRate)} (baseline beside the candidate), ${pct(cached.keepRate)} (the cached baseline)`);
     expect(fresh.keepRate).toBeLessThanOrEqual(0.05);
     // The same draws against the cached baseline: the drift would have been credited to the edit.
@@ -40,7 +21,7 @@ describe('one claim per run, held to significance', () => {
 
   it('per-task effects of mean 0 and sd 0.2 are kept in at most 5% of runs at max_attempts 10 and 30, one candidate at 0.05', async () => {
     for (const m of [10, 30]) {
-      const r = await rates({ ...ISSUE_SETUP, maxAttempts: m, maxIterations: 1 }, POPULATION_CASE, 'whetstone', m === 10 ? 150 : 80, 43 + m);
+      const r = await rates({ ...ISSUE_SETUP, maxAttempts: m, maxIterations: 1 }, POPULATION_CASE, 'whetstone', m === 10 ? 100 : 60, 43 + m);
       lines.push(`${POPULATION_CASE.name}, max_attempts ${m}: kept ${pct(r.keepRate)}`);
       expect(r.keepRate).toBeLessThanOrEqual(0.05);
     }
@@ -53,12 +34,29 @@ describe('one claim per run, held to significance', () => {
     expect(r.keptWhenRose).toBeGreaterThan(0.05);
   }, 60_000);
 
-  // The issue's bar is 90%: measured 86% of these 150 runs, 92% of 100 with other seeds (the task-level
-  // test and the run's 0.01 per candidate cost a +25-point edit some power).
-  it('+25 points on every task is still kept in at least 85% of runs', async () => {
-    const r = await rates(ISSUE_SETUP, CASES[3]!, 'whetstone', 150, 53);
+  // Measured 96.0% of 300 runs at 4.4 attempts per held-out task (85.3% when the task-level t test was
+  // held to the CMH boundary's nominal level at each look).
+  it('+25 points on every task is kept in at least 90% of runs', async () => {
+    const r = await rates(ISSUE_SETUP, CASES[3]!, 'whetstone', 120, 53);
     lines.push(`+25: kept ${pct(r.keepRate)} in ${r.meanAttempts.toFixed(2)} attempts, ${r.meanCalls.toFixed(0)} calls`);
-    expect(r.keepRate).toBeGreaterThanOrEqual(0.85);
+    expect(r.keepRate).toBeGreaterThanOrEqual(0.9);
+  }, 120_000);
+
+  // Half the held-out tasks nearly always pass or nearly always fail (0.98 or 0.02). Before this design
+  // (300 runs) a no-effect edit cost 196 calls a run and +25 was kept in 57% at 211 calls; now 162 calls,
+  // and +25 kept in 91.3% at 177 (these 120 runs: 164 calls; 88.3% at 184). The issue's bars — 128 calls,
+  // and 90% at no more than 180 — are not both met: a futility bound that stops a no-effect edit that soon
+  // stops a +25-point edit too often (β 0.4: 124 calls, +25 kept in 87%; docs/method.md). Held here to
+  // what the design does, so a change that gives back the savings or the power fails.
+  it('on a suite whose half of the held-out tasks nearly always pass or fail, a no-effect edit costs at most 170 calls and +25 is kept in 85% at most 190', async () => {
+    const extreme = { ...ISSUE_SETUP, extreme: 0.5 };
+    const none = await rates(extreme, CASES[0]!, 'whetstone', 120, 59);
+    const plus = await rates(extreme, CASES[3]!, 'whetstone', 120, 61);
+    lines.push(`half extreme: no effect kept ${pct(none.keepRate)} at ${none.meanCalls.toFixed(0)} calls; +25 kept ${pct(plus.keepRate)} at ${plus.meanCalls.toFixed(0)} calls`);
+    expect(none.keepRate).toBeLessThanOrEqual(0.05);
+    expect(none.meanCalls).toBeLessThanOrEqual(170);
+    expect(plus.keepRate).toBeGreaterThanOrEqual(0.85);
+    expect(plus.meanCalls).toBeLessThanOrEqual(190);
     console.log(['', ...lines].join('\n'));
   }, 120_000);
 });
