@@ -45,9 +45,20 @@ export function heldOutEffect(pairs: readonly TaskPair[], confidence = 0.95): Ef
   const effect = (mean * m) / n;
   if (m < 2) return { effect: r4(effect), low: m === 0 ? r4(effect) : null, high: m === 0 ? r4(effect) : null, tasks: n, confidence };
   const sd = Math.sqrt(d.reduce((a, b) => a + (b - mean) ** 2, 0) / (m - 1));
+  // Every informative task moved by the same amount (an engine whose attempts always agree, say): their
+  // spread says nothing of how the effect varies over tasks, and an interval of width 0 would claim it
+  // does not. Then the interval is taken over every task, the agreeing ones' 0 included.
+  if (!(sd > 0)) return allTasksInterval(ps.map((p) => share(p.candidate) - share(p.baseline)), effect, n, confidence);
   const half = tQuantile(1 - (1 - confidence) / 2, m - 1) * (sd / Math.sqrt(m));
   const scale = m / n;
   return { effect: r4(effect), low: r4(Math.max(-1, scale * (mean - half))), high: r4(Math.min(1, scale * (mean + half))), tasks: n, confidence };
+}
+
+function allTasksInterval(d: readonly number[], effect: number, n: number, confidence: number): Effect {
+  const sd = n > 1 ? Math.sqrt(d.reduce((a, b) => a + (b - effect) ** 2, 0) / (n - 1)) : 0;
+  if (!(sd > 0)) return { effect: r4(effect), low: r4(effect), high: r4(effect), tasks: n, confidence };
+  const half = tQuantile(1 - (1 - confidence) / 2, n - 1) * (sd / Math.sqrt(n));
+  return { effect: r4(effect), low: r4(Math.max(-1, effect - half)), high: r4(Math.min(1, effect + half)), tasks: n, confidence };
 }
 
 /** Tasks whose own attempts show the candidate worse, Holm-corrected over every task compared. */

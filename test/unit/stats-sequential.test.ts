@@ -112,4 +112,13 @@ describe('the CMH score and the looks', () => {
     // d = 0.5, 0, 1: sd 0.5, half-width t(0.975, 2) · 0.5/√3.
     expect(e.high! - e.effect!).toBeCloseTo(Math.min(1 - 0.5, 4.3027 * 0.5 / Math.sqrt(3)), 3);
   });
+
+  it('never gives an interval of width 0 because every informative task moved alike', () => {
+    // An engine whose attempts agree: three tasks pass only with the skill, three fail either way. Over the
+    // informative three the spread is 0; over all six, d = 1, 1, 1, 0, 0, 0: sd 0.5477, t(0.975, 5) = 2.5706.
+    const e = heldOutEffect([pair('a', 2, 2, 0, 2), pair('b', 2, 2, 0, 2), pair('c', 2, 2, 0, 2), pair('d', 0, 2, 0, 2), pair('e', 0, 2, 0, 2), pair('f', 0, 2, 0, 2)]);
+    expect(e.effect).toBeCloseTo(0.5, 4);
+    expect(e.low!).toBeCloseTo(0.5 - 2.5706 * 0.5477 / Math.sqrt(6), 3);
+    expect(e.high!).toBeCloseTo(0.5 + 2.5706 * 0.5477 / Math.sqrt(6), 3);
+  });
 });
