@@ -2,6 +2,7 @@
 // server, measure every row of the table and print each against its reference as a ratio. The
 // figures themselves are never asserted (they belong to the machine), only that each row is there and
 // says what it compares with.
+// long-running: runs the bench's rows, Chromium included, ≈ 80 s
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -6,6 +6,7 @@
 // Real processes and real time — the old lock broke ten seconds into every run, which no mocked timer
 // showed. Also crash consistency: seeded kill -9 + resume of a slow loop (test/support/crash-trials.ts).
 // The scenarios mostly sleep, so both tests run at the same time: the file lasts as long as the longest.
+// long-running: waits on a slow engine and real lock timers for minutes, ≈ 145 s
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,6 +1,7 @@
 // One claim per run over longer loops (issue 38): 10-iteration loops whose every candidate does nothing,
 // and a 5-iteration loop whose third candidate is +25 points, on the simulated noisy model of
 // run-level-loops.test.ts (scripts/run-trials.ts, default settings). Full counts: `npm run bench`.
+// long-running: whole seeded 10-iteration loops, ≈ 40 s
 import { describe, expect, it } from 'vitest';
 import { ISSUE_SETUP } from '../../scripts/decision-trials.js';
 import { LOOP_CASES, loopRates } from '../../scripts/run-trials.js';

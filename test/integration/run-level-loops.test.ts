@@ -5,6 +5,7 @@
 // with a keep of an edit that does nothing), beside the same runs with each candidate at the whole 0.05:
 // the defect the per-candidate level prevents, which these trials must see. Full counts: `npm run bench`.
 // 10-iteration loops and the loop with a +25 candidate: run-level-loops-long.test.ts (each file stays quick).
+// long-running: whole seeded loops, ≈ 45 s
 import { describe, expect, it } from 'vitest';
 import { ISSUE_SETUP } from '../../scripts/decision-trials.js';
 import { LOOP_CASES, loopRates } from '../../scripts/run-trials.js';

@@ -2,6 +2,7 @@
 // model (scripts/run-trials.ts, scripts/decision-trials.ts: 40 tasks, 20 held out, chances 0.3–0.8, default
 // settings: max_attempts 10, max_iterations 5), each decided by whetstone's own rounds, evaluation artifact and
 // gate; whole loops in run-level-loops.test.ts. Sized down to stay quick; `npm run bench` runs the full counts.
+// long-running: hundreds of seeded decisions, ≈ 90 s
 import { describe, expect, it } from 'vitest';
 import { CASES, ISSUE_SETUP, rates } from '../../scripts/decision-trials.js';
 import { DRIFT_CASE, POPULATION_CASE, deterministicRates } from '../../scripts/run-trials.js';

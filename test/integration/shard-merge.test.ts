@@ -3,6 +3,7 @@
 // 400-task suite with mixed judges, pass-k 2, categories, splits and engine errors (a real executable,
 // sed, that fails on some prompts) — and tampered shards must each be refused, naming the cause, with
 // nothing written.
+// long-running: spawns shard runs and merges them, ≈ 75 s
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import fg from 'fast-glob';

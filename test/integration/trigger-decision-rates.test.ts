@@ -6,6 +6,7 @@
 // (src/measure/held-out-rounds.ts: countRoundsInTrigger); the false-trigger bar is held to an upper bound
 // clustered by query (src/stats/clustered-rate.ts), and a candidate may not false-trigger significantly
 // more than the baseline (stages/gate/trigger.ts). `npm run bench` runs the same cases at full counts.
+// long-running: hundreds of seeded trigger decisions, ≈ 50 s
 import { describe, expect, it } from 'vitest';
 import { TRIGGER_CASES, TRIGGER_SETUP, triggerRates, trueRates, type TriggerRates } from '../../scripts/trigger-trials.js';
 
