@@ -11,7 +11,7 @@ import { fisherLower } from '../stats/fisher.js';
 import { holm } from '../stats/holm.js';
 import { normalCdf } from '../stats/normal.js';
 import { tQuantile } from '../stats/t-quantile.js';
-import { cmh, DESIGN, informative, type TaskPair } from './sequential.js';
+import { cmh, DESIGN, taskDiffs, type TaskPair } from './sequential.js';
 import { round4 as r4 } from '../core/numbers.js';
 
 const share = (c: { passes: number; judged: number }) => c.passes / c.judged;
@@ -31,34 +31,24 @@ export interface Effect {
  * The held-out effect with a t interval over tasks: each task's difference of shares already carries its
  * attempts' noise, and the spread of those differences across tasks carries the rest, so the interval
  * needs no model of either (a cluster-level analysis; Donner & Klar 2000, ch. 6). The spread is taken over
- * the tasks with information (sequential.ts `informative`: not every attempt the same verdict on both
- * sides), whose interval is scaled by their share of the tasks: the others' difference is exactly 0. So
+ * the tasks with information (sequential.ts `taskDiffs`: not every attempt the same verdict on both
+ * sides, unless those all moved alike), whose interval is scaled by their share of the tasks: the others'
+ * difference is exactly 0. So
  * the interval excludes 0 exactly when the gate's task-level t test at that confidence passes.
  */
 export function heldOutEffect(pairs: readonly TaskPair[], confidence = 0.95): Effect {
   const ps = both(pairs);
   const n = ps.length;
   if (n === 0) return { effect: null, low: null, high: null, tasks: 0, confidence };
-  const d = ps.filter(informative).map((p) => share(p.candidate) - share(p.baseline));
+  const d = taskDiffs(ps);
   const m = d.length;
   const mean = m ? d.reduce((a, b) => a + b, 0) / m : 0;
   const effect = (mean * m) / n;
   if (m < 2) return { effect: r4(effect), low: m === 0 ? r4(effect) : null, high: m === 0 ? r4(effect) : null, tasks: n, confidence };
   const sd = Math.sqrt(d.reduce((a, b) => a + (b - mean) ** 2, 0) / (m - 1));
-  // Every informative task moved by the same amount (an engine whose attempts always agree, say): their
-  // spread says nothing of how the effect varies over tasks, and an interval of width 0 would claim it
-  // does not. Then the interval is taken over every task, the agreeing ones' 0 included.
-  if (!(sd > 0)) return allTasksInterval(ps.map((p) => share(p.candidate) - share(p.baseline)), effect, n, confidence);
   const half = tQuantile(1 - (1 - confidence) / 2, m - 1) * (sd / Math.sqrt(m));
   const scale = m / n;
   return { effect: r4(effect), low: r4(Math.max(-1, scale * (mean - half))), high: r4(Math.min(1, scale * (mean + half))), tasks: n, confidence };
-}
-
-function allTasksInterval(d: readonly number[], effect: number, n: number, confidence: number): Effect {
-  const sd = n > 1 ? Math.sqrt(d.reduce((a, b) => a + (b - effect) ** 2, 0) / (n - 1)) : 0;
-  if (!(sd > 0)) return { effect: r4(effect), low: r4(effect), high: r4(effect), tasks: n, confidence };
-  const half = tQuantile(1 - (1 - confidence) / 2, n - 1) * (sd / Math.sqrt(n));
-  return { effect: r4(effect), low: r4(Math.max(-1, effect - half)), high: r4(Math.min(1, effect + half)), tasks: n, confidence };
 }
 
 /** Tasks whose own attempts show the candidate worse, Holm-corrected over every task compared. */

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { boundaries, hsdSpend, operatingCharacteristics, stagewisePValue, type Boundary } from '../../src/stats/group-sequential.js';
 import { fisherLower } from '../../src/stats/fisher.js';
 import { tQuantile } from '../../src/stats/t-quantile.js';
-import { cmh, lookAt, replay, sequentialPValue, zOf, type Look, type TaskPair } from '../../src/evaluation/sequential.js';
+import { cmh, lookAt, replay, sequentialPValue, taskDiffs, zOf, type Look, type TaskPair } from '../../src/evaluation/sequential.js';
 import { heldOutEffect, supportedRegressions } from '../../src/evaluation/noisy-checks.js';
 
 const equal = (k: number, upper: (i: number) => number): Boundary[] =>
@@ -120,5 +120,8 @@ describe('the CMH score and the looks', () => {
     expect(e.effect).toBeCloseTo(0.5, 4);
     expect(e.low!).toBeCloseTo(0.5 - 2.5706 * 0.5477 / Math.sqrt(6), 3);
     expect(e.high).toBe(1); // 1.07, clipped
+    // The gate's task-level test takes the same tasks: a keep never stands beside an interval that includes 0.
+    expect(taskDiffs([pair('a', 2, 2, 0, 2), pair('b', 2, 2, 0, 2), pair('d', 0, 2, 0, 2)])).toEqual([1, 1, 0]);
+    expect(taskDiffs([pair('a', 2, 2, 0, 2), pair('b', 1, 2, 0, 2), pair('d', 0, 2, 0, 2)])).toEqual([1, 0.5]);
   });
 });
