@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { isAlive, waitAllDead } from '../support/process.js';
 import { copyExample, findFiles, readJson, repoRoot, snapshotTree, tempDir, whet, write } from '../support/cli.js';
 
 const pyGenerator = join(repoRoot, 'examples/external-generator/generate.py');
@@ -156,31 +157,15 @@ describe('an external generate stage (stages.generate.command)', () => {
     for (let i = 0; i < 600 && !(pidIn() > 0); i++) await new Promise((res) => setTimeout(res, 100));
     const pid = pidIn();
     expect(pid).toBeGreaterThan(0);
-    // Still there means /proc has that pid, not dead (a zombie answers signal 0 too) and still running this
-    // test's program (the pid not yet given to another process).
-    const programLeft = (): string | undefined => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-        const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-        return state !== 'Z' && state !== 'X' && cmdline.includes(marker) ? `pid ${pid} state ${state}: ${cmdline.replace(/\0/g, ' ')}` : undefined;
-      } catch {
-        return undefined;
-      }
-    };
-    expect(programLeft()).toMatch(/state [RSD]/);
+    expect(isAlive(pid)).toBe(true);
     ac.abort();
     const r = await running;
     expect(r.code, r.stderr).toBe(130);
     const runDir = runDirOf(dir);
     expect(readJson(join(runDir, 'run.json')).status).toBe('interrupted');
     expect(readdirSync(join(runDir, 'iter-001'))).not.toContain('candidates.json');
-    let alive = programLeft();
-    for (let i = 0; i < 100 && alive; i++) {
-      await new Promise((res) => setTimeout(res, 100));
-      alive = programLeft();
-    }
-    expect(alive).toBeUndefined();
+    // Gone, or a zombie no longer running anything (support/process.ts).
+    expect(await waitAllDead([pid], 10_000)).toEqual([]);
   }, 120_000);
 
   it('a valid program with a contract-honouring artifact continues the loop from its next_step', async () => {
