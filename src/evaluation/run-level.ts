@@ -68,8 +68,8 @@ export interface TaskLevelTest {
  * never above 0.025, so a keep never stands beside a 95% interval that includes 0. The differences are
  * those of the tasks with information (sequential.ts `taskDiffs`). A keep needs the CMH boundary crossed
  * too, so under an edit that does nothing on every task the run's rate is what the CMH design spends;
- * under per-task effects that average zero (sd 0.2) the t test holds it: kept in 2.3% of 300 seeded runs
- * at max_attempts 10 and 4.3% at 30 with one candidate at 0.05 (checked more often as attempts grow, the
+ * under per-task effects that average zero (sd 0.2) the t test holds it: kept in 3.3% of 400 seeded runs
+ * at max_attempts 10 and 4.3% at 30 with one candidate at 0.05 (npm run bench) (checked more often as attempts grow, the
  * t test's own rate creeps up with max_attempts: the bar, 5%, is near at 30). It was held to the CMH boundary's nominal
  * level at each look (about 0.002 at 0.01 per candidate) before: that kept a +25-point edit in 85% of 300
  * runs, 57% on a suite whose half of the held-out tasks nearly always pass or fail. Tasks with identical

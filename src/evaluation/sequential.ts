@@ -33,8 +33,10 @@ export interface SequentialSettings {
  * nothing, and stopping one by the second or third attempt is what a rejection costs. Linear spending
  * (γ = 0) cost a no-effect edit 181 calls on a suite whose half of the held-out tasks nearly always pass
  * or fail (40 tasks, 20 held out, 0.01 per candidate, 300 seeded runs), γ = 4 162, with a +25-point edit
- * kept as often (91%); β = 0.4 would bring it to 124 but kept the +25-point edit in 87% only. A
- * continuity correction of ½ keeps the normal approximation of a discrete score on the safe side: without
+ * kept as often (90% of 400); every bound measured that brings it to issue 38's 128 (β up to 0.6, or the
+ * design's own type II error at min_effect) kept the +25-point edit in 85–89% only, what a rejection
+ * costs (docs/method.md: What it does on a noisy model). A continuity correction of ½ keeps the normal
+ * approximation of a discrete score on the safe side: without
  * it an edit that does nothing was kept in 5.6% of 2,000 simulated runs at α = 0.05, with it about 4%
  * (20 held-out tasks, chances 0.3–0.8), and in 0.6% of 3,000 at 0.01 (scripts/decision-trials.ts).
  */
