@@ -1,11 +1,13 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import LongFirstSequencer from './test/support/sequencer.js';
+import { SHARED_INTEGRATION } from './test/support/shared-process.js';
 
-// Unit test files that share a worker process with other files (isolate: false): a fresh process per file
-// cost ~0.7 s of CPU in starting node and loading src/ again, a minute or more of a run's CPU for the ~110
-// unit files (issue 43). They call functions with injectable inputs, mock nothing and set no globals; the few
-// that read the process's own heap, its environment or fake its timers keep a process each.
+// Unit test files, and the short integration files test/support/shared-process.ts names, share worker
+// processes (isolate: false): a fresh process per file cost ~0.7 s of CPU in starting node and loading src/
+// again, two minutes or more of a run's CPU for ~175 files (issue 43). They call functions with injectable
+// inputs, mock nothing and set no globals; the few unit files that read the process's own heap, its
+// environment or fake its timers keep a process each.
 const OWN_PROCESS = ['test/unit/gc-hint.test.ts', 'test/unit/kept-strings.test.ts', 'test/unit/engines-adaptive.test.ts', 'test/unit/discriminate-judge.test.ts'];
 
 export default defineConfig({
@@ -25,8 +27,8 @@ export default defineConfig({
     // inlined, vite's transform loads it.
     server: { deps: { inline: ['@actions/workflow-parser'] } },
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: OWN_PROCESS, isolate: false } },
-      { extends: true, test: { name: 'own-process', include: ['test/integration/**/*.test.ts', 'test/browser/**/*.test.ts', ...OWN_PROCESS] } },
+      { extends: true, test: { name: 'shared', include: ['test/unit/**/*.test.ts', ...SHARED_INTEGRATION], exclude: OWN_PROCESS, isolate: false } },
+      { extends: true, test: { name: 'own-process', include: ['test/integration/**/*.test.ts', 'test/browser/**/*.test.ts', ...OWN_PROCESS], exclude: SHARED_INTEGRATION } },
     ],
   },
 });
