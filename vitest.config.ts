@@ -5,7 +5,7 @@ import { SHARED_INTEGRATION } from './test/support/shared-process.js';
 
 // Unit test files, and the short integration files test/support/shared-process.ts names, share worker
 // processes (isolate: false): a fresh process per file cost ~0.7 s of CPU in starting node and loading src/
-// again, two minutes or more of a run's CPU for ~175 files (issue 43). They call functions with injectable
+// again, two minutes or more of a run's CPU for ~195 files (issue 43). They call functions with injectable
 // inputs, mock nothing and set no globals; the few unit files that read the process's own heap, its
 // environment or fake its timers keep a process each.
 const OWN_PROCESS = ['test/unit/gc-hint.test.ts', 'test/unit/kept-strings.test.ts', 'test/unit/engines-adaptive.test.ts', 'test/unit/discriminate-judge.test.ts'];
