@@ -18,6 +18,7 @@ import { builtinModules } from 'node:module';
 import { bundleOptions, groupsOf } from './bundle-options.js';
 import { chunkPlan, type FirstChunk } from './bundle-chunks.js';
 import { writeFileAtomically } from '../src/core/atomic.js';
+import { bundleInputs, bundleIsCurrent, dropStamp, writeStamp } from './bundle-stamp.js';
 
 const STAGES = ['generate', 'discriminate', 'evaluate', 'gate', 'learn'];
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
@@ -43,24 +44,32 @@ function tagsOf(c: FirstChunk): string[] {
   return [...packages, ...code];
 }
 
+// A bundle already made from the same compiled code, scripts and lockfile is kept (scripts/bundle-stamp.ts).
 const started = performance.now();
-const described = (out: RolldownOutput) => out.output.filter((f): f is OutputChunk => f.type === 'chunk');
-// First the bundler's own split, not written: what each program loads; then the same build with the
-// chunks the plan joins (scripts/bundle-chunks.ts) named as groups.
-const first = described(await build({ ...bundleOptions(root, entries, dist, 'bin/[name]-[hash].js'), write: false })).map((c) => ({
-  file: c.fileName,
-  entry: c.isEntry ? ('static' as const) : c.isDynamicEntry ? ('dynamic' as const) : undefined,
-  modules: c.moduleIds,
-  imports: c.imports,
-  dynamicImports: c.dynamicImports,
-  bytes: c.code.length,
-}));
-const groups = chunkPlan(first, { maxExtraBytes: MAX_EXTRA_BYTES, tagsOf });
-rmSync(join(dist, 'bin'), { recursive: true, force: true });
-const files = described(await build(bundleOptions(root, entries, dist, 'bin/[name]-[hash].js', groupsOf(first, groups))));
-// The bundler places what the groups name and splits the rest as before: one file fewer per chunk joined.
-const planned = first.length - groups.reduce((s, g) => s + g.length - 1, 0);
-if (files.length !== planned) throw new Error(`the bundle has ${files.length} files where the chunk plan makes ${planned}: see scripts/bundle-chunks.ts`);
-const modules = Object.fromEntries(files.map((f) => [f.fileName, f.moduleIds.map((m) => relative(root, m))]));
-await writeFileAtomically(join(dist, 'bundle-modules.json'), `${JSON.stringify(modules, null, 1)}\n`);
-console.log(`bundled whet, ${STAGES.length} stage programs and whetstone/schemas: ${files.length} files (the bundler's split: ${first.length}) in ${Math.round(performance.now() - started)} ms`);
+const inputs = bundleInputs(root, dist);
+if (bundleIsCurrent(dist, inputs)) {
+  console.log(`bundle: up to date (dist/bundle-stamp.json), checked in ${Math.round(performance.now() - started)} ms`);
+} else {
+  dropStamp(dist);
+  const described = (out: RolldownOutput) => out.output.filter((f): f is OutputChunk => f.type === 'chunk');
+  // First the bundler's own split, not written: what each program loads; then the same build with the
+  // chunks the plan joins (scripts/bundle-chunks.ts) named as groups.
+  const first = described(await build({ ...bundleOptions(root, entries, dist, 'bin/[name]-[hash].js'), write: false })).map((c) => ({
+    file: c.fileName,
+    entry: c.isEntry ? ('static' as const) : c.isDynamicEntry ? ('dynamic' as const) : undefined,
+    modules: c.moduleIds,
+    imports: c.imports,
+    dynamicImports: c.dynamicImports,
+    bytes: c.code.length,
+  }));
+  const groups = chunkPlan(first, { maxExtraBytes: MAX_EXTRA_BYTES, tagsOf });
+  rmSync(join(dist, 'bin'), { recursive: true, force: true });
+  const files = described(await build(bundleOptions(root, entries, dist, 'bin/[name]-[hash].js', groupsOf(first, groups))));
+  // The bundler places what the groups name and splits the rest as before: one file fewer per chunk joined.
+  const planned = first.length - groups.reduce((s, g) => s + g.length - 1, 0);
+  if (files.length !== planned) throw new Error(`the bundle has ${files.length} files where the chunk plan makes ${planned}: see scripts/bundle-chunks.ts`);
+  const modules = Object.fromEntries(files.map((f) => [f.fileName, f.moduleIds.map((m) => relative(root, m))]));
+  await writeFileAtomically(join(dist, 'bundle-modules.json'), `${JSON.stringify(modules, null, 1)}\n`);
+  console.log(`bundled whet, ${STAGES.length} stage programs and whetstone/schemas: ${files.length} files (the bundler's split: ${first.length}) in ${Math.round(performance.now() - started)} ms`);
+  await writeStamp(dist, inputs, [...files.map((f) => f.fileName), 'bundle-modules.json']);
+}

@@ -104,7 +104,8 @@ describe('whet CLI (spawned)', () => {
   });
 
   it('refuses a second process on the same state directory with a clear message', async () => {
-    const { dir, env } = slowProject(20, 100);
+    // 20 calls of 1 s, four at a time: the first holds the lock for 5 s at least, time for a second to start.
+    const { dir, env } = slowProject(20, 1000);
     const first = spawn(process.execPath, [cli, ...ARGS], { cwd: dir, env, stdio: 'ignore' });
     for (let i = 0; i < 200 && !existsSync(join(dir, 'state/lock/owner.json')); i++) await sleep(20);
     const second = spawnSync(process.execPath, [cli, ...ARGS], { cwd: dir, env, encoding: 'utf8' });

@@ -1,4 +1,4 @@
-// long-running: spawned agents over several evaluations, ≈ 50 s
+// long-running: spawned agents over several evaluations, ≈ 30 s
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -17,6 +17,9 @@ const CATS = SHARD_CATEGORIES;
 
 const ARGS = ['evaluate', '--standalone', '--skill-path', 'skill', '--task-suite', 'tasks.yaml'];
 
+/** The eight shards the 8-shard case leaves, which the tampered cases reuse. */
+const EIGHTHS = Array.from({ length: 8 }, (_, i) => `s8-${i + 1}`);
+
 const evaluationIn = (stdout: string) => /artifact: (\S+evaluation\.json)/.exec(stdout)?.[1];
 
 describe('whet evaluate --shard i/n + whet merge', () => {
@@ -109,17 +112,18 @@ describe('whet evaluate --shard i/n + whet merge', () => {
       const edited = tempDir('whet-shard-edit-');
       shardProject(edited);
       writeFileSync(join(edited, 'tasks.yaml'), shardSuite(TASKS).replace('task 7 of the', 'task 7 (edited) of the'));
-      const r = await whet([...ARGS, '--shard', '2/2', '--state-root', join(dir, 'edited')], { cwd: edited });
+      // An eighth of the suite, beside the seven other eighths measured above: 100 engine calls, not 400.
+      const r = await whet([...ARGS, '--shard', '8/8', '--state-root', join(dir, 'edited')], { cwd: edited });
       expect(r.code, r.stderr).toBe(0);
-      await refuse(['s2-1', 'edited'], /shard 2\/2 .*measured on a different suite/);
+      await refuse([...EIGHTHS.slice(0, 7), 'edited'], /shard 8\/8 .*measured on a different suite/);
       rmSync(edited, { recursive: true, force: true });
     }, 60_000);
     it('a shard from another engine config', async () => {
       const other = tempDir('whet-shard-engine-');
       shardProject(other, { engine: ['sed', '/ERRTASK/q2'] });
-      const r = await whet([...ARGS, '--shard', '1/2', '--state-root', join(dir, 'other-engine')], { cwd: other });
+      const r = await whet([...ARGS, '--shard', '1/8', '--state-root', join(dir, 'other-engine')], { cwd: other });
       expect(r.code, r.stderr).toBe(0);
-      await refuse(['other-engine', 's2-2'], /measured on a different engine config/);
+      await refuse(['other-engine', ...EIGHTHS.slice(1)], /measured on a different engine config/);
       rmSync(other, { recursive: true, force: true });
     }, 60_000);
     it('a task × attempt present twice (a results line copied into another shard)', async () => {

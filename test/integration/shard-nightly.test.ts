@@ -1,7 +1,7 @@
 // `whet baseline|nightly --shard i/n` (issue 16): every target split across machines, then `whet merge`
 // (per target) or `whet nightly --merge` (the night's report) gives what the unsharded command gives;
 // a night whose shards leave out a target is refused before anything is written.
-// long-running: spawns sharded nightly runs, ≈ 40 s
+// long-running: spawns sharded nightly runs, ≈ 25 s
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
