@@ -195,14 +195,24 @@ describe('whet schedule run', () => {
     const log = join(p.dir, 'runs.log');
     const slow = write(join(p.dir, 'slow.mjs'), "import fs from 'node:fs';\nconst f = process.argv[2];\nfs.appendFileSync(f, `start ${Date.now()}\\n`);\nsetTimeout(() => fs.appendFileSync(f, `end ${Date.now()}\\n`), 2500);\n");
     const ac = new AbortController();
-    const stop = setTimeout(() => ac.abort(), 4600);
+    // Stopped by what the log shows, not at a fixed time: on a loaded machine node's own start can take
+    // seconds, so a fixed 4.6 s could stop the scheduler before its first run began, or just after it started
+    // a second one whose program had not written a line yet. So: the first run ends (its 2.5 s spanned two
+    // due times or more, so one was skipped), the next due time starts a second run, its line appears, stop.
+    let stopped = false;
+    const logged = (what: string) => (existsSync(log) ? readFileSync(log, 'utf8').split(what).length - 1 : 0);
+    const watch = (async () => {
+      for (let i = 0; i < 400 && !stopped && !(logged('end ') >= 1 && logged('start ') >= 2); i++) await new Promise((res) => setTimeout(res, 50));
+      await new Promise((res) => setTimeout(res, 100));
+      ac.abort();
+    })();
     const r = await runCommand(['schedule', 'run', '--at', '* * * * * *', '--', process.execPath, slow, log], { cwd: p.cwd, env: p.env, signal: ac.signal });
-    clearTimeout(stop);
+    stopped = true;
+    await watch;
     expect(r.code, r.stderr).toBe(0);
     const events = readFileSync(log, 'utf8').trim().split('\n').map((l) => l.split(' ') as ['start' | 'end', string]);
     const starts = events.filter((e) => e[0] === 'start').length;
-    expect(starts).toBeGreaterThanOrEqual(1);
-    expect(starts).toBeLessThanOrEqual(2);
+    expect(starts).toBe(2);
     // Strictly alternating start/end: a run never began while another was going.
     events.forEach((e, i) => expect(e[0]).toBe(i % 2 === 0 ? 'start' : 'end'));
     expect(r.stderr).toMatch(/previous run is still going: not starting a second one/);
