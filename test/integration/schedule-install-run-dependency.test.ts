@@ -6,8 +6,8 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { whet, write } from '../support/cli.js';
-import { baseEnv, commitAll, git, nights, ok, pkg, runCron, runGithub, runGitlab, runK8s, runSystemd, startBench, stopBench, tarball, tmp } from '../support/ci-jobs.js';
+import { write } from '../support/cli.js';
+import { baseEnv, commitAll, git, nights, ok, pkg, printer, scheduleLineOf, runCron, runGithub, runGitlab, runK8s, runSystemd, startBench, stopBench, tarball, tmp } from '../support/ci-jobs.js';
 import { runAsync } from '../support/npm.js';
 
 beforeAll(startBench, 120_000);
@@ -29,14 +29,9 @@ describe('the printed install of a project listing whetstone, run', () => {
     // checkout's whet in-process (the code the tarball ships; a spawned npx costs a second of CPU each).
     ok(await runAsync(['npm', 'install', '--save-dev', '--package-lock-only', `./vendor/${basename(tarball)}`], { cwd: project, env: user }), 'npm install --save-dev');
     expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).devDependencies).toEqual({ [pkg.name]: `file:vendor/${basename(tarball)}` });
-    const print = async (...args: string[]) => {
-      const r = await whet(args, { cwd: project, env: user });
-      expect(r.code, `whet ${args.join(' ')}: ${r.stderr}`).toBe(0);
-      expect(r.stdout).not.toContain(`${pkg.name}@${pkg.version}`);
-      return r.stdout;
-    };
+    const print = printer(project, user);
     // It lists whetstone: the schedule line needs no --package.
-    const scheduleLine = /^ {2}whet (schedule print .+?)(?:\s+#.*)?$/m.exec(await print('init'))?.[1];
+    const scheduleLine = scheduleLineOf(await print('init'));
     expect(scheduleLine).toBe('schedule print --via github');
     write(join(project, '.gitignore'), `${readFileSync(join(project, '.gitignore'), 'utf8')}node_modules/\n`);
     await commitAll(repo);

@@ -6,8 +6,7 @@
 import { copyFileSync, existsSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { whet } from '../support/cli.js';
-import { baseEnv, clone, commitAll, git, nights, ok, pkg, runCron, runGithub, runGitlab, runK8s, runSystemd, startBench, stopBench, tarball, tmp } from '../support/ci-jobs.js';
+import { baseEnv, clone, commitAll, git, nights, ok, pkg, printer, scheduleLineOf, runCron, runGithub, runGitlab, runK8s, runSystemd, startBench, stopBench, tarball, tmp } from '../support/ci-jobs.js';
 import { runAsync } from '../support/npm.js';
 
 beforeAll(startBench, 120_000);
@@ -23,14 +22,9 @@ describe('the printed --package install of a fresh project, run', () => {
     const user = { ...baseEnv(), HOME: home };
     // `whet init` and the CI files from this checkout's whet, in-process (install-tarball.test.ts runs the
     // installed one's `whet init`); cron and systemd below from the whet `npm install -g` installed.
-    const print = async (...args: string[]) => {
-      const r = await whet(args, { cwd: repo, env: user });
-      expect(r.code, `whet ${args.join(' ')}: ${r.stderr}`).toBe(0);
-      expect(r.stdout).not.toContain(`${pkg.name}@${pkg.version}`);
-      return r.stdout;
-    };
+    const print = printer(repo, user);
     const init = await print('init');
-    const scheduleLine = /^ {2}whet (schedule print .+?)(?:\s+#.*)?$/m.exec(init)?.[1];
+    const scheduleLine = scheduleLineOf(init);
     expect(scheduleLine).toBe('schedule print --via github --package <spec>');
     // <spec>: a tarball committed to the repository, as the line's comment says.
     mkdirSync(join(repo, 'vendor'));

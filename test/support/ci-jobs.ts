@@ -11,12 +11,28 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from
 import { basename, dirname, join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { expect } from 'vitest';
-import { repoRoot, tempDir, write } from './cli.js';
+import { repoRoot, tempDir, whet, write } from './cli.js';
 import { startLockfileRegistry, type LoopbackRegistry } from './loopback-registry.js';
 import { npmEnv, runAsync, type Ran } from './npm.js';
 
 export const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { name: string; version: string };
 const KEY = /^(OPENAI_API_KEY|ANTHROPIC_API_KEY|.*_KEY|.*TOKEN.*|.*SECRET.*)$/i;
+
+/**
+ * `whet …` from this checkout, in-process (the code the tarball ships; a spawned npx costs a second of CPU
+ * each), in the user's project: its stdout, after checking it succeeded and named no registry spec of ours.
+ */
+export function printer(cwd: string, env: NodeJS.ProcessEnv): (...args: string[]) => Promise<string> {
+  return async (...args) => {
+    const r = await whet(args, { cwd, env });
+    expect(r.code, `whet ${args.join(' ')}: ${r.stderr}`).toBe(0);
+    expect(r.stdout).not.toContain(`${pkg.name}@${pkg.version}`);
+    return r.stdout;
+  };
+}
+
+/** The `whet schedule print …` line `whet init` prints as the next step (its arguments, without `whet`). */
+export const scheduleLineOf = (init: string): string | undefined => /^ {2}whet (schedule print .+?)(?:\s+#.*)?$/m.exec(init)?.[1];
 
 export let tmp: string;
 export let tarball: string;
