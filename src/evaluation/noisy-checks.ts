@@ -33,8 +33,8 @@ export interface Effect {
  * needs no model of either (a cluster-level analysis; Donner & Klar 2000, ch. 6). The spread is taken over
  * the tasks with information (sequential.ts `taskDiffs`: not every attempt the same verdict on both
  * sides, unless those all moved alike), whose interval is scaled by their share of the tasks: the others'
- * difference is exactly 0. So
- * the interval excludes 0 exactly when the gate's task-level t test at that confidence passes.
+ * difference is exactly 0. So the interval excludes 0 exactly when the gate's task-level t test at that
+ * confidence passes.
  */
 export function heldOutEffect(pairs: readonly TaskPair[], confidence = 0.95): Effect {
   const ps = both(pairs);

@@ -36,9 +36,9 @@ export interface SequentialSettings {
  * kept as often (90% of 400); every bound measured that brings it to issue 38's 128 (β up to 0.6, or the
  * design's own type II error at min_effect) kept the +25-point edit in 85–89% only, what a rejection
  * costs (docs/method.md: What it does on a noisy model). A continuity correction of ½ keeps the normal
- * approximation of a discrete score on the safe side: without
- * it an edit that does nothing was kept in 5.6% of 2,000 simulated runs at α = 0.05, with it about 4%
- * (20 held-out tasks, chances 0.3–0.8), and in 0.6% of 3,000 at 0.01 (scripts/decision-trials.ts).
+ * approximation of a discrete score on the safe side: without it an edit that does nothing was kept in
+ * 5.6% of 2,000 simulated runs at α = 0.05, with it about 4% (20 held-out tasks, chances 0.3–0.8), and in
+ * 0.6% of 3,000 at 0.01 (scripts/decision-trials.ts).
  */
 export const DESIGN = { beta: 0.2, gammaAlpha: 2, gammaBeta: 4, continuity: 0.5 } as const;
 
@@ -206,7 +206,6 @@ export function informative(p: TaskPair): boolean {
   const passes = p.candidate.passes + p.baseline.passes;
   return passes > 0 && passes < p.candidate.judged + p.baseline.judged;
 }
-
 
 /**
  * The boundaries of recorded looks recomputed from their information alone, and whether each recorded
