@@ -59,7 +59,7 @@ export interface TrialResult {
   keep: boolean;
   /** Attempts per held-out task per variant. */
   attempts: number;
-  /** Engine calls of the run, both variants, every task. */
+  /** Engine calls of the decision: both variants' held-out attempts, and the candidate's train tasks after a keep. */
   calls: number;
 }
 
@@ -134,12 +134,17 @@ export async function decideOnce(setup: TrialSetup, suite: { ids: string[]; spli
   const k = (i: number) => (split[i] === 'holdout' ? first : 1);
   const base = ids.map((id, i) => tally(id, split[i]!, k(i), draw(b[i]!, k(i))));
   const cand = ids.map((id, i) => tally(id, split[i]!, k(i), draw(q[i]!, k(i))));
-  const firstCalls = 2 * (setup.tasks - setup.heldOut) + 2 * setup.heldOut * first;
   const s = settingsOf(setup);
   if (design === 'kept when it rose') {
+    // The rule users fall back on: every task of both variants once, keep when the held-out rate rose.
     const rate = (ts: TaskTally[]) => ts.filter((t) => t.split === 'holdout').reduce((a, t) => a + t.passes, 0);
-    return { keep: rate(cand) > rate(base), attempts: 1, calls: firstCalls };
+    return { keep: rate(cand) > rate(base), attempts: 1, calls: 2 * setup.tasks };
   }
+  // The gate's evaluation on a noisy engine (src/measure/train-after-keep.ts): the held-out tasks of both
+  // variants first; the candidate's train tasks once the held-out test keeps it (one attempt each, the
+  // baseline's from the iteration's baseline stage, 0 calls). Train tallies decide nothing here.
+  const firstCalls = 2 * setup.heldOut * first;
+  const trainCalls = setup.tasks - setup.heldOut;
   const index = new Map(ids.map((id, i) => [id, i]));
   const outcome = await runRounds({
     settings: s,
@@ -154,7 +159,7 @@ export async function decideOnce(setup: TrialSetup, suite: { ids: string[]; spli
     }),
   });
   const record = sequentialRecord(outcome, s, first, 1, { withPlan: false });
-  return { keep: gateKeeps(setup, base, cand, record), attempts: outcome.attempts, calls: firstCalls + outcome.engineCalls };
+  return { keep: gateKeeps(setup, base, cand, record), attempts: outcome.attempts, calls: firstCalls + outcome.engineCalls + (record.decision === 'keep' ? trainCalls : 0) };
 }
 
 /** One simulated run of one edit, decided by `design`; the same seed gives the same chances and coins. */

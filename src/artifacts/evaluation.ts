@@ -188,6 +188,11 @@ export const pipelineEvaluation = common.extend({
     engine_noise: z.object({ deterministic: z.boolean(), why: z.string() }).optional(),
     /** Present on a noisy engine: the rounds and the sequential test the gate decides by. */
     sequential: sequentialSchema.optional(),
+    /**
+     * On a noisy engine, whether the train tasks were measured: they decide nothing, so they wait for the
+     * held-out test to keep the candidate (evaluate.measure_train); absent when they were measured first.
+     */
+    train: z.object({ measured: z.boolean(), why: z.string() }).optional(),
   }),
   candidate_results: z.array(taskResult),
   baseline_results: z.array(taskResult),

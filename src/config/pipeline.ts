@@ -73,6 +73,11 @@ export const pipelineSchema = z.strictObject({
        * deterministic and every model or command engine as noisy; `true` decides on one attempt per task.
        */
       deterministic: z.union([z.literal('auto'), z.boolean()]).optional(),
+      /**
+       * On a noisy engine, when a candidate's train tasks are measured: `when_kept` (after the held-out
+       * test keeps it; they decide nothing) or `always` (with the held-out tasks, before the decision).
+       */
+      measure_train: z.enum(['when_kept', 'always']).optional(),
     })
     .optional(),
   thresholds: thresholdsSchema.optional(),
@@ -155,6 +160,8 @@ export interface PipelineConfig {
   maxAttempts: number;
   /** evaluate.deterministic: 'auto' decides from the engines (src/evaluation/noise.ts). */
   deterministic: 'auto' | boolean;
+  /** evaluate.measure_train: on a noisy engine, train tasks after a keep or always (src/measure/train-after-keep.ts). */
+  measureTrain: 'when_kept' | 'always';
   taskTimeoutMs: number;
   cacheDir?: string;
   cacheTtlMs: number;
@@ -222,6 +229,7 @@ function fromInput(v: PipelineInput, path: string | undefined, hash: string, dir
     maxErrorShare: e.max_error_share ?? DEFAULTS.maxErrorShare,
     maxAttempts: e.max_attempts ?? DEFAULTS.maxAttempts,
     deterministic: e.deterministic ?? 'auto',
+    measureTrain: e.measure_train ?? 'when_kept',
     taskTimeoutMs: e.task_timeout ?? DEFAULTS.taskTimeoutMs,
     cacheDir: v.cache?.dir ? resolve(dir, v.cache.dir) : undefined,
     cacheTtlMs: v.cache?.ttl ?? DEFAULTS.cacheTtlMs,

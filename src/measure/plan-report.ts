@@ -5,6 +5,7 @@
 // baseline of this skill when there is one, else ½ each (the most variable case, so the plan errs toward
 // more attempts); `whet plan --pilot` measures the baseline first (the run would measure it anyway, and
 // reads it from the cache then).
+import { defersTrain } from './train-after-keep.js';
 import { lookupBaseline } from '../evaluation/cache.js';
 import { MAX_ATTEMPTS_SEARCHED, plan, TARGET_POWER, type Plan } from '../evaluation/plan.js';
 import type { LoadedSkill } from '../skill/read.js';
@@ -56,9 +57,18 @@ export function planReport(p: Prepared, skill: LoadedSkill, now: Date, searchAtt
   // Calls per attempt: the task's answer plus one per model-graded judge.
   const perAttempt = (t: (typeof held)[number]) => 1 + t.judges.filter((j) => MODEL_JUDGES.has(j.type)).length;
   const heldCalls = held.reduce((a, t) => a + perAttempt(t), 0);
-  const firstRound = p.suite.tasks.reduce((a, t) => a + perAttempt(t) * (t.passK ?? p.passK), 0) * 2;
+  const once = (split: 'train' | 'holdout') => p.suite.tasks.reduce((a, t) => a + (t.split === split ? perAttempt(t) * (t.passK ?? p.passK) : 0), 0);
+  // The calls are a noisy engine's (on a deterministic one they say what a model would cost), whose
+  // candidate runs its train tasks only once kept (train-after-keep.ts): paid at the keep rate.
+  const defer = defersTrain(p, false);
+  const firstRound = (once('holdout') + (defer ? 0 : once('train'))) * 2;
+  const afterKeep = (keepRate: number) => (defer ? Math.round(once('train') * keepRate) : 0);
   const later = (attempts: number) => Math.round(Math.max(0, attempts - p.passK) * heldCalls * 2);
-  const calls = { no_effect: firstRound + later(pl.expectedAttempts.none), min_effect: firstRound + later(pl.expectedAttempts.minEffect), every_attempt: firstRound + later(s.maxAttempts) };
+  const calls = {
+    no_effect: firstRound + later(pl.expectedAttempts.none) + afterKeep(s.significance),
+    min_effect: firstRound + later(pl.expectedAttempts.minEffect) + afterKeep(pl.power),
+    every_attempt: firstRound + later(s.maxAttempts) + afterKeep(1),
+  };
   const usage = found?.hit && found.entry.usage.cost_reported ? found.entry.usage : undefined;
   const attemptsCached = found?.hit ? found.entry.tallies.reduce((a, t) => a + t.judged + t.errors, 0) : 0;
   const perCall = usage && attemptsCached > 0 ? usage.cost_usd / attemptsCached : undefined;

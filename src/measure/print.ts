@@ -131,6 +131,7 @@ export function formatEvaluation(a: EvaluationArtifact, artifactPath: string): s
     }
     if (e.engine_noise && !e.engine_noise.deterministic && !e.sequential) out.push(`noisy engine (${e.engine_noise.why}); no rounds were run`);
     if (e.sequential) out.push(sequentialLine(e.sequential));
+    if (e.train) out.push(`train tasks: ${e.train.why}`);
     out.push(...judgeLines(a.judge_calibration));
     out.push(...failures(a.candidate_results));
     out.push('', `verdict: ${a.verdict} — ${a.reason ?? ''}`);

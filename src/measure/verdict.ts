@@ -172,6 +172,11 @@ export function pipelineArtifact(a: {
   skippedReason?: string;
   /** Why a baseline under baselineMinPassRate is weak, when it is known not to be a broken suite (mock-judges.ts). */
   weakBaselineWhy?: string;
+  /**
+   * The baseline over the whole suite when `measured` compares the held-out tasks alone (train-after-keep.ts):
+   * the broken-suite checks are about the suite; the comparison stays on the tasks both variants ran.
+   */
+  baselineWhole?: PipelineMeasured['baseline'];
 }): PipelineEvaluation {
   const head = {
     schema: 'whetstone.evaluation/1' as const,
@@ -196,23 +201,24 @@ export function pipelineArtifact(a: {
     };
   }
   const base = m.baseline.summary;
-  const baseJudged = base.passed + base.failed;
+  const whole = a.baselineWhole ?? m.baseline;
+  const baseJudged = whole.summary.passed + whole.summary.failed;
   let verdict: 'pass' | 'fail' | 'error';
   let reason: string;
   let handoff: { next_step: string; next_owner: string } = HANDOFF_END.abort;
-  const stopped = base.stopped_early ?? m.candidate?.summary.stopped_early;
+  const stopped = whole.summary.stopped_early ?? base.stopped_early ?? m.candidate?.summary.stopped_early;
   if (stopped) {
     verdict = 'error';
-    reason = `${base.stopped_early ? 'baseline' : 'candidate'} ${stoppedReason(stopped)}`;
+    reason = `${whole.summary.stopped_early ?? base.stopped_early ? 'baseline' : 'candidate'} ${stoppedReason(stopped)}`;
   } else if (baseJudged === 0) {
     verdict = 'error';
-    reason = `no baseline task could be judged; first error: ${firstError(m.baseline.tallies)}`;
-  } else if ((base.pass_rate ?? 0) < a.baselineMinPassRate) {
+    reason = `no baseline task could be judged; first error: ${firstError(whole.tallies)}`;
+  } else if ((whole.summary.pass_rate ?? 0) < a.baselineMinPassRate) {
     verdict = 'error';
-    reason = `baseline pass rate ${(base.pass_rate ?? 0).toFixed(4)} < ${a.baselineMinPassRate}: ${a.weakBaselineWhy ?? 'the task suite is probably broken'}; the candidate was not run`;
-  } else if (tooManyErrors(base, a.maxErrorShare)) {
+    reason = `baseline pass rate ${(whole.summary.pass_rate ?? 0).toFixed(4)} < ${a.baselineMinPassRate}: ${a.weakBaselineWhy ?? 'the task suite is probably broken'}; the candidate was not run`;
+  } else if (tooManyErrors(whole.summary, a.maxErrorShare) ?? tooManyErrors(base, a.maxErrorShare)) {
     verdict = 'error';
-    reason = `baseline ${tooManyErrors(base, a.maxErrorShare)}: the comparison would rest on part of the suite; the candidate was not run; first error: ${firstError(m.baseline.tallies)}`;
+    reason = `baseline ${tooManyErrors(whole.summary, a.maxErrorShare) ?? tooManyErrors(base, a.maxErrorShare)}: the comparison would rest on part of the suite; the candidate was not run; first error: ${firstError(whole.tallies)}`;
   } else if (!m.candidate || m.candidate.summary.passed + m.candidate.summary.failed === 0) {
     verdict = 'error';
     reason = `no candidate task could be judged; first error: ${m.candidate ? firstError(m.candidate.tallies) : 'not run'}`;

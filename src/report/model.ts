@@ -157,6 +157,8 @@ export function buildReportModel(inp: ReportInputs): ReportModel {
   if (mock) notes.push('engine: mock — offline and deterministic, not a model; these numbers demonstrate the pipeline, not a skill’s quality');
   if (system.errors.length) notes.push(`${system.errors.length} task result(s) are errors (engine or judge could not run): counted apart, never as failures`);
   if (inp.suiteProblem) notes.push(`suite: ${inp.suiteProblem}`);
+  const train = at(ev, 'evaluation', 'train');
+  if (isObj(train) && train.measured === false) notes.push(`the candidate's train tasks: ${str(train.why)}; the figures below are the held-out tasks'`);
   if (inp.rolledBackAt) notes.push(`rolled back ${inp.rolledBackAt}: the target was restored to what it was before this run, so a candidate kept below is no longer in it`);
   const because = inp.evaluation ? null : chosenBecause(inp.iterations, chosen, inp.iteration);
   if (because) notes.push(because);

@@ -15,6 +15,8 @@ import { planLine, planReport } from '../../src/measure/plan-report.js';
 import { envelopeBits, pipelineInputs, recordCandidateSource, writePipelineEvaluation } from '../../src/measure/pipeline-inputs.js';
 import { budgetFor, engineNoise, prepare, type CandidateRequest, type EvaluateContext, type StageResult } from '../../src/measure/setup.js';
 import { pipelineArtifact, tooManyErrors } from '../../src/measure/verdict.js';
+import { baselineTrain, defersTrain, joinOutcomes, onlySplit, storeCandidate } from '../../src/measure/train-after-keep.js';
+import type { VariantOutcome } from '../../src/evaluation/run-variant.js';
 import { watchRateLimits } from '../../src/evaluation/rate-limit-watch.js';
 
 export async function runPipeline(ctx: EvaluateContext, req: CandidateRequest): Promise<StageResult> {
@@ -34,6 +36,14 @@ export async function runPipeline(ctx: EvaluateContext, req: CandidateRequest): 
     const candSkill = cand.skill;
     if (candSkill.contentHash === target.contentHash) ctx.log(`warning: candidate ${candidate.id} is byte-identical to the target`);
     const bits = envelopeBits(ctx, p, { rankingPath: pi.rankingPath, runId: ranking.run_id, iteration, target, candSkill });
+    // A budget, a subscription limit or Ctrl-C stopped a measurement: said in events.jsonl, resumable.
+    const stopped = async (exhausted: string | undefined, rateLimited: string | undefined): Promise<StageResult> => {
+      const limited = exhausted ? undefined : rateLimited;
+      const status = exhausted ? 'budget_exhausted' : limited ? 'rate_limited' : 'interrupted';
+      appendEvent(runDir, { event: status, stage: 'evaluate', iteration, ...(limited ? { reason: limited } : {}) }, ctx.now());
+      await run!.finish(status, ctx.now());
+      return { interrupted: true, runDir, ...(exhausted ? { budgetExhausted: exhausted } : {}), ...(limited ? { rateLimited: limited } : {}) };
+    };
     appendEvent(runDir, { event: 'started', stage: 'evaluate', iteration, candidate: candidate.id }, ctx.now());
     let artifact;
     if (score !== null && score < evalThreshold) {
@@ -47,46 +57,60 @@ export async function runPipeline(ctx: EvaluateContext, req: CandidateRequest): 
       // results file is the iteration's own: attempts this run's baseline stage made here are resumed.)
       // The cache still serves the loop's baseline stage (what generate reads), standalone runs and nightly.
       const noise = engineNoise(p);
-      const base = await measure(p, ctx, { skill: target, variant: 'baseline', dir: iterDir, cacheable: noise.deterministic, budget });
-      const baseSummary = summarizeVariant(base.outcome, p.passK);
-      const baseBroken = base.outcome.interrupted || baseSummary.passed + baseSummary.failed === 0 || (baseSummary.pass_rate ?? 0) < p.cfg.baselineMinPassRate || tooManyErrors(baseSummary, p.cfg.maxErrorShare) !== undefined;
-      const measured = baseBroken ? undefined : await measure(p, ctx, { skill: candSkill, variant: candidate.id, dir: iterDir, cacheable: true, budget });
-      if (base.outcome.interrupted || measured?.outcome.interrupted) {
-        const exhausted = base.outcome.budgetExhausted ?? measured?.outcome.budgetExhausted;
-        const limited = exhausted ? undefined : (base.outcome.rateLimited ?? measured?.outcome.rateLimited);
-        const status = exhausted ? 'budget_exhausted' : limited ? 'rate_limited' : 'interrupted';
-        appendEvent(runDir, { event: status, stage: 'evaluate', iteration, ...(limited ? { reason: limited } : {}) }, ctx.now());
-        await run.finish(status, ctx.now());
-        return { interrupted: true, runDir, ...(exhausted ? { budgetExhausted: exhausted } : {}), ...(limited ? { rateLimited: limited } : {}) };
-      }
-      const candMeasured = measured ? { summary: summarizeVariant(measured.outcome, p.passK), tallies: measured.outcome.tallies } : undefined;
-      const built = pipelineArtifact({
-        bits,
-        candidateId: candidate.id,
-        candidateScore: score,
-        evalThreshold,
-        baselineMinPassRate: p.cfg.baselineMinPassRate,
-        maxErrorShare: p.cfg.maxErrorShare,
-        cache: base.cache,
-        candidateCache: measured?.cache,
-        measured: { candidate: candMeasured, baseline: { summary: baseSummary, tallies: base.outcome.tallies } },
-        ...weakBaselineWhy(p),
-      });
-      built.evaluation.engine_noise = noise;
-      if (!noise.deterministic && measured && candMeasured && (built.verdict === 'pass' || built.verdict === 'fail')) {
+      // On a noisy engine the keep rests on the held-out tasks: the candidate's train tasks wait for a keep,
+      // the baseline's come from its baseline stage (train-after-keep.ts).
+      const defer = defersTrain(p, noise.deterministic);
+      const heldP = defer ? onlySplit(p, 'holdout') : p;
+      const baseTrain = defer ? await baselineTrain(p, ctx, { target, dir: iterDir, budget }) : undefined;
+      const base = baseTrain?.outcome.interrupted ? { outcome: baseTrain.outcome, cache: undefined } : await measure(heldP, ctx, { skill: target, variant: 'baseline', dir: iterDir, cacheable: noise.deterministic, budget });
+      const wholeBase = baseTrain && !base.outcome.interrupted ? joinOutcomes(p, base.outcome, baseTrain.outcome) : base.outcome;
+      const baseSummary = summarizeVariant(wholeBase, p.passK);
+      const heldSummary = baseTrain ? summarizeVariant(base.outcome, p.passK) : baseSummary;
+      const baseBroken = base.outcome.interrupted || baseSummary.passed + baseSummary.failed === 0 || (baseSummary.pass_rate ?? 0) < p.cfg.baselineMinPassRate || (tooManyErrors(baseSummary, p.cfg.maxErrorShare) ?? tooManyErrors(heldSummary, p.cfg.maxErrorShare)) !== undefined;
+      const measured = baseBroken ? undefined : await measure(heldP, ctx, { skill: candSkill, variant: candidate.id, dir: iterDir, cacheable: !defer, budget });
+      if (base.outcome.interrupted || measured?.outcome.interrupted) return await stopped(base.outcome.budgetExhausted ?? measured?.outcome.budgetExhausted, base.outcome.rateLimited ?? measured?.outcome.rateLimited);
+      const artifactOf = (b: VariantOutcome, c: VariantOutcome | undefined) => {
+        const e = pipelineArtifact({
+          bits,
+          candidateId: candidate.id,
+          candidateScore: score,
+          evalThreshold,
+          baselineMinPassRate: p.cfg.baselineMinPassRate,
+          maxErrorShare: p.cfg.maxErrorShare,
+          cache: base.cache,
+          candidateCache: measured?.cache,
+          measured: { candidate: c ? { summary: summarizeVariant(c, p.passK), tallies: c.tallies } : undefined, baseline: { summary: b === wholeBase ? baseSummary : summarizeVariant(b, p.passK), tallies: b.tallies } },
+          ...(b === wholeBase ? {} : { baselineWhole: { summary: baseSummary, tallies: wholeBase.tallies } }),
+          ...weakBaselineWhy(p),
+        });
+        e.evaluation.engine_noise = noise;
+        return e;
+      };
+      let built = artifactOf(base.outcome, measured?.outcome);
+      const trainTasks = defer ? onlySplit(p, 'train').suite.tasks.length : 0;
+      const baseFrom = baseTrain?.from === 'cache' ? 'the baseline\'s read from the cache' : `the baseline's measured (${baseTrain?.outcome.engineCalls ?? 0} engine calls)`;
+      if (baseTrain) built.evaluation.train = { measured: false, why: `not run: the evaluation ended ${built.verdict} before the held-out test` };
+      if (!noise.deterministic && measured && (built.verdict === 'pass' || built.verdict === 'fail')) {
         // A noisy engine: the held-out tasks get rounds of attempts until the gate's test is decided.
-        const c = candMeasured.summary;
+        const c = built.evaluation.candidate!;
         const callsPerAttempt = c.attempts.total > 0 && c.engine_calls > 0 ? (c.engine_calls + c.judge_calls) / c.attempts.total : 1 + (p.judgeEngine ? 1 : 0);
         const r = await heldOutRounds(p, ctx, { target, candidate: candSkill, candidateId: candidate.id, dir: iterDir, budget, baseline: base.outcome.tallies, candidateTallies: measured.outcome.tallies, callsPerAttempt });
-        if (r.interrupted) {
-          const status = r.budgetExhausted ? 'budget_exhausted' : r.rateLimited ? 'rate_limited' : 'interrupted';
-          appendEvent(runDir, { event: status, stage: 'evaluate', iteration, ...(r.rateLimited ? { reason: r.rateLimited } : {}) }, ctx.now());
-          await run.finish(status, ctx.now());
-          return { interrupted: true, runDir, ...(r.budgetExhausted ? { budgetExhausted: r.budgetExhausted } : {}), ...(r.rateLimited ? { rateLimited: r.rateLimited } : {}) };
+        if (r.interrupted) return await stopped(r.budgetExhausted, r.rateLimited);
+        let first = { baseline: base.outcome.tallies, candidate: measured.outcome.tallies };
+        if (baseTrain && r.record.decision === 'keep') {
+          const t = await measure(onlySplit(p, 'train'), ctx, { skill: candSkill, variant: candidate.id, dir: iterDir, cacheable: false, budget });
+          if (t.outcome.interrupted) return await stopped(t.outcome.budgetExhausted, t.outcome.rateLimited);
+          const whole = joinOutcomes(p, measured.outcome, t.outcome);
+          built = artifactOf(wholeBase, whole);
+          first = { baseline: wholeBase.tallies, candidate: whole.tallies };
+          const stored = await storeCandidate(p, candSkill, whole, ctx.now());
+          built.evaluation.train = { measured: true, why: `the held-out test kept the candidate: its ${trainTasks} train task(s) measured for what the run does next, ${baseFrom}${stored ? '; stored as the next baseline' : ''}` };
+        } else if (baseTrain) {
+          built.evaluation.train = { measured: false, why: `not run: the held-out test did not keep the candidate, and train tasks decide nothing (${trainTasks} task(s); evaluate.measure_train: always runs them); ${baseFrom}` };
         }
         // Never the deterministic path because attempts happened to agree (issue 38): every keep is tested.
         built.evaluation.sequential = r.record;
-        countRoundsInTrigger(built, { baseline: base.outcome.tallies, candidate: measured.outcome.tallies }, r.rounds);
+        countRoundsInTrigger(built, first, r.rounds);
       }
       artifact = built;
     }

@@ -30,6 +30,8 @@ export function observedFailures(baseline: StandaloneEvaluation, evaluation?: Pi
   if (evaluation && evaluation.baseline_results.length + evaluation.candidate_results.length > 0) {
     add('baseline', evaluation.baseline_results);
     add('candidate', evaluation.candidate_results);
+    // A candidate the held-out test rejected ran no train task (src/measure/train-after-keep.ts): the baseline's train failures still count.
+    if (!evaluation.baseline_results.some((r) => r.split === 'train')) add('baseline', baseline.task_results.filter((r) => r.split === 'train'));
   } else {
     add('baseline', baseline.task_results);
   }

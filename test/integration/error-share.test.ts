@@ -57,7 +57,8 @@ describe('maximum error share', () => {
   });
 
   it('in pipeline mode stops at a baseline over the limit, and errors on a candidate over it', async () => {
-    const dir = project();
+    // Both variants on every task (by default a noisy engine's train tasks wait for a keep): the counts below are the whole suite's.
+    const dir = project('evaluate: {concurrency: 1, measure_train: always}\n');
     write(join(dir, 'variants/cand/SKILL.md'), '# Notes\nAlways cite the ticket number. CANDIDATE\n');
     write(join(dir, 'ranking.json'), JSON.stringify({ run_id: 'run-1', iteration: 1, target: { path: join(dir, 'skill') }, scored_candidates: [{ id: 'cand', score: 9 }] }));
     const evaluate = (env: NodeJS.ProcessEnv) => whet(['evaluate', '--input', 'ranking.json', '--candidate-id', 'cand', '--task-suite', 'skill/tasks.yaml', '--force', '--json'], { cwd: dir, env: { ...process.env, ...env } });
@@ -79,7 +80,7 @@ process.stdin.on('end', () => {
 });
 `);
     chmodSync(agent, 0o755);
-    write(join(dir, 'pipeline.yaml'), `engine: {type: command, command: ["${agent}"]}\nevaluate: {concurrency: 1}\n`);
+    write(join(dir, 'pipeline.yaml'), `engine: {type: command, command: ["${agent}"]}\nevaluate: {concurrency: 1, measure_train: always}\n`);
     const cand = await evaluate({});
     expect(cand.code, cand.stderr).toBe(3);
     const c = JSON.parse(cand.stdout);
@@ -87,6 +88,21 @@ process.stdin.on('end', () => {
     // Its first three calls failed alike ("overloaded"): the rest of the candidate was not spent.
     expect(c.reason).toMatch(/^candidate stopped early: the engine failed the same way on its first 3 calls \(engine exit: .*overloaded\); fix the engine.*; 17 attempt\(s\) not run$/);
     expect(c.evaluation).toMatchObject({ baseline_error_share: 0, candidate_error_share: 1 });
+  });
+
+  it('in pipeline mode on the default noisy path still checks the whole baseline before any candidate call', async () => {
+    // The candidate's train tasks wait for a keep, the baseline's are measured first (no cache here): a
+    // baseline over the limit stops the evaluation there, whichever split its errors fall in.
+    const dir = project();
+    write(join(dir, 'variants/cand/SKILL.md'), '# Notes\nAlways cite the ticket number. CANDIDATE\n');
+    write(join(dir, 'ranking.json'), JSON.stringify({ run_id: 'run-1', iteration: 1, target: { path: join(dir, 'skill') }, scored_candidates: [{ id: 'cand', score: 9 }] }));
+    const r = await whet(['evaluate', '--input', 'ranking.json', '--candidate-id', 'cand', '--task-suite', 'skill/tasks.yaml', '--force', '--json'], { cwd: dir, env: { ...process.env, AGENT_FAIL: ids(20).join(',') } });
+    expect(r.code).toBe(3);
+    const a = JSON.parse(r.stdout);
+    expect(a.verdict).toBe('error');
+    expect(a.reason).toMatch(/^baseline stopped early: /);
+    expect(a.candidate_results).toEqual([]);
+    expect(r.stderr).not.toMatch(/^cand: /m);
   });
 
   it('the gate never keeps a candidate judged on too little of the suite, whatever evaluation.json says', () => {

@@ -18,7 +18,8 @@ function project(): string {
   const dir = tempDir();
   write(join(dir, 'skill/SKILL.md'), TARGET);
   write(join(dir, 'tasks.yaml'), SUITE);
-  write(join(dir, 'pipeline.yaml'), `engine: {type: command, command: ["${join(fixturesBin, 'echo-agent')}"]}\n`);
+  // Both variants on every task, so the rates below are the whole suite's (by default a noisy engine's train tasks wait for a keep).
+  write(join(dir, 'pipeline.yaml'), `engine: {type: command, command: ["${join(fixturesBin, 'echo-agent')}"]}\nevaluate: {measure_train: always}\n`);
   // The ranking sits in its own folder; its paths are relative to that folder, not to the cwd.
   write(join(dir, 'in/variants/c1/SKILL.md'), CANDIDATE);
   write(join(dir, 'in/ranking.json'), JSON.stringify({ run_id: 'r1', iteration: 1, target: { path: '../skill' }, scored_candidates: [{ id: 'c1', score: 8, variant_path: 'variants/c1' }] }, null, 2));

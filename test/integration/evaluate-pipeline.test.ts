@@ -22,7 +22,7 @@ function project(): string {
   const dir = tempDir();
   write(join(dir, 'skill/SKILL.md'), TARGET);
   write(join(dir, 'tasks.yaml'), SUITE);
-  write(join(dir, 'pipeline.yaml'), `engine: {type: command, command: ["${join(fixturesBin, 'echo-agent')}"]}\n`);
+  write(join(dir, 'pipeline.yaml'), `engine: {type: command, command: ["${join(fixturesBin, 'echo-agent')}"]}\nevaluate: {measure_train: always}\n`);
   return dir;
 }
 
@@ -116,6 +116,25 @@ describe('evaluate (pipeline mode)', () => {
     expect(existsSync(join(dir, 'state/runs/run-1/iter-001/results/cand-01.jsonl'))).toBe(false);
   });
 
+  it('on a noisy engine runs the candidate on the held-out tasks only until they keep it, and checks the suite on the whole baseline', async () => {
+    const dir = project();
+    write(join(dir, 'pipeline.yaml'), readFileSync(join(dir, 'pipeline.yaml'), 'utf8').replace('evaluate: {measure_train: always}\n', ''));
+    write(join(dir, 'variants/cand-01/SKILL.md'), CANDIDATE);
+    ranking(dir, [{ id: 'cand-01', score: 8 }]);
+    const r = await evaluate(dir);
+    expect(r.code, r.stderr).toBe(0);
+    const a = JSON.parse(r.stdout);
+    const held = a.candidate_results.map((t: { task_id: string }) => t.task_id);
+    // Two held-out tasks cannot show a gain at 0.01, so the candidate's three train tasks never ran.
+    expect(a.evaluation.sequential.decision).toBe('stop');
+    expect(held).toHaveLength(2);
+    expect(a.candidate_results.every((t: { split: string }) => t.split === 'holdout')).toBe(true);
+    expect(a.baseline_results.map((t: { task_id: string }) => t.task_id)).toEqual(held);
+    expect(a.evaluation.train).toEqual({ measured: false, why: "not run: the held-out test did not keep the candidate, and train tasks decide nothing (3 task(s); evaluate.measure_train: always runs them); the baseline's measured (3 engine calls)" });
+    const lines = readFileSync(join(dir, 'state/runs/run-1/iter-001/results/cand-01.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).task_id);
+    expect(new Set(lines)).toEqual(new Set(held));
+  });
+
   it('takes the baseline from the cache a standalone run filled on a deterministic engine, never on a noisy one', async () => {
     // A noisy engine's baseline is measured beside the candidate, never read from another run's cache (issue
     // 38): a model that changed in between would be credited to the edit.
@@ -127,7 +146,7 @@ describe('evaluate (pipeline mode)', () => {
     expect(fresh.evaluation.baseline_cache).toMatchObject({ hit: false });
     expect(fresh.evaluation.baseline.engine_calls).toBeGreaterThan(0);
     const dir = project();
-    write(join(dir, 'pipeline.yaml'), `${readFileSync(join(dir, 'pipeline.yaml'), 'utf8')}evaluate: {deterministic: true}\n`);
+    write(join(dir, 'pipeline.yaml'), readFileSync(join(dir, 'pipeline.yaml'), 'utf8').replace('evaluate: {', 'evaluate: {deterministic: true, '));
     write(join(dir, 'variants/cand-01/SKILL.md'), CANDIDATE);
     ranking(dir, [{ id: 'cand-01', score: 8 }]);
     const s = await whet(['evaluate', '--standalone', '--task-suite', 'tasks.yaml', '--skill-path', 'skill', '--state-root', 'state', '--json'], { cwd: dir });

@@ -71,6 +71,13 @@ describe('the loop on a noisy model', () => {
     expect(existsSync(join(iter, 'results', `baseline.${e.candidate_id}.round-2.jsonl`))).toBe(true);
     expect(e.evaluation.baseline_cache?.hit ?? false).toBe(false);
     expect(g.run_level).toEqual({ significance: 0.05, max_iterations: 1, per_candidate: 0.05, enforced: true });
+    // Kept, so its train tasks were measured afterwards (they decide nothing), and its whole first
+    // measurement became the cache entry the next iteration's baseline stage reads.
+    expect(e.evaluation.train).toMatchObject({ measured: true });
+    expect(e.evaluation.train.why).toMatch(/the baseline's read from the cache; stored as the next baseline/);
+    expect(e.candidate_results).toHaveLength(40);
+    expect(e.baseline_results).toHaveLength(40);
+    expect(existsSync(join(dir, 'state/cache/baselines', `${e.evaluation.candidate_cache.key}.json`))).toBe(true);
   }, 120_000);
 
   it('rejects an edit that does nothing, with the evidence and what would decide it', async () => {
@@ -86,6 +93,17 @@ describe('the loop on a noisy model', () => {
     expect(g.decision).toBe('reject');
     expect(g.checks.find((c: { id: string }) => c.id === 'holdout_gain').detail).toMatch(/sequential test: not better — (no evidence of|the evidence is against) a \+10-point gain/);
     expect(g.sequential.rounds).toBe(seq.rounds);
+    // Rejected on the held-out tasks, so its train tasks never ran: the run paid for what decided, and says so.
+    const e = json(join(iter, 'evaluation.json'));
+    expect(e.evaluation.train).toMatchObject({ measured: false });
+    expect(e.evaluation.train.why).toMatch(/^not run: the held-out test did not keep the candidate, and train tasks decide nothing \(20 task\(s\); evaluate.measure_train: always runs them\); the baseline's read from the cache$/);
+    expect(e.candidate_results).toHaveLength(20);
+    expect(e.candidate_results.every((t: { split: string }) => t.split === 'holdout')).toBe(true);
+    expect(readFileSync(join(iter, 'results', `${e.candidate_id}.jsonl`), 'utf8').trim().split('\n')).toHaveLength(20);
+    // The iteration's baseline (40, whose held-out attempts the evaluation resumes), the candidate's 20
+    // held-out tasks, then the rounds: nothing else was asked.
+    expect(model.requests()).toBe(40 + 20 + seq.calls.engine);
+    expect(r.stdout + r.stderr).toMatch(/train tasks not run \(they wait for a keep\)/);
   }, 120_000);
 
   it('resumes a run stopped in the middle of a round: the round goes on from the attempts it had', async () => {
@@ -93,9 +111,10 @@ describe('the loop on a noisy model', () => {
     const dir = project(model.url, 'evaluate:\n  concurrency: 4\n');
     const stop = new AbortController();
     const m = model;
-    // The iteration's baseline (40 calls), the candidate (40), then round 2 (20 + 20): stop half-way through it.
+    // The iteration's baseline (40 calls), the candidate's held-out tasks (20: its train tasks wait for a
+    // keep), then round 2 (20 + 20): stop half-way through it.
     const timer = setInterval(() => {
-      if (m.requests() >= 100) stop.abort();
+      if (m.requests() >= 80) stop.abort();
     }, 5);
     const first = await whet(['run'], { cwd: dir, env, signal: stop.signal });
     clearInterval(timer);
@@ -114,7 +133,8 @@ describe('the loop on a noisy model', () => {
     expect(seq.looks.map((l: { round: number }) => l.round)).toEqual(Array.from({ length: seq.rounds }, (_, i) => i + 1));
     // Round 1 came back from its results files and the cache: only what was missing was asked again.
     const resumedCalls = model.requests() - requestsBefore;
-    expect(resumedCalls).toBeLessThanOrEqual(40 - before + (seq.rounds - 2) * 40);
+    const trainAfterKeep = json(join(iter, 'evaluation.json')).evaluation.train.measured ? 20 : 0;
+    expect(resumedCalls).toBeLessThanOrEqual(40 - before + (seq.rounds - 2) * 40 + trainAfterKeep);
     expect(json(join(iter, 'gate.json')).decision).toMatch(/^(keep|reject)$/);
   }, 120_000);
 });
