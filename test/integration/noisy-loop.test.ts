@@ -104,6 +104,7 @@ describe('the loop on a noisy model', () => {
     // held-out tasks, then the rounds: nothing else was asked.
     expect(model.requests()).toBe(40 + 20 + seq.calls.engine);
     expect(r.stdout + r.stderr).toMatch(/train tasks not run \(they wait for a keep\)/);
+    expect(readFileSync(join(runDirOf(dir), 'report.md'), 'utf8')).toContain("the candidate's train tasks: not run: the held-out test did not keep the candidate");
   }, 120_000);
 
   it('resumes a run stopped in the middle of a round: the round goes on from the attempts it had', async () => {

@@ -116,6 +116,13 @@ describe('proposed cases', () => {
     expect(suiteSchema.safeParse(doc).success).toBe(false);
   });
 
+  it("adds baseline.json's train failures when the evaluation ran the held-out tasks alone (a rejected candidate on a noisy engine)", () => {
+    const held = (xs: [string, 'pass' | 'fail'][]) => rows(xs).map((r) => ({ ...r, split: 'holdout' as const }));
+    const evaluation = { baseline_results: held([['rn-b', 'fail']]), candidate_results: held([['rn-b', 'fail']]) };
+    const failures = observedFailures({ task_results: [...rows([['rn-a', 'fail'], ['rn-c', 'pass']]), ...held([['rn-b', 'fail']])] } as never, evaluation as never);
+    expect(failures.map((f) => [f.task_id, f.failed_on, f.split])).toEqual([['rn-b', ['baseline', 'candidate'], 'holdout'], ['rn-a', ['baseline'], 'train']]);
+  });
+
   it('reads baseline.json when nothing was evaluated (or the evaluation was skipped), and writes nothing without failures', () => {
     const failures = observedFailures({ task_results: rows([['rn-c', 'fail'], ['rn-a', 'pass']]) } as never);
     expect(failures.map((f) => [f.task_id, f.failed_on])).toEqual([['rn-c', ['baseline']]]);
