@@ -59,6 +59,7 @@ export const SHARED_INTEGRATION = [
   'test/integration/mock-judges.test.ts',
   'test/integration/nightly-sequence.test.ts',
   'test/integration/packaged-links.test.ts',
+  'test/integration/plan-calls.test.ts',
   'test/integration/proposals-no-mechanics.test.ts',
   'test/integration/readme-docs.test.ts',
   'test/integration/redaction.test.ts',
