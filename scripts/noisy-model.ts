@@ -25,6 +25,8 @@ export interface NoisyModelOptions {
   effect: number;
   /** Prompts the effect applies to (default: every prompt). */
   effectOn?: string[];
+  /** A prompt containing one of these keys has that chance on the baseline instead of one drawn in [low, high]. */
+  fixedChance?: Record<string, number>;
   latencyMs?: number;
 }
 
@@ -57,7 +59,8 @@ export async function startNoisyModel(o: NoisyModelOptions): Promise<NoisyModel>
   let count = 0;
   let moved = 0;
   const chance = (skill: string, prompt: string) => {
-    const base = low + (high - low) * mulberry32(seedOf(o.seed, 'chance', prompt))();
+    const fixed = o.fixedChance ? Object.entries(o.fixedChance).find(([key]) => prompt.includes(key)) : undefined;
+    const base = fixed ? fixed[1] : low + (high - low) * mulberry32(seedOf(o.seed, 'chance', prompt))();
     const edited = skill.trim().length > 0 && skill.trim() !== o.baseline.trim();
     const touched = !o.effectOn || o.effectOn.some((p) => prompt.includes(p));
     return Math.min(1, Math.max(0, base + moved + (edited && touched ? o.effect : 0)));
