@@ -1,7 +1,6 @@
 // The evaluate stage: run(ctx) picks the mode, measures, writes evaluation.json and says who acts next.
 // Exit codes follow docs/reference/cli.md "Exit codes": 0 pass/skipped, 1 a threshold failed (fail, or an unusable baseline),
 // 3 nothing (or too little of the suite) could be judged because the engine or judges failed, 130 interrupted.
-import { runPipeline } from './pipeline.js';
 import { formatEvaluation } from '../../src/measure/print.js';
 import { runStandalone } from '../../src/measure/standalone.js';
 import type { EvaluateContext, MeasureRequest, StageResult } from '../../src/measure/setup.js';
@@ -9,7 +8,9 @@ import type { EvaluateContext, MeasureRequest, StageResult } from '../../src/mea
 export type { EvaluateContext, MeasureRequest, StageResult } from '../../src/measure/setup.js';
 
 export async function run(ctx: EvaluateContext, req: MeasureRequest): Promise<StageResult> {
-  return req.mode === 'standalone' ? runStandalone(ctx, req) : runPipeline(ctx, req);
+  if (req.mode === 'standalone') return runStandalone(ctx, req);
+  // Loaded only for a candidate: a stand-alone evaluation starts without its rounds, gate checks and p-limit.
+  return (await import('./pipeline.js')).runPipeline(ctx, req);
 }
 
 export function exitCodeOf(r: StageResult): number {
