@@ -1,4 +1,4 @@
-// The half-extreme suite of docs/method.md ("What a rejection costs") through the real CLI: `whet run`
+// The half-extreme suite (docs/method.md: What it does on a noisy model) through the real CLI: `whet run`
 // (dist/bin/whet.js, a process of its own) against the loopback noisy model (scripts/noisy-model.ts), 40
 // tasks with 20 held out, ten of those at chance 0.98 or 0.02 and the rest drawn in 0.3–0.8, one edit of a
 // true effect the caller sets, the default settings (each candidate at 0.05 ÷ 5). The kernel-level trials

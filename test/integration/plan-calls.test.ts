@@ -1,5 +1,5 @@
-// `whet plan`'s engine calls per candidate (docs/method.md: What a rejection costs): on a noisy engine the
-// candidate's train tasks run only once the held-out test has kept it (src/measure/train-after-keep.ts),
+// `whet plan`'s engine calls per candidate (docs/method.md: What it does on a noisy model): on a noisy
+// engine the candidate's train tasks run only once the held-out test has kept it (src/measure/train-after-keep.ts),
 // so the plan counts them at the keep rate — none for an edit that does nothing, all of them when every
 // attempt ran — and `evaluate.measure_train: always` counts them in the first measurement, as before.
 import { describe, expect, it } from 'vitest';
