@@ -34,26 +34,16 @@ export async function measure(
   if (a.noSkill && a.cacheable) throw new Error('internal: a no-skill measurement is not cacheable');
   let why: string | undefined;
   if (a.cacheable) {
-    if (!p.useCache) why = 'disabled';
-    else if (ctx.settings?.fresh) why = 'not read: nightly measures every task';
-    else if (ctx.settings?.force) why = 'bypassed (--force)';
-    else {
-      const found = lookupBaseline(p.cacheDir, key, p.cacheTtlMs, ctx.now());
-      if (found.hit) {
-        ctx.log(`${a.variant}: cache hit (${formatDuration(found.ageMs)} old, ttl ${formatDuration(p.cacheTtlMs)}), 0 engine calls`);
-        // Splits are assigned from the current config, not taken from when the baseline was cached.
-        // The entry's tallies become the outcome's, set in place: no second copy of every task.
-        const splitOf = new Map(p.suite.tasks.map((t) => [t.id, t.split]));
-        const outcome = outcomeFromCache(found.entry, a.variant);
-        for (const t of outcome.tallies) t.split = splitOf.get(t.task_id);
-        await p.suiteCopy?.remember?.();
-        return {
-          outcome,
-          cache: { used: true, hit: true, key, dir: p.cacheDir, created_at: found.entry.created_at, age_ms: found.ageMs, ttl_ms: p.cacheTtlMs },
-        };
-      }
-      why = found.why;
+    const cached = readCache(p, ctx, key, a.variant);
+    if ('outcome' in cached) {
+      ctx.log(`${a.variant}: cache hit (${formatDuration(cached.ageMs)} old, ttl ${formatDuration(p.cacheTtlMs)}), 0 engine calls`);
+      await p.suiteCopy?.remember?.();
+      return {
+        outcome: cached.outcome,
+        cache: { used: true, hit: true, key, dir: p.cacheDir, created_at: cached.createdAt, age_ms: cached.ageMs, ttl_ms: p.cacheTtlMs },
+      };
     }
+    why = cached.why;
   }
   const resultsFile = await prepareResultsFile(a.dir, a.variant, key, ctx.now());
   const total = p.suite.tasks.reduce((n, t) => n + (t.passK ?? p.passK), 0);
@@ -82,12 +72,35 @@ export async function measure(
   const secs = (performance.now() - started) / 1000;
   const resumed = outcome.resumedAttempts ? `, ${outcome.resumedAttempts} resumed from ${resultsFile}` : '';
   ctx.log(`${a.variant}: ${outcome.engineCalls} engine calls for ${total} task attempts in ${secs.toFixed(2)}s${resumed}`);
-  let stored = false;
-  if (a.cacheable && p.useCache) stored = await storeBaseline(p.cacheDir, key, cacheKeyParts(p, a.skill, a.round), outcome, ctx.now());
+  const stored = a.cacheable ? await storeInCache(p, a.skill, outcome, ctx.now(), a.round) : false;
   // The suite's checked copy, once its tasks are measured: a refused command leaves no file behind, and
   // the run's own peak is past.
   await p.suiteCopy?.remember?.();
   return { outcome, cache: { used: a.cacheable && p.useCache, hit: false, key, dir: p.cacheDir, why: a.cacheable ? why : 'not cacheable', ttl_ms: p.cacheTtlMs, stored } };
+}
+
+/**
+ * The cached baseline under `key`, when the cache may be read (not disabled, not a nightly's fresh run, not
+ * `--force`) and holds a fresh entry: an outcome of this run that cost no call, else why not.
+ */
+export function readCache(p: Prepared, ctx: EvaluateContext, key: string, variant: string): { outcome: VariantOutcome; ageMs: number; createdAt: string } | { why: string } {
+  if (!p.useCache) return { why: 'disabled' };
+  if (ctx.settings?.fresh) return { why: 'not read: nightly measures every task' };
+  if (ctx.settings?.force) return { why: 'bypassed (--force)' };
+  const found = lookupBaseline(p.cacheDir, key, p.cacheTtlMs, ctx.now());
+  if (!found.hit) return { why: found.why };
+  // Splits are assigned from the current config, not taken from when the baseline was cached.
+  // The entry's tallies become the outcome's, set in place: no second copy of every task.
+  const splitOf = new Map(p.suite.tasks.map((t) => [t.id, t.split]));
+  const outcome = outcomeFromCache(found.entry, variant);
+  for (const t of outcome.tallies) t.split = splitOf.get(t.task_id);
+  return { outcome, ageMs: found.ageMs, createdAt: found.entry.created_at };
+}
+
+/** Stores a measured skill's clean outcome as its cached baseline, unless the cache is disabled. */
+export async function storeInCache(p: Prepared, skill: LoadedSkill, outcome: VariantOutcome, now: Date, round?: number): Promise<boolean> {
+  if (!p.useCache) return false;
+  return storeBaseline(p.cacheDir, evaluationKey(p, skill, round), cacheKeyParts(p, skill, round), outcome, now);
 }
 
 /** Attempts already judged in a results file (what a resumed run will not redo), for the progress total. */

@@ -7,13 +7,12 @@
 // cache's age, which the held-out comparison must never lean on, does not matter there. Both variants are
 // compared on the same tasks: the held-out ones until the candidate's train tasks are measured.
 // `evaluate.measure_train: always` measures them on every candidate, as before.
-import { lookupBaseline, outcomeFromCache, storeBaseline } from '../evaluation/cache.js';
-import { newUsage, type TaskTally, type UsageTotals } from '../evaluation/aggregate.js';
+import type { TaskTally, UsageTotals } from '../evaluation/aggregate.js';
 import type { VariantOutcome } from '../evaluation/run-variant.js';
 import type { LoadedSkill } from '../skill/read.js';
 import type { Budget } from '../evaluation/budget.js';
-import { measure } from './measure.js';
-import { cacheKeyParts, evaluationKey, type EvaluateContext, type Prepared } from './setup.js';
+import { measure, readCache } from './measure.js';
+import { evaluationKey, type EvaluateContext, type Prepared } from './setup.js';
 
 /** The suite narrowed to one split: the same content hash, so results files and keys stay the run's own. */
 export function onlySplit(p: Prepared, split: 'train' | 'holdout'): Prepared {
@@ -43,7 +42,7 @@ export function joinOutcomes(p: Prepared, a: VariantOutcome, b: VariantOutcome):
     engineCalls: a.engineCalls + b.engineCalls,
     judgeCalls: a.judgeCalls + b.judgeCalls,
     resumedAttempts: a.resumedAttempts + b.resumedAttempts,
-    usage: sumUsage(a.usage ?? newUsage(), b.usage ?? newUsage()),
+    usage: sumUsage(a.usage, b.usage),
     durationsMs: [...a.durationsMs, ...b.durationsMs],
     interrupted: a.interrupted || b.interrupted,
     wallMs: a.wallMs + b.wallMs,
@@ -59,27 +58,17 @@ export function joinOutcomes(p: Prepared, a: VariantOutcome, b: VariantOutcome):
 export async function baselineTrain(p: Prepared, ctx: EvaluateContext, a: { target: LoadedSkill; dir: string; budget?: Budget }): Promise<{ outcome: VariantOutcome; from: 'cache' | 'measured' }> {
   const trainP = onlySplit(p, 'train');
   const ids = new Set(trainP.suite.tasks.map((t) => t.id));
-  if (p.useCache && !ctx.settings?.fresh && !ctx.settings?.force) {
-    const found = lookupBaseline(p.cacheDir, evaluationKey(p, a.target), p.cacheTtlMs, ctx.now());
-    if (found.hit) {
-      const all = outcomeFromCache(found.entry, 'baseline');
-      const splitOf = new Map(p.suite.tasks.map((t) => [t.id, t.split]));
-      const tallies = all.tallies.filter((t) => ids.has(t.task_id));
-      for (const t of tallies) t.split = splitOf.get(t.task_id);
-      const unjudged = all.unjudged?.filter((t) => ids.has(t.task_id));
-      // Every train task, or the entry is of another split: measured instead.
-      if (tallies.length + (unjudged?.length ?? 0) === ids.size) {
-        ctx.log(`baseline: ${ids.size} train task(s) from the cache (they decide nothing), 0 engine calls`);
-        return { outcome: { ...all, tallies, ...(unjudged?.length ? { unjudged } : { unjudged: undefined }) }, from: 'cache' };
-      }
+  const cached = readCache(p, ctx, evaluationKey(p, a.target), 'baseline');
+  if ('outcome' in cached) {
+    const all = cached.outcome;
+    const tallies = all.tallies.filter((t) => ids.has(t.task_id));
+    const unjudged = all.unjudged?.filter((t) => ids.has(t.task_id));
+    // Every train task, or the entry is of another split: measured instead.
+    if (tallies.length + (unjudged?.length ?? 0) === ids.size) {
+      ctx.log(`baseline: ${ids.size} train task(s) from the cache (they decide nothing), 0 engine calls`);
+      return { outcome: { ...all, tallies, unjudged }, from: 'cache' };
     }
   }
   const m = await measure(trainP, ctx, { skill: a.target, variant: 'baseline', dir: a.dir, cacheable: false, budget: a.budget });
   return { outcome: m.outcome, from: 'measured' };
-}
-
-/** The kept candidate's whole first measurement stored as a baseline, so the next iteration's baseline stage finds it. */
-export async function storeCandidate(p: Prepared, skill: LoadedSkill, outcome: VariantOutcome, now: Date): Promise<boolean> {
-  if (!p.useCache) return false;
-  return storeBaseline(p.cacheDir, evaluationKey(p, skill), cacheKeyParts(p, skill), outcome, now);
 }

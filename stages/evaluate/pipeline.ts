@@ -8,14 +8,14 @@ import { summarizeVariant } from '../../src/evaluation/summary.js';
 import { appendEvent } from '../../src/state/events.js';
 import { acquireStateLock } from '../../src/state/lock.js';
 import { openPipelineRun } from '../../src/measure/run-manifest.js';
-import { measure } from '../../src/measure/measure.js';
+import { measure, storeInCache } from '../../src/measure/measure.js';
 import { candidateSkill } from '../../src/measure/candidate.js';
 import { countRoundsInTrigger, heldOutRounds } from '../../src/measure/held-out-rounds.js';
 import { planLine, planReport } from '../../src/measure/plan-report.js';
 import { envelopeBits, pipelineInputs, recordCandidateSource, writePipelineEvaluation } from '../../src/measure/pipeline-inputs.js';
 import { budgetFor, engineNoise, prepare, type CandidateRequest, type EvaluateContext, type StageResult } from '../../src/measure/setup.js';
 import { pipelineArtifact, tooManyErrors } from '../../src/measure/verdict.js';
-import { baselineTrain, defersTrain, joinOutcomes, onlySplit, storeCandidate } from '../../src/measure/train-after-keep.js';
+import { baselineTrain, defersTrain, joinOutcomes, onlySplit } from '../../src/measure/train-after-keep.js';
 import type { VariantOutcome } from '../../src/evaluation/run-variant.js';
 import { watchRateLimits } from '../../src/evaluation/rate-limit-watch.js';
 
@@ -103,7 +103,7 @@ export async function runPipeline(ctx: EvaluateContext, req: CandidateRequest): 
           const whole = joinOutcomes(p, measured.outcome, t.outcome);
           built = artifactOf(wholeBase, whole);
           first = { baseline: wholeBase.tallies, candidate: whole.tallies };
-          const stored = await storeCandidate(p, candSkill, whole, ctx.now());
+          const stored = await storeInCache(p, candSkill, whole, ctx.now());
           built.evaluation.train = { measured: true, why: `the held-out test kept the candidate: its ${trainTasks} train task(s) measured for what the run does next, ${baseFrom}${stored ? '; stored as the next baseline' : ''}` };
         } else if (baseTrain) {
           built.evaluation.train = { measured: false, why: `not run: the held-out test did not keep the candidate, and train tasks decide nothing (${trainTasks} task(s); evaluate.measure_train: always runs them); ${baseFrom}` };
