@@ -7,6 +7,7 @@ import { CASES, ISSUE_SETUP, rates, type Rates } from './decision-trials.js';
 import { DRIFT_CASE, LOOP_CASES, POPULATION_CASE, deterministicRates, loopRates } from './run-trials.js';
 import { TRIGGER_CASES, TRIGGER_SETUP, triggerRates, trueRates } from './trigger-trials.js';
 import { driftTrials } from './drift-chains.js';
+import { GUARD_CASES, guardRates } from './regression-trials.js';
 
 const pct = (r: Rates) => `${(r.keepRate * 100).toFixed(1)}%`;
 /** Engine calls spent per decision that was right (a keep of a real gain, a rejection of anything else). */
@@ -103,6 +104,21 @@ export async function driftRows(trials: number): Promise<string[]> {
     const r = await driftTrials(drop, seed, trials);
     console.error(`  drift, ${name}: alerts ${(r.rate * 100).toFixed(1)}%`);
     out.push(`| ${name} | ${(r.rate * 100).toFixed(1)}% | ${r.attempts.toFixed(2)} | ${r.nullAlerts}/${r.nullNights} |`);
+  }
+  return out;
+}
+
+/**
+ * The regression guard's table (scripts/regression-trials.ts, issue 38 §5): how often it names a held-out
+ * task that fell from 0.9 to 0.3 while the rest gained +10 points, how often the gate rejects, and where
+ * no task fell what it names all the same (per run, and per unchanged task) — with the calls of the decision.
+ */
+export async function guardRows(trials: number): Promise<string[]> {
+  const out = [`| edit (${trials} seeded runs each) | fallen task named | rejected (max_new_failures 0) | a task that did not fall named: per run · per task | attempts per held-out task · calls |`, '|---|---|---|---|---|'];
+  for (const c of GUARD_CASES) {
+    const r = await guardRates(c, trials, 1 + GUARD_CASES.indexOf(c));
+    console.error(`  regression guard, ${c.name}: named ${share(r.reported)}, rejected ${share(r.rejected)}`);
+    out.push(`| ${c.name} | ${c.fall ? share(r.reported) : '—'} | ${share(r.rejected)} | ${share(r.falseAlarm)} · ${share(r.perTaskFalseAlarm)} | ${r.meanAttempts.toFixed(2)} · ${r.meanCalls.toFixed(0)} |`);
   }
   return out;
 }

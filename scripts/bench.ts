@@ -31,7 +31,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { benchShards } from './bench-shards.js';
-import { decisionRows, driftRows, runLevelRows, triggerRows } from './bench-decisions.js';
+import { decisionRows, driftRows, guardRows, runLevelRows, triggerRows } from './bench-decisions.js';
 import { driftTable } from './drift-trials.js';
 import { manyRunsRows, viewRows } from './bench-view.js';
 import { writeBenchSuite } from './bench-suite.js';
@@ -200,6 +200,7 @@ async function main(): Promise<void> {
     const triggers = await triggerRows(arg('decision-trials', 400));
     const drift = await driftRows(arg('drift-trials', 200));
     const runLevel = await runLevelRows(arg('decision-trials', 400));
+    const guard = await guardRows(arg('decision-trials', 400));
     console.log('| case | measured | reference | ratio | goal |');
     console.log('|---|---|---|---|---|');
     for (const r of rows) console.log(`| ${r.join(' | ')} |`);
@@ -213,6 +214,8 @@ async function main(): Promise<void> {
     for (const line of driftTable(arg('drift-sequences', 1000))) console.log(line);
     console.log('\nrun-level claims on a simulated noisy model (scripts/run-trials.ts):\n');
     for (const line of runLevel) console.log(line);
+    console.log('\nthe regression guard on a simulated noisy model (scripts/regression-trials.ts):\n');
+    for (const line of guard) console.log(line);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -151,10 +151,10 @@ export async function decideOnce(setup: TrialSetup, suite: { ids: string[]; spli
     firstAttempts: first,
     baseline: base,
     candidate: cand,
-    measure: async (_round, open) => ({
-      baseline: open.map((id) => tally(id, 'holdout', 1, draw(b[index.get(id)!]!, 1))),
-      candidate: open.map((id) => tally(id, 'holdout', 1, draw(q[index.get(id)!]!, 1))),
-      engineCalls: 2 * open.length,
+    measure: async (_round, open, _purpose, side) => ({
+      baseline: side === 'candidate' ? [] : open.map((id) => tally(id, 'holdout', 1, draw(b[index.get(id)!]!, 1))),
+      candidate: side === 'baseline' ? [] : open.map((id) => tally(id, 'holdout', 1, draw(q[index.get(id)!]!, 1))),
+      engineCalls: (side ? 1 : 2) * open.length,
       judgeCalls: 0,
     }),
   });

@@ -25,6 +25,8 @@ export interface NoisyModelOptions {
   effect: number;
   /** Prompts the effect applies to (default: every prompt). */
   effectOn?: string[];
+  /** A prompt containing one of these keys moves by that effect instead (a task the edit breaks: negative). */
+  effectFor?: Record<string, number>;
   /** A prompt containing one of these keys has that chance on the baseline instead of one drawn in [low, high]. */
   fixedChance?: Record<string, number>;
   latencyMs?: number;
@@ -63,7 +65,9 @@ export async function startNoisyModel(o: NoisyModelOptions): Promise<NoisyModel>
     const base = fixed ? fixed[1] : low + (high - low) * mulberry32(seedOf(o.seed, 'chance', prompt))();
     const edited = skill.trim().length > 0 && skill.trim() !== o.baseline.trim();
     const touched = !o.effectOn || o.effectOn.some((p) => prompt.includes(p));
-    return Math.min(1, Math.max(0, base + moved + (edited && touched ? o.effect : 0)));
+    const own = o.effectFor ? Object.entries(o.effectFor).find(([key]) => prompt.includes(key)) : undefined;
+    const effect = own ? own[1] : touched ? o.effect : 0;
+    return Math.min(1, Math.max(0, base + moved + (edited ? effect : 0)));
   };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];

@@ -1,9 +1,11 @@
 // Seeded trials of the gate's regression guard (issue 38 §5) on the simulated noisy model of
 // scripts/decision-trials.ts (40 tasks, 20 held out, chances 0.3–0.8, default settings): one held-out
-// task falls from 0.9 to 0.3 while every other task gains +10 points, decided by whetstone's own rounds,
-// evaluation artifact and gate. Counted per run: whether the guard named the fallen task, whether the
-// gate rejected, and whether it flagged any task that did not fall (its false alarms, which cost keeps).
-// Used by test/integration/regression-guard-rates.test.ts and the bench's decisions table.
+// task falls from 0.9 to 0.3 while every other task gains +10 points, decided by whetstone's own rounds
+// (the guard's rounds after the decision included), evaluation artifact and gate. Counted per run: whether
+// the guard named the fallen task, whether the gate rejected, whether it flagged any task that did not fall
+// (its false alarms, which cost keeps) and how many, and the engine calls.
+// Used by test/integration/regression-guard-rates.test.ts and the bench's regression-guard table
+// (bench-decisions.ts guardRows).
 import { mulberry32 } from '../src/stats/index.js';
 import type { TaskTally } from '../src/evaluation/aggregate.js';
 import { runRounds } from '../src/measure/rounds.js';
@@ -24,6 +26,7 @@ export const GUARD_CASES: GuardCase[] = [
   { name: 'one held-out task 0.9 → 0.3, the rest +10', fall: [0.9, 0.3], rest: 0.1 },
   { name: 'no task falls, every task +10', fall: null, rest: 0.1 },
   { name: 'no task falls, every task +25', fall: null, rest: 0.25 },
+  { name: 'nothing changes', fall: null, rest: 0 },
 ];
 
 export interface GuardTrial {
@@ -32,7 +35,11 @@ export interface GuardTrial {
   rejected: boolean;
   /** A task that did not fall was named. */
   falseAlarm: boolean;
+  /** Tasks named that did not fall, of the held-out tasks: the guard's false alarms task by task. */
+  wronglyNamed: number;
   attempts: number;
+  /** Engine calls of the decision (both variants' held-out attempts, the guard's included). */
+  calls: number;
 }
 
 export async function guardTrial(setup: TrialSetup, c: GuardCase, seed: number): Promise<GuardTrial> {
@@ -52,12 +59,18 @@ export async function guardTrial(setup: TrialSetup, c: GuardCase, seed: number):
     firstAttempts: 1,
     baseline: base,
     candidate: cand,
-    measure: async (_round, open) => ({ baseline: open.map((id) => tally(id, 'holdout', 1, draw(p[index.get(id)!]!))), candidate: open.map((id) => tally(id, 'holdout', 1, draw(q[index.get(id)!]!))), engineCalls: 2 * open.length, judgeCalls: 0 }),
+    measure: async (_round, open, _purpose, side) => ({
+      baseline: side === 'candidate' ? [] : open.map((id) => tally(id, 'holdout', 1, draw(p[index.get(id)!]!))),
+      candidate: side === 'baseline' ? [] : open.map((id) => tally(id, 'holdout', 1, draw(q[index.get(id)!]!))),
+      engineCalls: (side ? 1 : 2) * open.length,
+      judgeCalls: 0,
+    }),
   });
   const e = evaluationOf(base, cand, sequentialRecord(outcome, s, 1, 1, { withPlan: false }));
   const d = decide({ evaluation: e, thresholds: setup.thresholds, category: 'content', risk: 'low', integrity: [], maxErrorShare: 0.1, maxIterations: setup.maxIterations });
   const named = d.holdout?.regressions ?? [];
-  return { reported: c.fall !== null && named.includes(ids[0]!), rejected: d.decision !== 'keep', falseAlarm: named.some((id) => !(c.fall && id === ids[0])), attempts: outcome.attempts };
+  const wrong = named.filter((id) => !(c.fall && id === ids[0])).length;
+  return { reported: c.fall !== null && named.includes(ids[0]!), rejected: d.decision !== 'keep', falseAlarm: wrong > 0, wronglyNamed: wrong, attempts: outcome.attempts, calls: 2 * setup.heldOut + outcome.engineCalls };
 }
 
 export interface GuardRates {
@@ -66,10 +79,14 @@ export interface GuardRates {
   reported: number;
   rejected: number;
   falseAlarm: number;
+  /** Of the held-out tasks that did not fall, the share named per run. */
+  perTaskFalseAlarm: number;
   meanAttempts: number;
+  meanCalls: number;
 }
 
 export async function guardRates(c: GuardCase, trials: number, seed0 = 1, setup: TrialSetup = ISSUE_SETUP): Promise<GuardRates> {
   const m = await meanOver(trials, seed0, (seed) => guardTrial(setup, c, seed));
-  return { case: c.name, trials, reported: m.reported, rejected: m.rejected, falseAlarm: m.falseAlarm, meanAttempts: m.attempts };
+  const unchanged = setup.heldOut - (c.fall ? 1 : 0);
+  return { case: c.name, trials, reported: m.reported, rejected: m.rejected, falseAlarm: m.falseAlarm, perTaskFalseAlarm: m.wronglyNamed / unchanged, meanAttempts: m.attempts, meanCalls: m.calls };
 }

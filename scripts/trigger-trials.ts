@@ -96,7 +96,13 @@ export async function triggerTrial(setup: TriggerSetup, c: TriggerCase, count: T
     firstAttempts: 1,
     baseline: base,
     candidate: cand,
-    measure: async () => {
+    measure: async (_round, open, purpose, side) => {
+      if (purpose === 'guard') {
+        // The regression guard's rounds: the followed queries, one side at a time, not counted in the rates.
+        const ids = new Set(open);
+        const qs = held.filter((q) => ids.has(q.id));
+        return { baseline: side === 'baseline' ? measure('base', qs) : [], candidate: side === 'candidate' ? measure('cand', qs) : [], engineCalls: qs.length, judgeCalls: 0 };
+      }
       const round = { baseline: measure('base', held), candidate: measure('cand', held) };
       rounds.baseline.push(...round.baseline);
       rounds.candidate.push(...round.candidate);

@@ -68,7 +68,19 @@ export const sequentialSchema = z.object({
   /** The design's power for min_effect at these tasks' pass chances, and the attempts that would reach 80%. */
   power: z.number().nullable(),
   attempts_for_80: z.number().int().nullable(),
-  /** Calls the later rounds made, what running every attempt to max_attempts would have cost, and the difference. */
+  /** Calls the later rounds made (the guard's rounds included), what running every attempt to max_attempts would have cost, and the difference. */
   calls: z.object({ engine: z.number().int(), judge: z.number().int(), every_attempt: z.number().int(), saved: z.number().int() }),
+  /**
+   * The regression guard's rounds after the decision (issue 38 §5): the held-out tasks that still looked
+   * worse, with only the attempts made after the decision. The gate tests each task on `tasks` plus these;
+   * the looks and the effect count `tasks` alone. Absent in records written before it.
+   */
+  guard: z
+    .object({
+      rounds: z.number().int().min(0),
+      tasks: z.array(z.object({ task_id: z.string(), candidate: counts, baseline: counts })),
+      calls: z.object({ engine: z.number().int(), judge: z.number().int() }),
+    })
+    .optional(),
 });
 export type SequentialRecord = z.infer<typeof sequentialSchema>;

@@ -2,11 +2,10 @@
 // engine that answers the same way every time one flipped task is a regression; on a noisy one a task that
 // passed its one baseline attempt and failed its one candidate attempt is a coin that fell the other way
 // about as often as not. So a held-out task counts as a new failure only when its own attempts show the
-// candidate worse by Fisher's exact test (regressionGuard: each task at `significance`, with the fall it
-// could find at the attempts run stated beside it); a category counts as dropped only when its drop is
+// candidate worse by an exact test (regression-guard.ts, with the fall it could find at the attempts run
+// stated beside it); a category counts as dropped only when its drop is
 // beyond the tolerance and the drop itself is significant (Holm over the categories). supportedRegressions,
 // Holm over every task, is what the nightly holds a critical task to.
-import { binomialPmf } from '../stats/binomial.js';
 import { fisherLower } from '../stats/fisher.js';
 import { holm } from '../stats/holm.js';
 import { normalCdf } from '../stats/normal.js';
@@ -83,67 +82,4 @@ export function categoryDrops(byCategory: ReadonlyMap<string, readonly TaskPair[
   if (rows.length === 0) return [];
   const h = holm(rows.map((r) => r.p), alpha);
   return rows.map((r, i) => ({ ...r, p: Number(r.p.toPrecision(4)), supported: r.delta < -tolerance && h.rejected[i] === true }));
-}
-
-/** The power the regression guard is stated at, and the pass chance of the task it is stated for. */
-export const GUARD_POWER = 0.8;
-export const GUARD_FROM = 0.9;
-
-export interface RegressionGuard {
-  /** Held-out tasks whose own attempts show the candidate worse at `alpha`. */
-  regressions: { task_id: string; p: number }[];
-  tasks: number;
-  /** Attempts per variant of the middle held-out task: what the power is stated at. */
-  attempts: number;
-  /** The pass chance a task that passed GUARD_FROM of the time must fall to for GUARD_POWER (null: no fall can show). */
-  detectable: number | null;
-}
-
-/** Fisher's one-sided rejections at `alpha` for m attempts each: reject[xc][xb]. */
-function rejections(m: number, alpha: number): boolean[][] {
-  return Array.from({ length: m + 1 }, (_, xc) => Array.from({ length: m + 1 }, (_, xb) => fisherLower(xc, m, xb, m) <= alpha));
-}
-
-const binomial = (m: number, p: number) => Array.from({ length: m + 1 }, (_, x) => binomialPmf(x, m, p));
-
-/** The chance that the guard flags a task whose pass chance fell from `from` to `to`, at m attempts each. */
-export function guardPower(m: number, from: number, to: number, alpha: number, reject = rejections(m, alpha)): number {
-  const b = binomial(m, from);
-  const c = binomial(m, to);
-  let power = 0;
-  for (let xc = 0; xc <= m; xc++) for (let xb = 0; xb <= m; xb++) if (reject[xc]![xb]) power += c[xc]! * b[xb]!;
-  return power;
-}
-
-/** The highest chance a task at `from` may fall to and still be flagged with GUARD_POWER, to 0.01; null when even 0 is not. */
-export function detectableFall(m: number, from: number, alpha: number): number | null {
-  if (m < 1) return null;
-  const reject = rejections(m, alpha);
-  if (guardPower(m, from, 0, alpha, reject) < GUARD_POWER) return null;
-  let lo = 0;
-  let hi = from;
-  for (let i = 0; i < 30; i++) {
-    const mid = (lo + hi) / 2;
-    if (guardPower(m, from, mid, alpha, reject) >= GUARD_POWER) lo = mid;
-    else hi = mid;
-  }
-  return Math.floor(lo * 100) / 100;
-}
-
-/**
- * The regression guard on a noisy engine: each held-out task is tested on its own attempts, all of them,
- * by Fisher's exact test one-sided at `alpha`. A false alarm here rejects a candidate, never keeps one,
- * so the guard holds each task to `alpha` (a task whose chance did not change is flagged in at most that
- * share of runs) rather than the whole family: Holm over every task, at one attempt per train task,
- * flagged a task that fell from 0.9 to 0.3 in at most one run in five. It states the fall it could find.
- */
-export function regressionGuard(heldOut: readonly TaskPair[], alpha: number): RegressionGuard {
-  const ps = both(heldOut);
-  const regressions = ps.flatMap((x) => {
-    const p = fisherLower(x.candidate.passes, x.candidate.judged, x.baseline.passes, x.baseline.judged);
-    return p <= alpha && share(x.candidate) < share(x.baseline) ? [{ task_id: x.task_id, p: Number(p.toPrecision(4)) }] : [];
-  });
-  const sizes = ps.map((x) => Math.min(x.candidate.judged, x.baseline.judged)).sort((a, b) => a - b);
-  const attempts = sizes.length ? sizes[Math.floor((sizes.length - 1) / 2)]! : 0;
-  return { regressions, tasks: ps.length, attempts, detectable: detectableFall(attempts, GUARD_FROM, alpha) };
 }

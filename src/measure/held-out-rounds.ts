@@ -64,24 +64,29 @@ export async function heldOutRounds(p: Prepared, ctx: EvaluateContext, i: HeldOu
     baseline: i.baseline,
     candidate: i.candidateTallies,
     log: ctx.log,
-    measure: async (round, open) => {
-      // Only the tasks still uncertain (rounds.ts settled); both variants side by side, never from the cache.
+    measure: async (round, open, purpose, side) => {
+      // Only the tasks still uncertain (rounds.ts settled), or the ones the guard follows; both variants
+      // side by side unless the guard asks for one, never from the cache.
       const keep = new Set(open);
       const openP: Prepared = { ...roundP, suite: { ...roundP.suite, tasks: heldOut.filter((t) => keep.has(t.id)) } };
-      const [b, c] = await Promise.all([
-        measure(openP, roundCtx, { skill: i.target, variant: `baseline.${i.candidateId}.round-${round}`, dir: i.dir, cacheable: false, budget: i.budget, round }),
-        measure(openP, roundCtx, { skill: i.candidate, variant: `${i.candidateId}.round-${round}`, dir: i.dir, cacheable: false, budget: i.budget, round }),
-      ]);
-      if (b.outcome.interrupted || c.outcome.interrupted) {
-        const exhausted = b.outcome.budgetExhausted ?? c.outcome.budgetExhausted;
-        const limited = b.outcome.rateLimited ?? c.outcome.rateLimited;
+      const run = (which: 'baseline' | 'candidate') =>
+        which !== side && side !== undefined
+          ? undefined
+          : measure(openP, roundCtx, { skill: which === 'baseline' ? i.target : i.candidate, variant: `${which === 'baseline' ? 'baseline.' : ''}${i.candidateId}.round-${round}`, dir: i.dir, cacheable: false, budget: i.budget, round });
+      const [b, c] = (await Promise.all([run('baseline'), run('candidate')])).map((r) => r?.outcome);
+      if (b?.interrupted || c?.interrupted) {
+        const exhausted = b?.budgetExhausted ?? c?.budgetExhausted;
+        const limited = b?.rateLimited ?? c?.rateLimited;
         if (exhausted) why.budgetExhausted = exhausted;
         else if (limited) why.rateLimited = limited;
         return 'interrupted';
       }
-      rounds.baseline.push(...b.outcome.tallies);
-      rounds.candidate.push(...c.outcome.tallies);
-      return { baseline: b.outcome.tallies, candidate: c.outcome.tallies, engineCalls: b.outcome.engineCalls + c.outcome.engineCalls, judgeCalls: b.outcome.judgeCalls + c.outcome.judgeCalls };
+      // The guard's attempts follow the tasks that looked worse: counted for the guard, not in the rates.
+      if (purpose === 'look') {
+        rounds.baseline.push(...(b?.tallies ?? []));
+        rounds.candidate.push(...(c?.tallies ?? []));
+      }
+      return { baseline: b?.tallies ?? [], candidate: c?.tallies ?? [], engineCalls: (b?.engineCalls ?? 0) + (c?.engineCalls ?? 0), judgeCalls: (b?.judgeCalls ?? 0) + (c?.judgeCalls ?? 0) };
     },
   });
   if (outcome.interrupted) return { interrupted: true, ...why };
@@ -113,7 +118,8 @@ export function sequentialRecord(o: RoundsOutcome, s: SequentialSettings, firstA
   const figures = chances.length ? planFigures({ chances, settings: s, firstAttempts }) : undefined;
   const short = figures && figures.power < 0.8 && opts.withPlan !== false ? plan({ chances, settings: s, firstAttempts }) : undefined;
   const spent = o.engineCalls + o.judgeCalls;
-  const every = spent + Math.round((s.maxAttempts - o.attempts) * o.pairs.length * 2 * callsPerAttempt);
+  const guardSpent = o.guard.engineCalls + o.guard.judgeCalls;
+  const every = spent - guardSpent + Math.round((s.maxAttempts - o.attempts) * o.pairs.length * 2 * callsPerAttempt);
   return {
     method: METHOD,
     settings: designSettings(s),
@@ -127,5 +133,6 @@ export function sequentialRecord(o: RoundsOutcome, s: SequentialSettings, firstA
     power: figures ? Number(figures.power.toFixed(4)) : null,
     attempts_for_80: short ? short.attemptsFor80 : figures ? s.maxAttempts : null,
     calls: { engine: o.engineCalls, judge: o.judgeCalls, every_attempt: every, saved: every - spent },
+    ...(o.guard.rounds > 0 ? { guard: { rounds: o.guard.rounds, tasks: o.guard.pairs, calls: { engine: o.guard.engineCalls, judge: o.guard.judgeCalls } } } : {}),
   };
 }

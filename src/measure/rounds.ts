@@ -8,8 +8,11 @@
 // A task whose every attempt agreed, on both sides, after two each stops getting attempts: under the CMH
 // score it carries no information, and whether it stops depends only on its margins, which under an edit
 // that does nothing say nothing of the score — so the error control stays what the design spends.
+// Once it has decided, the regression guard's rounds follow the held-out tasks that still look worse
+// (guardRounds): their attempts are recorded apart, for the guard, and never reach the looks.
 import type { TaskTally } from '../evaluation/aggregate.js';
 import { lookAt, type Look, type SequentialSettings, type TaskPair } from '../evaluation/sequential.js';
+import { toFollow } from '../evaluation/regression-guard.js';
 
 export interface RoundMeasurement {
   baseline: TaskTally[];
@@ -24,8 +27,11 @@ export interface RoundsInput {
   firstAttempts: number;
   baseline: readonly TaskTally[];
   candidate: readonly TaskTally[];
-  /** One more attempt for both variants on each of `tasks` (the held-out tasks still uncertain), or 'interrupted' (budget, signal, rate limit). */
-  measure: (round: number, tasks: readonly string[]) => Promise<RoundMeasurement | 'interrupted'>;
+  /**
+   * One more attempt for both variants on each of `tasks` (the held-out tasks still uncertain), or for
+   * `side` alone (the guard's rounds); 'interrupted' when a budget, signal or rate limit stopped it.
+   */
+  measure: (round: number, tasks: readonly string[], purpose: 'look' | 'guard', side?: 'candidate' | 'baseline') => Promise<RoundMeasurement | 'interrupted'>;
   log?: (line: string) => void;
 }
 
@@ -40,6 +46,16 @@ export interface RoundsOutcome {
   interrupted: boolean;
   /** Held-out tasks that stopped early because every attempt agreed on both sides. */
   settled: number;
+  /** The regression guard's rounds after the decision: the tasks it followed and their attempts past `pairs`. */
+  guard: GuardRounds;
+}
+
+export interface GuardRounds {
+  rounds: number;
+  /** Only the attempts made after the decision, per followed task; `pairs` stays what the looks counted. */
+  pairs: TaskPair[];
+  engineCalls: number;
+  judgeCalls: number;
 }
 
 /** Held-out tasks' attempt counts, summed over the measurements so far, paired by task. */
@@ -85,8 +101,8 @@ export async function runRounds(i: RoundsInput): Promise<RoundsOutcome> {
     }
     round++;
     attempts++;
-    const m = await i.measure(round, open);
-    if (m === 'interrupted') return { looks, pairs, rounds: round - 1, attempts: attempts - 1, engineCalls, judgeCalls, interrupted: true, settled: pairs.length - open.length };
+    const m = await i.measure(round, open, 'look');
+    if (m === 'interrupted') return { looks, pairs, rounds: round - 1, attempts: attempts - 1, engineCalls, judgeCalls, interrupted: true, settled: pairs.length - open.length, guard: noGuard() };
     engineCalls += m.engineCalls;
     judgeCalls += m.judgeCalls;
     addRound(pairs, m);
@@ -96,7 +112,54 @@ export async function runRounds(i: RoundsInput): Promise<RoundsOutcome> {
     const left = open.length < pairs.length ? ` (${open.length} of ${pairs.length} tasks still uncertain)` : '';
     i.log?.(`round ${round}: ${attempts} attempts per held-out task${left}, z ${f(look.z, '—')}; stop below ${f(look.lower, '−∞')}, keep at ${f(look.upper, '∞')} → ${look.decision}`);
   }
-  return { looks, pairs, rounds: round, attempts, engineCalls, judgeCalls, interrupted: false, settled: pairs.filter(settled).length };
+  const guard = await guardRounds(i, pairs, round, attempts, look.decision === 'keep' ? 'keep' : 'stop');
+  if (guard === 'interrupted') return { looks, pairs, rounds: round, attempts, engineCalls, judgeCalls, interrupted: true, settled: pairs.filter(settled).length, guard: noGuard() };
+  return { looks, pairs, rounds: round, attempts, engineCalls: engineCalls + guard.engineCalls, judgeCalls: judgeCalls + guard.judgeCalls, interrupted: false, settled: pairs.filter(settled).length, guard };
+}
+
+const noGuard = (): GuardRounds => ({ rounds: 0, pairs: [], engineCalls: 0, judgeCalls: 0 });
+
+/**
+ * After the decision, the held-out tasks that still look worse get more attempts (regression-guard.ts
+ * toFollow), up to max_attempts: a round gives each the candidate's attempt first and the baseline's
+ * only if the task is still worth following after it, so a task that drew level costs one call, not two.
+ * The looks are closed: these attempts feed the guard alone, never the decision or its effect.
+ */
+async function guardRounds(i: RoundsInput, decided: readonly TaskPair[], lastRound: number, decidedAttempts: number, decision: 'keep' | 'stop'): Promise<GuardRounds | 'interrupted'> {
+  const g = noGuard();
+  const alpha = i.settings.run?.significance ?? i.settings.significance;
+  const max = i.settings.maxAttempts;
+  const now = new Map(decided.map((p) => [p.task_id, { task_id: p.task_id, candidate: { ...p.candidate }, baseline: { ...p.baseline } }]));
+  const extra = new Map<string, TaskPair>();
+  const made = new Map<string, { candidate: number; baseline: number }>();
+  const left = (id: string) => ({ candidate: max - decidedAttempts - (made.get(id)?.candidate ?? 0), baseline: max - decidedAttempts - (made.get(id)?.baseline ?? 0) });
+  const worth = (ids: readonly string[], atDecision: boolean) => toFollow(ids.map((id) => now.get(id)!), left, alpha, atDecision, decision);
+  let open = worth([...now.keys()], true);
+  while (open.length > 0) {
+    const round = lastRound + g.rounds + 1;
+    g.rounds++;
+    for (const side of ['candidate', 'baseline'] as const) {
+      const tasks = side === 'candidate' ? open.filter((id) => left(id).candidate > 0) : worth(open, false).filter((id) => left(id).baseline > 0);
+      if (tasks.length === 0) continue;
+      const m = await i.measure(round, tasks, 'guard', side);
+      if (m === 'interrupted') return 'interrupted';
+      g.engineCalls += m.engineCalls;
+      g.judgeCalls += m.judgeCalls;
+      for (const id of tasks) {
+        if (!extra.has(id)) extra.set(id, { task_id: id, candidate: { passes: 0, judged: 0 }, baseline: { passes: 0, judged: 0 } });
+        const n = made.get(id) ?? { candidate: 0, baseline: 0 };
+        n[side]++;
+        made.set(id, n);
+      }
+      addRound([...now.values()], m);
+      addRound([...extra.values()], m);
+    }
+    const followed = open.length;
+    open = worth(open, false);
+    i.log?.(`guard round ${round}: ${followed} held-out task(s) that looked worse given another attempt${open.length ? `; ${open.length} still followed` : '; none left to follow'}`);
+  }
+  g.pairs = [...extra.values()];
+  return g;
 }
 
 /** Two attempts at least on each side, every one of them the same verdict: the task adds nothing to the score. */

@@ -6,7 +6,8 @@
 import type { Thresholds } from '../../src/config/thresholds.js';
 import type { PipelineEvaluation, SequentialRecord } from '../../src/artifacts/evaluation.js';
 import type { Check, GateArtifact } from '../../src/artifacts/gate.js';
-import { categoryDrops, GUARD_FROM, GUARD_POWER, regressionGuard, supportedRegressions, type RegressionGuard } from '../../src/evaluation/noisy-checks.js';
+import { categoryDrops, supportedRegressions } from '../../src/evaluation/noisy-checks.js';
+import { GUARD_FROM, GUARD_POWER, regressionGuard, type RegressionGuard } from '../../src/evaluation/regression-guard.js';
 import { cmh, replay, settingsOfRecord, taskDiffs, type TaskPair } from '../../src/evaluation/sequential.js';
 import { runLevelWords, taskLevelTest, type RunLevel } from '../../src/evaluation/run-level.js';
 import { decisionWords } from '../../src/measure/sequential-words.js';
@@ -30,11 +31,23 @@ function allPairs(e: PipelineEvaluation, seq: SequentialRecord): { pairs: TaskPa
   return { pairs, categoryOf };
 }
 
+/** Every held-out task's attempts, the regression guard's rounds after the decision added in. */
+export function withGuardRounds(seq: SequentialRecord): TaskPair[] {
+  const extra = new Map((seq.guard?.tasks ?? []).map((t) => [t.task_id, t]));
+  return seq.tasks.map((t) => {
+    const e = extra.get(t.task_id);
+    const add = (a: TaskPair['baseline'], b: TaskPair['baseline'] | undefined) => ({ passes: a.passes + (b?.passes ?? 0), judged: a.judged + (b?.judged ?? 0) });
+    return e ? { task_id: t.task_id, candidate: add(t.candidate, e.candidate), baseline: add(t.baseline, e.baseline) } : t;
+  });
+}
+
 /** The new-failures line: what the guard found, how it tests, and the fall it could find at the attempts run. */
 export function guardWords(g: RegressionGuard, alpha: number, most: number): string {
   const found = g.regressions.length ? `: ${g.regressions.slice(0, 5).map((r) => `${r.task_id} p ${r.p}`).join(', ')}` : '';
-  const power = g.detectable === null ? `at ${g.attempts} attempt(s) per variant no fall from ${GUARD_FROM.toFixed(1)} could show` : `could detect a task falling from ${GUARD_FROM.toFixed(1)} to ${g.detectable.toFixed(2)} at ${g.attempts} attempt(s) per variant (${GUARD_POWER * 100}% power)`;
-  return `${g.regressions.length} held-out task(s) whose own attempts show the candidate worse (one-sided Fisher exact per task at ${alpha}, ${g.tasks} tasks)${found}; ${power}; at most ${most}`;
+  const at = g.followed ? Math.max(g.followed.to, g.attempts) : g.attempts;
+  const power = g.detectable === null ? `at ${at} attempt(s) per variant no fall from ${GUARD_FROM.toFixed(1)} could show` : `could detect a task falling from ${GUARD_FROM.toFixed(1)} to ${g.detectable.toFixed(2)} at ${at} attempt(s) per variant (${GUARD_POWER * 100}% power)`;
+  const followed = g.followed ? `; ${g.followed.tasks} task(s) that looked worse when the test stopped at ${g.attempts} were followed toward ${g.followed.to} attempts` : '';
+  return `${g.regressions.length} held-out task(s) whose own attempts show the candidate worse (one-sided Boschloo exact per task at ${alpha}, ${g.tasks} tasks)${found}${followed}; ${power}; at most ${most}`;
 }
 
 /** Why the record cannot be evidence, if it cannot: settings not the registered ones, looks or counts that do not recompute. */
@@ -54,6 +67,9 @@ export function recordProblems(seq: SequentialRecord, t: Thresholds, level: RunL
   const c = cmh(seq.tasks);
   if (Math.abs(c.score - last.score) > 1e-4 || Math.abs(c.info - last.info) > 1e-4) problems.push(`the tasks' counts give score ${c.score.toFixed(4)} / information ${c.info.toFixed(4)}, the last look records ${last.score} / ${last.info}`);
   if ((last.decision === 'keep') !== (seq.decision === 'keep')) problems.push(`decision ${seq.decision} is not the last look's ${last.decision}`);
+  const held = new Set(seq.tasks.map((x) => x.task_id));
+  for (const x of withGuardRounds(seq)) if (Math.max(x.candidate.judged, x.baseline.judged) > set.max_attempts) problems.push(`${x.task_id}: more than max_attempts ${set.max_attempts} attempts with the guard's rounds`);
+  for (const x of seq.guard?.tasks ?? []) if (!held.has(x.task_id)) problems.push(`the guard followed ${x.task_id}, not a held-out task of the rounds`);
   return problems;
 }
 
@@ -75,7 +91,7 @@ export function noisyChecks(e: PipelineEvaluation, seq: SequentialRecord, t: Thr
   const candRate = share('candidate');
   checks.push({ id: 'min_pass_rate', passed: candRate >= t.min_pass_rate, detail: `held-out share of passed attempts ${candRate.toFixed(4)} ≥ ${t.min_pass_rate}` });
   const { pairs, categoryOf } = allPairs(e, seq);
-  const guard = regressionGuard(seq.tasks, t.significance);
+  const guard = regressionGuard(withGuardRounds(seq), t.significance, seq.guard ? { tasks: seq.guard.tasks.length, to: seq.settings.max_attempts } : undefined);
   const regressions = guard.regressions;
   checks.push({ id: 'new_failures', passed: regressions.length <= t.max_new_failures, detail: guardWords(guard, t.significance, t.max_new_failures) });
   const byCategory = new Map<string, TaskPair[]>();

@@ -135,8 +135,79 @@ describe('the loop on a noisy model', () => {
     // Round 1 came back from its results files and the cache: only what was missing was asked again.
     const resumedCalls = model.requests() - requestsBefore;
     const trainAfterKeep = json(join(iter, 'evaluation.json')).evaluation.train.measured ? 20 : 0;
-    expect(resumedCalls).toBeLessThanOrEqual(40 - before + (seq.rounds - 2) * 40 + trainAfterKeep);
+    expect(resumedCalls).toBeLessThanOrEqual(40 - before + (seq.rounds - 2) * 40 + trainAfterKeep + (seq.guard?.calls.engine ?? 0));
     expect(json(join(iter, 'gate.json')).decision).toMatch(/^(keep|reject)$/);
   }, 120_000);
-});
 
+  // One held-out task the edit breaks (0.95 → 0.10) while every other gains +25: the test keeps early, so
+  // the regression guard follows that task past the decision (src/measure/rounds.ts guardRounds) — the
+  // candidate's attempt first, the baseline's beside it — and the gate names it and rejects.
+  const FALL = { seed: 14, baseline: SKILL, effect: 0.25, fixedChance: { 'Question number 0:': 0.95 }, effectFor: { 'Question number 0:': -0.85 } };
+
+  it('follows a held-out task that fell after the test kept the edit, names it and rejects', async () => {
+    model = await startNoisyModel(FALL);
+    const dir = project(model.url);
+    const r = await whet(['run'], { cwd: dir, env });
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    const iter = join(runDirOf(dir), 'iter-001');
+    const e = json(join(iter, 'evaluation.json'));
+    const seq = e.evaluation.sequential;
+    expect(seq.decision).toBe('keep');
+    expect(seq.guard.tasks.map((t: { task_id: string }) => t.task_id)).toEqual(['q-00']);
+    const rounds = Array.from({ length: seq.guard.rounds }, (_, k) => seq.rounds + 1 + k);
+    // Each guard round is a measurement of its own, one variant at a time, of the followed task alone.
+    for (const n of rounds) {
+      const lines = readFileSync(join(iter, 'results', `${e.candidate_id}.round-${n}.jsonl`), 'utf8').trim().split('\n');
+      expect(lines.map((l) => JSON.parse(l).task_id)).toEqual(['q-00']);
+    }
+    expect(existsSync(join(iter, 'results', `baseline.${e.candidate_id}.round-${rounds[0]}.jsonl`))).toBe(true);
+    const g = json(join(iter, 'gate.json'));
+    expect(g.decision).toBe('reject');
+    expect(g.holdout.regressions).toEqual(['q-00']);
+    expect(g.checks.find((c: { id: string }) => c.id === 'new_failures').detail).toMatch(/^1 held-out task\(s\) whose own attempts show the candidate worse \(one-sided Boschloo exact per task at 0\.05, 20 tasks\): q-00 p [\d.e-]+; 1 task\(s\) that looked worse when the test stopped at \d+ were followed toward 10 attempts/);
+    // The iteration's baseline, the held-out first measurement, the rounds and the guard's, and the train
+    // tasks the held-out test's keep let run (the gate's rejection comes after).
+    expect(e.evaluation.train.measured).toBe(true);
+    expect(model.requests()).toBe(40 + 20 + seq.calls.engine + 20);
+    expect(r.stdout + r.stderr).toMatch(/guard round \d+: 1 held-out task\(s\) that looked worse/);
+  }, 120_000);
+
+  it("resumes a run stopped in the guard's rounds and ends where the run that was not stopped ended", async () => {
+    // The run above, stopped two calls into the guard's rounds and resumed: the same coins, the same record.
+    model = await startNoisyModel(FALL);
+    const whole = project(model.url);
+    expect((await whet(['run'], { cwd: whole, env })).code).toBe(0);
+    const want = json(join(runDirOf(whole), 'iter-001', 'evaluation.json')).evaluation.sequential;
+    const upTo = 40 + 20 + want.calls.engine - want.guard.calls.engine + 3;
+    await model.close();
+    model = await startNoisyModel({ ...FALL, latencyMs: 25 });
+    const m = model;
+    const dir = project(model.url);
+    const stop = new AbortController();
+    const timer = setInterval(() => {
+      if (m.requests() >= upTo) stop.abort();
+    }, 2);
+    const first = await whet(['run'], { cwd: dir, env, signal: stop.signal });
+    clearInterval(timer);
+    expect(first.code, first.stderr).toBe(130);
+    const iter = join(runDirOf(dir), 'iter-001');
+    expect(existsSync(join(iter, 'evaluation.json'))).toBe(false);
+    expect(model.requests()).toBeLessThan(40 + 20 + want.calls.engine);
+    expect(readdirSync(join(iter, 'results')).some((f) => f === `baseline.${json(join(runDirOf(whole), 'iter-001', 'evaluation.json')).candidate_id}.round-${want.rounds + 1}.jsonl`)).toBe(true);
+    const second = await whet(['resume'], { cwd: dir, env });
+    expect(second.code, second.stderr).toBe(0);
+    const got = json(join(iter, 'evaluation.json')).evaluation.sequential;
+    // The same decision and the same task followed to max_attempts. A call in flight when the run stopped
+    // is asked again and draws the model's next coin, so the counts may differ by that attempt; the calls
+    // the record counts are the ones this process made (a round read back costs none).
+    expect(got.looks).toEqual(want.looks);
+    expect(got.guard.tasks.map((t: { task_id: string }) => t.task_id)).toEqual(['q-00']);
+    const g0 = got.guard.tasks[0];
+    expect([g0.candidate.judged, g0.baseline.judged]).toEqual([10 - got.attempts, 10 - got.attempts]);
+    expect(got.guard.calls.engine).toBeLessThan(want.guard.calls.engine);
+    expect(json(join(iter, 'gate.json')).holdout.regressions).toEqual(['q-00']);
+    // Nothing measured twice: the stopped run and the resumed one asked for what the whole run asked, and
+    // at most the calls in flight when it stopped again.
+    expect(model.requests()).toBeLessThanOrEqual(40 + 20 + want.calls.engine + 20 + 2);
+  }, 180_000);
+});
