@@ -32,8 +32,8 @@ export interface RegressionGuard {
   tasks: number;
   /** Attempts per variant of the middle held-out task: what the power is stated at when none was followed. */
   attempts: number;
-  /** Tasks followed past the decision, and the attempts per variant they could reach (max_attempts). */
-  followed: { tasks: number; to: number } | null;
+  /** Tasks followed past the decision, the attempts per variant at the decision, and those they could reach (max_attempts). */
+  followed: { tasks: number; from: number; to: number } | null;
   /** The pass chance a task that passed GUARD_FROM of the time must fall to for GUARD_POWER (null: no fall can show). */
   detectable: number | null;
 }
@@ -116,10 +116,10 @@ export function toFollow(pairs: readonly TaskPair[], left: (task: string) => { c
 }
 
 /**
- * The guard's verdict over every held-out attempt, the followed ones included. `followedTo`: the attempts
- * per variant the followed tasks could reach, when any was followed.
+ * The guard's verdict over every held-out attempt, the followed ones included. `followed`: how many tasks
+ * its rounds followed, from the decision's attempts per variant toward `to` (max_attempts).
  */
-export function regressionGuard(heldOut: readonly TaskPair[], alpha: number, followed?: { tasks: number; to: number }): RegressionGuard {
+export function regressionGuard(heldOut: readonly TaskPair[], alpha: number, followed?: { tasks: number; from: number; to: number }): RegressionGuard {
   const ps = both(heldOut);
   const regressions = ps.flatMap((x) => {
     const p = boschlooLower(x.candidate.passes, x.candidate.judged, x.baseline.passes, x.baseline.judged);

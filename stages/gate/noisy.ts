@@ -46,7 +46,7 @@ export function guardWords(g: RegressionGuard, alpha: number, most: number): str
   const found = g.regressions.length ? `: ${g.regressions.slice(0, 5).map((r) => `${r.task_id} p ${r.p}`).join(', ')}` : '';
   const at = g.followed ? Math.max(g.followed.to, g.attempts) : g.attempts;
   const power = g.detectable === null ? `at ${at} attempt(s) per variant no fall from ${GUARD_FROM.toFixed(1)} could show` : `could detect a task falling from ${GUARD_FROM.toFixed(1)} to ${g.detectable.toFixed(2)} at ${at} attempt(s) per variant (${GUARD_POWER * 100}% power)`;
-  const followed = g.followed ? `; ${g.followed.tasks} task(s) that looked worse when the test stopped at ${g.attempts} were followed toward ${g.followed.to} attempts` : '';
+  const followed = g.followed ? `; ${g.followed.tasks} task(s) that looked worse when the test stopped at ${g.followed.from} were followed toward ${g.followed.to} attempts` : '';
   return `${g.regressions.length} held-out task(s) whose own attempts show the candidate worse (one-sided Boschloo exact per task at ${alpha}, ${g.tasks} tasks)${found}${followed}; ${power}; at most ${most}`;
 }
 
@@ -91,7 +91,7 @@ export function noisyChecks(e: PipelineEvaluation, seq: SequentialRecord, t: Thr
   const candRate = share('candidate');
   checks.push({ id: 'min_pass_rate', passed: candRate >= t.min_pass_rate, detail: `held-out share of passed attempts ${candRate.toFixed(4)} ≥ ${t.min_pass_rate}` });
   const { pairs, categoryOf } = allPairs(e, seq);
-  const guard = regressionGuard(withGuardRounds(seq), t.significance, seq.guard ? { tasks: seq.guard.tasks.length, to: seq.settings.max_attempts } : undefined);
+  const guard = regressionGuard(withGuardRounds(seq), t.significance, seq.guard ? { tasks: seq.guard.tasks.length, from: seq.attempts, to: seq.settings.max_attempts } : undefined);
   const regressions = guard.regressions;
   checks.push({ id: 'new_failures', passed: regressions.length <= t.max_new_failures, detail: guardWords(guard, t.significance, t.max_new_failures) });
   const byCategory = new Map<string, TaskPair[]>();
