@@ -18,7 +18,13 @@ describe('npm run bench', () => {
     const [decisions, afterDecisions] = rest!.split('trigger suites on a simulated noisy agent');
     const [triggers, afterTriggers] = afterDecisions!.split('drift on a simulated noisy engine');
     const [drift, afterDrift] = afterTriggers!.split('nightly drift over sequences of dated nights');
-    const [nightly, runLevel] = afterDrift!.split('run-level claims on a simulated noisy model');
+    const [nightly, afterNightly] = afterDrift!.split('run-level claims on a simulated noisy model');
+    const [runLevel, guard] = afterNightly!.split('the regression guard on a simulated noisy model');
+    // The regression guard's table (issue 38 §5): a task that fell, and three edits where none did.
+    const grows = guard!.split('\n').filter((l) => l.startsWith('| '));
+    expect(grows[0]).toMatch(/^\| edit \(5 seeded runs each\) \| fallen task named \| rejected/);
+    expect(grows.slice(1).map((g) => g.split(' | ')[0])).toEqual(['| one held-out task 0.9 → 0.3, the rest +10', '| no task falls, every task +10', '| no task falls, every task +25', '| nothing changes']);
+    for (const g of grows.slice(1)) expect(g).toMatch(/^\| .+ \| (\d+\.\d%|—) \| \d+\.\d% \| \d+\.\d% · \d+\.\d% \| \d+\.\d\d · \d+ \|$/);
     // The drift table: tonight's alert rate with nothing changed and after two drops.
     const frows = drift!.split('\n').filter((l) => l.startsWith('| '));
     expect(frows[0]).toMatch(/^\| tonight \(10 seeded chains of six nights each\) \| alert rate/);
