@@ -11,7 +11,7 @@ import type { TaskTally } from '../src/evaluation/aggregate.js';
 import { newUsage } from '../src/evaluation/aggregate.js';
 import { summarizeVariant } from '../src/evaluation/summary.js';
 import { pipelineArtifact } from '../src/measure/verdict.js';
-import { runRounds } from '../src/measure/rounds.js';
+import { runRounds, type RoundMeasurement } from '../src/measure/rounds.js';
 import { sequentialRecord } from '../src/measure/held-out-rounds.js';
 import type { SequentialSettings } from '../src/evaluation/sequential.js';
 import { THRESHOLD_DEFAULTS, type Thresholds } from '../src/config/thresholds.js';
@@ -151,15 +151,23 @@ export async function decideOnce(setup: TrialSetup, suite: { ids: string[]; spli
     firstAttempts: first,
     baseline: base,
     candidate: cand,
-    measure: async (_round, open, _purpose, side) => ({
-      baseline: side === 'candidate' ? [] : open.map((id) => tally(id, 'holdout', 1, draw(b[index.get(id)!]!, 1))),
-      candidate: side === 'baseline' ? [] : open.map((id) => tally(id, 'holdout', 1, draw(q[index.get(id)!]!, 1))),
-      engineCalls: (side ? 1 : 2) * open.length,
-      judgeCalls: 0,
-    }),
+    measure: async (_round, open, _purpose, side) => simulatedRound(open, side, { baseline: (id) => b[index.get(id)!]!, candidate: (id) => q[index.get(id)!]! }, (c) => draw(c, 1)),
   });
   const record = sequentialRecord(outcome, s, first, 1, { withPlan: false });
   return { keep: gateKeeps(setup, base, cand, record), attempts: outcome.attempts, calls: firstCalls + outcome.engineCalls + (record.decision === 'keep' ? trainCalls : 0) };
+}
+
+/**
+ * One round of the simulated model: an attempt on each open task for each side asked for — both, or the one
+ * a guard round asks for — the baseline's coins drawn first.
+ */
+export function simulatedRound(open: readonly string[], side: 'baseline' | 'candidate' | undefined, chance: Record<'baseline' | 'candidate', (id: string) => number>, coin: (chance: number) => number): RoundMeasurement {
+  return {
+    baseline: side === 'candidate' ? [] : open.map((id) => tally(id, 'holdout', 1, coin(chance.baseline(id)))),
+    candidate: side === 'baseline' ? [] : open.map((id) => tally(id, 'holdout', 1, coin(chance.candidate(id)))),
+    engineCalls: (side ? 1 : 2) * open.length,
+    judgeCalls: 0,
+  };
 }
 
 /** One simulated run of one edit, decided by `design`; the same seed gives the same chances and coins. */

@@ -12,7 +12,7 @@ import { runRounds } from '../src/measure/rounds.js';
 import { sequentialRecord } from '../src/measure/held-out-rounds.js';
 import type { SequentialSettings } from '../src/evaluation/sequential.js';
 import { decide } from '../stages/gate/decide.js';
-import { evaluationOf, ISSUE_SETUP, meanOver, settingsOf, tally, type TrialSetup } from './decision-trials.js';
+import { evaluationOf, ISSUE_SETUP, meanOver, settingsOf, simulatedRound, tally, type TrialSetup } from './decision-trials.js';
 
 export interface GuardCase {
   name: string;
@@ -59,12 +59,7 @@ export async function guardTrial(setup: TrialSetup, c: GuardCase, seed: number):
     firstAttempts: 1,
     baseline: base,
     candidate: cand,
-    measure: async (_round, open, _purpose, side) => ({
-      baseline: side === 'candidate' ? [] : open.map((id) => tally(id, 'holdout', 1, draw(p[index.get(id)!]!))),
-      candidate: side === 'baseline' ? [] : open.map((id) => tally(id, 'holdout', 1, draw(q[index.get(id)!]!))),
-      engineCalls: (side ? 1 : 2) * open.length,
-      judgeCalls: 0,
-    }),
+    measure: async (_round, open, _purpose, side) => simulatedRound(open, side, { baseline: (id) => p[index.get(id)!]!, candidate: (id) => q[index.get(id)!]! }, draw),
   });
   const e = evaluationOf(base, cand, sequentialRecord(outcome, s, 1, 1, { withPlan: false }));
   const d = decide({ evaluation: e, thresholds: setup.thresholds, category: 'content', risk: 'low', integrity: [], maxErrorShare: 0.1, maxIterations: setup.maxIterations });

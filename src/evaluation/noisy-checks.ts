@@ -13,8 +13,10 @@ import { tQuantile } from '../stats/t-quantile.js';
 import { cmh, DESIGN, taskDiffs, type TaskPair } from './sequential.js';
 import { round4 as r4 } from '../core/numbers.js';
 
-const share = (c: { passes: number; judged: number }) => c.passes / c.judged;
-const both = (pairs: readonly TaskPair[]) => pairs.filter((p) => p.candidate.judged > 0 && p.baseline.judged > 0);
+/** A variant's share of passed attempts on a task. */
+export const share = (c: { passes: number; judged: number }) => c.passes / c.judged;
+/** The tasks judged at least once on both variants: the only ones a comparison can read. */
+export const both = (pairs: readonly TaskPair[]) => pairs.filter((p) => p.candidate.judged > 0 && p.baseline.judged > 0);
 
 export interface Effect {
   /** Mean over tasks of the candidate's share of passed attempts minus the baseline's. */

@@ -9,6 +9,7 @@
 import { binomialPmf } from '../stats/binomial.js';
 import { boschlooLower } from '../stats/boschloo.js';
 import type { TaskPair } from './sequential.js';
+import { both, share } from './noisy-checks.js';
 
 /** The power the regression guard is stated at, and the pass chance of the task it is stated for. */
 export const GUARD_POWER = 0.8;
@@ -38,8 +39,8 @@ export interface RegressionGuard {
   detectable: number | null;
 }
 
-const both = (pairs: readonly TaskPair[]) => pairs.filter((p) => p.candidate.judged > 0 && p.baseline.judged > 0);
-const share = (c: { passes: number; judged: number }) => c.passes / c.judged;
+/** The one-sided p-value that the candidate is worse on this task, from its own attempts. */
+const worseP = (x: TaskPair) => boschlooLower(x.candidate.passes, x.candidate.judged, x.baseline.passes, x.baseline.judged);
 
 /** Boschloo's one-sided rejections at `alpha` for m attempts each: reject[xc][xb]. */
 function rejections(m: number, alpha: number): boolean[][] {
@@ -105,9 +106,8 @@ export function flagChance(p: TaskPair, more: { candidate: number; baseline: num
  * task is followed while it stays worth it, flagged or not, so it is tested once, where it stops.
  */
 export function toFollow(pairs: readonly TaskPair[], left: (task: string) => { candidate: number; baseline: number }, alpha: number, atDecision: boolean, decision: 'keep' | 'stop'): string[] {
-  const flagged = (x: TaskPair) => boschlooLower(x.candidate.passes, x.candidate.judged, x.baseline.passes, x.baseline.judged) <= alpha;
   return both(pairs)
-    .filter((x) => share(x.candidate) < share(x.baseline) && !(atDecision && flagged(x)))
+    .filter((x) => share(x.candidate) < share(x.baseline) && !(atDecision && worseP(x) <= alpha))
     .filter((x) => {
       const more = left(x.task_id);
       return (more.candidate > 0 || more.baseline > 0) && flagChance(x, more, alpha) >= FOLLOW_CHANCE[decision];
@@ -122,7 +122,7 @@ export function toFollow(pairs: readonly TaskPair[], left: (task: string) => { c
 export function regressionGuard(heldOut: readonly TaskPair[], alpha: number, followed?: { tasks: number; from: number; to: number }): RegressionGuard {
   const ps = both(heldOut);
   const regressions = ps.flatMap((x) => {
-    const p = boschlooLower(x.candidate.passes, x.candidate.judged, x.baseline.passes, x.baseline.judged);
+    const p = worseP(x);
     return p <= alpha && share(x.candidate) < share(x.baseline) ? [{ task_id: x.task_id, p: Number(p.toPrecision(4)) }] : [];
   });
   const sizes = ps.map((x) => Math.min(x.candidate.judged, x.baseline.judged)).sort((a, b) => a - b);
