@@ -35,7 +35,9 @@ export interface RegressionGuard {
   attempts: number;
   /** Tasks followed past the decision, the attempts per variant at the decision, and those they could reach (max_attempts). */
   followed: { tasks: number; from: number; to: number } | null;
-  /** The pass chance a task that passed GUARD_FROM of the time must fall to for GUARD_POWER (null: no fall can show). */
+  /** Attempts per variant the power is stated at: `attempts`, or what followed tasks could reach. */
+  statedAt: number;
+  /** The pass chance a task that passed GUARD_FROM of the time must fall to for GUARD_POWER at `statedAt` (null: no fall can show). */
   detectable: number | null;
 }
 
@@ -128,5 +130,6 @@ export function regressionGuard(heldOut: readonly TaskPair[], alpha: number, fol
   const sizes = ps.map((x) => Math.min(x.candidate.judged, x.baseline.judged)).sort((a, b) => a - b);
   const attempts = sizes.length ? sizes[Math.floor((sizes.length - 1) / 2)]! : 0;
   const f = followed && followed.tasks > 0 ? followed : null;
-  return { regressions, tasks: ps.length, attempts, followed: f, detectable: detectableFall(f ? Math.max(f.to, attempts) : attempts, GUARD_FROM, alpha) };
+  const statedAt = f ? Math.max(f.to, attempts) : attempts;
+  return { regressions, tasks: ps.length, attempts, followed: f, statedAt, detectable: detectableFall(statedAt, GUARD_FROM, alpha) };
 }

@@ -44,8 +44,7 @@ export function withGuardRounds(seq: SequentialRecord): TaskPair[] {
 /** The new-failures line: what the guard found, how it tests, and the fall it could find at the attempts run. */
 export function guardWords(g: RegressionGuard, alpha: number, most: number): string {
   const found = g.regressions.length ? `: ${g.regressions.slice(0, 5).map((r) => `${r.task_id} p ${r.p}`).join(', ')}` : '';
-  const at = g.followed ? Math.max(g.followed.to, g.attempts) : g.attempts;
-  const power = g.detectable === null ? `at ${at} attempt(s) per variant no fall from ${GUARD_FROM.toFixed(1)} could show` : `could detect a task falling from ${GUARD_FROM.toFixed(1)} to ${g.detectable.toFixed(2)} at ${at} attempt(s) per variant (${GUARD_POWER * 100}% power)`;
+  const power = g.detectable === null ? `at ${g.statedAt} attempt(s) per variant no fall from ${GUARD_FROM.toFixed(1)} could show` : `could detect a task falling from ${GUARD_FROM.toFixed(1)} to ${g.detectable.toFixed(2)} at ${g.statedAt} attempt(s) per variant (${GUARD_POWER * 100}% power)`;
   const followed = g.followed ? `; ${g.followed.tasks} task(s) that looked worse when the test stopped at ${g.followed.from} were followed toward ${g.followed.to} attempts` : '';
   return `${g.regressions.length} held-out task(s) whose own attempts show the candidate worse (one-sided Boschloo exact per task at ${alpha}, ${g.tasks} tasks)${found}${followed}; ${power}; at most ${most}`;
 }

@@ -45,14 +45,20 @@ const env = { ...process.env, SIM_KEY: 'sk-loopback-sim' };
 const runDirOf = (dir: string) => join(dir, 'state/runs', readdirSync(join(dir, 'state/runs'))[0]!);
 const json = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
 
+/** A whole `whet run` of a fresh project against a noisy model started with `opts`: its first iteration and evaluation. */
+async function runAgainst(opts: Parameters<typeof startNoisyModel>[0]) {
+  const m = await startNoisyModel(opts);
+  model = m;
+  const dir = project(m.url);
+  const r = await whet(['run'], { cwd: dir, env });
+  expect(r.code, r.stderr + r.stdout).toBe(0);
+  const iter = join(runDirOf(dir), 'iter-001');
+  return { model: m, dir, r, iter, e: json(join(iter, 'evaluation.json')) };
+}
+
 describe('the loop on a noisy model', () => {
   it('keeps an edit worth +25 points after a few attempts per held-out task, and says how sure it is', async () => {
-    model = await startNoisyModel({ seed: 11, baseline: SKILL, effect: 0.25 });
-    const dir = project(model.url);
-    const r = await whet(['run'], { cwd: dir, env });
-    expect(r.code, r.stderr + r.stdout).toBe(0);
-    const iter = join(runDirOf(dir), 'iter-001');
-    const e = json(join(iter, 'evaluation.json'));
+    const { dir, iter, e } = await runAgainst({ seed: 11, baseline: SKILL, effect: 0.25 });
     const seq = e.evaluation.sequential;
     expect(e.evaluation.engine_noise.deterministic).toBe(false);
     expect(seq.decision).toBe('keep');
@@ -81,12 +87,8 @@ describe('the loop on a noisy model', () => {
   }, 120_000);
 
   it('rejects an edit that does nothing, with the evidence and what would decide it', async () => {
-    model = await startNoisyModel({ seed: 12, baseline: SKILL, effect: 0 });
-    const dir = project(model.url);
-    const r = await whet(['run'], { cwd: dir, env });
-    expect(r.code, r.stderr + r.stdout).toBe(0);
-    const iter = join(runDirOf(dir), 'iter-001');
-    const seq = json(join(iter, 'evaluation.json')).evaluation.sequential;
+    const { model, dir, r, iter, e } = await runAgainst({ seed: 12, baseline: SKILL, effect: 0 });
+    const seq = e.evaluation.sequential;
     expect(seq.decision).toBe('stop');
     expect(seq.attempts).toBeLessThanOrEqual(10);
     const g = json(join(iter, 'gate.json'));
@@ -94,7 +96,6 @@ describe('the loop on a noisy model', () => {
     expect(g.checks.find((c: { id: string }) => c.id === 'holdout_gain').detail).toMatch(/sequential test: not better — (no evidence of|the evidence is against) a \+10-point gain/);
     expect(g.sequential.rounds).toBe(seq.rounds);
     // Rejected on the held-out tasks, so its train tasks never ran: the run paid for what decided, and says so.
-    const e = json(join(iter, 'evaluation.json'));
     expect(e.evaluation.train).toMatchObject({ measured: false });
     expect(e.evaluation.train.why).toMatch(/^not run: the held-out test did not keep the candidate, and train tasks decide nothing \(20 task\(s\); evaluate.measure_train: always runs them\); the baseline's read from the cache$/);
     expect(e.candidate_results).toHaveLength(20);
@@ -145,12 +146,7 @@ describe('the loop on a noisy model', () => {
   const FALL = { seed: 14, baseline: SKILL, effect: 0.25, fixedChance: { 'Question number 0:': 0.95 }, effectFor: { 'Question number 0:': -0.85 } };
 
   it('follows a held-out task that fell after the test kept the edit, names it and rejects', async () => {
-    model = await startNoisyModel(FALL);
-    const dir = project(model.url);
-    const r = await whet(['run'], { cwd: dir, env });
-    expect(r.code, r.stderr + r.stdout).toBe(0);
-    const iter = join(runDirOf(dir), 'iter-001');
-    const e = json(join(iter, 'evaluation.json'));
+    const { model, r, iter, e } = await runAgainst(FALL);
     const seq = e.evaluation.sequential;
     expect(seq.decision).toBe('keep');
     expect(seq.guard.tasks.map((t: { task_id: string }) => t.task_id)).toEqual(['q-00']);
