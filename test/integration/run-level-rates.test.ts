@@ -48,18 +48,18 @@ describe('one claim per run, held to significance', () => {
   // 180. The candidate's train tasks wait for a keep (src/measure/train-after-keep.ts), so a rejection
   // costs its held-out attempts alone, and the regression guard's rounds after the decision
   // (src/measure/rounds.ts): at 400 runs (npm run bench) 124 calls (122 without the guard's rounds), and
-  // +25 kept in 90.0% at 157 (162 and 178 when every candidate ran its train tasks first; these 120 runs:
-  // 126 calls, 88.3% at 162).
-  // The calls are held to the issue's bars; the keep rate, at 120 runs (standard error about 2.7 points),
-  // to 85%, so a loss of a tenth of the power fails.
-  it('on a suite whose half of the held-out tasks nearly always pass or fail, a no-effect edit costs at most 128 calls and +25 is kept in 85% at most 180', async () => {
+  // +25 kept in 92.0% at 156 (2,000 runs: 92.7% at 160). Tasks that failed every attempt on both sides
+  // settle after four attempts each (rounds.ts SETTLE_AFTER): settled after two, as before, these 120 runs
+  // kept +25 in 88.3% at 162 calls (2,000 runs: 87.6%); after four, 93.3% at 155, no-effect 126 calls.
+  // Both bars are the issue's; the seeded runs are fixed, so settling those tasks early again fails here.
+  it('on a suite whose half of the held-out tasks nearly always pass or fail, a no-effect edit costs at most 128 calls and +25 is kept in 90% at most 180', async () => {
     const extreme = { ...ISSUE_SETUP, extreme: 0.5 };
     const none = await rates(extreme, CASES[0]!, 'whetstone', 120, 59);
     const plus = await rates(extreme, CASES[3]!, 'whetstone', 120, 61);
     lines.push(`half extreme: no effect kept ${pct(none.keepRate)} at ${none.meanCalls.toFixed(0)} calls; +25 kept ${pct(plus.keepRate)} at ${plus.meanCalls.toFixed(0)} calls`);
     expect(none.keepRate).toBeLessThanOrEqual(0.05);
     expect(none.meanCalls).toBeLessThanOrEqual(128);
-    expect(plus.keepRate).toBeGreaterThanOrEqual(0.85);
+    expect(plus.keepRate).toBeGreaterThanOrEqual(0.9);
     expect(plus.meanCalls).toBeLessThanOrEqual(180);
     console.log(['', ...lines].join('\n'));
   }, 120_000);
