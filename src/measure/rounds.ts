@@ -169,8 +169,8 @@ async function guardRounds(i: RoundsInput, decided: readonly TaskPair[], lastRou
  * task near 0 (0.02 → 0.27 under a +25-point edit), and at two each such a task still fails all four in
  * about half of runs. Measured on the half-extreme suite (scripts/settle-trials.ts, 2,000 seeded runs;
  * docs/method.md: What it does on a noisy model): settling those at two kept a +25-point edit in 87.6% of runs,
- * at four in 92.7%, for about the same calls, and a no-effect candidate's cost did not move, since its test
- * stops before the extra rounds come.
+ * at four in 92.7%, for 4 more calls; a no-effect candidate costs 1.5 more there (6 on the ordinary suite),
+ * since its test mostly stops before the extra rounds come.
  */
 export const SETTLE_AFTER = { allPass: 2, allFail: 4 };
 
