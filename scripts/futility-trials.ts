@@ -25,19 +25,27 @@ export const VARIANTS: FutilityVariant[] = [
   { name: 'β = 0.6 (γ = 1), α spent late (γ = 0)', beta: 0.6, gammaBeta: 1, gammaAlpha: 0 },
 ];
 
-/** One row: the half-extreme suite's no-effect and +25 cases and the ordinary suite's +25 and no-effect cases, on the bench's seeds. */
+/**
+ * The cells of a row: the half-extreme suite's no-effect and +25 cases and the ordinary suite's +25 and
+ * no-effect cases, on the bench's seeds, with the design as this process has it now.
+ */
+export async function barCells(runs: number, digits = 0): Promise<string> {
+  const extreme = { ...ISSUE_SETUP, extreme: 0.5 };
+  const none = await rates(extreme, CASES[0]!, 'whetstone', runs, 59);
+  const plus = await rates(extreme, CASES[3]!, 'whetstone', runs, 61);
+  const plusAll = await rates(ISSUE_SETUP, CASES[3]!, 'whetstone', runs, 53);
+  const noneAll = await rates(ISSUE_SETUP, CASES[0]!, 'whetstone', runs, 101);
+  const p = (x: number) => `${(x * 100).toFixed(1)}%`;
+  return `${none.meanCalls.toFixed(digits)} (kept ${p(none.keepRate)}) | ${p(plus.keepRate)}, ${plus.meanCalls.toFixed(0)} | ${p(plusAll.keepRate)}, ${plusAll.meanCalls.toFixed(0)} · ${noneAll.meanCalls.toFixed(0)} (kept ${p(noneAll.keepRate)})`;
+}
+
+/** One row: barCells with the futility spending of `v`. */
 export async function futilityRow(v: FutilityVariant, runs: number): Promise<string> {
   const mutable = DESIGN as { -readonly [K in keyof typeof DESIGN]: (typeof DESIGN)[K] };
   const kept = { ...DESIGN };
   Object.assign(mutable, { beta: v.beta, gammaBeta: v.gammaBeta, gammaAlpha: v.gammaAlpha });
   try {
-    const extreme = { ...ISSUE_SETUP, extreme: 0.5 };
-    const none = await rates(extreme, CASES[0]!, 'whetstone', runs, 59);
-    const plus = await rates(extreme, CASES[3]!, 'whetstone', runs, 61);
-    const plusAll = await rates(ISSUE_SETUP, CASES[3]!, 'whetstone', runs, 53);
-    const noneAll = await rates(ISSUE_SETUP, CASES[0]!, 'whetstone', runs, 101);
-    const p = (x: number) => `${(x * 100).toFixed(1)}%`;
-    return `| ${v.name} | ${none.meanCalls.toFixed(0)} (kept ${p(none.keepRate)}) | ${p(plus.keepRate)}, ${plus.meanCalls.toFixed(0)} | ${p(plusAll.keepRate)}, ${plusAll.meanCalls.toFixed(0)} · ${noneAll.meanCalls.toFixed(0)} |`;
+    return `| ${v.name} | ${await barCells(runs)} |`;
   } finally {
     Object.assign(mutable, kept);
   }

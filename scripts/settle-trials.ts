@@ -7,8 +7,8 @@
 // is changed in this process only, each row restoring it, so what the gate ships is untouched.
 //
 // node dist/scripts/settle-trials.js [runs per case, default 400]
-import { CASES, ISSUE_SETUP, rates } from './decision-trials.js';
 import { SETTLE_AFTER } from '../src/measure/rounds.js';
+import { barCells } from './futility-trials.js';
 import { startedAsProgram } from './loopback.js';
 
 /** One row: all-fail ties settling after `allFail` attempts each, on the bench's seeds. */
@@ -16,14 +16,7 @@ export async function settleRow(allFail: number, runs: number): Promise<string> 
   const kept = { ...SETTLE_AFTER };
   SETTLE_AFTER.allFail = allFail;
   try {
-    const extreme = { ...ISSUE_SETUP, extreme: 0.5 };
-    const none = await rates(extreme, CASES[0]!, 'whetstone', runs, 59);
-    const plus = await rates(extreme, CASES[3]!, 'whetstone', runs, 61);
-    const plusAll = await rates(ISSUE_SETUP, CASES[3]!, 'whetstone', runs, 53);
-    const noneAll = await rates(ISSUE_SETUP, CASES[0]!, 'whetstone', runs, 101);
-    const p = (x: number) => `${(x * 100).toFixed(1)}%`;
-    const mark = allFail === kept.allFail ? ' (shipped)' : '';
-    return `| after ${allFail} each${mark} | ${none.meanCalls.toFixed(1)} (kept ${p(none.keepRate)}) | ${p(plus.keepRate)}, ${plus.meanCalls.toFixed(0)} | ${p(plusAll.keepRate)}, ${plusAll.meanCalls.toFixed(0)} · ${noneAll.meanCalls.toFixed(0)} (kept ${p(noneAll.keepRate)}) |`;
+    return `| after ${allFail} each${allFail === kept.allFail ? ' (shipped)' : ''} | ${await barCells(runs, 1)} |`;
   } finally {
     Object.assign(SETTLE_AFTER, kept);
   }
