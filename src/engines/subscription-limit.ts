@@ -9,7 +9,11 @@
 //     it runs again after the reset;
 //   - a reset further ahead (or none) stops the gate: every call still to start is refused with the
 //     error kind `rate_limited`, so the run stops cleanly and `whet resume` continues it later. A stop
-//     lifts by itself once its reset time has passed (a later session of the same process may go on).
+//     lifts by itself once its reset time has passed (a later session of the same process may go on);
+//   - a reset this machine's clock has already passed, while the limit still holds (a clock that is off,
+//     or a provider late to lift it), cannot be waited for: read as "now", it would start the CLI again at
+//     once, and again, in a tight loop for as long as the limit lasts. The gate pauses once for
+//     PAST_RESET_WAIT_MS (at most the maximum wait); a second such hit soon after stops it for good.
 //
 // Listeners hear every pause and stop, so the stage that owns a run directory can say it on stderr and
 // record it for `whet status` (engines know no run directory).
@@ -31,8 +35,14 @@ export type LimitListener = (n: LimitNotice) => void;
 /** A refusal or stop caused by a subscription limit: the run stops, nothing is recorded as a result. */
 export const RATE_LIMITED = 'rate_limited' as const;
 
+/** The one pause granted for a reset already passed, and how soon after it a second one stops the gate. */
+export const PAST_RESET_WAIT_MS = 60_000;
+const PAST_RESET_WINDOW_MS = 10 * 60_000;
+
 export class SubscriptionLimit {
   private pausedUntil = 0;
+  /** When the last pause for a reset already passed was granted. */
+  private pastResetPauseAt: number | undefined;
   private pauseType: string | undefined;
   private stopped: { until: number; message: string } | undefined;
   private readonly listeners = new Set<LimitListener>();
@@ -87,6 +97,7 @@ export class SubscriptionLimit {
   hit(o: { resetsAt?: number; limitType?: string; maxWaitMs: number; detail: string }): 'wait' | 'stop' {
     const now = this.now();
     const what = o.limitType ? `${o.limitType} rate limit` : 'subscription rate limit';
+    if (o.resetsAt !== undefined && o.resetsAt <= now) return this.hitPastReset(o, now, what);
     if (o.resetsAt === undefined || o.resetsAt - now > o.maxWaitMs) {
       const when = o.resetsAt === undefined ? 'no reset time was given' : `it resets at ${new Date(o.resetsAt).toISOString()}, in ${formatWait(o.resetsAt - now)}`;
       const message = `${this.engine}: ${what} reached (${o.detail}); ${when}, beyond rate_limit_max_wait_seconds (${Math.round(o.maxWaitMs / 1000)} s)`;
@@ -111,6 +122,30 @@ export class SubscriptionLimit {
         });
       }
     }
+    return 'wait';
+  }
+
+  private hitPastReset(o: { resetsAt?: number; limitType?: string; maxWaitMs: number; detail: string }, now: number, what: string): 'wait' | 'stop' {
+    // A call that was in flight when the pause began: the pause already covers it.
+    if (this.pausedUntil > now) return 'wait';
+    const said = `it said it resets at ${new Date(o.resetsAt!).toISOString()}, which this machine's clock has already passed`;
+    if (this.pastResetPauseAt !== undefined && now - this.pastResetPauseAt <= PAST_RESET_WINDOW_MS) {
+      const message = `${this.engine}: ${what} reached (${o.detail}); ${said}, and the limit still held after a pause of ${formatWait(Math.min(PAST_RESET_WAIT_MS, o.maxWaitMs))}: is the clock right? No further call starts; whet resume continues the run`;
+      this.stopped = { until: Number.POSITIVE_INFINITY, message };
+      this.tell({ engine: this.engine, kind: 'stop', ...(o.limitType ? { limitType: o.limitType } : {}), message });
+      return 'stop';
+    }
+    this.pastResetPauseAt = now;
+    const wait = Math.min(PAST_RESET_WAIT_MS, o.maxWaitMs);
+    this.pausedUntil = now + wait;
+    this.pauseType = o.limitType;
+    this.tell({
+      engine: this.engine,
+      kind: 'pause',
+      resetsAt: now + wait,
+      ...(o.limitType ? { limitType: o.limitType } : {}),
+      message: `${this.engine}: ${what} reached; ${said}; pausing new work for ${formatWait(wait)}, then trying once more`,
+    });
     return 'wait';
   }
 }

@@ -99,4 +99,27 @@ describe('subscription rate limits (claude, real time)', () => {
     expect(baseline.evaluation).toMatchObject({ passed: 4, errors: 0 });
     expect((await whet(['status'], { cwd: dir })).stdout).not.toMatch(/stopped by a claude rate limit/);
   }, 90_000);
+
+  it('a limit that still holds after the reset it named pauses once more, then stops the run instead of calling claude in a loop', async () => {
+    // The reset comes 2 s after the first call, but the limit lasts an hour past it (this machine's clock
+    // ahead of the provider's): every later refusal names a reset this clock has already passed.
+    const dir = project(', rate_limit_max_wait_seconds: 3');
+    const env = { ...envFor(dir), FAKE_CLAUDE_LIMIT_SECONDS: '2', FAKE_CLAUDE_LIMIT_LATE_SECONDS: '3600' };
+    const started = Date.now();
+    const r = await whet(['run'], { cwd: dir, env });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/five_hour rate limit reached; it said it resets at .*already passed; pausing new work for 3 s, then trying once more/);
+    expect(r.stdout).toMatch(/run rate_limited: claude: five_hour rate limit reached .*already passed, and the limit still held after a pause of 3 s: is the clock right\?/);
+    // The reset (2 s + 1 s margin), one more pause of 3 s, then the stop: seconds, not the hour the limit lasts.
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(5_000);
+    expect(elapsed).toBeLessThan(30_000);
+    // At concurrency 2: the two calls in flight, each run again after the reset and after the pause.
+    const log = calls(dir);
+    expect(log.every((c) => c.limited)).toBe(true);
+    expect(log.length).toBeGreaterThanOrEqual(3);
+    expect(log.length).toBeLessThanOrEqual(6);
+    const runId = JSON.parse((await whet(['status', '--json'], { cwd: dir })).stdout)[0].run_id as string;
+    expect(readJson(join(dir, 'state/runs', runId, 'run.json')).status).toBe('rate_limited');
+  }, 60_000);
 });

@@ -91,6 +91,26 @@ describe('the subscription-limit gate (real time)', () => {
     expect(heard).toEqual(['stop', 'stop']);
   });
 
+  it('a reset already passed while the limit holds pauses once (at most the maximum wait), then stops for good instead of calling again and again', async () => {
+    const gate = new SubscriptionLimit('claude');
+    const heard: LimitNotice[] = [];
+    gate.listen((n) => heard.push(n));
+    const past = Date.now() - 3_600_000;
+    expect(gate.hit({ resetsAt: past, limitType: 'five_hour', maxWaitMs: 400, detail: 'x' })).toBe('wait');
+    // A call that was in flight meets the same limit during the pause: covered by it, no stop.
+    expect(gate.hit({ resetsAt: past, limitType: 'five_hour', maxWaitMs: 400, detail: 'x' })).toBe('wait');
+    const t0 = Date.now();
+    expect(await gate.ready()).toBeUndefined();
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(390);
+    expect(heard[0]).toMatchObject({ kind: 'pause', message: expect.stringMatching(/already passed; pausing new work for 1 s, then trying once more/) });
+    // The call run again after the pause meets the limit again: the gate stops, and stays stopped.
+    expect(gate.hit({ resetsAt: past, limitType: 'five_hour', maxWaitMs: 400, detail: 'x' })).toBe('stop');
+    expect(await gate.ready()).toMatch(/five_hour rate limit reached \(x\); it said it resets at .*already passed, and the limit still held after a pause of 1 s: is the clock right\?/);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await gate.ready()).toMatch(/is the clock right/);
+    expect(heard.map((n) => n.kind)).toEqual(['pause', 'resume', 'stop']);
+  });
+
   it('an abort while paused ends the wait with a refusal instead of hanging', async () => {
     const gate = new SubscriptionLimit('claude');
     gate.hit({ resetsAt: Date.now() + 10_000, maxWaitMs: 60_000, detail: 'x' });
