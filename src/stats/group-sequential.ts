@@ -49,6 +49,8 @@ interface Grid {
 const POINT: Grid = { s: [0], w: [1] };
 const G = 61; // Simpson points per look (odd): boundaries agree with 241 points to 0.001
 const Z_MAX = 12;
+/** How close solve() closes in on a boundary, in z: far below any difference a decision can see. */
+const Z_TOL = 1e-12;
 /** Information below this is no new information: the look keeps the last boundaries. */
 const EPS = 1e-12;
 
@@ -93,16 +95,44 @@ function propagate(g: Grid, dI: number, theta: number, lo: number, hi: number, m
 }
 
 /**
- * Where a monotone mass crosses `target`, by bisection: for the mass above z (`falling`), the smallest z
- * whose mass is at most `target`; for the mass below z, the largest such z.
+ * Where a monotone mass crosses `target`: for the mass above z (`falling`), the smallest z whose mass is at
+ * most `target`; for the mass below z, the largest such z. The Illinois variant of regula falsi (Dowell &
+ * Jarratt 1971) on a bracket kept as bisection would keep it (the mass above the target on one side, not
+ * on the other), so the answer is bisection's to within Z_TOL, in about a fifth of the mass evaluations
+ * (each a sum over the grid). Every fourth step bisects if the bracket has not halved since the last.
  */
 function solve(mass: (z: number) => number, target: number, falling: boolean): number {
+  const onLow = (m: number) => m > target === falling;
   let lo = -Z_MAX;
   let hi = Z_MAX;
-  for (let i = 0; i < 60; i++) {
-    const mid = (lo + hi) / 2;
-    if (mass(mid) > target === falling) lo = mid;
-    else hi = mid;
+  const mLo = mass(lo);
+  const mHi = mass(hi);
+  // No crossing inside the range: the end bisection would close in on.
+  if (!onLow(mLo)) return -Z_MAX;
+  if (onLow(mHi)) return Z_MAX;
+  let fLo = mLo - target;
+  let fHi = mHi - target;
+  let side = 0;
+  let checked = hi - lo;
+  for (let i = 1; i <= 240 && hi - lo > Z_TOL; i++) {
+    let z = (lo * fHi - hi * fLo) / (fHi - fLo);
+    if (i % 4 === 0) {
+      if (hi - lo > checked / 2) z = (lo + hi) / 2;
+      checked = hi - lo;
+    }
+    if (!(z > lo && z < hi)) z = (lo + hi) / 2;
+    const m = mass(z);
+    if (onLow(m)) {
+      lo = z;
+      fLo = m - target;
+      if (side === -1) fHi /= 2;
+      side = -1;
+    } else {
+      hi = z;
+      fHi = m - target;
+      if (side === 1) fLo /= 2;
+      side = 1;
+    }
   }
   return falling ? hi : lo;
 }
