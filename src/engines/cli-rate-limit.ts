@@ -27,7 +27,10 @@ function stopped(res: EngineResult, message: string): EngineResult {
 export async function runRateLimited(once: () => Promise<EngineResult>, o: LimitedRunOptions): Promise<EngineResult> {
   const reported = async (): Promise<EngineResult> => {
     const res = await once();
-    if (res.ok) o.concurrency?.onSuccess();
+    if (res.ok) {
+      o.concurrency?.onSuccess();
+      o.gate.succeeded();
+    }
     else if (res.error?.status === 429 || res.rate_limit) o.concurrency?.onRateLimited();
     return res;
   };

@@ -12,8 +12,9 @@
 //     lifts by itself once its reset time has passed (a later session of the same process may go on);
 //   - a reset this machine's clock has already passed, while the limit still holds (a clock that is off,
 //     or a provider late to lift it), cannot be waited for: read as "now", it would start the CLI again at
-//     once, and again, in a tight loop for as long as the limit lasts. The gate pauses once for
-//     PAST_RESET_WAIT_MS (at most the maximum wait); a second such hit soon after stops it for good.
+//     once, and again, in a tight loop for as long as the limit lasts. The gate pauses instead, a minute
+//     first and twice as long each time the limit still holds, until the pauses in a row would outlast
+//     the maximum wait: then it stops for good, asking whether the clock is right.
 //
 // Listeners hear every pause and stop, so the stage that owns a run directory can say it on stderr and
 // record it for `whet status` (engines know no run directory).
@@ -35,14 +36,15 @@ export type LimitListener = (n: LimitNotice) => void;
 /** A refusal or stop caused by a subscription limit: the run stops, nothing is recorded as a result. */
 export const RATE_LIMITED = 'rate_limited' as const;
 
-/** The one pause granted for a reset already passed, and how soon after it a second one stops the gate. */
+/** The first pause for a reset already passed; each next one in a row is twice as long. */
 export const PAST_RESET_WAIT_MS = 60_000;
-const PAST_RESET_WINDOW_MS = 10 * 60_000;
+/** A refusal this long after the last such pause ended starts a new row (as does a call that went through). */
+const PAST_RESET_ROW_GAP_MS = 10 * 60_000;
 
 export class SubscriptionLimit {
   private pausedUntil = 0;
-  /** When the last pause for a reset already passed was granted. */
-  private pastResetPauseAt: number | undefined;
+  /** The pauses in a row for resets already passed: how many, their sum, and when the last one ends. */
+  private pastResets = { pauses: 0, waitedMs: 0, endsAt: Number.NEGATIVE_INFINITY };
   private pauseType: string | undefined;
   private stopped: { until: number; message: string } | undefined;
   private readonly listeners = new Set<LimitListener>();
@@ -60,6 +62,11 @@ export class SubscriptionLimit {
 
   private tell(n: LimitNotice): void {
     for (const l of this.listeners) l(n);
+  }
+
+  /** A call went through: the limit has lifted, and a later refusal with a reset already passed starts a new row of pauses. */
+  succeeded(): void {
+    if (this.pastResets.pauses > 0) this.pastResets = { pauses: 0, waitedMs: 0, endsAt: Number.NEGATIVE_INFINITY };
   }
 
   /** Why new calls are refused, or undefined; a stop whose reset has passed is lifted here. */
@@ -128,15 +135,18 @@ export class SubscriptionLimit {
   private hitPastReset(o: { resetsAt?: number; limitType?: string; maxWaitMs: number; detail: string }, now: number, what: string): 'wait' | 'stop' {
     // A call that was in flight when the pause began: the pause already covers it.
     if (this.pausedUntil > now) return 'wait';
+    const row = now - this.pastResets.endsAt > PAST_RESET_ROW_GAP_MS ? { pauses: 0, waitedMs: 0 } : this.pastResets;
     const said = `it said it resets at ${new Date(o.resetsAt!).toISOString()}, which this machine's clock has already passed`;
-    if (this.pastResetPauseAt !== undefined && now - this.pastResetPauseAt <= PAST_RESET_WINDOW_MS) {
-      const message = `${this.engine}: ${what} reached (${o.detail}); ${said}, and the limit still held after a pause of ${formatWait(Math.min(PAST_RESET_WAIT_MS, o.maxWaitMs))}: is the clock right? No further call starts; whet resume continues the run`;
+    const wait = Math.min(PAST_RESET_WAIT_MS * 2 ** row.pauses, o.maxWaitMs - row.waitedMs);
+    if (!(wait > 0)) {
+      const most = `rate_limit_max_wait_seconds (${Math.round(o.maxWaitMs / 1000)} s)`;
+      const held = row.pauses > 0 ? `the limit still held after ${row.pauses} pause(s), ${formatWait(row.waitedMs)} in all, as long as ${most} allows` : `${most} allows no pause`;
+      const message = `${this.engine}: ${what} reached (${o.detail}); ${said}; ${held}: is the clock right? No further call starts; whet resume continues the run`;
       this.stopped = { until: Number.POSITIVE_INFINITY, message };
       this.tell({ engine: this.engine, kind: 'stop', ...(o.limitType ? { limitType: o.limitType } : {}), message });
       return 'stop';
     }
-    this.pastResetPauseAt = now;
-    const wait = Math.min(PAST_RESET_WAIT_MS, o.maxWaitMs);
+    this.pastResets = { pauses: row.pauses + 1, waitedMs: row.waitedMs + wait, endsAt: now + wait };
     this.pausedUntil = now + wait;
     this.pauseType = o.limitType;
     this.tell({
@@ -144,7 +154,7 @@ export class SubscriptionLimit {
       kind: 'pause',
       resetsAt: now + wait,
       ...(o.limitType ? { limitType: o.limitType } : {}),
-      message: `${this.engine}: ${what} reached; ${said}; pausing new work for ${formatWait(wait)}, then trying once more`,
+      message: `${this.engine}: ${what} reached; ${said}; pausing new work for ${formatWait(wait)}, then trying again`,
     });
     return 'wait';
   }

@@ -100,7 +100,20 @@ describe('subscription rate limits (claude, real time)', () => {
     expect((await whet(['status'], { cwd: dir })).stdout).not.toMatch(/stopped by a claude rate limit/);
   }, 90_000);
 
-  it('a limit that still holds after the reset it named pauses once more, then stops the run instead of calling claude in a loop', async () => {
+  it('a limit lifted 2 s after the reset it named: one more pause, then the run completes with no task errored', async () => {
+    const dir = project(', rate_limit_max_wait_seconds: 3');
+    const env = { ...envFor(dir), FAKE_CLAUDE_LIMIT_SECONDS: '2', FAKE_CLAUDE_LIMIT_LATE_SECONDS: '2' };
+    const r = await whet(['evaluate', '--standalone', '--task-suite', 'skill/tasks.yaml', '--skill-path', 'skill', '--json', '--force'], { cwd: dir, env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/already passed; pausing new work for 3 s, then trying again/);
+    expect(JSON.parse(r.stdout).evaluation).toMatchObject({ passed: 4, failed: 0, errors: 0 });
+    // It ran after the limit really lifted (2 s past the reset it named).
+    const log = calls(dir);
+    expect(log.filter((c) => !c.limited)).toHaveLength(4);
+    expect(Date.now()).toBeGreaterThanOrEqual((untilOf(dir) + 2) * 1000);
+  }, 60_000);
+
+  it('a limit that still holds after the reset it named pauses as long as the maximum wait allows, then stops the run instead of calling claude in a loop', async () => {
     // The reset comes 2 s after the first call, but the limit lasts an hour past it (this machine's clock
     // ahead of the provider's): every later refusal names a reset this clock has already passed.
     const dir = project(', rate_limit_max_wait_seconds: 3');
@@ -108,9 +121,10 @@ describe('subscription rate limits (claude, real time)', () => {
     const started = Date.now();
     const r = await whet(['run'], { cwd: dir, env });
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr).toMatch(/five_hour rate limit reached; it said it resets at .*already passed; pausing new work for 3 s, then trying once more/);
-    expect(r.stdout).toMatch(/run rate_limited: claude: five_hour rate limit reached .*already passed, and the limit still held after a pause of 3 s: is the clock right\?/);
-    // The reset (2 s + 1 s margin), one more pause of 3 s, then the stop: seconds, not the hour the limit lasts.
+    expect(r.stderr).toMatch(/five_hour rate limit reached; it said it resets at .*already passed; pausing new work for 3 s, then trying again/);
+    expect(r.stdout).toMatch(/run rate_limited: claude: five_hour rate limit reached .*already passed; the limit still held after 1 pause\(s\), 3 s in all, as long as rate_limit_max_wait_seconds \(3 s\) allows: is the clock right\?/);
+    // The reset (2 s + 1 s margin), a pause of the 3 s the maximum wait allows, then the stop: seconds, not
+    // the hour the limit lasts.
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(5_000);
     expect(elapsed).toBeLessThan(30_000);

@@ -91,7 +91,7 @@ describe('the subscription-limit gate (real time)', () => {
     expect(heard).toEqual(['stop', 'stop']);
   });
 
-  it('a reset already passed while the limit holds pauses once (at most the maximum wait), then stops for good instead of calling again and again', async () => {
+  it('a reset already passed while the limit holds pauses (at most the maximum wait), then stops for good instead of calling again and again', async () => {
     const gate = new SubscriptionLimit('claude');
     const heard: LimitNotice[] = [];
     gate.listen((n) => heard.push(n));
@@ -102,13 +102,45 @@ describe('the subscription-limit gate (real time)', () => {
     const t0 = Date.now();
     expect(await gate.ready()).toBeUndefined();
     expect(Date.now() - t0).toBeGreaterThanOrEqual(390);
-    expect(heard[0]).toMatchObject({ kind: 'pause', message: expect.stringMatching(/already passed; pausing new work for 1 s, then trying once more/) });
-    // The call run again after the pause meets the limit again: the gate stops, and stays stopped.
+    expect(heard[0]).toMatchObject({ kind: 'pause', message: expect.stringMatching(/already passed; pausing new work for 1 s, then trying again/) });
+    // The call run again after the pause meets the limit again, with the maximum wait spent: the gate stops, and stays stopped.
     expect(gate.hit({ resetsAt: past, limitType: 'five_hour', maxWaitMs: 400, detail: 'x' })).toBe('stop');
-    expect(await gate.ready()).toMatch(/five_hour rate limit reached \(x\); it said it resets at .*already passed, and the limit still held after a pause of 1 s: is the clock right\?/);
+    expect(await gate.ready()).toMatch(/five_hour rate limit reached \(x\); it said it resets at .*already passed; the limit still held after 1 pause\(s\), 1 s in all, as long as rate_limit_max_wait_seconds \(0 s\) allows: is the clock right\?/);
     await new Promise((r) => setTimeout(r, 500));
     expect(await gate.ready()).toMatch(/is the clock right/);
     expect(heard.map((n) => n.kind)).toEqual(['pause', 'resume', 'stop']);
+  });
+
+  it('pauses for a reset already passed double, a minute first, until the maximum wait is spent; a row ends ten minutes after its last pause, or when a call goes through', async () => {
+    let now = Date.UTC(2026, 11, 7, 12);
+    const gate = new SubscriptionLimit('codex', () => now, async (ms) => void (now += ms));
+    const pauses: string[] = [];
+    gate.listen((n) => pauses.push(n.kind === 'pause' ? n.message.replace(/.*pausing new work for (.*), then.*/, '$1') : n.kind));
+    const hitAndWait = async () => {
+      const d = gate.hit({ resetsAt: now - 60_000, maxWaitMs: 10 * 60_000, detail: 'usage limit' });
+      if (d === 'wait') await gate.ready();
+      return d;
+    };
+    for (let i = 0; i < 4; i++) expect(await hitAndWait()).toBe('wait');
+    // 1 + 2 + 4 minutes, then what is left of the ten: 3.
+    expect(pauses).toEqual(['60 s', 'resume', '2 min', 'resume', '4 min', 'resume', '3 min', 'resume']);
+    expect(await hitAndWait()).toBe('stop');
+    expect(await gate.ready()).toMatch(/after 4 pause\(s\), 10 min in all, as long as rate_limit_max_wait_seconds \(600 s\) allows/);
+
+    // Another process's gate, a row that ended more than ten minutes ago: the next starts at a minute again.
+    const g2 = new SubscriptionLimit('codex', () => now, async (ms) => void (now += ms));
+    expect(g2.hit({ resetsAt: now - 1, maxWaitMs: 10 * 60_000, detail: 'x' })).toBe('wait');
+    await g2.ready();
+    now += 11 * 60_000;
+    const heard: string[] = [];
+    g2.listen((n) => heard.push(n.message));
+    expect(g2.hit({ resetsAt: now - 1, maxWaitMs: 10 * 60_000, detail: 'x' })).toBe('wait');
+    expect(heard[0]).toMatch(/pausing new work for 60 s/);
+    await g2.ready();
+    // A call that went through ends the row too: the limit had lifted.
+    g2.succeeded();
+    expect(g2.hit({ resetsAt: now - 1, maxWaitMs: 10 * 60_000, detail: 'x' })).toBe('wait');
+    expect(heard.at(-1)).toMatch(/pausing new work for 60 s/);
   });
 
   it('an abort while paused ends the wait with a refusal instead of hanging', async () => {
