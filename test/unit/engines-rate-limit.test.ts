@@ -127,7 +127,7 @@ describe('the subscription-limit gate (real time)', () => {
     expect(await hitAndWait()).toBe('stop');
     expect(await gate.ready()).toMatch(/after 4 pause\(s\), 10 min in all, as long as rate_limit_max_wait_seconds \(600 s\) allows/);
 
-    // Another process's gate, a row that ended more than ten minutes ago: the next starts at a minute again.
+    // A second gate: a row that ended more than ten minutes ago, and the next starts at a minute again.
     const g2 = new SubscriptionLimit('codex', () => now, async (ms) => void (now += ms));
     expect(g2.hit({ resetsAt: now - 1, maxWaitMs: 10 * 60_000, detail: 'x' })).toBe('wait');
     await g2.ready();
