@@ -9,7 +9,7 @@ import { GUARD_CASES, guardRates, guardTrial } from '../../scripts/regression-tr
 import { ISSUE_SETUP } from '../../scripts/decision-trials.js';
 import { detectableFall, guardPower } from '../../src/evaluation/regression-guard.js';
 
-const TRIALS = 100;
+const TRIALS = 400;
 const [fallen, plus10, plus25, unchanged] = GUARD_CASES as [(typeof GUARD_CASES)[0], (typeof GUARD_CASES)[0], (typeof GUARD_CASES)[0], (typeof GUARD_CASES)[0]];
 
 describe('the regression guard on a noisy model', () => {
@@ -37,10 +37,12 @@ describe('the regression guard on a noisy model', () => {
       }
     }
     console.log(`fallen task: reported ${reported}/${TRIALS}, rejected ${rejected}/${TRIALS}; at ${ISSUE_SETUP.maxAttempts} attempts reported ${reportedAtMax}/${atMax}`);
-    // Fisher's test without the guard's rounds named it in about half the runs (53 of these 100; these
-    // runs now: 71); 400 runs of the bench: 67.8%, rejected 95%. In the runs whose test itself went to 10 attempts, about as often
-    // as the power stated there, less the runs where it agreed with itself twice on both sides and settled.
-    expect(reported / TRIALS).toBeGreaterThanOrEqual(0.62);
+    // Issue 38's bar: named in at least 80% of runs. These 400 runs: 81.75%, rejected 97%; 2,000 runs of the
+    // bench: 82.8%, rejected 97.5%. Before the guard followed every task with a 7% chance to show after a
+    // stop (it was 60%), with all-pass ties settled after two attempts each and β = 0.2: 67.8% of 400.
+    // Fisher's test without the guard's rounds named it in about half. In the runs whose test itself went
+    // to 10 attempts, about as often as the power stated there.
+    expect(reported / TRIALS).toBeGreaterThanOrEqual(0.8);
     expect(rejected / TRIALS).toBeGreaterThanOrEqual(0.9);
     expect(atMax).toBeGreaterThanOrEqual(25);
     expect(Math.abs(reportedAtMax / atMax - guardPower(10, 0.9, 0.3, 0.05))).toBeLessThanOrEqual(0.15);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { boundaries, hsdSpend, operatingCharacteristics, stagewisePValue, type Boundary } from '../../src/stats/group-sequential.js';
 import { fisherLower } from '../../src/stats/fisher.js';
 import { tQuantile } from '../../src/stats/t-quantile.js';
-import { cmh, lookAt, replay, sequentialPValue, taskDiffs, zOf, type Look, type TaskPair } from '../../src/evaluation/sequential.js';
+import { cmh, lookAt, replay, sequentialPValue, settingsOfRecord, taskDiffs, zOf, type Look, type TaskPair } from '../../src/evaluation/sequential.js';
 import { heldOutEffect, supportedRegressions } from '../../src/evaluation/noisy-checks.js';
 
 const equal = (k: number, upper: (i: number) => number): Boundary[] =>
@@ -96,6 +96,24 @@ describe('the CMH score and the looks', () => {
     const flipped = looks.map((l, i) => (i === looks.length - 1 ? { ...l, decision: l.decision === 'keep' ? ('stop' as const) : ('keep' as const) } : l));
     expect(replay(flipped, s).ok).toBe(false);
     expect(sequentialPValue(looks, s)).toBeGreaterThan(0);
+  });
+
+  it("replays a record on the spending constants it was made with (its beta, gamma_alpha, gamma_beta), not today's", () => {
+    const made = { significance: 0.05, minEffect: 0.1, maxAttempts: 6, recorded: { beta: 0.2, gammaAlpha: 2, gammaBeta: 4 } };
+    const tasks = Array.from({ length: 12 }, (_, i) => `t${i}`);
+    const looks: Look[] = [];
+    for (let m = 1; m <= 6; m++) {
+      const pairs = tasks.map((id, i) => pair(id, Math.round(m * (0.45 + (i % 3) * 0.05)), m, Math.round(m * 0.5), m));
+      const l = lookAt(looks, pairs, { round: m, attempts: m }, made);
+      looks.push(l);
+      if (l.decision !== 'continue') break;
+    }
+    expect(looks.some((l) => l.lower !== null && Number.isFinite(l.lower))).toBe(true);
+    const settings = settingsOfRecord({ significance: 0.05, min_effect: 0.1, max_attempts: 6, beta: 0.2, gamma_alpha: 2, gamma_beta: 4 });
+    expect(settings.recorded).toEqual(made.recorded);
+    expect(replay(looks, settings)).toEqual({ ok: true, problems: [] });
+    // The same looks held to other futility spending: their stop boundaries are not that design's.
+    expect(replay(looks, { ...settings, recorded: { ...made.recorded, beta: 0.3 } }).problems[0]).toMatch(/recorded boundaries/);
   });
 
   it('counts a task as a new failure only when its attempts show it, Holm-corrected over the tasks', () => {
