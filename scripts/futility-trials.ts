@@ -18,7 +18,8 @@ export interface FutilityVariant {
 }
 
 export const VARIANTS: FutilityVariant[] = [
-  { name: 'β = 0.2 spent early (γ = 4): the design', beta: 0.2, gammaBeta: 4, gammaAlpha: 2 },
+  { name: 'β = 0.3 spent early (γ = 4): the design', beta: 0.3, gammaBeta: 4, gammaAlpha: 2 },
+  { name: 'β = 0.2 spent early (γ = 4): the design before the regression guard followed every task that may have fallen', beta: 0.2, gammaBeta: 4, gammaAlpha: 2 },
   { name: 'β = 0.6 (γ = 1)', beta: 0.6, gammaBeta: 1, gammaAlpha: 2 },
   { name: 'β = 0.2, the keep boundary\'s α spent late (γ = 0)', beta: 0.2, gammaBeta: 4, gammaAlpha: 0 },
   { name: 'β = 0.5 (γ = 1), α spent late (γ = 0)', beta: 0.5, gammaBeta: 1, gammaAlpha: 0 },
