@@ -6,9 +6,9 @@
 // one it was in. The baseline's attempts are made in the same rounds as the candidate's, never reused from
 // another candidate or another run (issue 38: a model that changed in between is not credited to an edit).
 // A task whose every attempt agreed, on both sides, stops getting attempts (after three each when all
-// passed, four when all failed: SETTLE_AFTER): under the CMH score it carries no information, and whether it stops
-// depends only on its margins, which under an edit that does nothing say nothing of the score — so the
-// error control stays what the design spends.
+// passed, four when all failed: SETTLE_AFTER): under the CMH score it carries no information, and whether
+// it stops depends only on its margins, which under an edit that does nothing say nothing of the score —
+// so the error control stays what the design spends.
 // Once it has decided, the regression guard's rounds follow the held-out tasks that still look worse
 // (guardRounds): their attempts are recorded apart, for the guard, and never reach the looks.
 import type { TaskTally } from '../evaluation/aggregate.js';
@@ -169,9 +169,8 @@ async function guardRounds(i: RoundsInput, decided: readonly TaskPair[], lastRou
  * of two on both sides in 7% of runs, and the regression guard never sees it; at three each in 2%
  * (2,000 seeded runs, the guard following nearly every task behind: named in 83.4% of runs against 79.9%
  * at two, for about 5 calls more on the half-extreme suite). Every attempt failed: four each, since a gain
- * shows most on a
- * task near 0 (0.02 → 0.27 under a +25-point edit), and at two each such a task still fails all four in
- * about half of runs. Measured on the half-extreme suite (scripts/settle-trials.ts, 2,000 seeded runs;
+ * shows most on a task near 0 (0.02 → 0.27 under a +25-point edit), and at two each such a task still
+ * fails all four in about half of runs. Measured on the half-extreme suite (scripts/settle-trials.ts, 2,000 seeded runs;
  * docs/method.md: What it does on a noisy model): settling those at two kept a +25-point edit in 87.6% of runs,
  * at four in 92.7%, for 4 more calls; a no-effect candidate costs 1.5 more there (6 on the ordinary suite),
  * since its test mostly stops before the extra rounds come.
