@@ -33,6 +33,14 @@ export interface LimitNotice {
 
 export type LimitListener = (n: LimitNotice) => void;
 
+/** A call refused by the limit: when it lifts (epoch ms), if the CLI said, and how long the run may wait. */
+export interface LimitHit {
+  resetsAt?: number;
+  limitType?: string;
+  maxWaitMs: number;
+  detail: string;
+}
+
 /** A refusal or stop caused by a subscription limit: the run stops, nothing is recorded as a result. */
 export const RATE_LIMITED = 'rate_limited' as const;
 
@@ -101,7 +109,7 @@ export class SubscriptionLimit {
    * A call hit the limit. `resetsAt` (epoch ms) is when it lifts, if the CLI said; returns `wait` when
    * the caller should wait in ready() and run the call again, `stop` when the run has to stop.
    */
-  hit(o: { resetsAt?: number; limitType?: string; maxWaitMs: number; detail: string }): 'wait' | 'stop' {
+  hit(o: LimitHit): 'wait' | 'stop' {
     const now = this.now();
     const what = o.limitType ? `${o.limitType} rate limit` : 'subscription rate limit';
     if (o.resetsAt !== undefined && o.resetsAt <= now) return this.hitPastReset(o, now, what);
@@ -132,7 +140,7 @@ export class SubscriptionLimit {
     return 'wait';
   }
 
-  private hitPastReset(o: { resetsAt?: number; limitType?: string; maxWaitMs: number; detail: string }, now: number, what: string): 'wait' | 'stop' {
+  private hitPastReset(o: LimitHit, now: number, what: string): 'wait' | 'stop' {
     // A call that was in flight when the pause began: the pause already covers it.
     if (this.pausedUntil > now) return 'wait';
     const row = now - this.pastResets.endsAt > PAST_RESET_ROW_GAP_MS ? { pauses: 0, waitedMs: 0 } : this.pastResets;

@@ -170,10 +170,11 @@ async function guardRounds(i: RoundsInput, decided: readonly TaskPair[], lastRou
  * (2,000 seeded runs, the guard following nearly every task behind: named in 83.4% of runs against 79.9%
  * at two, for about 5 calls more on the half-extreme suite). Every attempt failed: four each, since a gain
  * shows most on a task near 0 (0.02 → 0.27 under a +25-point edit), and at two each such a task still
- * fails all four in about half of runs. Measured on the half-extreme suite (scripts/settle-trials.ts, 2,000 seeded runs;
- * docs/method.md: What it does on a noisy model): settling those at two kept a +25-point edit in 87.6% of runs,
- * at four in 92.7%, for 4 more calls; a no-effect candidate costs 1.5 more there (6 on the ordinary suite),
- * since its test mostly stops before the extra rounds come.
+ * fails all four in about half of runs. Measured on the half-extreme suite with β = 0.2 and all-pass ties
+ * at two (scripts/settle-trials.ts, 2,000 seeded runs; docs/method.md: What it does on a noisy model):
+ * settling those at two kept a +25-point edit in 87.6% of runs, at four in 92.7%, for 4 more calls; a
+ * no-effect candidate costs 1.5 more there (6 on the ordinary suite), since its test mostly stops before
+ * the extra rounds come.
  */
 export const SETTLE_AFTER = { allPass: 3, allFail: 4 };
 
