@@ -16,6 +16,7 @@ import { envelopeBits, pipelineInputs, recordCandidateSource, writePipelineEvalu
 import { budgetFor, engineNoise, prepare, type CandidateRequest, type EvaluateContext, type StageResult } from '../../src/measure/setup.js';
 import { pipelineArtifact, tooManyErrors } from '../../src/measure/verdict.js';
 import { baselineTrain, defersTrain, joinOutcomes, onlySplit } from '../../src/measure/train-after-keep.js';
+import { guardOfRecord } from '../../src/measure/guard-verdict.js';
 import type { VariantOutcome } from '../../src/evaluation/run-variant.js';
 import { watchRateLimits } from '../../src/evaluation/rate-limit-watch.js';
 
@@ -97,7 +98,11 @@ export async function runPipeline(ctx: EvaluateContext, req: CandidateRequest): 
         const r = await heldOutRounds(p, ctx, { target, candidate: candSkill, candidateId: candidate.id, dir: iterDir, budget, baseline: base.outcome.tallies, candidateTallies: measured.outcome.tallies, callsPerAttempt });
         if (r.interrupted) return await stopped(r.budgetExhausted, r.rateLimited);
         let first = { baseline: base.outcome.tallies, candidate: measured.outcome.tallies };
-        if (baseTrain && r.record.decision === 'keep') {
+        // A keep the regression guard will undo at the gate (more tasks it names than
+        // thresholds.max_new_failures) is not paid for with the train tasks (src/measure/guard-verdict.ts).
+        const fell = r.record.decision === 'keep' ? guardOfRecord(r.record, p.cfg.thresholds.significance).regressions : [];
+        const undone = fell.length > p.cfg.thresholds.max_new_failures;
+        if (baseTrain && r.record.decision === 'keep' && !undone) {
           const t = await measure(onlySplit(p, 'train'), ctx, { skill: candSkill, variant: candidate.id, dir: iterDir, cacheable: false, budget });
           if (t.outcome.interrupted) return await stopped(t.outcome.budgetExhausted, t.outcome.rateLimited);
           const whole = joinOutcomes(p, measured.outcome, t.outcome);
@@ -105,6 +110,9 @@ export async function runPipeline(ctx: EvaluateContext, req: CandidateRequest): 
           first = { baseline: wholeBase.tallies, candidate: whole.tallies };
           const stored = await storeInCache(p, candSkill, whole, ctx.now());
           built.evaluation.train = { measured: true, why: `the held-out test kept the candidate: its ${trainTasks} train task(s) measured for what the run does next, ${baseFrom}${stored ? '; stored as the next baseline' : ''}` };
+        } else if (baseTrain && undone) {
+          const named = fell.slice(0, 5).map((x) => x.task_id).join(', ');
+          built.evaluation.train = { measured: false, why: `not run: the held-out test kept the candidate, but the regression guard names ${fell.length} held-out task(s) that got worse (${named}${fell.length > 5 ? ', …' : ''}), more than thresholds.max_new_failures ${p.cfg.thresholds.max_new_failures}, so the gate will reject it, and train tasks decide nothing (${trainTasks} task(s); evaluate.measure_train: always runs them); ${baseFrom}` };
         } else if (baseTrain) {
           built.evaluation.train = { measured: false, why: `not run: the held-out test did not keep the candidate, and train tasks decide nothing (${trainTasks} task(s); evaluate.measure_train: always runs them); ${baseFrom}` };
         }

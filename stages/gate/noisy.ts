@@ -7,7 +7,8 @@ import type { Thresholds } from '../../src/config/thresholds.js';
 import type { PipelineEvaluation, SequentialRecord } from '../../src/artifacts/evaluation.js';
 import type { Check, GateArtifact } from '../../src/artifacts/gate.js';
 import { categoryDrops, supportedRegressions } from '../../src/evaluation/noisy-checks.js';
-import { GUARD_FROM, GUARD_POWER, regressionGuard, type RegressionGuard } from '../../src/evaluation/regression-guard.js';
+import { GUARD_FROM, GUARD_POWER, type RegressionGuard } from '../../src/evaluation/regression-guard.js';
+import { guardOfRecord, withGuardRounds } from '../../src/measure/guard-verdict.js';
 import { cmh, replay, settingsOfRecord, taskDiffs, type TaskPair } from '../../src/evaluation/sequential.js';
 import { runLevelWords, taskLevelTest, type RunLevel } from '../../src/evaluation/run-level.js';
 import { decisionWords } from '../../src/measure/sequential-words.js';
@@ -29,16 +30,6 @@ function allPairs(e: PipelineEvaluation, seq: SequentialRecord): { pairs: TaskPa
     pairs.push({ task_id: c.task_id, candidate: { passes: c.passes, judged: judgedOf(c) }, baseline: { passes: b.passes, judged: judgedOf(b) } });
   }
   return { pairs, categoryOf };
-}
-
-/** Every held-out task's attempts, the regression guard's rounds after the decision added in. */
-export function withGuardRounds(seq: SequentialRecord): TaskPair[] {
-  const extra = new Map((seq.guard?.tasks ?? []).map((t) => [t.task_id, t]));
-  return seq.tasks.map((t) => {
-    const e = extra.get(t.task_id);
-    const add = (a: TaskPair['baseline'], b: TaskPair['baseline'] | undefined) => ({ passes: a.passes + (b?.passes ?? 0), judged: a.judged + (b?.judged ?? 0) });
-    return e ? { task_id: t.task_id, candidate: add(t.candidate, e.candidate), baseline: add(t.baseline, e.baseline) } : t;
-  });
 }
 
 /** The new-failures line: what the guard found, how it tests, and the fall it could find at the attempts run. */
@@ -90,7 +81,7 @@ export function noisyChecks(e: PipelineEvaluation, seq: SequentialRecord, t: Thr
   const candRate = share('candidate');
   checks.push({ id: 'min_pass_rate', passed: candRate >= t.min_pass_rate, detail: `held-out share of passed attempts ${candRate.toFixed(4)} ≥ ${t.min_pass_rate}` });
   const { pairs, categoryOf } = allPairs(e, seq);
-  const guard = regressionGuard(withGuardRounds(seq), t.significance, seq.guard ? { tasks: seq.guard.tasks.length, from: seq.attempts, to: seq.settings.max_attempts } : undefined);
+  const guard = guardOfRecord(seq, t.significance);
   const regressions = guard.regressions;
   checks.push({ id: 'new_failures', passed: regressions.length <= t.max_new_failures, detail: guardWords(guard, t.significance, t.max_new_failures) });
   const byCategory = new Map<string, TaskPair[]>();

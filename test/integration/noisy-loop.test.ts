@@ -161,10 +161,11 @@ describe('the loop on a noisy model', () => {
     expect(g.decision).toBe('reject');
     expect(g.holdout.regressions).toEqual(['q-00']);
     expect(g.checks.find((c: { id: string }) => c.id === 'new_failures').detail).toMatch(/^1 held-out task\(s\) whose own attempts show the candidate worse \(one-sided Boschloo exact per task at 0\.05, 20 tasks\): q-00 p [\d.e-]+; 1 task\(s\) that looked worse when the test stopped at \d+ were followed toward 10 attempts/);
-    // The iteration's baseline, the held-out first measurement, the rounds and the guard's, and the train
-    // tasks the held-out test's keep let run (the gate's rejection comes after).
-    expect(e.evaluation.train.measured).toBe(true);
-    expect(model.requests()).toBe(40 + 20 + seq.calls.engine + 20);
+    // The iteration's baseline, the held-out first measurement, the rounds and the guard's — and not the
+    // candidate's 20 train tasks: the guard will have the gate reject the keep (src/measure/guard-verdict.ts).
+    expect(e.evaluation.train.measured).toBe(false);
+    expect(e.evaluation.train.why).toMatch(/^not run: the held-out test kept the candidate, but the regression guard names 1 held-out task\(s\) that got worse \(q-00\), more than thresholds\.max_new_failures 0, so the gate will reject it/);
+    expect(model.requests()).toBe(40 + 20 + seq.calls.engine);
     expect(r.stdout + r.stderr).toMatch(/guard round \d+: 1 held-out task\(s\) that looked worse/);
   }, 120_000);
 

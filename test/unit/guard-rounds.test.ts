@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { evaluationOf, tally } from '../../scripts/decision-trials.js';
 import { decide } from '../../stages/gate/decide.js';
-import { recordProblems, withGuardRounds } from '../../stages/gate/noisy.js';
+import { recordProblems } from '../../stages/gate/noisy.js';
+import { withGuardRounds } from '../../src/measure/guard-verdict.js';
 import { runRounds } from '../../src/measure/rounds.js';
 import { sequentialRecord } from '../../src/measure/held-out-rounds.js';
 import { toFollow } from '../../src/evaluation/regression-guard.js';
