@@ -13,6 +13,7 @@ import { summarizeVariant } from '../src/evaluation/summary.js';
 import { pipelineArtifact } from '../src/measure/verdict.js';
 import { runRounds, type RoundMeasurement } from '../src/measure/rounds.js';
 import { sequentialRecord } from '../src/measure/held-out-rounds.js';
+import { guardOfRecord } from '../src/measure/guard-verdict.js';
 import type { SequentialSettings } from '../src/evaluation/sequential.js';
 import { THRESHOLD_DEFAULTS, type Thresholds } from '../src/config/thresholds.js';
 import { decide } from '../stages/gate/decide.js';
@@ -59,7 +60,7 @@ export interface TrialResult {
   keep: boolean;
   /** Attempts per held-out task per variant. */
   attempts: number;
-  /** Engine calls of the decision: both variants' held-out attempts, and the candidate's train tasks after a keep. */
+  /** Engine calls of the decision: both variants' held-out attempts, and the candidate's train tasks after a keep the guard does not undo. */
   calls: number;
 }
 
@@ -154,7 +155,9 @@ export async function decideOnce(setup: TrialSetup, suite: { ids: string[]; spli
     measure: async (_round, open, _purpose, side) => simulatedRound(open, side, { baseline: (id) => b[index.get(id)!]!, candidate: (id) => q[index.get(id)!]! }, (c) => draw(c, 1)),
   });
   const record = sequentialRecord(outcome, s, first, 1, { withPlan: false });
-  return { keep: gateKeeps(setup, base, cand, record), attempts: outcome.attempts, calls: firstCalls + outcome.engineCalls + (record.decision === 'keep' ? trainCalls : 0) };
+  // As the evaluate stage does: no train tasks for a keep the regression guard will undo (src/measure/guard-verdict.ts).
+  const trained = record.decision === 'keep' && guardOfRecord(record, setup.thresholds.significance).regressions.length <= setup.thresholds.max_new_failures;
+  return { keep: gateKeeps(setup, base, cand, record), attempts: outcome.attempts, calls: firstCalls + outcome.engineCalls + (trained ? trainCalls : 0) };
 }
 
 /**
