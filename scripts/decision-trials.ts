@@ -13,7 +13,7 @@ import { summarizeVariant } from '../src/evaluation/summary.js';
 import { pipelineArtifact } from '../src/measure/verdict.js';
 import { runRounds, type RoundMeasurement } from '../src/measure/rounds.js';
 import { sequentialRecord } from '../src/measure/held-out-rounds.js';
-import { guardOfRecord } from '../src/measure/guard-verdict.js';
+import { keepUndoneBy } from '../src/measure/guard-verdict.js';
 import type { SequentialSettings } from '../src/evaluation/sequential.js';
 import { THRESHOLD_DEFAULTS, type Thresholds } from '../src/config/thresholds.js';
 import { decide } from '../stages/gate/decide.js';
@@ -156,7 +156,7 @@ export async function decideOnce(setup: TrialSetup, suite: { ids: string[]; spli
   });
   const record = sequentialRecord(outcome, s, first, 1, { withPlan: false });
   // As the evaluate stage does: no train tasks for a keep the regression guard will undo (src/measure/guard-verdict.ts).
-  const trained = record.decision === 'keep' && guardOfRecord(record, setup.thresholds.significance).regressions.length <= setup.thresholds.max_new_failures;
+  const trained = record.decision === 'keep' && keepUndoneBy(record, setup.thresholds).length === 0;
   return { keep: gateKeeps(setup, base, cand, record), attempts: outcome.attempts, calls: firstCalls + outcome.engineCalls + (trained ? trainCalls : 0) };
 }
 

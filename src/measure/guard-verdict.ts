@@ -22,3 +22,13 @@ export function withGuardRounds(seq: SequentialRecord): TaskPair[] {
 export function guardOfRecord(seq: SequentialRecord, significance: number): RegressionGuard {
   return regressionGuard(withGuardRounds(seq), significance, seq.guard ? { tasks: seq.guard.tasks.length, from: seq.attempts, to: seq.settings.max_attempts } : undefined);
 }
+
+/**
+ * The held-out tasks the guard names on a record the held-out test kept, when they are more than
+ * `max_new_failures`: the gate will reject that keep. Empty when the keep stands or there was none.
+ */
+export function keepUndoneBy(seq: SequentialRecord, t: { significance: number; max_new_failures: number }): RegressionGuard['regressions'] {
+  if (seq.decision !== 'keep') return [];
+  const named = guardOfRecord(seq, t.significance).regressions;
+  return named.length > t.max_new_failures ? named : [];
+}

@@ -77,6 +77,7 @@ export async function evaluateLoopCandidate(ctx: LoopContext, candidateId: strin
   const e = a.evaluation;
   const rates = 'execution_pass_rate' in e && e.execution_pass_rate !== null && e.baseline_pass_rate !== null ? ` ${e.execution_pass_rate.toFixed(4)} vs baseline ${e.baseline_pass_rate.toFixed(4)}` : '';
   const calls = 'candidate' in e ? (e.candidate?.engine_calls ?? 0) + (e.baseline?.engine_calls ?? 0) + (e.sequential?.calls.engine ?? 0) : 0;
-  const train = 'train' in e && e.train?.measured === false ? (e.train.why.includes('the regression guard names') ? '; train tasks not run (the regression guard will undo the keep)' : '; train tasks not run (they wait for a keep)') : '';
+  // Not run after the held-out test kept the candidate: the regression guard undid the keep (pipeline.ts).
+  const train = 'train' in e && e.train?.measured === false ? (e.sequential?.decision === 'keep' ? '; train tasks not run (the regression guard will undo the keep)' : '; train tasks not run (they wait for a keep)') : '';
   return { artifactPath: r.artifactPath, verdict: a.verdict, next_step: a.next_step, next_owner: a.next_owner, summary: `evaluate ${candidateId}: ${a.verdict}${rates}${train}`, engineCalls: calls };
 }

@@ -16,7 +16,7 @@ import { envelopeBits, pipelineInputs, recordCandidateSource, writePipelineEvalu
 import { budgetFor, engineNoise, prepare, type CandidateRequest, type EvaluateContext, type StageResult } from '../../src/measure/setup.js';
 import { pipelineArtifact, tooManyErrors } from '../../src/measure/verdict.js';
 import { baselineTrain, defersTrain, joinOutcomes, onlySplit } from '../../src/measure/train-after-keep.js';
-import { guardOfRecord } from '../../src/measure/guard-verdict.js';
+import { keepUndoneBy } from '../../src/measure/guard-verdict.js';
 import type { VariantOutcome } from '../../src/evaluation/run-variant.js';
 import { watchRateLimits } from '../../src/evaluation/rate-limit-watch.js';
 
@@ -100,8 +100,8 @@ export async function runPipeline(ctx: EvaluateContext, req: CandidateRequest): 
         let first = { baseline: base.outcome.tallies, candidate: measured.outcome.tallies };
         // A keep the regression guard will undo at the gate (more tasks it names than
         // thresholds.max_new_failures) is not paid for with the train tasks (src/measure/guard-verdict.ts).
-        const fell = r.record.decision === 'keep' ? guardOfRecord(r.record, p.cfg.thresholds.significance).regressions : [];
-        const undone = fell.length > p.cfg.thresholds.max_new_failures;
+        const fell = keepUndoneBy(r.record, p.cfg.thresholds);
+        const undone = fell.length > 0;
         if (baseTrain && r.record.decision === 'keep' && !undone) {
           const t = await measure(onlySplit(p, 'train'), ctx, { skill: candSkill, variant: candidate.id, dir: iterDir, cacheable: false, budget });
           if (t.outcome.interrupted) return await stopped(t.outcome.budgetExhausted, t.outcome.rateLimited);

@@ -167,6 +167,7 @@ describe('the loop on a noisy model', () => {
     expect(e.evaluation.train.why).toMatch(/^not run: the held-out test kept the candidate, but the regression guard names 1 held-out task\(s\) that got worse \(q-00\), more than thresholds\.max_new_failures 0, so the gate will reject it/);
     expect(model.requests()).toBe(40 + 20 + seq.calls.engine);
     expect(r.stdout + r.stderr).toMatch(/guard round \d+: 1 held-out task\(s\) that looked worse/);
+    expect(r.stdout + r.stderr).toMatch(/train tasks not run \(the regression guard will undo the keep\)/);
   }, 120_000);
 
   it("resumes a run stopped in the guard's rounds and ends where the run that was not stopped ended", async () => {
