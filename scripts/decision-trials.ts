@@ -11,7 +11,12 @@ import type { TaskTally } from '../src/evaluation/aggregate.js';
 import { newUsage } from '../src/evaluation/aggregate.js';
 import { summarizeVariant } from '../src/evaluation/summary.js';
 import { pipelineArtifact } from '../src/measure/verdict.js';
-import { runRounds, type RoundMeasurement } from '../src/measure/rounds.js';
+import { runRounds } from '../src/measure/rounds.js';
+import { simulatedRound, tally } from '../src/measure/guard-calls.js';
+
+// The simulated model's tallies and rounds are the plan's (src/measure/guard-calls.ts), so the trials and
+// `whet plan` draw attempts the same way.
+export { simulatedRound, tally };
 import { sequentialRecord } from '../src/measure/held-out-rounds.js';
 import { keepUndoneBy } from '../src/measure/guard-verdict.js';
 import type { SequentialSettings } from '../src/evaluation/sequential.js';
@@ -66,9 +71,6 @@ export interface TrialResult {
 
 export const clip = (x: number) => Math.min(1, Math.max(0, x));
 
-export function tally(id: string, split: 'train' | 'holdout', k: number, passes: number): TaskTally {
-  return { task_id: id, category: 'general', split, negative: false, critical: false, k, judged: k, passes, errors: 0, timeouts: 0, bestScore: passes > 0 ? 1 : 0, reason: passes > 0 ? 'passed' : 'failed' };
-}
 
 /** The evaluation artifact the evaluate stage would write for these first-round tallies and rounds. */
 export function evaluationOf(base: TaskTally[], cand: TaskTally[], record?: ReturnType<typeof sequentialRecord>) {
@@ -160,18 +162,6 @@ export async function decideOnce(setup: TrialSetup, suite: { ids: string[]; spli
   return { keep: gateKeeps(setup, base, cand, record), attempts: outcome.attempts, calls: firstCalls + outcome.engineCalls + (trained ? trainCalls : 0) };
 }
 
-/**
- * One round of the simulated model: an attempt on each open task for each side asked for — both, or the one
- * a guard round asks for — the baseline's coins drawn first.
- */
-export function simulatedRound(open: readonly string[], side: 'baseline' | 'candidate' | undefined, chance: Record<'baseline' | 'candidate', (id: string) => number>, coin: (chance: number) => number): RoundMeasurement {
-  return {
-    baseline: side === 'candidate' ? [] : open.map((id) => tally(id, 'holdout', 1, coin(chance.baseline(id)))),
-    candidate: side === 'baseline' ? [] : open.map((id) => tally(id, 'holdout', 1, coin(chance.candidate(id)))),
-    engineCalls: (side ? 1 : 2) * open.length,
-    judgeCalls: 0,
-  };
-}
 
 /** One simulated run of one edit, decided by `design`; the same seed gives the same chances and coins. */
 export async function trial(setup: TrialSetup, c: TrialCase, design: Design, seed: number): Promise<TrialResult> {

@@ -11,7 +11,7 @@ import { UsageError } from '../core/errors.js';
 import { lacking, loadPipeline } from '../config/pipeline.js';
 import { expandTargets } from '../config/targets.js';
 import { prepare } from '../measure/setup.js';
-import { planReport, planText } from '../measure/plan-report.js';
+import { planReport, planReportWithGuard, planText } from '../measure/plan-report.js';
 import { readSkill } from '../skill/read.js';
 import * as stage from '../../stages/evaluate/index.js';
 import { CUSUM_H, CUSUM_K, falseAlertsPer30, falseAlertsWords, IN_CONTROL_NIGHTS, nightSignificance } from '../nightly/accumulate.js';
@@ -76,8 +76,10 @@ export function registerPlanCommand(program: Command, deps: CliDeps, setCode: Se
       };
       const req = { mode: 'standalone' as const, skillPath: resolve(deps.cwd, skillPath) };
       const skill = readSkill(req.skillPath);
-      let report = planReport(await prepare(ctx), skill, deps.now());
-      if (o.pilot && !report.deterministic && report.chances_from.startsWith('assumed')) {
+      let prepared = await prepare(ctx);
+      // Whether a pilot is wanted needs only where the chances come from: the plan without its attempts search.
+      const first = o.pilot ? planReport(prepared, skill, deps.now(), false) : undefined;
+      if (first && !first.deterministic && first.chances_from.startsWith('assumed')) {
         // The pilot is the baseline the run would measure first: measured once, cached, read back.
         const r = await stage.run(ctx, req);
         if (r.interrupted) {
@@ -85,8 +87,10 @@ export function registerPlanCommand(program: Command, deps: CliDeps, setCode: Se
           setCode(stage.exitCodeOf(r));
           return;
         }
-        report = planReport(await prepare(ctx), skill, deps.now());
+        prepared = await prepare(ctx);
       }
+      // The regression guard's rounds are simulated once, at the chances the plan ends with.
+      const report = await planReportWithGuard(prepared, skill, deps.now());
       deps.stdout(o.json ? `${JSON.stringify(report, null, 2)}\n` : `${planText(report)}\n`);
     });
 }
