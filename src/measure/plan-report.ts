@@ -45,7 +45,15 @@ export interface PlanReport {
    * on `trials` candidates each at these chances (guard-calls.ts), the standard errors of those means, and
    * their USD when known. Only `whet plan` simulates them; null in the line before a run.
    */
-  guard_calls: { no_effect: number; min_effect: number; trials: number; se: { no_effect: number; min_effect: number }; cost_usd: { no_effect: number; min_effect: number } | null } | null;
+  guard_calls: GuardCallsReport | { skipped: string } | null;
+}
+
+export interface GuardCallsReport {
+  no_effect: number;
+  min_effect: number;
+  trials: number;
+  se: { no_effect: number; min_effect: number };
+  cost_usd: { no_effect: number; min_effect: number } | null;
 }
 
 const MODEL_JUDGES = new Set(['llm-rubric', 'llm_rubric']);
@@ -55,10 +63,16 @@ export function planReport(p: Prepared, skill: LoadedSkill, now: Date, searchAtt
   return planParts(p, skill, now, searchAttempts).report;
 }
 
+/** The largest suite whose guard's rounds `whet plan` simulates: ≈ 3 s at 5,000 held-out tasks on a 2-core machine. */
+export const GUARD_SIMULATED_MAX = 5000;
+
 /** `whet plan`'s report: planReport's, with the regression guard's rounds simulated at its chances. */
 export async function planReportWithGuard(p: Prepared, skill: LoadedSkill, now: Date): Promise<PlanReport> {
   const { report, chances, callsPerAttempt, perCall } = planParts(p, skill, now, true);
   if (!report.plan || chances.length === 0) return report;
+  if (chances.length > GUARD_SIMULATED_MAX) {
+    return { ...report, guard_calls: { skipped: `not simulated above ${GUARD_SIMULATED_MAX} held-out tasks (each simulated candidate would take seconds)` } };
+  }
   const s = sequentialSettings(p);
   const trials = guardTrials(chances.length);
   const none = await simulatedGuardAttempts(chances, s, p.passK, 0, trials);
@@ -154,7 +168,7 @@ export function planText(r: PlanReport): string {
   out.push(`power for ${pts(r.min_effect)} (min_effect: what the design is sized for, not a bar a keep must clear): ${pl.power.toFixed(2)} (target ${TARGET_POWER})${pl.canFind ? '' : ' — this suite cannot reliably find it'}`);
   out.push(`attempts per held-out task per variant: expected ${pl.expectedAttempts.none.toFixed(1)} with no effect, ${pl.expectedAttempts.minEffect.toFixed(1)} at ${pts(r.min_effect)}, at most ${r.max_attempts}`);
   const c = r.calls!;
-  const g = r.guard_calls;
+  const g = r.guard_calls && 'trials' in r.guard_calls ? r.guard_calls : null;
   if (g) {
     // The guard's rounds (src/measure/rounds.ts), simulated (guard-calls.ts): the totals a budget needs, and
     // how much of them the guard is.
@@ -162,7 +176,8 @@ export function planText(r: PlanReport): string {
     out.push(`  of which the regression guard's rounds on tasks that look worse after the decision: ≈ ${g.no_effect} (± ${g.se.no_effect}) and ≈ ${g.min_effect} (± ${g.se.min_effect}), simulated on ${g.trials} candidates each at these chances`);
     if (r.cost_usd) out.push(`cost per candidate: ≈ $${(r.cost_usd.no_effect + (g.cost_usd?.no_effect ?? 0)).toFixed(2)} / $${(r.cost_usd.min_effect + (g.cost_usd?.min_effect ?? 0)).toFixed(2)} / $${r.cost_usd.every_attempt.toFixed(2)}`);
   } else {
-    out.push(`engine calls per candidate (both variants, judges included): ≈ ${c.no_effect} with no effect, ≈ ${c.min_effect} at ${pts(r.min_effect)}, ${c.every_attempt} if every attempt ran; the regression guard's rounds on tasks that look worse after the decision come on top of the first two, within the third`);
+    const skipped = r.guard_calls && 'skipped' in r.guard_calls ? `, ${r.guard_calls.skipped},` : '';
+    out.push(`engine calls per candidate (both variants, judges included): ≈ ${c.no_effect} with no effect, ≈ ${c.min_effect} at ${pts(r.min_effect)}, ${c.every_attempt} if every attempt ran; the regression guard's rounds on tasks that look worse after the decision${skipped} come on top of the first two, within the third`);
     if (r.cost_usd) out.push(`cost per candidate: ≈ $${r.cost_usd.no_effect.toFixed(2)} / $${r.cost_usd.min_effect.toFixed(2)} / $${r.cost_usd.every_attempt.toFixed(2)}`);
   }
   if (!pl.canFind) out.push(`for 80% power: ${pl.attemptsFor80 !== null ? `evaluate.max_attempts ${pl.attemptsFor80}` : `more than ${MAX_ATTEMPTS_SEARCHED} attempts per task`}${pl.tasksFor80 !== null ? `, or ${pl.tasksFor80} held-out tasks at max_attempts ${r.max_attempts}` : ''}, or a larger thresholds.min_effect`);

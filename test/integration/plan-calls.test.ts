@@ -61,4 +61,14 @@ describe('whet plan: engine calls per candidate', () => {
     expect(after.chances_from).toBe('the cached baseline of this skill (20 held-out task(s))');
     expect(after.guard_calls?.trials).toBe(25);
   });
+
+  it('says so when the suite is too large to simulate the guard’s rounds', async () => {
+    const dir = project('');
+    const tasks = Array.from({ length: 5001 }, (_, i) => `  - {id: t${i}, prompt: "note ${i}", split: holdout, judge: {type: contains, expected: ["ticket"]}}`);
+    write(join(dir, 'skill/tasks.yaml'), `skill_id: notes\nversion: "1.0"\ntasks:\n${tasks.join('\n')}\n`);
+    const json = JSON.parse((await whet(['plan', '--json'], { cwd: dir })).stdout) as { guard_calls: { skipped?: string } };
+    expect(json.guard_calls.skipped).toBe('not simulated above 5000 held-out tasks (each simulated candidate would take seconds)');
+    const text = await whet(['plan'], { cwd: dir });
+    expect(text.stdout).toContain("the regression guard's rounds on tasks that look worse after the decision, not simulated above 5000 held-out tasks (each simulated candidate would take seconds), come on top of the first two, within the third");
+  });
 });
