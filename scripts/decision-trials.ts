@@ -13,16 +13,16 @@ import { summarizeVariant } from '../src/evaluation/summary.js';
 import { pipelineArtifact } from '../src/measure/verdict.js';
 import { runRounds } from '../src/measure/rounds.js';
 import { simulatedRound, tally } from '../src/measure/guard-calls.js';
-
-// The simulated model's tallies and rounds are the plan's (src/measure/guard-calls.ts), so the trials and
-// `whet plan` draw attempts the same way.
-export { simulatedRound, tally };
 import { sequentialRecord } from '../src/measure/held-out-rounds.js';
 import { keepUndoneBy } from '../src/measure/guard-verdict.js';
 import type { SequentialSettings } from '../src/evaluation/sequential.js';
 import { THRESHOLD_DEFAULTS, type Thresholds } from '../src/config/thresholds.js';
 import { decide } from '../stages/gate/decide.js';
 import { perCandidateAlpha } from '../src/evaluation/run-level.js';
+
+// The simulated model's tallies and rounds are the plan's (src/measure/guard-calls.ts), so the trials and
+// `whet plan` draw attempts the same way.
+export { simulatedRound, tally };
 
 export interface TrialCase {
   name: string;
@@ -70,7 +70,6 @@ export interface TrialResult {
 }
 
 export const clip = (x: number) => Math.min(1, Math.max(0, x));
-
 
 /** The evaluation artifact the evaluate stage would write for these first-round tallies and rounds. */
 export function evaluationOf(base: TaskTally[], cand: TaskTally[], record?: ReturnType<typeof sequentialRecord>) {
@@ -161,7 +160,6 @@ export async function decideOnce(setup: TrialSetup, suite: { ids: string[]; spli
   const trained = record.decision === 'keep' && keepUndoneBy(record, setup.thresholds).length === 0;
   return { keep: gateKeeps(setup, base, cand, record), attempts: outcome.attempts, calls: firstCalls + outcome.engineCalls + (trained ? trainCalls : 0) };
 }
-
 
 /** One simulated run of one edit, decided by `design`; the same seed gives the same chances and coins. */
 export async function trial(setup: TrialSetup, c: TrialCase, design: Design, seed: number): Promise<TrialResult> {
