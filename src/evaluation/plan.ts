@@ -53,21 +53,38 @@ function designFor(n: number, v: number, s: SequentialSettings, first: number): 
   return { bounds, theta1, attempts };
 }
 
+/**
+ * After each look, the chance that the test goes on to another round: `after[k]` for the look at
+ * `attempts[k]` attempts per task, with no effect and with min_effect. What a round costs depends on how
+ * many tasks are still open (settled ones get no more attempts), which the plan's calls count with these.
+ */
+export interface LookSurvival {
+  attempts: number[];
+  none: number[];
+  minEffect: number[];
+}
+
 /** Power and expected attempts of the design on `n` tasks whose summed per-attempt information is `v`. */
-function figures(n: number, v: number, s: SequentialSettings, first: number): PlanFigures {
-  if (n === 0 || !(v > 0)) return { heldOut: n, power: 0, expectedAttempts: { none: s.maxAttempts, minEffect: s.maxAttempts } };
+function figures(n: number, v: number, s: SequentialSettings, first: number): PlanFigures & { survival: LookSurvival } {
+  if (n === 0 || !(v > 0)) {
+    const attempts = [Math.min(first, s.maxAttempts)];
+    return { heldOut: n, power: 0, expectedAttempts: { none: s.maxAttempts, minEffect: s.maxAttempts }, survival: { attempts, none: [0], minEffect: [0] } };
+  }
   const { bounds, theta1, attempts } = designFor(n, v, s, first);
   const expected = (theta: number) => {
     const oc = operatingCharacteristics(bounds, theta);
-    return { keep: oc.keep, attempts: oc.stopAt.reduce((a, pr, k) => a + pr * attempts[k]!, 0) };
+    let stopped = 0;
+    const after = oc.stopAt.map((pr) => Math.max(0, 1 - (stopped += pr)));
+    return { keep: oc.keep, attempts: oc.stopAt.reduce((a, pr, k) => a + pr * attempts[k]!, 0), after };
   };
   const none = expected(0);
   const alt = expected(theta1);
-  return { heldOut: n, power: alt.keep, expectedAttempts: { none: none.attempts, minEffect: alt.attempts } };
+  return { heldOut: n, power: alt.keep, expectedAttempts: { none: none.attempts, minEffect: alt.attempts }, survival: { attempts: attempts.slice(0, none.after.length), none: none.after, minEffect: alt.after } };
 }
 
 export function planFigures(i: PlanInput): PlanFigures {
-  return figures(i.chances.length, perAttempt(i.chances), i.settings, i.firstAttempts);
+  const { survival: _, ...f } = figures(i.chances.length, perAttempt(i.chances), i.settings, i.firstAttempts);
+  return f;
 }
 
 /**
@@ -75,17 +92,22 @@ export function planFigures(i: PlanInput): PlanFigures {
  * `searchAttempts` is false: a line printed before every run stays quick) the attempts that would.
  */
 export function plan(i: PlanInput, searchAttempts = true): Plan {
+  return planWithSurvival(i, searchAttempts).plan;
+}
+
+/** plan(), with the design's chance of going on after each look (LookSurvival). */
+export function planWithSurvival(i: PlanInput, searchAttempts = true): { plan: Plan; survival: LookSurvival } {
   const n = i.chances.length;
   const v = perAttempt(i.chances);
-  const f = figures(n, v, i.settings, i.firstAttempts);
+  const { survival, ...f } = figures(n, v, i.settings, i.firstAttempts);
   const canFind = f.power >= TARGET_POWER;
-  if (canFind || n === 0 || !(v > 0)) return { ...f, canFind, attemptsFor80: canFind ? i.settings.maxAttempts : null, tasksFor80: canFind ? n : null };
+  if (canFind || n === 0 || !(v > 0)) return { plan: { ...f, canFind, attemptsFor80: canFind ? i.settings.maxAttempts : null, tasksFor80: canFind ? n : null }, survival };
   const critical = normalQuantile(1 - i.settings.significance);
   const powerAt = (m: number) => figures(n, v, { ...i.settings, maxAttempts: m }, i.firstAttempts).power;
   const attemptsFor80 = searchAttempts ? smallestPowered(i.settings.maxAttempts, f.power, MAX_ATTEMPTS_SEARCHED, powerAt, critical) : null;
   const tasksPower = (k: number) => figures(k, (v * k) / n, i.settings, i.firstAttempts).power;
   const tasksFor80 = smallestPowered(n, f.power, n * 100, tasksPower, critical);
-  return { ...f, canFind, attemptsFor80, tasksFor80 };
+  return { plan: { ...f, canFind, attemptsFor80, tasksFor80 }, survival };
 }
 
 /**

@@ -8,12 +8,13 @@
 // the line before a run does not, and says so.
 import { defersTrain } from './train-after-keep.js';
 import { lookupBaseline } from '../evaluation/cache.js';
-import { MAX_ATTEMPTS_SEARCHED, plan, TARGET_POWER, type Plan } from '../evaluation/plan.js';
+import { MAX_ATTEMPTS_SEARCHED, planWithSurvival, TARGET_POWER, type Plan } from '../evaluation/plan.js';
 import type { LoadedSkill } from '../skill/read.js';
 import { chanceOf, sequentialSettings } from './held-out-rounds.js';
 import { fixesNeeded } from '../evaluation/run-level.js';
 import { engineNoise, evaluationKey, type Prepared } from './setup.js';
 import { guardTrials, simulatedGuardAttempts } from './guard-calls.js';
+import { laterRoundAttempts } from './round-calls.js';
 
 export interface PlanReport {
   deterministic: boolean;
@@ -35,7 +36,8 @@ export interface PlanReport {
   plan: Plan | null;
   /**
    * Engine calls one candidate's evaluation is expected to make (candidate and baseline, judges included),
-   * before the regression guard's rounds; `every_attempt` bounds those too.
+   * settled tasks left out of the later rounds, before the regression guard's rounds; `every_attempt`
+   * (every task, every attempt) bounds those too.
    */
   calls: { no_effect: number; min_effect: number; every_attempt: number } | null;
   /** USD for those calls, when the cached baseline reported its cost. */
@@ -107,7 +109,7 @@ function planParts(p: Prepared, skill: LoadedSkill, now: Date, searchAttempts: b
   const measured = byId ? held.flatMap((t) => { const x = byId.get(t.id); return x && x.judged > 0 ? [chanceOf(x)] : []; }) : [];
   const fromCache = measured.length === held.length && held.length > 0;
   const chances = fromCache ? measured : held.map(() => 0.5);
-  const pl = plan({ chances, settings: s, firstAttempts: p.passK }, searchAttempts);
+  const { plan: pl, survival } = planWithSurvival({ chances, settings: s, firstAttempts: p.passK }, searchAttempts);
   // Calls per attempt: the task's answer plus one per model-graded judge.
   const perAttempt = (t: (typeof held)[number]) => 1 + t.judges.filter((j) => MODEL_JUDGES.has(j.type)).length;
   const heldCalls = held.reduce((a, t) => a + perAttempt(t), 0);
@@ -117,11 +119,13 @@ function planParts(p: Prepared, skill: LoadedSkill, now: Date, searchAttempts: b
   const defer = defersTrain(p, false);
   const firstRound = (once('holdout') + (defer ? 0 : once('train'))) * 2;
   const afterKeep = (keepRate: number) => (defer ? Math.round(once('train') * keepRate) : 0);
-  const later = (attempts: number) => Math.round(Math.max(0, attempts - p.passK) * heldCalls * 2);
+  // The later rounds give attempts only to tasks not yet settled (round-calls.ts); every attempt, to all.
+  const weights = held.map(perAttempt);
+  const later = (which: 'none' | 'minEffect') => Math.round(laterRoundAttempts(chances, weights, which === 'none' ? 0 : s.minEffect, survival, which, p.passK));
   const calls = {
-    no_effect: firstRound + later(pl.expectedAttempts.none) + afterKeep(s.significance),
-    min_effect: firstRound + later(pl.expectedAttempts.minEffect) + afterKeep(pl.power),
-    every_attempt: firstRound + later(s.maxAttempts) + afterKeep(1),
+    no_effect: firstRound + later('none') + afterKeep(s.significance),
+    min_effect: firstRound + later('minEffect') + afterKeep(pl.power),
+    every_attempt: firstRound + Math.round(Math.max(0, s.maxAttempts - p.passK) * heldCalls * 2) + afterKeep(1),
   };
   const usage = found?.hit && found.entry.usage.cost_reported ? found.entry.usage : undefined;
   const attemptsCached = found?.hit ? found.entry.tallies.reduce((a, t) => a + t.judged + t.errors, 0) : 0;

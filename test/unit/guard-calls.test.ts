@@ -3,9 +3,10 @@
 // total — the plan's expected look calls plus the guard's — so the test holds that total against whole
 // simulated evaluations drawn on other seeds, and shows that the look calls alone fall short of them.
 import { describe, expect, it } from 'vitest';
-import { plan } from '../../src/evaluation/plan.js';
+import { planWithSurvival } from '../../src/evaluation/plan.js';
 import type { SequentialSettings } from '../../src/evaluation/sequential.js';
 import { guardTrials, simulatedGuardAttempts, simulatedRound, tally } from '../../src/measure/guard-calls.js';
+import { laterRoundAttempts } from '../../src/measure/round-calls.js';
 import { runRounds } from '../../src/measure/rounds.js';
 import { mulberry32 } from '../../src/stats/index.js';
 
@@ -38,9 +39,10 @@ async function measured(effect: number, runs: number): Promise<{ all: number; gu
 
 describe('the regression guard’s rounds in whet plan', () => {
   it('with the plan’s look calls, predicts what whole simulated evaluations spend; without them the plan falls short', async () => {
-    const pl = plan({ chances, settings, firstAttempts: 1 }, false);
-    for (const [effect, expected] of [[0, pl.expectedAttempts.none], [0.1, pl.expectedAttempts.minEffect]] as const) {
-      const looks = 2 * H + (expected - 1) * H * 2;
+    const { survival } = planWithSurvival({ chances, settings, firstAttempts: 1 }, false);
+    for (const [effect, which] of [[0, 'none'], [0.1, 'minEffect']] as const) {
+      // The plan's look calls: the first round, and the later ones without the settled tasks.
+      const looks = 2 * H + laterRoundAttempts(chances, Array<number>(H).fill(1), effect, survival, which, 1);
       const g = await simulatedGuardAttempts(chances, settings, 1, effect, 100);
       const m = await measured(effect, 200);
       expect(Math.abs(looks + g.mean - m.all) / m.all, `effect ${effect}: plan ${looks.toFixed(0)} + guard ${g.mean.toFixed(1)} against ${m.all.toFixed(1)}`).toBeLessThan(0.05);

@@ -1,0 +1,53 @@
+// The plan's calls in the rounds after the first look (src/measure/round-calls.ts): only tasks not yet
+// settled get attempts. Held against whole simulated evaluations through the product's rounds on a suite
+// whose half of the held-out tasks nearly always pass or fail, where counting every task in every round
+// put a +10-point candidate's calls about a third too high.
+import { describe, expect, it } from 'vitest';
+import { planWithSurvival } from '../../src/evaluation/plan.js';
+import type { SequentialSettings } from '../../src/evaluation/sequential.js';
+import { simulatedGuardAttempts, simulatedRound, tally } from '../../src/measure/guard-calls.js';
+import { laterRoundAttempts, openChance } from '../../src/measure/round-calls.js';
+import { runRounds } from '../../src/measure/rounds.js';
+import { mulberry32 } from '../../src/stats/index.js';
+
+const settings: SequentialSettings = { significance: 0.01, minEffect: 0.1, maxAttempts: 10, run: { significance: 0.05, maxIterations: 5 } };
+
+describe('the plan’s later-round calls', () => {
+  it('counts a task open until its attempts could have settled it (all passed by 3 each, all failed by 4)', () => {
+    expect(openChance(1, 1, 2, 1)).toBe(1);
+    expect(openChance(1, 1, 3, 1)).toBe(0);
+    expect(openChance(0, 0, 3, 1)).toBe(1);
+    expect(openChance(0, 0, 4, 1)).toBe(0);
+    expect(openChance(0.5, 0.5, 3, 1)).toBeCloseTo(1 - 1 / 64, 12);
+    expect(openChance(0.5, 0.5, 4, 1)).toBeCloseTo(1 - 1 / 64 - 1 / 256, 12);
+    // A first measurement of 5 attempts each is checked there.
+    expect(openChance(0.9, 0.9, 5, 5)).toBeCloseTo(1 - 0.81 ** 5 - 0.01 ** 5, 12);
+  });
+
+  it('on tasks near 0 or 1, predicts what whole simulated evaluations spend under +10 points', async () => {
+    // 20 held-out tasks: half at 0.98 or 0.02 in turn, half spread over 0.3–0.8.
+    const chances = Array.from({ length: 20 }, (_, i) => (i < 10 ? (i % 2 ? 0.02 : 0.98) : 0.3 + (0.5 * (i - 10)) / 9));
+    const H = chances.length;
+    const { plan, survival } = planWithSurvival({ chances, settings, firstAttempts: 1 }, false);
+    const settledLooks = 2 * H + laterRoundAttempts(chances, Array<number>(H).fill(1), 0.1, survival, 'minEffect', 1);
+    const everyTask = 2 * H + (plan.expectedAttempts.minEffect - 1) * 2 * H;
+    const guard = (await simulatedGuardAttempts(chances, settings, 1, 0.1, 100)).mean;
+    const ids = chances.map((_, i) => `t${i}`);
+    const index = new Map(ids.map((id, i) => [id, i]));
+    const raised = chances.map((p) => Math.min(1, p + 0.1));
+    const chance = { baseline: (id: string) => chances[index.get(id)!]!, candidate: (id: string) => raised[index.get(id)!]! };
+    let spent = 0;
+    const runs = 200;
+    for (let k = 0; k < runs; k++) {
+      const rnd = mulberry32(100_003 + k * 131);
+      const coin = (p: number) => (rnd() < p ? 1 : 0);
+      const baseline = ids.map((id, i) => tally(id, 'holdout', 1, coin(chances[i]!)));
+      const candidate = ids.map((id, i) => tally(id, 'holdout', 1, coin(raised[i]!)));
+      const o = await runRounds({ settings, firstAttempts: 1, baseline, candidate, measure: async (_round, open, _purpose, side) => simulatedRound(open, side, chance, coin) });
+      spent += 2 * H + o.engineCalls;
+    }
+    const measured = spent / runs;
+    expect(Math.abs(settledLooks + guard - measured) / measured, `${settledLooks.toFixed(0)} + ${guard.toFixed(1)} against ${measured.toFixed(1)}`).toBeLessThan(0.1);
+    expect((everyTask + guard) / measured).toBeGreaterThan(1.2);
+  });
+});
