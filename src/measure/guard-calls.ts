@@ -49,19 +49,18 @@ export interface GuardCalls {
 }
 
 /**
- * The guard's rounds on `trials` simulated candidates whose held-out chances are the baseline's `chances`
- * raised by `effect` (clipped to 1): the mean attempts they add per candidate. Attempts, not calls: a
- * caller multiplies by the calls an attempt makes (the answer and its model-graded judges).
+ * `trials` simulated evaluations of the held-out split whose chances are the baseline's `chances` raised by
+ * `effect` (clipped to 1), seeded `seed`, `seed + step`, …: each one's attempts (both variants: the first
+ * round, the later rounds and the guard's) and the guard's alone.
  */
-export async function simulatedGuardAttempts(chances: readonly number[], settings: SequentialSettings, firstAttempts: number, effect: number, trials: number, seed = 1): Promise<GuardCalls> {
+export async function simulatedEvaluations(chances: readonly number[], settings: SequentialSettings, firstAttempts: number, effect: number, trials: number, seed = 1, step = 7919): Promise<{ all: number; guard: number }[]> {
   const ids = chances.map((_, i) => `h${i}`);
   const index = new Map(ids.map((id, i) => [id, i]));
   const raised = chances.map((p) => Math.min(1, p + effect));
   const chance = { baseline: (id: string) => chances[index.get(id)!]!, candidate: (id: string) => raised[index.get(id)!]! };
-  let sum = 0;
-  let squares = 0;
+  const out: { all: number; guard: number }[] = [];
   for (let t = 0; t < trials; t++) {
-    const rnd = mulberry32(seed + t * 7919);
+    const rnd = mulberry32(seed + t * step);
     const coin = (p: number) => (rnd() < p ? 1 : 0);
     const draw = (p: number) => {
       let n = 0;
@@ -70,11 +69,20 @@ export async function simulatedGuardAttempts(chances: readonly number[], setting
     };
     const baseline = ids.map((id, i) => tally(id, 'holdout', firstAttempts, draw(chances[i]!)));
     const candidate = ids.map((id, i) => tally(id, 'holdout', firstAttempts, draw(raised[i]!)));
-    const outcome = await runRounds({ settings, firstAttempts, baseline, candidate, measure: async (_round, open, _purpose, side) => simulatedRound(open, side, chance, coin) });
-    sum += outcome.guard.engineCalls;
-    squares += outcome.guard.engineCalls ** 2;
+    const o = await runRounds({ settings, firstAttempts, baseline, candidate, measure: async (_round, open, _purpose, side) => simulatedRound(open, side, chance, coin) });
+    out.push({ all: 2 * chances.length * firstAttempts + o.engineCalls, guard: o.guard.engineCalls });
   }
-  const mean = sum / trials;
-  const variance = trials > 1 ? Math.max(0, (squares - trials * mean * mean) / (trials - 1)) : 0;
+  return out;
+}
+
+/**
+ * The guard's rounds on `trials` simulated candidates (simulatedEvaluations, from seed 1): the mean
+ * attempts they add per candidate. Attempts, not calls: a caller multiplies by the calls an attempt makes
+ * (the answer and its model-graded judges).
+ */
+export async function simulatedGuardAttempts(chances: readonly number[], settings: SequentialSettings, firstAttempts: number, effect: number, trials: number, seed = 1): Promise<GuardCalls> {
+  const runs = await simulatedEvaluations(chances, settings, firstAttempts, effect, trials, seed);
+  const mean = runs.reduce((a, r) => a + r.guard, 0) / trials;
+  const variance = trials > 1 ? runs.reduce((a, r) => a + (r.guard - mean) ** 2, 0) / (trials - 1) : 0;
   return { mean, se: Math.sqrt(variance / trials) };
 }

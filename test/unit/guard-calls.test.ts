@@ -5,37 +5,15 @@
 import { describe, expect, it } from 'vitest';
 import { planWithSurvival } from '../../src/evaluation/plan.js';
 import type { SequentialSettings } from '../../src/evaluation/sequential.js';
-import { guardTrials, simulatedGuardAttempts, simulatedRound, tally } from '../../src/measure/guard-calls.js';
+import { guardTrials, simulatedGuardAttempts } from '../../src/measure/guard-calls.js';
 import { laterRoundAttempts } from '../../src/measure/round-calls.js';
-import { runRounds } from '../../src/measure/rounds.js';
-import { mulberry32 } from '../../src/stats/index.js';
+import { simulatedCalls } from '../support/simulated-runs.js';
 
 // The defaults: max_attempts 10, significance 0.05 over 5 iterations (0.01 per candidate), min_effect 0.1.
 const settings: SequentialSettings = { significance: 0.01, minEffect: 0.1, maxAttempts: 10, run: { significance: 0.05, maxIterations: 5 } };
 const H = 60;
 // Pass chances spread over 0.3–0.8, as a real suite's are.
 const chances = Array.from({ length: H }, (_, i) => 0.3 + (0.5 * ((i * 37) % H)) / (H - 1));
-
-/** Mean engine calls of `runs` whole simulated evaluations (both variants' held-out attempts, the guard's rounds included). */
-async function measured(effect: number, runs: number): Promise<{ all: number; guard: number }> {
-  const ids = chances.map((_, i) => `t${i}`);
-  const index = new Map(ids.map((id, i) => [id, i]));
-  const raised = chances.map((p) => Math.min(1, p + effect));
-  let all = 0;
-  let guard = 0;
-  for (let k = 0; k < runs; k++) {
-    // Seeds the plan's simulation never draws (it starts at 1, steps of 7919).
-    const rnd = mulberry32(100_003 + k * 131);
-    const coin = (p: number) => (rnd() < p ? 1 : 0);
-    const baseline = ids.map((id, i) => tally(id, 'holdout', 1, coin(chances[i]!)));
-    const candidate = ids.map((id, i) => tally(id, 'holdout', 1, coin(raised[i]!)));
-    const chance = { baseline: (id: string) => chances[index.get(id)!]!, candidate: (id: string) => raised[index.get(id)!]! };
-    const o = await runRounds({ settings, firstAttempts: 1, baseline, candidate, measure: async (_round, open, _purpose, side) => simulatedRound(open, side, chance, coin) });
-    all += 2 * H + o.engineCalls;
-    guard += o.guard.engineCalls;
-  }
-  return { all: all / runs, guard: guard / runs };
-}
 
 describe('the regression guard’s rounds in whet plan', () => {
   it('with the plan’s look calls, predicts what whole simulated evaluations spend; without them the plan falls short', async () => {
@@ -44,7 +22,7 @@ describe('the regression guard’s rounds in whet plan', () => {
       // The plan's look calls: the first round, and the later ones without the settled tasks.
       const looks = 2 * H + laterRoundAttempts(chances, Array<number>(H).fill(1), effect, survival, which, 1);
       const g = await simulatedGuardAttempts(chances, settings, 1, effect, 100);
-      const m = await measured(effect, 200);
+      const m = await simulatedCalls(chances, effect, 200, settings);
       expect(Math.abs(looks + g.mean - m.all) / m.all, `effect ${effect}: plan ${looks.toFixed(0)} + guard ${g.mean.toFixed(1)} against ${m.all.toFixed(1)}`).toBeLessThan(0.05);
       expect(Math.abs(g.mean - m.guard)).toBeLessThan(4 * g.se + 5);
       // An edit that does nothing is stopped early, and the guard then follows the tasks it is behind on:

@@ -5,10 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { planWithSurvival } from '../../src/evaluation/plan.js';
 import type { SequentialSettings } from '../../src/evaluation/sequential.js';
-import { simulatedGuardAttempts, simulatedRound, tally } from '../../src/measure/guard-calls.js';
+import { simulatedGuardAttempts } from '../../src/measure/guard-calls.js';
 import { laterRoundAttempts, openChance } from '../../src/measure/round-calls.js';
-import { runRounds } from '../../src/measure/rounds.js';
-import { mulberry32 } from '../../src/stats/index.js';
+import { simulatedCalls } from '../support/simulated-runs.js';
 
 const settings: SequentialSettings = { significance: 0.01, minEffect: 0.1, maxAttempts: 10, run: { significance: 0.05, maxIterations: 5 } };
 
@@ -32,21 +31,7 @@ describe('the plan’s later-round calls', () => {
     const settledLooks = 2 * H + laterRoundAttempts(chances, Array<number>(H).fill(1), 0.1, survival, 'minEffect', 1);
     const everyTask = 2 * H + (plan.expectedAttempts.minEffect - 1) * 2 * H;
     const guard = (await simulatedGuardAttempts(chances, settings, 1, 0.1, 100)).mean;
-    const ids = chances.map((_, i) => `t${i}`);
-    const index = new Map(ids.map((id, i) => [id, i]));
-    const raised = chances.map((p) => Math.min(1, p + 0.1));
-    const chance = { baseline: (id: string) => chances[index.get(id)!]!, candidate: (id: string) => raised[index.get(id)!]! };
-    let spent = 0;
-    const runs = 200;
-    for (let k = 0; k < runs; k++) {
-      const rnd = mulberry32(100_003 + k * 131);
-      const coin = (p: number) => (rnd() < p ? 1 : 0);
-      const baseline = ids.map((id, i) => tally(id, 'holdout', 1, coin(chances[i]!)));
-      const candidate = ids.map((id, i) => tally(id, 'holdout', 1, coin(raised[i]!)));
-      const o = await runRounds({ settings, firstAttempts: 1, baseline, candidate, measure: async (_round, open, _purpose, side) => simulatedRound(open, side, chance, coin) });
-      spent += 2 * H + o.engineCalls;
-    }
-    const measured = spent / runs;
+    const measured = (await simulatedCalls(chances, 0.1, 200, settings)).all;
     expect(Math.abs(settledLooks + guard - measured) / measured, `${settledLooks.toFixed(0)} + ${guard.toFixed(1)} against ${measured.toFixed(1)}`).toBeLessThan(0.1);
     expect((everyTask + guard) / measured).toBeGreaterThan(1.2);
   });
