@@ -2,14 +2,15 @@
 // decided, the guard follows the held-out tasks that still look worse (rounds.ts guardRounds); how many it
 // follows, and for how long, depends on how each task's attempts fell before and after the decision, and
 // has no closed form. So the plan runs the product's own rounds — the looks, the settling and the guard,
-// runRounds unchanged — on simulated attempts at the plan's pass chances, with no effect and with every
-// chance raised by min_effect, and counts the attempts the guard's rounds add. Seeded: the same chances
+// runRounds unchanged — on simulated attempts at the plan's pass chances, with no effect and with an edit
+// of held-out effect min_effect, and counts the attempts the guard's rounds add. Seeded: the same chances
 // and settings give the same figure, so a plan can be compared with the next.
 //
 // Only `whet plan` runs it: one simulated candidate costs ≈ 10 ms on 20 held-out tasks and ≈ 15–30 ms on
 // 300 (the looks' boundaries, the guard's exact tests), too much for the line printed before every run,
 // which says the guard's rounds come on top.
 import type { TaskTally } from '../evaluation/aggregate.js';
+import { raisedChances } from '../evaluation/plan.js';
 import type { SequentialSettings } from '../evaluation/sequential.js';
 import { mulberry32 } from '../stats/index.js';
 import { runRounds, type RoundMeasurement } from './rounds.js';
@@ -49,14 +50,14 @@ export interface GuardCalls {
 }
 
 /**
- * `trials` simulated evaluations of the held-out split whose chances are the baseline's `chances` raised by
- * `effect` (clipped to 1), seeded `seed`, `seed + step`, …: each one's attempts (both variants: the first
+ * `trials` simulated evaluations of the held-out split whose chances are the baseline's `chances` under an
+ * edit of held-out effect `effect` (plan.ts raisedChances), seeded `seed`, `seed + step`, …: each one's attempts (both variants: the first
  * round, the later rounds and the guard's) and the guard's alone.
  */
 export async function simulatedEvaluations(chances: readonly number[], settings: SequentialSettings, firstAttempts: number, effect: number, trials: number, seed = 1, step = 7919): Promise<{ all: number; guard: number }[]> {
   const ids = chances.map((_, i) => `h${i}`);
   const index = new Map(ids.map((id, i) => [id, i]));
-  const raised = chances.map((p) => Math.min(1, p + effect));
+  const raised = raisedChances(chances, effect);
   const chance = { baseline: (id: string) => chances[index.get(id)!]!, candidate: (id: string) => raised[index.get(id)!]! };
   const out: { all: number; guard: number }[] = [];
   for (let t = 0; t < trials; t++) {

@@ -8,7 +8,7 @@
 // the line before a run does not, and says so.
 import { defersTrain } from './train-after-keep.js';
 import { lookupBaseline } from '../evaluation/cache.js';
-import { MAX_ATTEMPTS_SEARCHED, planWithSurvival, TARGET_POWER, type Plan } from '../evaluation/plan.js';
+import { MAX_ATTEMPTS_SEARCHED, planWithSurvival, raisedChances, TARGET_POWER, type Plan } from '../evaluation/plan.js';
 import type { LoadedSkill } from '../skill/read.js';
 import { chanceOf, sequentialSettings } from './held-out-rounds.js';
 import { fixesNeeded } from '../evaluation/run-level.js';
@@ -121,7 +121,7 @@ function planParts(p: Prepared, skill: LoadedSkill, now: Date, searchAttempts: b
   const afterKeep = (keepRate: number) => (defer ? Math.round(once('train') * keepRate) : 0);
   // The later rounds give attempts only to tasks not yet settled (round-calls.ts); every attempt, to all.
   const weights = held.map(perAttempt);
-  const later = (which: 'none' | 'minEffect') => Math.round(laterRoundAttempts(chances, weights, which === 'none' ? 0 : s.minEffect, survival, which, p.passK));
+  const later = (which: 'none' | 'minEffect') => Math.round(laterRoundAttempts(chances, which === 'none' ? chances : raisedChances(chances, s.minEffect), weights, survival, which, p.passK));
   const calls = {
     no_effect: firstRound + later('none') + afterKeep(s.significance),
     min_effect: firstRound + later('minEffect') + afterKeep(pl.power),

@@ -21,16 +21,17 @@ export function openChance(p: number, q: number, m: number, first: number): numb
 
 /**
  * Attempts (both variants) the rounds after the first look are expected to add, each held-out task counted
- * at `weights[t]` (its engine calls per attempt), under an edit that adds `effect` to every chance.
+ * at `weights[t]` (its engine calls per attempt), the baseline's chances `chances` and the candidate's
+ * `candidate` (plan.ts raisedChances for an effect; the same for none).
  */
-export function laterRoundAttempts(chances: readonly number[], weights: readonly number[], effect: number, survival: LookSurvival, which: 'none' | 'minEffect', first: number): number {
+export function laterRoundAttempts(chances: readonly number[], candidate: readonly number[], weights: readonly number[], survival: LookSurvival, which: 'none' | 'minEffect', first: number): number {
   const after = survival[which];
   let total = 0;
   for (let k = 0; k < after.length; k++) {
     if (!(after[k]! > 0)) continue;
     const m = survival.attempts[k]!;
     let open = 0;
-    for (let t = 0; t < chances.length; t++) open += weights[t]! * openChance(chances[t]!, Math.min(1, chances[t]! + effect), m, first);
+    for (let t = 0; t < chances.length; t++) open += weights[t]! * openChance(chances[t]!, candidate[t]!, m, first);
     total += after[k]! * 2 * open;
   }
   return total;

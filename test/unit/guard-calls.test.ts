@@ -3,7 +3,7 @@
 // total — the plan's expected look calls plus the guard's — so the test holds that total against whole
 // simulated evaluations drawn on other seeds, and shows that the look calls alone fall short of them.
 import { describe, expect, it } from 'vitest';
-import { planWithSurvival } from '../../src/evaluation/plan.js';
+import { planWithSurvival, raisedChances } from '../../src/evaluation/plan.js';
 import type { SequentialSettings } from '../../src/evaluation/sequential.js';
 import { guardTrials, simulatedGuardAttempts } from '../../src/measure/guard-calls.js';
 import { laterRoundAttempts } from '../../src/measure/round-calls.js';
@@ -20,7 +20,7 @@ describe('the regression guard’s rounds in whet plan', () => {
     const { survival } = planWithSurvival({ chances, settings, firstAttempts: 1 }, false);
     for (const [effect, which] of [[0, 'none'], [0.1, 'minEffect']] as const) {
       // The plan's look calls: the first round, and the later ones without the settled tasks.
-      const looks = 2 * H + laterRoundAttempts(chances, Array<number>(H).fill(1), effect, survival, which, 1);
+      const looks = 2 * H + laterRoundAttempts(chances, raisedChances(chances, effect), Array<number>(H).fill(1), survival, which, 1);
       const g = await simulatedGuardAttempts(chances, settings, 1, effect, 100);
       const m = await simulatedCalls(chances, effect, 200, settings);
       expect(Math.abs(looks + g.mean - m.all) / m.all, `effect ${effect}: plan ${looks.toFixed(0)} + guard ${g.mean.toFixed(1)} against ${m.all.toFixed(1)}`).toBeLessThan(0.05);
