@@ -7,8 +7,7 @@
 // follow rule would cost in naming a real fall. What the gate ships is untouched.
 //
 // node dist/scripts/guard-scale-trials.js [runs per row, default 100]
-import { FOLLOW_CHANCE } from '../src/evaluation/regression-guard.js';
-import { regressionGuard } from '../src/evaluation/regression-guard.js';
+import { FOLLOW_CHANCE, regressionGuard } from '../src/evaluation/regression-guard.js';
 import type { SequentialSettings } from '../src/evaluation/sequential.js';
 import { guardOfRecord } from '../src/measure/guard-verdict.js';
 import { simulatedGuardAttempts, simulatedRound, tally } from '../src/measure/guard-calls.js';

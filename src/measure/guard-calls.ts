@@ -51,8 +51,8 @@ export interface GuardCalls {
 
 /**
  * `trials` simulated evaluations of the held-out split whose chances are the baseline's `chances` under an
- * edit of held-out effect `effect` (plan.ts raisedChances), seeded `seed`, `seed + step`, …: each one's attempts (both variants: the first
- * round, the later rounds and the guard's) and the guard's alone.
+ * edit of held-out effect `effect` (plan.ts raisedChances), seeded `seed`, `seed + step`, …: each one's
+ * attempts (both variants: the first round, the later rounds and the guard's) and the guard's alone.
  */
 export async function simulatedEvaluations(chances: readonly number[], settings: SequentialSettings, firstAttempts: number, effect: number, trials: number, seed = 1, step = 7919): Promise<{ all: number; guard: number }[]> {
   const ids = chances.map((_, i) => `h${i}`);

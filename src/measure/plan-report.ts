@@ -10,6 +10,7 @@ import { defersTrain } from './train-after-keep.js';
 import { lookupBaseline } from '../evaluation/cache.js';
 import { MAX_ATTEMPTS_SEARCHED, planWithSurvival, raisedChances, TARGET_POWER, type Plan } from '../evaluation/plan.js';
 import type { LoadedSkill } from '../skill/read.js';
+import type { SequentialSettings } from '../evaluation/sequential.js';
 import { chanceOf, sequentialSettings } from './held-out-rounds.js';
 import { fixesNeeded } from '../evaluation/run-level.js';
 import { engineNoise, evaluationKey, type Prepared } from './setup.js';
@@ -70,12 +71,11 @@ export const GUARD_SIMULATED_MAX = 5000;
 
 /** `whet plan`'s report: planReport's, with the regression guard's rounds simulated at its chances. */
 export async function planReportWithGuard(p: Prepared, skill: LoadedSkill, now: Date): Promise<PlanReport> {
-  const { report, chances, callsPerAttempt, perCall } = planParts(p, skill, now, true);
+  const { report, chances, settings: s, callsPerAttempt, perCall } = planParts(p, skill, now, true);
   if (!report.plan || chances.length === 0) return report;
   if (chances.length > GUARD_SIMULATED_MAX) {
     return { ...report, guard_calls: { skipped: `not simulated above ${GUARD_SIMULATED_MAX} held-out tasks (each simulated candidate would take seconds)` } };
   }
-  const s = sequentialSettings(p);
   const trials = guardTrials(chances.length);
   const none = await simulatedGuardAttempts(chances, s, p.passK, 0, trials);
   const effect = await simulatedGuardAttempts(chances, s, p.passK, s.minEffect, trials);
@@ -88,8 +88,9 @@ export async function planReportWithGuard(p: Prepared, skill: LoadedSkill, now: 
 
 interface PlanParts {
   report: PlanReport;
-  /** The held-out tasks' pass chances the plan assumed. */
+  /** The held-out tasks' pass chances the plan assumed, and the design's settings. */
   chances: number[];
+  settings: SequentialSettings;
   /** Engine calls per held-out attempt, on average: the answer and its model-graded judges. */
   callsPerAttempt: number;
   /** USD per engine call, when the cached baseline reported its cost. */
@@ -103,7 +104,7 @@ function planParts(p: Prepared, skill: LoadedSkill, now: Date, searchAttempts: b
   const run = s.run ?? { significance: s.significance, maxIterations: 1 };
   const head = { deterministic: noise.deterministic, why: noise.why, tasks: p.suite.tasks.length, held_out: held.length, significance: run.significance, max_iterations: run.maxIterations, per_candidate: s.significance, fixes_needed: fixesNeeded(s.significance), min_effect: s.minEffect, max_attempts: s.maxAttempts, pass_k: p.passK };
   // A deterministic engine decides on one attempt; `whet plan` still says what a noisy one would need.
-  if (noise.deterministic && !searchAttempts) return { report: { ...head, chances_from: 'not needed: one attempt per task decides', plan: null, calls: null, cost_usd: null, guard_calls: null }, chances: [], callsPerAttempt: 1, perCall: undefined };
+  if (noise.deterministic && !searchAttempts) return { report: { ...head, chances_from: 'not needed: one attempt per task decides', plan: null, calls: null, cost_usd: null, guard_calls: null }, chances: [], settings: s, callsPerAttempt: 1, perCall: undefined };
   const found = p.useCache ? lookupBaseline(p.cacheDir, evaluationKey(p, skill), p.cacheTtlMs, now) : undefined;
   const byId = found?.hit ? new Map(found.entry.tallies.map((t) => [t.task_id, t])) : undefined;
   const measured = byId ? held.flatMap((t) => { const x = byId.get(t.id); return x && x.judged > 0 ? [chanceOf(x)] : []; }) : [];
@@ -139,7 +140,7 @@ function planParts(p: Prepared, skill: LoadedSkill, now: Date, searchAttempts: b
     cost_usd: perCall !== undefined ? { no_effect: usd(calls.no_effect), min_effect: usd(calls.min_effect), every_attempt: usd(calls.every_attempt) } : null,
     guard_calls: null,
   };
-  return { report, chances, callsPerAttempt: held.length ? heldCalls / held.length : 1, perCall };
+  return { report, chances, settings: s, callsPerAttempt: held.length ? heldCalls / held.length : 1, perCall };
 }
 
 const pts = (x: number) => `+${Math.round(x * 100)} points`;

@@ -1,8 +1,8 @@
 // The attempts a noisy evaluation's later rounds are expected to make, for the plan's calls (docs/method.md:
 // The plan). Each round after a look adds one attempt per variant to every held-out task still open, and a
 // task whose every attempt agreed on both sides settles (rounds.ts SETTLE_AFTER) and gets no more: on a
-// suite whose tasks nearly always pass, most of them settle by the third round, and counting every task in
-// every round put a +10-point candidate's calls a quarter to two fifths too high. The design's chance of
+// suite whose tasks nearly always pass or fail, most of them settle by the fourth round, and counting every
+// task in every round put a +10-point candidate's calls a fifth too high there. The design's chance of
 // going on after each look comes from its own boundaries (plan.ts LookSurvival); a task's chance of being
 // open there, from its pass chances, taken as independent of the test's stopping.
 import type { LookSurvival } from '../evaluation/plan.js';
