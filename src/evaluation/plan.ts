@@ -104,6 +104,13 @@ function figures(n: number, v: number, s: SequentialSettings, first: number): Pl
   return { heldOut: n, power: alt.keep, expectedAttempts: { none: none.attempts, minEffect: alt.attempts }, survival: { attempts: attempts.slice(0, none.after.length), none: none.after, minEffect: alt.after } };
 }
 
+/** figures()'s power alone (the searches ask only that): the same walk under θ₁, without the one under the null. */
+function powerOf(n: number, v: number, s: SequentialSettings, first: number): number {
+  if (n === 0 || !(v > 0)) return 0;
+  const { bounds, theta1 } = designFor(n, v, s, first);
+  return operatingCharacteristics(bounds, theta1).keep;
+}
+
 export function planFigures(i: PlanInput): PlanFigures {
   const { survival: _, ...f } = figures(i.chances.length, perAttempt(i.chances), i.settings, i.firstAttempts);
   return f;
@@ -125,9 +132,9 @@ export function planWithSurvival(i: PlanInput, searchAttempts = true): { plan: P
   const canFind = f.power >= TARGET_POWER;
   if (canFind || n === 0 || !(v > 0)) return { plan: { ...f, canFind, attemptsFor80: canFind ? i.settings.maxAttempts : null, tasksFor80: canFind ? n : null }, survival };
   const critical = normalQuantile(1 - i.settings.significance);
-  const powerAt = (m: number) => figures(n, v, { ...i.settings, maxAttempts: m }, i.firstAttempts).power;
+  const powerAt = (m: number) => powerOf(n, v, { ...i.settings, maxAttempts: m }, i.firstAttempts);
   const attemptsFor80 = searchAttempts ? smallestPowered(i.settings.maxAttempts, f.power, MAX_ATTEMPTS_SEARCHED, powerAt, critical) : null;
-  const tasksPower = (k: number) => figures(k, (v * k) / n, i.settings, i.firstAttempts).power;
+  const tasksPower = (k: number) => powerOf(k, (v * k) / n, i.settings, i.firstAttempts);
   const tasksFor80 = smallestPowered(n, f.power, n * 100, tasksPower, critical);
   return { plan: { ...f, canFind, attemptsFor80, tasksFor80 }, survival };
 }
@@ -135,8 +142,8 @@ export function planWithSurvival(i: PlanInput, searchAttempts = true): { plan: P
 /**
  * The smallest x in (from, hi] whose power reaches TARGET_POWER, for a power that rises with x (the
  * information grows with it); null when even hi falls short. Each power costs a whole design, boundaries
- * and all (≈ 4 ms, ≈ 40 ms the first time in a process), and the line before every run asks for this, so
- * the search interpolates rather than doubling and halving from `from` (11 designs on a suite of 300
+ * and all (≈ 20 ms the first time in a process, a few ms once warm), and the line before every run asks
+ * for this, so the search interpolates rather than doubling and halving from `from` (11 designs on a suite of 300
  * whose answer was 303). It works on the power's probit against √x, where a fixed-sample test at the same
  * level (`critical`) would be a straight line: a first guess from that line, then secants outward until
  * a point has the power, then regula falsi (Illinois) inside the bracket, each step rounded to a whole x

@@ -8,7 +8,7 @@
 // upper boundaries are computed as if it were never used, so stopping early for futility can only lower
 // the rate of keeping an edit that does nothing. Each look's boundary depends only on the looks so far,
 // so a run that looks again (a gate re-checking an evaluation) gets the same numbers.
-import { normalCdf, normalSurvival } from './normal.js';
+import { POINT, propagate, scaled, solve, tail, type Grid } from './sequential-grid.js';
 
 export interface SpendingDesign {
   /** One-sided type I error: the most often an edit that does nothing may be kept. */
@@ -40,17 +40,6 @@ export interface Boundary extends LookInfo {
   alphaSpent: number;
 }
 
-interface Grid {
-  s: number[];
-  /** Density × quadrature weight: Σ w = probability of reaching this look still undecided. */
-  w: number[];
-}
-
-const POINT: Grid = { s: [0], w: [1] };
-const G = 61; // Simpson points per look (odd): boundaries agree with 241 points to 0.001
-const Z_MAX = 12;
-/** How close solve() closes in on a boundary, in z: far below any difference a decision can see. */
-const Z_TOL = 1e-12;
 /** Information below this is no new information: the look keeps the last boundaries. */
 const EPS = 1e-12;
 
@@ -60,90 +49,44 @@ export function hsdSpend(total: number, gamma: number, t: number): number {
   return (total * (1 - Math.exp(-gamma * x))) / (1 - Math.exp(-gamma));
 }
 
-/** Probability mass above (or below) score c at the next look, from the undecided mass of the last one. */
-function tail(g: Grid, dI: number, theta: number, c: number, above: boolean): number {
-  const sd = Math.sqrt(dI);
-  let p = 0;
-  for (let j = 0; j < g.s.length; j++) {
-    const z = (c - g.s[j]! - theta * dI) / sd;
-    p += g.w[j]! * (above ? normalSurvival(z) : normalCdf(z));
-  }
-  return p;
-}
-
-/** The undecided mass carried to the next look: the density on (lo, hi) on a Simpson grid. */
-function propagate(g: Grid, dI: number, theta: number, lo: number, hi: number, mean: number, sdAll: number): Grid {
-  const a = Math.max(lo, mean - 10 * sdAll);
-  const b = Math.min(hi, mean + 10 * sdAll);
-  if (!(b > a)) return { s: [], w: [] };
-  const h = (b - a) / (G - 1);
-  const sd = Math.sqrt(dI);
-  const s: number[] = [];
-  const w: number[] = [];
-  for (let i = 0; i < G; i++) {
-    const x = a + i * h;
-    let d = 0;
-    for (let j = 0; j < g.s.length; j++) {
-      const z = (x - g.s[j]! - theta * dI) / sd;
-      d += (g.w[j]! * Math.exp(-0.5 * z * z)) / (sd * Math.sqrt(2 * Math.PI));
-    }
-    const simpson = i === 0 || i === G - 1 ? 1 : i % 2 === 1 ? 4 : 2;
-    s.push(x);
-    w.push((d * simpson * h) / 3);
-  }
-  return { s, w };
-}
-
-/**
- * Where a monotone mass crosses `target`: for the mass above z (`falling`), the smallest z whose mass is at
- * most `target`; for the mass below z, the largest such z. The Illinois variant of regula falsi (Dowell &
- * Jarratt 1971) on a bracket kept as bisection would keep it (the mass above the target on one side, not
- * on the other), so the answer is bisection's to within Z_TOL, in about a fifth of the mass evaluations
- * (each a sum over the grid). Every fourth step bisects if the bracket has not halved since the last.
- */
-function solve(mass: (z: number) => number, target: number, falling: boolean): number {
-  const onLow = (m: number) => m > target === falling;
-  let lo = -Z_MAX;
-  let hi = Z_MAX;
-  const mLo = mass(lo);
-  const mHi = mass(hi);
-  // No crossing inside the range: the end bisection would close in on.
-  if (!onLow(mLo)) return -Z_MAX;
-  if (onLow(mHi)) return Z_MAX;
-  let fLo = mLo - target;
-  let fHi = mHi - target;
-  let side = 0;
-  let checked = hi - lo;
-  for (let i = 1; i <= 240 && hi - lo > Z_TOL; i++) {
-    let z = (lo * fHi - hi * fLo) / (fHi - fLo);
-    if (i % 4 === 0) {
-      if (hi - lo > checked / 2) z = (lo + hi) / 2;
-      checked = hi - lo;
-    }
-    if (!(z > lo && z < hi)) z = (lo + hi) / 2;
-    const m = mass(z);
-    if (onLow(m)) {
-      lo = z;
-      fLo = m - target;
-      if (side === -1) fHi /= 2;
-      side = -1;
-    } else {
-      hi = z;
-      fHi = m - target;
-      if (side === 1) fLo /= 2;
-      side = 1;
-    }
-  }
-  return falling ? hi : lo;
-}
-
 /**
  * The boundaries of every look so far, each computed from the looks before it alone. `looks` must have
- * non-decreasing information; a look with no new information keeps the last boundaries.
+ * non-decreasing information; a look with no new information keeps the last boundaries. A plan's design
+ * (every look new information, one θ₁) carries the null's and θ₁'s undecided mass from look to look: the
+ * same sums nextBoundary's walks make from the first look, in the same order, once per look rather than
+ * once per earlier look (a plan line before every run asks for four designs of ten looks).
  */
 export function boundaries(looks: readonly LookInfo[], d: SpendingDesign): Boundary[] {
   const out: Boundary[] = [];
-  for (const look of looks) out.push(nextBoundary(out, look, d));
+  const theta = looks[0]?.theta1 ?? null;
+  const carried = looks.every((l, k) => l.theta1 === theta && l.info - (looks[k - 1]?.info ?? 0) > EPS && (!l.final || k === looks.length - 1));
+  if (!carried) {
+    for (const look of looks) out.push(nextBoundary(out, look, d));
+    return out;
+  }
+  const futile = theta !== null && theta > 0 && d.beta > 0;
+  let nullGrid = POINT;
+  let thetaGrid = POINT;
+  let lastInfo = 0;
+  let alphaSpent = 0;
+  let betaSpent = 0;
+  for (const look of looks) {
+    const dI = look.info - lastInfo;
+    const keep = keepBoundary(nullGrid, dI, look, d, alphaSpent);
+    let lower = keep.upper;
+    if (!look.final && futile) {
+      const f = futilityAt(thetaGrid, dI, look, keep.upper, theta, d, betaSpent);
+      betaSpent += f.spent;
+      lower = f.lower;
+    } else if (!look.final) lower = -Infinity;
+    const b: Boundary = { ...look, upper: keep.upper, lower: Math.min(lower, keep.upper), alphaSpent: keep.alphaSpent };
+    out.push(b);
+    const sq = Math.sqrt(b.info);
+    nullGrid = propagate(nullGrid, dI, 0, -Infinity, scaled(b.upper, sq), 0, sq);
+    if (futile) thetaGrid = propagate(thetaGrid, dI, theta, scaled(b.lower, sq), scaled(b.upper, sq), theta * b.info, sq);
+    lastInfo = b.info;
+    alphaSpent = b.alphaSpent;
+  }
   return out;
 }
 
@@ -162,19 +105,20 @@ export function nextBoundary(earlier: readonly Boundary[], look: LookInfo, d: Sp
     return { ...look, upper, lower: look.final ? upper : -Infinity, alphaSpent: spentBefore };
   }
   // The keep boundaries ignore the non-binding futility stops: the null's mass is stopped by the upper ones alone.
-  const nullGrid = walk(earlier, 0, false).grid;
+  const { upper, alphaSpent } = keepBoundary(walk(earlier, 0, false).grid, dI, look, d, spentBefore);
+  const lower = look.final ? upper : futilityBound(earlier, look, d, upper);
+  return { ...look, upper, lower: Math.min(lower, upper), alphaSpent };
+}
+
+/** The keep boundary of a look the null's undecided mass reaches as `nullGrid`, and the α spent through it. */
+function keepBoundary(nullGrid: Grid, dI: number, look: LookInfo, d: SpendingDesign, spentBefore: number): { upper: number; alphaSpent: number } {
   const sqrtI = Math.sqrt(look.info);
   const target = look.final ? d.alpha : hsdSpend(d.alpha, d.gammaAlpha, look.t);
   const inc = Math.max(0, target - spentBefore);
   const cross = (z: number) => tail(nullGrid, dI, 0, z * sqrtI, true);
   const upper = inc <= 1e-15 ? Infinity : solve(cross, inc, true);
-  const alphaSpent = spentBefore + (Number.isFinite(upper) ? cross(upper) : 0);
-  const lower = look.final ? upper : futilityBound(earlier, look, d, upper);
-  return { ...look, upper, lower: Math.min(lower, upper), alphaSpent };
+  return { upper, alphaSpent: spentBefore + (Number.isFinite(upper) ? cross(upper) : 0) };
 }
-
-/** A boundary on the score scale (z·√I); ±∞ stays ±∞. */
-const scaled = (z: number, sqrtI: number) => (Number.isFinite(z) ? z * sqrtI : z);
 
 /**
  * The one walk over looks: under drift θ, the mass still undecided reaching each look with new
@@ -213,13 +157,9 @@ function futilityBound(earlier: readonly Boundary[], look: LookInfo, d: Spending
   if (theta === null || !(theta > 0) || d.beta <= 0) return -Infinity;
   let betaSpent = 0;
   const at = (g: Grid, dI: number, b: LookInfo, up: number): number => {
-    const sqrtI = Math.sqrt(b.info);
-    const inc = hsdSpend(d.beta, d.gammaBeta, b.t) - betaSpent;
-    if (!(inc > 1e-15)) return -Infinity;
-    const below = (z: number) => tail(g, dI, theta, z * sqrtI, false);
-    const lower = Math.min(solve(below, inc, false), up);
-    betaSpent += below(lower);
-    return lower;
+    const f = futilityAt(g, dI, b, up, theta, d, betaSpent);
+    betaSpent += f.spent;
+    return f.lower;
   };
   // The walk carries the mass past each earlier look between the bound set here and its keep boundary.
   const redone = earlier.map((b) => ({ ...b }));
@@ -230,6 +170,16 @@ function futilityBound(earlier: readonly Boundary[], look: LookInfo, d: Spending
     else if (Number.isFinite(b.lower)) betaSpent += tail(g, dI, theta, b.lower * Math.sqrt(b.info), false);
   });
   return at(grid, look.info - lastInfo, look, upper);
+}
+
+/** The futility boundary of a look θ₁'s undecided mass reaches as `g`, after `betaSpent`; and the β it spends. */
+function futilityAt(g: Grid, dI: number, look: LookInfo, up: number, theta: number, d: SpendingDesign, betaSpent: number): { lower: number; spent: number } {
+  const sqrtI = Math.sqrt(look.info);
+  const inc = hsdSpend(d.beta, d.gammaBeta, look.t) - betaSpent;
+  if (!(inc > 1e-15)) return { lower: -Infinity, spent: 0 };
+  const below = (z: number) => tail(g, dI, theta, z * sqrtI, false);
+  const lower = Math.min(solve(below, inc, false), up);
+  return { lower, spent: below(lower) };
 }
 
 export type LookDecision = 'keep' | 'stop' | 'continue';

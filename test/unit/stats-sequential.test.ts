@@ -3,7 +3,7 @@
 // Tables 2.1 and 2.3), Fisher's exact test against the tea-tasting table (Fisher 1935: p = 17/70), the t
 // quantile against the standard tables, and the CMH score by hand.
 import { describe, expect, it } from 'vitest';
-import { boundaries, hsdSpend, operatingCharacteristics, stagewisePValue, type Boundary } from '../../src/stats/group-sequential.js';
+import { boundaries, hsdSpend, nextBoundary, operatingCharacteristics, stagewisePValue, type Boundary, type LookInfo, type SpendingDesign } from '../../src/stats/group-sequential.js';
 import { fisherLower } from '../../src/stats/fisher.js';
 import { tQuantile } from '../../src/stats/t-quantile.js';
 import { cmh, lookAt, replay, sequentialPValue, settingsOfRecord, taskDiffs, zOf, type Look, type TaskPair } from '../../src/evaluation/sequential.js';
@@ -27,6 +27,22 @@ describe('group-sequential crossing probabilities', () => {
       const b = boundaries(looks, { alpha: 0.025, beta: 0, gammaAlpha, gammaBeta: 0 });
       b.forEach((x, i) => expect(x.alphaSpent).toBeCloseTo(i === 4 ? 0.025 : hsdSpend(0.025, gammaAlpha, x.t), 6));
       expect(operatingCharacteristics(b, 0).keep).toBeCloseTo(0.025, 4);
+    }
+  });
+
+  it("compute a plan's design by carrying the undecided mass forward: bit for bit the boundaries each look computes from the looks before it", () => {
+    const chain = (looks: readonly LookInfo[], d: SpendingDesign) => looks.reduce<Boundary[]>((out, l) => [...out, nextBoundary(out, l, d)], []);
+    const designs: [LookInfo[], SpendingDesign][] = [];
+    for (const [theta1, first, max] of [[0.8, 1, 10], [2.9, 3, 10], [null, 1, 6], [0.05, 2, 25]] as const) {
+      const looks = Array.from({ length: max - first + 1 }, (_, k) => ({ t: (first + k) / max, info: (first + k) * 37.5, theta1, final: first + k === max }));
+      designs.push([looks, { alpha: 0.01, beta: 0.3, gammaAlpha: 2, gammaBeta: 4 }], [looks, { alpha: 0.05, beta: 0.2, gammaAlpha: 2, gammaBeta: 0 }], [looks, { alpha: 0.05, beta: 0, gammaAlpha: -4, gammaBeta: 0 }]);
+    }
+    // A look with no new information, and looks set under different θ₁: the general path.
+    designs.push([[1, 2, 2, 3].map((k, i) => ({ t: k / 3, info: k * 4, theta1: 1 + i / 10, final: i === 3 })), { alpha: 0.025, beta: 0.2, gammaAlpha: 2, gammaBeta: 4 }]);
+    for (const [looks, d] of designs) {
+      const b = boundaries(looks, d);
+      expect(b).toEqual(chain(looks, d));
+      expect(b.some((x) => Number.isFinite(x.lower) && !x.final)).toBe(d.beta > 0 && (looks[0]!.theta1 ?? 0) > 0);
     }
   });
 
