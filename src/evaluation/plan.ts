@@ -4,7 +4,7 @@
 // (src/evaluation/sequential.ts) will do — its power for that effect, the attempts it expects to spend
 // with no effect and with that effect, and what would give 80% power when the suite cannot. Computed from
 // the design's own boundaries at the information the chances imply, not by simulation.
-import { boundaries, operatingCharacteristics, type Boundary, type LookInfo } from '../stats/group-sequential.js';
+import { boundaries, operatingCharacteristics, type Boundary, type KeepBoundaries, type LookInfo, type SpendingDesign } from '../stats/group-sequential.js';
 import { normalQuantile } from '../stats/normal.js';
 import { DESIGN, spendingDesign, type SequentialSettings } from './sequential.js';
 
@@ -60,14 +60,36 @@ export function raisedChances(chances: readonly number[], effect: number): numbe
 /** Information one attempt per variant adds for a task of chance p: m·p(1−p)/2 for m attempts each. */
 const perAttempt = (chances: readonly number[]) => chances.reduce((a, p) => a + (p * (1 - p)) / 2, 0);
 
+const attemptsOf = (first: number, max: number) => Array.from({ length: max - Math.min(first, max) + 1 }, (_, k) => Math.min(first, max) + k);
+
+/** Keep boundaries by looks and α spending (KeepBoundaries): a plan's search asks for several designs that share them. */
+const keepShared = new Map<string, KeepBoundaries>();
+
+/**
+ * The keep boundaries of every design whose looks are at `first`..`max` attempts, computed once at one unit
+ * of information per attempt: the same numbers whatever design asked first, so a plan does not depend on
+ * the order its figures were asked in.
+ */
+function keepFor(first: number, max: number, d: SpendingDesign): KeepBoundaries {
+  const key = `${first}/${max}/${d.alpha}/${d.gammaAlpha}`;
+  let keep = keepShared.get(key);
+  if (!keep) {
+    const looks = attemptsOf(first, max).map((m) => ({ t: m / max, info: m, theta1: null, final: m === max }));
+    keep = { alpha: d.alpha, gammaAlpha: d.gammaAlpha, looks: boundaries(looks, { ...d, beta: 0 }).map(({ t, final, upper, alphaSpent }) => ({ t, final, upper, alphaSpent })) };
+    if (keepShared.size >= 64) keepShared.clear();
+    keepShared.set(key, keep);
+  }
+  return keep;
+}
+
 function designFor(n: number, v: number, s: SequentialSettings, first: number): { bounds: Boundary[]; theta1: number; attempts: number[] } {
-  const attempts: number[] = [];
-  for (let m = Math.min(first, s.maxAttempts); m <= s.maxAttempts; m++) attempts.push(m);
+  const attempts = attemptsOf(first, s.maxAttempts);
   const theta1 = v > 0 ? (s.minEffect * n) / (2 * v) : 0;
   const looks: LookInfo[] = attempts.map((m) => ({ t: m / s.maxAttempts, info: m * v, theta1, final: m === s.maxAttempts }));
+  const d = spendingDesign(s);
   // The run's z is shrunk toward 0 by the continuity correction: on the unshrunk scale a boundary sits
   // ½/√I further from 0 (src/evaluation/sequential.ts zOf).
-  const bounds = boundaries(looks, spendingDesign(s)).map((b) => {
+  const bounds = boundaries(looks, d, keepFor(first, s.maxAttempts, d)).map((b) => {
     const half = DESIGN.continuity / Math.sqrt(b.info);
     const out = (z: number) => (Number.isFinite(z) ? z + (z >= 0 ? half : -half) : z);
     return { ...b, upper: out(b.upper), lower: b.final ? out(b.upper) : out(b.lower) };
@@ -141,9 +163,9 @@ export function planWithSurvival(i: PlanInput, searchAttempts = true): { plan: P
 
 /**
  * The smallest x in (from, hi] whose power reaches TARGET_POWER, for a power that rises with x (the
- * information grows with it); null when even hi falls short. Each power costs a whole design, boundaries
- * and all (≈ 20 ms the first time in a process, a few ms once warm), and the line before every run asks
- * for this, so the search interpolates rather than doubling and halving from `from` (11 designs on a suite of 300
+ * information grows with it); null when even hi falls short. Each power costs a design's futility
+ * boundaries and a walk (the keep boundaries are shared: keepFor), and the line before every run asks for
+ * this, so the search interpolates rather than doubling and halving from `from` (11 designs on a suite of 300
  * whose answer was 303). It works on the power's probit against √x, where a fixed-sample test at the same
  * level (`critical`) would be a straight line: a first guess from that line, then secants outward until
  * a point has the power, then regula falsi (Illinois) inside the bracket, each step rounded to a whole x

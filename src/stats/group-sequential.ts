@@ -50,16 +50,30 @@ export function hsdSpend(total: number, gamma: number, t: number): number {
 }
 
 /**
+ * A design's keep boundaries on the z scale, for designs with the same looks' information fractions and
+ * the same α spending: under the null the z statistics' joint law depends on the fractions alone
+ * (corr(Z_j, Z_k) = √(t_j/t_k)), so these boundaries are every such design's, whatever its information.
+ */
+export interface KeepBoundaries {
+  alpha: number;
+  gammaAlpha: number;
+  looks: readonly { t: number; final: boolean; upper: number; alphaSpent: number }[];
+}
+
+/**
  * The boundaries of every look so far, each computed from the looks before it alone. `looks` must have
  * non-decreasing information; a look with no new information keeps the last boundaries. A plan's design
  * (every look new information, one θ₁) carries the null's and θ₁'s undecided mass from look to look: the
  * same sums nextBoundary's walks make from the first look, in the same order, once per look rather than
- * once per earlier look (a plan line before every run asks for four designs of ten looks).
+ * once per earlier look (a plan line before every run asks for four designs of ten looks). Given `keep`
+ * (KeepBoundaries of the same fractions and α spending), it takes those keep boundaries rather than
+ * solving for them again: the same to within the solver's 1e-12, and a plan's search asks for several.
  */
-export function boundaries(looks: readonly LookInfo[], d: SpendingDesign): Boundary[] {
+export function boundaries(looks: readonly LookInfo[], d: SpendingDesign, keep?: KeepBoundaries): Boundary[] {
   const out: Boundary[] = [];
   const theta = looks[0]?.theta1 ?? null;
   const carried = looks.every((l, k) => l.theta1 === theta && l.info - (looks[k - 1]?.info ?? 0) > EPS && (!l.final || k === looks.length - 1));
+  const given = keep && keep.alpha === d.alpha && keep.gammaAlpha === d.gammaAlpha && keep.looks.length === looks.length && keep.looks.every((k, i) => k.t === looks[i]!.t && k.final === looks[i]!.final) ? keep.looks : undefined;
   if (!carried) {
     for (const look of looks) out.push(nextBoundary(out, look, d));
     return out;
@@ -72,7 +86,7 @@ export function boundaries(looks: readonly LookInfo[], d: SpendingDesign): Bound
   let betaSpent = 0;
   for (const look of looks) {
     const dI = look.info - lastInfo;
-    const keep = keepBoundary(nullGrid, dI, look, d, alphaSpent);
+    const keep = given?.[out.length] ?? keepBoundary(nullGrid, dI, look, d, alphaSpent);
     let lower = keep.upper;
     if (!look.final && futile) {
       const f = futilityAt(thetaGrid, dI, look, keep.upper, theta, d, betaSpent);
@@ -82,7 +96,7 @@ export function boundaries(looks: readonly LookInfo[], d: SpendingDesign): Bound
     const b: Boundary = { ...look, upper: keep.upper, lower: Math.min(lower, keep.upper), alphaSpent: keep.alphaSpent };
     out.push(b);
     const sq = Math.sqrt(b.info);
-    nullGrid = propagate(nullGrid, dI, 0, -Infinity, scaled(b.upper, sq), 0, sq);
+    if (!given) nullGrid = propagate(nullGrid, dI, 0, -Infinity, scaled(b.upper, sq), 0, sq);
     if (futile) thetaGrid = propagate(thetaGrid, dI, theta, scaled(b.lower, sq), scaled(b.upper, sq), theta * b.info, sq);
     lastInfo = b.info;
     alphaSpent = b.alphaSpent;

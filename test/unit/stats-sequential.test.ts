@@ -46,6 +46,24 @@ describe('group-sequential crossing probabilities', () => {
     }
   });
 
+  it('share keep boundaries between designs with the same fractions: they are each design\'s own, to the solver\'s precision', () => {
+    const d = { alpha: 0.01, beta: 0.3, gammaAlpha: 2, gammaBeta: 4 };
+    const at = (v: number, theta1: number) => [1, 2, 3, 4, 5, 6].map((m) => ({ t: m / 6, info: m * v, theta1, final: m === 6 }));
+    const unit = boundaries(at(1, 0), { ...d, beta: 0 });
+    const keep = { alpha: d.alpha, gammaAlpha: d.gammaAlpha, looks: unit.map(({ t, final, upper, alphaSpent }) => ({ t, final, upper, alphaSpent })) };
+    for (const [v, theta1] of [[37.5, 0.4], [3.2, 1.9], [900, 0.02]] as const) {
+      const own = boundaries(at(v, theta1), d);
+      const shared = boundaries(at(v, theta1), d, keep);
+      shared.forEach((b, k) => {
+        expect(b.upper).toBeCloseTo(own[k]!.upper, 9);
+        expect(b.lower).toBeCloseTo(own[k]!.lower, 9);
+        expect(b.alphaSpent).toBeCloseTo(own[k]!.alphaSpent, 12);
+      });
+      // Keep boundaries of other fractions or another α are not taken.
+      expect(boundaries(at(v, theta1), { ...d, alpha: 0.05 }, keep)).toEqual(boundaries(at(v, theta1), { ...d, alpha: 0.05 }));
+    }
+  });
+
   it('keep a non-binding futility boundary on the safe side: stopping early only lowers the keep rate', () => {
     const theta1 = 0.8;
     const looks = [1, 2, 3, 4].map((k) => ({ t: k / 4, info: k * 2, theta1, final: k === 4 }));
