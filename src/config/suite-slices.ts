@@ -12,6 +12,7 @@
 import jsYaml from 'js-yaml';
 import { z } from 'zod';
 import { ONCE } from '../core/parse-once.js';
+import { flatCheckOf } from '../core/flat-check.js';
 import { collectWhenGrown, holdYoungGeneration } from '../core/gc-hint.js';
 import { treeNestsDeeper } from './nesting.js';
 import { shareJsYaml } from '../core/lazy.js';
@@ -137,6 +138,8 @@ function judgesOnce(taskSchema: z.ZodType): (raw: unknown) => unknown {
   const list = shape['judges'];
   if (!(one instanceof z.ZodOptional) || !(list instanceof z.ZodOptional)) return whole;
   const rest = taskSchema.extend({ judge: z.unknown().optional(), judges: z.unknown().optional() });
+  // The plain task is answered by the schema-derived quick check (core/flat-check.ts), the rest by zod.
+  const quick = flatCheckOf(rest);
   const seen = new Map<string, unknown>();
   // The lists met last, compared as trees before any is serialised for `seen`: most tasks repeat one of
   // a few lists, and serialising each task's list to look it up was a tenth of a large suite's reading.
@@ -162,9 +165,12 @@ function judgesOnce(taskSchema: z.ZodType): (raw: unknown) => unknown {
     const a = judged(one, judge);
     const b = judged(list, judges);
     if (!a.ok || !b.ok) return undefined;
-    const v = rest.safeParse(raw);
-    if (!v.success) return undefined;
-    const task = v.data as Record<string, unknown>;
+    let task = quick?.(raw);
+    if (!task) {
+      const v = rest.safeParse(raw);
+      if (!v.success) return undefined;
+      task = v.data as Record<string, unknown>;
+    }
     if (a.value === undefined) delete task['judge'];
     else task['judge'] = a.value;
     if (b.value === undefined) delete task['judges'];

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { StringPool } from '../core/strings.js';
 import { canonicalJson, sha256 } from '../state/artifact-io.js';
-import { flatCheckOf } from '../state/flat-check.js';
+import { flatCheckOf } from '../core/flat-check.js';
 import { writeJsonAtomically } from '../core/atomic.js';
 import { ONCE } from '../core/parse-once.js';
 import type { TaskTally, UsageTotals } from './aggregate.js';
@@ -106,7 +106,7 @@ function parseEntry(text: string): CacheEntry {
 
 /**
  * One cached tally, accepted exactly when tallySchema accepts it and returned as the schema returns it.
- * The schema-derived quick check (src/state/flat-check.ts) takes the plain ones: the schema's parse of
+ * The schema-derived quick check (src/core/flat-check.ts) takes the plain ones: the schema's parse of
  * every tally was most of a cache hit's cost beyond reading the suite. The rest (intent metrics, anything
  * odd) go through the schema itself.
  */

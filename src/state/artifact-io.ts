@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { ConfigError, InternalError } from '../core/errors.js';
 import { displayPath, formatPath, locate, yaml } from '../config/locate.js';
 import { ArrayPieces, writeJsonAtomically, type AtomicOptions } from '../core/atomic.js';
-import { flatCheckOf } from './flat-check.js';
+import { flatCheckOf } from '../core/flat-check.js';
 import { ONCE } from '../core/parse-once.js';
 import { canonicalJson, sha256, sha256OfFile } from '../core/hash.js';
 
@@ -24,7 +24,7 @@ const STREAMED_ARRAY = 1000;
  * results) is checked one element at a time as it is written, never as a whole second copy: at 100,000
  * tasks the parsed copy was the largest thing alive at the end of a run. An invalid element abandons the
  * write, so the file on disk is the old one or a valid new one. A plain row is checked by the schema-derived
- * quick check (flat-check.ts), which answers the schema's own output or leaves the row to the schema.
+ * quick check (core/flat-check.ts), which answers the schema's own output or leaves the row to the schema.
  */
 export async function writeArtifact<S extends z.ZodType>(file: string, schema: S, value: z.input<S>, o: AtomicOptions = {}): Promise<void> {
   const refuse = (issue: z.core.$ZodIssue, prefix: (string | number)[] = []) =>

@@ -4,8 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { taskResult } from '../../src/artifacts/evaluation.js';
-import { flatCheckOf } from '../../src/state/flat-check.js';
+import { flatCheckOf } from '../../src/core/flat-check.js';
 import { tallySchema } from '../../src/evaluation/cache.js';
+import { taskSchema } from '../../src/config/suite-schema.js';
 
 const row = {
   task_id: 't1',
@@ -73,9 +74,10 @@ describe('flatCheckOf', () => {
 
   it('gives no quick check for a schema with anything it does not understand', () => {
     const schemas: z.ZodType[] = [
-      z.object({ a: z.string().min(1) }),
-      z.object({ a: z.number().min(0) }),
-      z.object({ a: z.number().int().max(3) }),
+      z.object({ a: z.string().trim() }),
+      z.object({ a: z.string().email() }),
+      z.object({ a: z.number().multipleOf(2) }),
+      z.object({ a: z.boolean().refine((b) => b) }),
       z.object({ a: z.object({ b: z.string() }) }),
       z.object({ a: z.array(z.string()) }),
       z.object({ a: z.string().transform((s) => s.length) }),
@@ -83,7 +85,7 @@ describe('flatCheckOf', () => {
       z.object({ a: z.string().nullable() }),
       z.object({ a: z.literal('x') }),
       z.object({ a: z.string() }).passthrough(),
-      z.object({ a: z.string() }).strict(),
+      z.object({ a: z.string() }).catchall(z.number()),
       z.object({ a: z.string() }).refine((o) => o.a !== 'b'),
       z.array(z.string()),
       z.string(),
@@ -104,5 +106,47 @@ describe('flatCheckOf', () => {
     const plain = { task_id: 't', category: 'c', negative: false, critical: false, k: 1, judged: 1, passes: 1, errors: 0, timeouts: 0, bestScore: 1, reason: 'ok' };
     expect(tally(plain)).toEqual(tallySchema.parse(plain));
     expect(tally({ ...plain, intent: { cases: 1 } })).toBeUndefined();
+  });
+
+  it("answers a suite's tasks as zod does: strict, with lengths, regexes and bounds run by zod's own checks", () => {
+    // The suite reader's task schema with the judge fields left to it (suite-slices.ts judgesOnce).
+    const rest = taskSchema.extend({ judge: z.unknown().optional(), judges: z.unknown().optional() });
+    const quick = flatCheckOf(rest)!;
+    expect(quick).toBeTypeOf('function');
+    const task = { id: 't-1.a_b', prompt: 'Say hi', category: 'apples', split: 'holdout', pass_k: 3, timeout_seconds: 1.5, negative: false, judges: [{ type: 'contains', expected: ['hi'] }] };
+    const wrong: unknown[] = [undefined, null, '', ' ', '-x', 'x'.repeat(128), 'x'.repeat(129), 'é', '😀', 'a b', 0, -1, 0.5, 1, 1.5, 3, 100, 101, 2 ** 53, NaN, Infinity, true, 'train', 'holdout', {}, []];
+    const values: unknown[] = [task, { id: 'x', prompt: 'p' }, { ...task, extra: 1 }, { ...task, cell: { a: 'b' } }, { ...task, unjudged: true }, Object.fromEntries(Object.entries(task).reverse())];
+    for (const key of ['id', 'prompt', 'category', 'split', 'pass_k', 'timeout_seconds', 'negative', 'system', 'description', 'judge']) for (const w of wrong) values.push({ ...task, [key]: w });
+    let answered = 0;
+    for (const v of values) {
+      const mine = quick(v);
+      const theirs = rest.safeParse(v);
+      if (mine === undefined) continue;
+      answered++;
+      expect(theirs.success, JSON.stringify(v)).toBe(true);
+      expect(JSON.stringify(mine)).toBe(JSON.stringify(theirs.data));
+      expect(Object.keys(mine)).toEqual(Object.keys(theirs.data!));
+    }
+    expect(answered).toBeGreaterThan(40);
+    // A strict object's unknown key, and an optional field it cannot read, go to the schema.
+    expect(quick({ ...task, extra: 1 })).toBeUndefined();
+    expect(quick({ ...task, cell: { a: 'b' } })).toBeUndefined();
+    expect(quick(task)).toEqual(rest.parse(task));
+  });
+
+  it('runs string lengths as zod counts them (code points) and bounds as zod compares them', () => {
+    const schema = z.strictObject({ s: z.string().min(2).max(3), n: z.number().int().min(1).max(100), p: z.number().positive().lt(1) });
+    const quick = flatCheckOf(schema)!;
+    expect(quick).toBeTypeOf('function');
+    for (const s of ['a', 'ab', 'abc', 'abcd', '😀', '😀😀', '😀😀😀', '😀😀😀😀', 'a😀']) {
+      for (const n of [0, 1, 50.5, 100, 101]) {
+        for (const p of [0, 0.5, 1]) {
+          const v = { s, n, p };
+          const theirs = schema.safeParse(v);
+          // Answered exactly when zod accepts, with zod's output.
+          expect(quick(v), JSON.stringify(v)).toEqual(theirs.success ? theirs.data : undefined);
+        }
+      }
+    }
   });
 });
