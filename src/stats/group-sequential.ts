@@ -86,14 +86,14 @@ export function boundaries(looks: readonly LookInfo[], d: SpendingDesign, keep?:
   let betaSpent = 0;
   for (const look of looks) {
     const dI = look.info - lastInfo;
-    const keep = given?.[out.length] ?? keepBoundary(nullGrid, dI, look, d, alphaSpent);
-    let lower = keep.upper;
+    const { upper, alphaSpent: spent } = given?.[out.length] ?? keepBoundary(nullGrid, dI, look, d, alphaSpent);
+    let lower = look.final ? upper : -Infinity;
     if (!look.final && futile) {
-      const f = futilityAt(thetaGrid, dI, look, keep.upper, theta, d, betaSpent);
+      const f = futilityAt(thetaGrid, dI, look, upper, theta, d, betaSpent);
       betaSpent += f.spent;
       lower = f.lower;
-    } else if (!look.final) lower = -Infinity;
-    const b: Boundary = { ...look, upper: keep.upper, lower: Math.min(lower, keep.upper), alphaSpent: keep.alphaSpent };
+    }
+    const b: Boundary = { ...look, upper, lower: Math.min(lower, upper), alphaSpent: spent };
     out.push(b);
     const sq = Math.sqrt(b.info);
     if (!given) nullGrid = propagate(nullGrid, dI, 0, -Infinity, scaled(b.upper, sq), 0, sq);
