@@ -1,7 +1,7 @@
 // npm run bench [-- --view-runs N --http-repeat H --tasks N --large-tasks N --latency-tasks N --latency-ms MS --concurrency C --repeat R --heavy-repeat H --decision-trials T --drift-trials D --drift-sequences S]
 // npm run bench -- --shards N [--tasks N --concurrency C]
 // npm run bench -- --only http [--latency-tasks N --latency-ms MS --concurrency C --http-repeat H]: the HTTP rows alone,
-//   each the median of H runs (default 5; 1 in the whole table)
+//   each the median of H runs (default 5, in the whole table too: one run of a 1 s command moves by a tenth)
 // npm run bench -- --only large,status [--large-tasks N --status-tasks N]: only those rows (the memory case, status)
 // Prints the rows of issue 15's table, each as a ratio to its reference, so figures compare across machines:
 //  - start-up (`--version`, `--help`, `status`, `show`): wall time against a bare `node -e 0` (median of R);
@@ -195,7 +195,7 @@ async function main(): Promise<void> {
     await mockRow(root, large, 5000, 160, conc);
     await statusLoopRow(root, arg('status-tasks', 10_000), heavy, row);
     await startRows(dirN, repeat);
-    await httpRows(root, m, latency, conc, arg('http-repeat', 1));
+    await httpRows(root, m, latency, conc, arg('http-repeat', 5));
     const decisions = await decisionRows(arg('decision-trials', 400));
     const triggers = await triggerRows(arg('decision-trials', 400));
     const drift = await driftRows(arg('drift-trials', 200));

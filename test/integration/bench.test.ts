@@ -11,7 +11,7 @@ import { repoRoot } from '../support/cli.js';
 
 describe('npm run bench', () => {
   it('prints every row of the table as a ratio to its reference', () => {
-    const args = ['--tasks', '100', '--large-tasks', '200', '--latency-tasks', '64', '--latency-ms', '20', '--concurrency', '16', '--repeat', '1', '--heavy-repeat', '1', '--decision-trials', '5', '--drift-trials', '10', '--drift-sequences', '10', '--view-runs', '50', '--status-tasks', '100'];
+    const args = ['--tasks', '100', '--large-tasks', '200', '--latency-tasks', '64', '--latency-ms', '20', '--concurrency', '16', '--repeat', '1', '--heavy-repeat', '1', '--decision-trials', '5', '--drift-trials', '10', '--drift-sequences', '10', '--view-runs', '50', '--status-tasks', '100', '--http-repeat', '1'];
     const r = spawnSync(process.execPath, [join(repoRoot, 'dist/scripts/bench.js'), ...args], { encoding: 'utf8', timeout: 240_000 });
     expect(r.status, r.stderr).toBe(0);
     const [first, rest] = r.stdout.split('decisions on a simulated noisy model');
