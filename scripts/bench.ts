@@ -163,6 +163,7 @@ async function main(): Promise<void> {
   const latency = arg('latency-ms', 50);
   const conc = arg('concurrency', 64);
   const repeat = arg('repeat', 5);
+  const httpRepeat = arg('http-repeat', 5);
   const onlyAt = process.argv.indexOf('--only');
   const only = onlyAt > 0 ? process.argv[onlyAt + 1] : undefined;
   const which = only === undefined ? [] : only.split(',');
@@ -177,7 +178,7 @@ async function main(): Promise<void> {
     // `--only http` / `--only large,status`: rows by themselves, for measuring one path while changing it (the
     // memory case is a minute, the whole bench an hour).
     if (which.length > 0) {
-      if (which.includes('http')) await httpRows(root, m, latency, conc, arg('http-repeat', 5));
+      if (which.includes('http')) await httpRows(root, m, latency, conc, httpRepeat);
       if (which.includes('large')) await mockRow(root, large, 5000, 160, conc);
       if (which.includes('status')) await statusLoopRow(root, arg('status-tasks', 10_000), heavy, row);
       console.log('| case | measured | reference | ratio | goal |');
@@ -195,7 +196,7 @@ async function main(): Promise<void> {
     await mockRow(root, large, 5000, 160, conc);
     await statusLoopRow(root, arg('status-tasks', 10_000), heavy, row);
     await startRows(dirN, repeat);
-    await httpRows(root, m, latency, conc, arg('http-repeat', 5));
+    await httpRows(root, m, latency, conc, httpRepeat);
     const decisions = await decisionRows(arg('decision-trials', 400));
     const triggers = await triggerRows(arg('decision-trials', 400));
     const drift = await driftRows(arg('drift-trials', 200));

@@ -20,9 +20,6 @@ import { THRESHOLD_DEFAULTS, type Thresholds } from '../src/config/thresholds.js
 import { decide } from '../stages/gate/decide.js';
 import { perCandidateAlpha } from '../src/evaluation/run-level.js';
 
-// The simulated model's tallies and rounds are the plan's (src/measure/guard-calls.ts), so the trials and
-// `whet plan` draw attempts the same way.
-export { simulatedRound, tally };
 
 export interface TrialCase {
   name: string;

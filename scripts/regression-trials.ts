@@ -12,7 +12,8 @@ import { runRounds } from '../src/measure/rounds.js';
 import { sequentialRecord } from '../src/measure/held-out-rounds.js';
 import type { SequentialSettings } from '../src/evaluation/sequential.js';
 import { decide } from '../stages/gate/decide.js';
-import { evaluationOf, ISSUE_SETUP, meanOver, settingsOf, simulatedRound, tally, type TrialSetup } from './decision-trials.js';
+import { evaluationOf, ISSUE_SETUP, meanOver, settingsOf, type TrialSetup } from './decision-trials.js';
+import { simulatedRound, tally } from '../src/measure/guard-calls.js';
 
 export interface GuardCase {
   name: string;

@@ -6,7 +6,8 @@
 // The loop is simulated without its plateau stop, so every registered iteration gates a candidate: the
 // most chances a run has to keep something by luck.
 import { mulberry32 } from '../src/stats/index.js';
-import { clip, decideOnce, editedChances, gateKeeps, meanOver, suiteOf, tally, type TrialCase, type TrialSetup } from './decision-trials.js';
+import { clip, decideOnce, editedChances, gateKeeps, meanOver, suiteOf, type TrialCase, type TrialSetup } from './decision-trials.js';
+import { tally } from '../src/measure/guard-calls.js';
 
 export interface LoopCase {
   name: string;

@@ -13,7 +13,8 @@ import type { SequentialSettings } from '../src/evaluation/sequential.js';
 import { THRESHOLD_DEFAULTS } from '../src/config/thresholds.js';
 import { decide, type GateFacts } from '../stages/gate/decide.js';
 import type { TriggerBars } from '../src/measure/verdict.js';
-import { evaluationOf, meanOver, tally } from './decision-trials.js';
+import { evaluationOf, meanOver } from './decision-trials.js';
+import { tally } from '../src/measure/guard-calls.js';
 
 export interface TriggerCase {
   name: string;

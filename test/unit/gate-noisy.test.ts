@@ -3,7 +3,8 @@
 // count, or settings other than the registered ones — so a hand-edited evaluation.json cannot keep a
 // candidate. Thresholds registered before min_effect existed still resume.
 import { describe, expect, it } from 'vitest';
-import { evaluationOf, tally } from '../../scripts/decision-trials.js';
+import { evaluationOf } from '../../scripts/decision-trials.js';
+import { tally } from '../../src/measure/guard-calls.js';
 import { decide } from '../../stages/gate/decide.js';
 import { runRounds } from '../../src/measure/rounds.js';
 import { sequentialRecord } from '../../src/measure/held-out-rounds.js';

@@ -4,7 +4,8 @@
 // following — up to max_attempts; the looks stay what they counted; the gate tests the task on every
 // attempt and refuses a guard record that runs past max_attempts or follows a task the rounds never had.
 import { describe, expect, it } from 'vitest';
-import { evaluationOf, tally } from '../../scripts/decision-trials.js';
+import { evaluationOf } from '../../scripts/decision-trials.js';
+import { tally } from '../../src/measure/guard-calls.js';
 import { decide } from '../../stages/gate/decide.js';
 import { recordProblems } from '../../stages/gate/noisy.js';
 import { withGuardRounds } from '../../src/measure/guard-verdict.js';
